@@ -1,0 +1,6 @@
+/**
+ * The documentation search box (see shared/spec/search-widget.md).
+ *
+ * @module
+ */
+export {};
