@@ -1,0 +1,184 @@
+/**
+ * Schema annotations: the typed markers that steer the generator, named as the spec and entgql
+ * name them (`entgql.OrderField`, `entgql.Bind`, `entgql.MapsTo`, `entgql.Skip`,
+ * `entgql.RelayConnection`, `entgql.QueryField`, `entgql.Type`).
+ *
+ * Every annotation is a value that is also a standard (TC39) decorator, so it sits next to the
+ * entity in both styles:
+ *
+ * ```ts
+ * // decorated class
+ * @Entity() @QueryField()
+ * class Post { @OrderField("TITLE") @Property() title!: string }
+ *
+ * // defineEntity
+ * export const User = defineEntity({ name: "User", properties: { name: p.string() } });
+ * annotate(User, { entity: [QueryField()], fields: { name: [OrderField("NAME")] } });
+ * ```
+ *
+ * @module
+ */
+import { EntitySchema } from "@mikro-orm/core";
+
+/** Skip modes of {@linkcode Skip}, as entgql's `SkipMode` bit flags. */
+export const SkipType = 1;
+/** Skip the GraphQL enum of an enum property. */
+export const SkipEnumField = 2;
+/** Skip the field from `<T>OrderField`. */
+export const SkipOrderField = 4;
+/** Skip the field from `<T>WhereInput`. */
+export const SkipWhereInput = 8;
+/** Skip the field from `Create<T>Input`. */
+export const SkipMutationCreateInput = 16;
+/** Skip the field from `Update<T>Input`. */
+export const SkipMutationUpdateInput = 32;
+/** Skip everything (the default of `Skip()`). */
+export const SkipAll = 63;
+
+/** One annotation's data. */
+export type Annotation =
+  | { kind: "OrderField"; name: string }
+  | { kind: "Bind" }
+  | { kind: "MapsTo"; names: string[] }
+  | { kind: "Skip"; modes: number }
+  | { kind: "RelayConnection" }
+  | { kind: "QueryField"; name?: string }
+  | { kind: "Type"; name: string };
+
+/** The kind names of {@linkcode Annotation}. */
+export type AnnotationKind = Annotation["kind"];
+
+/**
+ * An annotation usable as a TC39 class or field decorator; `annotation` holds its data.
+ */
+export interface AnnotationDecorator<A extends Annotation = Annotation> {
+  (value: unknown, context: DecoratorContext): void;
+  /** The annotation's data. */
+  readonly annotation: A;
+}
+
+/** All annotations of one entity: on the entity itself and per property. */
+export interface EntityAnnotations {
+  entity: Annotation[];
+  fields: Record<string, Annotation[]>;
+}
+
+const KEY = Symbol.for("mikrogql.annotations");
+
+function decorator<A extends Annotation>(annotation: A): AnnotationDecorator<A> {
+  const apply = (_value: unknown, context: DecoratorContext) => {
+    const store = ownStore(context.metadata as Record<PropertyKey, unknown> | undefined);
+    if (context.kind === "class") store.entity.push(annotation);
+    else (store.fields[String(context.name)] ??= []).push(annotation);
+  };
+  return Object.assign(apply, { annotation });
+}
+
+function ownStore(metadata: Record<PropertyKey, unknown> | undefined): EntityAnnotations {
+  if (!metadata) {
+    throw new Error("mikrogql annotations need TC39 decorator metadata (Symbol.metadata)");
+  }
+  if (!Object.hasOwn(metadata, KEY)) {
+    const inherited = metadata[KEY] as EntityAnnotations | undefined;
+    metadata[KEY] = {
+      entity: [...(inherited?.entity ?? [])],
+      fields: Object.fromEntries(Object.entries(inherited?.fields ?? {}).map(([k, v]) => [k, [...v]])),
+    };
+  }
+  return metadata[KEY] as EntityAnnotations;
+}
+
+/**
+ * `OrderField(NAME)`: the property is orderable; `NAME` is its value in `<T>OrderField`
+ * (entgql `OrderField`). The property must be comparable (not JSON, not an array, not a blob).
+ */
+export function OrderField(name: string): AnnotationDecorator<{ kind: "OrderField"; name: string }> {
+  if (!/^[A-Z][A-Z0-9_]*$/.test(name)) {
+    throw new Error(`OrderField name must be an upper-case GraphQL enum value, got ${JSON.stringify(name)}`);
+  }
+  return decorator({ kind: "OrderField", name });
+}
+
+/** `Bind()`: the GraphQL edge is named as the entity property (entgql `Bind`). */
+export function Bind(): AnnotationDecorator<{ kind: "Bind" }> {
+  return decorator({ kind: "Bind" });
+}
+
+/**
+ * `MapsTo(...names)`: expose the edge under these GraphQL field names instead of the property
+ * name (entgql `MapsTo`).
+ */
+export function MapsTo(...names: string[]): AnnotationDecorator<{ kind: "MapsTo"; names: string[] }> {
+  if (names.length === 0 || names.some((n) => !/^[_A-Za-z][_0-9A-Za-z]*$/.test(n))) {
+    throw new Error(`MapsTo needs GraphQL field names, got ${JSON.stringify(names)}`);
+  }
+  return decorator({ kind: "MapsTo", names });
+}
+
+/**
+ * `Skip(...modes)`: leave the entity or property out of parts of the schema (entgql `Skip`).
+ * Without modes, out of everything ({@linkcode SkipAll}).
+ */
+export function Skip(...modes: number[]): AnnotationDecorator<{ kind: "Skip"; modes: number }> {
+  return decorator({ kind: "Skip", modes: modes.length === 0 ? SkipAll : modes.reduce((a, b) => a | b, 0) });
+}
+
+/**
+ * `RelayConnection()`: expose a non-unique edge as a `<T>Connection` with pagination arguments
+ * (entgql `RelayConnection`). On a unique edge it is a generator error.
+ */
+export function RelayConnection(): AnnotationDecorator<{ kind: "RelayConnection" }> {
+  return decorator({ kind: "RelayConnection" });
+}
+
+/**
+ * `QueryField(name?)`: add a root connection field for the entity (entgql `QueryField`), named
+ * `name` or the camel-case plural of the type (`users`).
+ */
+export function QueryField(name?: string): AnnotationDecorator<{ kind: "QueryField"; name?: string }> {
+  return decorator({ kind: "QueryField", name });
+}
+
+/** `Type(name)`: the GraphQL type name of the entity, instead of its class name (entgql `Type`). */
+export function Type(name: string): AnnotationDecorator<{ kind: "Type"; name: string }> {
+  return decorator({ kind: "Type", name });
+}
+
+/**
+ * Attaches annotations to an entity that cannot carry decorators (a `defineEntity` result or an
+ * `EntitySchema`), or adds to a decorated class's.
+ *
+ * @param entity the entity
+ * @param annotations `entity`: annotations of the entity; `fields`: property name -> annotations
+ * @returns `entity`, for chaining
+ */
+export function annotate<E extends object>(
+  entity: E,
+  annotations: { entity?: AnnotationDecorator[]; fields?: Record<string, AnnotationDecorator[]> },
+): E {
+  const target = entity as Record<PropertyKey, unknown>;
+  const store = (target[KEY] ??= { entity: [], fields: {} }) as EntityAnnotations;
+  store.entity.push(...(annotations.entity ?? []).map((a) => a.annotation));
+  for (const [field, list] of Object.entries(annotations.fields ?? {})) {
+    (store.fields[field] ??= []).push(...list.map((a) => a.annotation));
+  }
+  return entity;
+}
+
+/** The annotations of an entity (decorated class, `EntitySchema`, or `defineEntity` result). */
+export function annotationsOf(entity: object): EntityAnnotations {
+  const sources: (EntityAnnotations | undefined)[] = [];
+  const classOf = entity instanceof EntitySchema ? entity.meta.class : entity;
+  if (typeof classOf === "function") {
+    const metadata = (classOf as { [Symbol.metadata]?: Record<PropertyKey, unknown> })[Symbol.metadata];
+    sources.push(metadata?.[KEY] as EntityAnnotations | undefined);
+  }
+  sources.push((entity as Record<PropertyKey, unknown>)[KEY] as EntityAnnotations | undefined);
+  const result: EntityAnnotations = { entity: [], fields: {} };
+  for (const source of sources) {
+    if (!source) continue;
+    result.entity.push(...source.entity);
+    for (const [field, list] of Object.entries(source.fields)) (result.fields[field] ??= []).push(...list);
+  }
+  return result;
+}

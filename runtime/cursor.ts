@@ -1,0 +1,107 @@
+/**
+ * Opaque pagination cursors: the primary key and the order values of a row, as a base64url
+ * string. A cursor also names the order it was made for, so a cursor taken under one `orderBy`
+ * and replayed under another is rejected instead of silently skipping rows.
+ *
+ * Follows the Relay Cursor Connections Specification (cursors are opaque strings) and entgql's
+ * `Cursor{ID, Value}`.
+ *
+ * @module
+ */
+import { base64UrlToText, textToBase64Url } from "./base64url.ts";
+import { ErrorCode, gqlError } from "./errors.ts";
+import type { ScalarKind } from "./graph.ts";
+
+/** A decoded cursor. */
+export interface Cursor {
+  /** The row's primary key. */
+  id: unknown;
+  /** The row's order values, one per order term (the id term excluded). */
+  values: unknown[];
+  /** The order key (order field names joined by `,`) the cursor was made for. */
+  order: string;
+}
+
+/** What a cursor must hold to be valid for a connection. */
+export interface CursorShape {
+  /** The primary key kind of the node type. */
+  idKind: "int" | "bigint" | "string";
+  /** The scalar kind of each order term, in order. */
+  valueKinds: ScalarKind[];
+  /** The order key of the current `orderBy`. */
+  order: string;
+}
+
+/**
+ * Encodes a cursor. Dates become ISO strings, bigints decimal strings.
+ *
+ * @returns an opaque base64url string
+ */
+export function encodeCursor(cursor: Cursor): string {
+  const values = cursor.values.map(toJson);
+  return textToBase64Url(JSON.stringify([toJson(cursor.id), values, cursor.order]));
+}
+
+/**
+ * Decodes and validates a cursor against the connection's shape.
+ *
+ * @param value the cursor string from `after` or `before`
+ * @param argument the argument name, for the error message
+ * @throws GraphQLError with code `INVALID_CURSOR` when the string is not a cursor of this shape
+ */
+export function decodeCursor(value: string, shape: CursorShape, argument: string): Cursor {
+  const invalid = (why: string) =>
+    gqlError(ErrorCode.INVALID_CURSOR, `invalid cursor in "${argument}": ${why} (${JSON.stringify(value)})`);
+  const text = base64UrlToText(value);
+  if (text === undefined) throw invalid("not base64url");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalid("not a cursor");
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3 || !Array.isArray(parsed[1])) {
+    throw invalid("not a cursor");
+  }
+  const [rawId, rawValues, order] = parsed as [unknown, unknown[], unknown];
+  if (order !== shape.order) throw invalid(`made for another order (${String(order)})`);
+  if (rawValues.length !== shape.valueKinds.length) throw invalid("wrong number of order values");
+  const id = fromJson(rawId, shape.idKind);
+  if (id === INVALID) throw invalid("bad id");
+  const values = rawValues.map((raw, i) => fromJson(raw, shape.valueKinds[i]));
+  if (values.includes(INVALID)) throw invalid("bad order value");
+  return { id, values, order };
+}
+
+const INVALID = Symbol("invalid");
+
+function toJson(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "bigint") return value.toString();
+  return value ?? null;
+}
+
+function fromJson(raw: unknown, kind: ScalarKind | "int" | "bigint" | "string"): unknown {
+  if (raw === null) return null;
+  switch (kind) {
+    case "int":
+      return Number.isSafeInteger(raw) ? raw : INVALID;
+    case "float":
+      return typeof raw === "number" && Number.isFinite(raw) ? raw : INVALID;
+    case "boolean":
+      return typeof raw === "boolean" ? raw : INVALID;
+    case "bigint":
+      return typeof raw === "string" && /^-?\d+$/.test(raw) ? raw : INVALID;
+    case "time": {
+      if (typeof raw !== "string") return INVALID;
+      const date = new Date(raw);
+      return Number.isNaN(date.getTime()) ? INVALID : date;
+    }
+    case "enum":
+      return typeof raw === "string" || typeof raw === "number" ? raw : INVALID;
+    case "json":
+      return INVALID;
+    default:
+      return typeof raw === "string" ? raw : INVALID;
+  }
+}

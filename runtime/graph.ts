@@ -1,0 +1,141 @@
+/**
+ * The runtime description of a generated graph: the typed, declarative tables that generated
+ * modules hold (`node.ts`, `collection.ts`, `edges.ts`, `pagination.ts`) and that every runtime
+ * function reads.
+ *
+ * @module
+ */
+import { EntitySchema, type EntityName } from "@mikro-orm/core";
+
+/** How a scalar value is represented in GraphQL and compared in cursors. */
+export type ScalarKind =
+  | "int"
+  | "float"
+  | "string"
+  | "boolean"
+  | "time"
+  | "bigint"
+  | "json"
+  | "enum";
+
+/** The primary key of a node type: the entity property and its kind. */
+export interface IdDescription {
+  /** Entity property holding the primary key, e.g. `"id"`. */
+  prop: string;
+  /** `int` for integer keys, `bigint` for 64-bit keys, `string` for text/UUID/ULID keys. */
+  kind: "int" | "bigint" | "string";
+}
+
+/** A node type: one MikroORM entity exposed as a GraphQL object implementing `Node`. */
+export interface NodeTypeDescription {
+  /** The MikroORM entity (a `defineEntity` schema, an `EntitySchema` or a decorated class). */
+  entity: EntityName<object>;
+  /** The primary key. */
+  id: IdDescription;
+}
+
+/** A scalar GraphQL field of a node type. */
+export interface FieldDescription {
+  /** The entity property behind the field. */
+  prop: string;
+  /** The scalar kind. */
+  kind: ScalarKind;
+  /** For `kind: "enum"`, the GraphQL enum type name. */
+  enum?: string;
+}
+
+/** An edge (relation) of a node type. */
+export interface EdgeDescription {
+  /** The entity property behind the edge. */
+  prop: string;
+  /** The GraphQL type name of the edge's target node. */
+  target: string;
+  /** MikroORM's reference kind. `m:1` and `1:1` are unique edges. */
+  kind: "m:1" | "1:1" | "1:m" | "m:n";
+  /** `true` when the edge is exposed as a Relay connection (`RelayConnection()`). */
+  connection: boolean;
+}
+
+/** One value of a `<T>OrderField` enum. */
+export interface OrderFieldDescription {
+  /** The entity property ordered by. */
+  prop: string;
+  /** Its scalar kind (decides how cursor values are encoded and decoded). */
+  kind: ScalarKind;
+}
+
+/** Per node type: GraphQL name -> description. */
+export type Tables<T> = Record<string, Record<string, T>>;
+
+/** The tables a generated `resolvers.ts` passes to {@linkcode defineGraph}. */
+export interface GraphTables {
+  /** GraphQL type name -> node type. */
+  nodeTypes: Record<string, NodeTypeDescription>;
+  /** GraphQL type name -> GraphQL field name -> scalar field. */
+  fields: Tables<FieldDescription>;
+  /** GraphQL type name -> GraphQL edge name -> edge. */
+  edges: Tables<EdgeDescription>;
+  /** GraphQL type name -> order field enum value -> order field. */
+  orderFields: Tables<OrderFieldDescription>;
+  /** GraphQL enum name -> GraphQL enum value -> entity (database) value. */
+  enums: Record<string, Record<string, string | number>>;
+  /** GraphQL type name -> root connection field name (`users`), for types with a query field. */
+  queryFields: Record<string, string>;
+}
+
+/** A node type with all its tables joined, as the runtime reads it. */
+export interface NodeType extends NodeTypeDescription {
+  /** GraphQL type name. */
+  name: string;
+  /** GraphQL field name -> scalar field. */
+  fields: Record<string, FieldDescription>;
+  /** GraphQL edge name -> edge. */
+  edges: Record<string, EdgeDescription>;
+  /** Order field enum value -> order field. */
+  orderFields: Record<string, OrderFieldDescription>;
+}
+
+/** The whole generated graph, joined. */
+export interface Graph {
+  /** GraphQL type name -> node type. */
+  types: Record<string, NodeType>;
+  /** GraphQL enum name -> GraphQL enum value -> entity value. */
+  enums: Record<string, Record<string, string | number>>;
+  /** GraphQL type name -> root connection field name. */
+  queryFields: Record<string, string>;
+  /** MikroORM entity class name -> GraphQL type name (for `Node.__resolveType`). */
+  typeOfEntity: Map<string, string>;
+}
+
+/**
+ * Joins the generated tables into one {@linkcode Graph}.
+ *
+ * @throws Error when a table names a type that `nodeTypes` does not hold
+ */
+export function defineGraph(tables: GraphTables): Graph {
+  const types: Record<string, NodeType> = {};
+  for (const [name, description] of Object.entries(tables.nodeTypes)) {
+    types[name] = {
+      ...description,
+      name,
+      fields: tables.fields[name] ?? {},
+      edges: tables.edges[name] ?? {},
+      orderFields: tables.orderFields[name] ?? {},
+    };
+  }
+  for (const table of [tables.fields, tables.edges, tables.orderFields]) {
+    for (const name of Object.keys(table)) {
+      if (!types[name]) throw new Error(`graph tables name unknown node type "${name}"`);
+    }
+  }
+  const typeOfEntity = new Map<string, string>();
+  for (const type of Object.values(types)) typeOfEntity.set(entityClassName(type.entity), type.name);
+  return { types, enums: tables.enums, queryFields: tables.queryFields, typeOfEntity };
+}
+
+/** The MikroORM class name of an entity given as a schema, a class or a name. */
+export function entityClassName(entity: EntityName<object>): string {
+  if (entity instanceof EntitySchema) return entity.meta.className;
+  if (typeof entity === "function") return entity.name;
+  return String(entity);
+}

@@ -1,0 +1,103 @@
+/**
+ * Global ids and node resolution: the `node(id)` and `nodes(ids)` root fields of the Relay
+ * Global Object Identification specification, and entgql's `Noder`/`Noders`.
+ *
+ * The default id format is opaque: base64url of `<Type>:<primary key>`, so an id names its type
+ * and `node(id)` of another type's id is `NOT_FOUND`, never a wrong object.
+ *
+ * @module
+ */
+import type { EntityManager } from "@mikro-orm/core";
+import { base64UrlToText, textToBase64Url } from "./base64url.ts";
+import { ErrorCode, gqlError } from "./errors.ts";
+import type { Graph, NodeType } from "./graph.ts";
+
+/** A decoded global id. */
+export interface GlobalId {
+  /** The node type the id names. */
+  type: NodeType;
+  /** The primary key, typed as the node type's id kind (number, or string for bigint/string). */
+  pk: string | number;
+}
+
+/**
+ * Encodes the opaque global id of a row.
+ *
+ * @param type GraphQL type name, e.g. `"User"`
+ * @param pk the row's primary key
+ * @returns base64url of `<type>:<pk>`
+ */
+export function encodeGlobalId(type: string, pk: unknown): string {
+  return textToBase64Url(`${type}:${String(pk)}`);
+}
+
+/**
+ * Decodes an opaque global id.
+ *
+ * @returns the type and primary key, or `undefined` when the id is malformed, names an unknown
+ *   type, or holds a key of the wrong kind
+ */
+export function decodeGlobalId(graph: Graph, id: string): GlobalId | undefined {
+  const text = base64UrlToText(id);
+  const colon = text?.indexOf(":") ?? -1;
+  if (!text || colon <= 0) return undefined;
+  const type = graph.types[text.slice(0, colon)];
+  if (!type) return undefined;
+  const raw = text.slice(colon + 1);
+  switch (type.id.kind) {
+    case "int":
+      return /^-?\d+$/.test(raw) && Number.isSafeInteger(Number(raw))
+        ? { type, pk: Number(raw) }
+        : undefined;
+    case "bigint":
+      return /^-?\d+$/.test(raw) ? { type, pk: raw } : undefined;
+    default:
+      return raw === "" ? undefined : { type, pk: raw };
+  }
+}
+
+/** The `NOT_FOUND` error for a global id. */
+export function notFound(id: string): Error {
+  return gqlError(ErrorCode.NOT_FOUND, `could not resolve to a node with the global id of ${JSON.stringify(id)}`);
+}
+
+/**
+ * Resolves one global id to its row (entgql `Noder`).
+ *
+ * @throws GraphQLError `NOT_FOUND` naming the id when it is malformed or names no row
+ */
+export async function noder(em: EntityManager, graph: Graph, id: string): Promise<object> {
+  const decoded = decodeGlobalId(graph, id);
+  if (!decoded) throw notFound(id);
+  const row = await em.findOne(decoded.type.entity, { [decoded.type.id.prop]: decoded.pk });
+  if (!row) throw notFound(id);
+  return row;
+}
+
+/**
+ * Resolves many global ids (entgql `Noders`): one query per node type, results in input order,
+ * duplicates kept. A missing id yields an `Error` in its slot, which GraphQL turns into `null`
+ * plus a `NOT_FOUND` error at that index.
+ */
+export async function noders(
+  em: EntityManager,
+  graph: Graph,
+  ids: readonly string[],
+): Promise<(object | Error)[]> {
+  const decoded = ids.map((id) => decodeGlobalId(graph, id));
+  const byType = new Map<NodeType, Set<string | number>>();
+  for (const d of decoded) {
+    if (d) byType.set(d.type, (byType.get(d.type) ?? new Set()).add(d.pk));
+  }
+  const found = new Map<string, object>();
+  await Promise.all([...byType].map(async ([type, pks]) => {
+    const rows = await em.find(type.entity, { [type.id.prop]: { $in: [...pks] } });
+    for (const row of rows) {
+      found.set(`${type.name}:${String((row as Record<string, unknown>)[type.id.prop])}`, row);
+    }
+  }));
+  return ids.map((id, i) => {
+    const d = decoded[i];
+    return (d && found.get(`${d.type.name}:${String(d.pk)}`)) ?? notFound(id);
+  });
+}

@@ -1,0 +1,292 @@
+/**
+ * Keyset (cursor) pagination with the semantics of the GraphQL Cursor Connections Specification
+ * and entgql's `Paginate`:
+ *
+ * - rows are ordered by the order terms, then by the primary key in the direction of the last
+ *   term (the tiebreaker that makes the order total);
+ * - `after`/`before` become a keyset predicate on `(order values, id)`;
+ * - `first: n` fetches `n + 1` rows, `last: n` fetches `n + 1` rows in the reversed order and
+ *   reverses the page back; the extra row only tells whether another page exists;
+ * - `hasNextPage = before given || extra row with first`,
+ *   `hasPreviousPage = after given || extra row with last`;
+ * - `startCursor`/`endCursor` are `null` on an empty page;
+ * - `totalCount` is a thunk, so the count query runs only when the field is selected.
+ *
+ * @module
+ */
+import type { FilterQuery, QueryOrderMap } from "@mikro-orm/core";
+import { type Cursor, type CursorShape, decodeCursor, encodeCursor } from "./cursor.ts";
+import { ErrorCode, gqlError } from "./errors.ts";
+import type { NodeType, ScalarKind } from "./graph.ts";
+
+/** `ASC` or `DESC`, the values of the `OrderDirection` enum. */
+export type OrderDirection = "ASC" | "DESC";
+
+/** A `<T>Order` input value. */
+export interface OrderInput {
+  /** A value of `<T>OrderField`. */
+  field: string;
+  /** Defaults to `ASC`. */
+  direction?: OrderDirection;
+}
+
+/** The pagination arguments of a connection field. */
+export interface PaginationArgs {
+  after?: string | null;
+  first?: number | null;
+  before?: string | null;
+  last?: number | null;
+  /** One order, or a list of orders for `MultiOrder()` types. */
+  orderBy?: OrderInput | OrderInput[] | null;
+}
+
+/** Limits applied to pagination arguments. */
+export interface PaginationLimits {
+  /** Largest `first`/`last` accepted; default 1000. */
+  maxPageSize?: number;
+}
+
+/** `PageInfo` of the Relay connection specification. */
+export interface PageInfo {
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  startCursor: string | null;
+  endCursor: string | null;
+}
+
+/** A connection edge. */
+export interface Edge<T> {
+  node: T;
+  cursor: string;
+}
+
+/** A connection; `totalCount` is resolved lazily by the `<T>Connection.totalCount` resolver. */
+export interface Connection<T> {
+  edges: Edge<T>[];
+  pageInfo: PageInfo;
+  totalCount: () => Promise<number> | number;
+}
+
+/** One resolved order term. `path` is an entity property path (`"title"`, `"author.name"`). */
+export interface OrderTerm {
+  path: string;
+  kind: ScalarKind;
+  direction: OrderDirection;
+}
+
+/** The rows to fetch for one page: filter, order and limit, ready for `em.find`. */
+export interface PageQuery {
+  /** The keyset predicate (`{}` when there is no cursor). */
+  where: FilterQuery<object>;
+  /** The order, id last, already reversed for `last`. */
+  orderBy: QueryOrderMap<object>[];
+  /** `first + 1` or `last + 1`; `undefined` fetches all rows. */
+  limit?: number;
+}
+
+/** A planned page: what to fetch and how to turn the fetched rows into a connection. */
+export interface PagePlan {
+  query: PageQuery;
+  /** The order terms without the id term. */
+  terms: OrderTerm[];
+  /** The type's primary-key property. */
+  idProp: string;
+  /** The cursor shape for encoding. */
+  shape: CursorShape;
+  args: PaginationArgs;
+  /** `true` when `first` or `last` is 0: no rows are fetched. */
+  empty: boolean;
+}
+
+const DEFAULT_MAX_PAGE_SIZE = 1000;
+
+/**
+ * Validates `first`/`last`.
+ *
+ * @throws GraphQLError `INVALID_PAGINATION` naming the argument when both are given, one is
+ *   negative, or one exceeds `maxPageSize`
+ */
+export function validatePagination(args: PaginationArgs, limits: PaginationLimits = {}): void {
+  const max = limits.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
+  if (args.first != null && args.last != null) {
+    throw gqlError(ErrorCode.INVALID_PAGINATION, `"first" and "last" cannot be given together`);
+  }
+  for (const name of ["first", "last"] as const) {
+    const value = args[name];
+    if (value == null) continue;
+    if (value < 0) {
+      throw gqlError(ErrorCode.INVALID_PAGINATION, `"${name}" must be a non-negative integer, got ${value}`);
+    }
+    if (value > max) {
+      throw gqlError(ErrorCode.INVALID_PAGINATION, `"${name}" must be at most ${max}, got ${value}`);
+    }
+  }
+}
+
+/**
+ * Resolves `orderBy` into order terms.
+ *
+ * @throws GraphQLError `BAD_USER_INPUT` for an order field the type does not have, or the same
+ *   field twice in a row
+ */
+export function orderTerms(type: NodeType, orderBy: PaginationArgs["orderBy"]): OrderTerm[] {
+  const inputs = orderBy == null ? [] : Array.isArray(orderBy) ? orderBy : [orderBy];
+  return inputs.map((input, i) => {
+    const field = type.orderFields[input.field];
+    if (!field) {
+      throw gqlError(ErrorCode.BAD_USER_INPUT, `unknown order field ${input.field} for ${type.name}`);
+    }
+    if (i > 0 && inputs[i - 1].field === input.field) {
+      throw gqlError(ErrorCode.BAD_USER_INPUT, `order field ${input.field} is repeated in "orderBy"`);
+    }
+    return { path: field.prop, kind: field.kind, direction: input.direction ?? "ASC" };
+  });
+}
+
+/**
+ * Plans one page of `type` under `args`: validates the arguments, decodes the cursors and builds
+ * the keyset predicate, the order and the limit.
+ *
+ * @throws GraphQLError `INVALID_PAGINATION`, `INVALID_CURSOR` or `BAD_USER_INPUT`
+ */
+export function planPage(type: NodeType, args: PaginationArgs, limits?: PaginationLimits): PagePlan {
+  validatePagination(args, limits);
+  const terms = orderTerms(type, args.orderBy);
+  const shape: CursorShape = {
+    idKind: type.id.kind,
+    valueKinds: terms.map((t) => t.kind),
+    order: orderKey(args.orderBy),
+  };
+  const idDirection = terms.at(-1)?.direction ?? "ASC";
+  const all = [...terms, { path: type.id.prop, kind: "int" as ScalarKind, direction: idDirection }];
+  const conditions: FilterQuery<object>[] = [];
+  if (args.after != null) {
+    conditions.push(keyset(all, decodeCursor(args.after, shape, "after"), true));
+  }
+  if (args.before != null) {
+    conditions.push(keyset(all, decodeCursor(args.before, shape, "before"), false));
+  }
+  const reverse = args.last != null;
+  const orderBy = all.map((t) => nest(t.path, flip(t.direction, reverse).toLowerCase()));
+  const size = args.first ?? args.last;
+  return {
+    query: {
+      where: conditions.length === 0 ? {} : conditions.length === 1 ? conditions[0] : { $and: conditions },
+      orderBy: orderBy as QueryOrderMap<object>[],
+      limit: size == null ? undefined : size + 1,
+    },
+    terms,
+    idProp: type.id.prop,
+    shape,
+    args,
+    empty: size === 0,
+  };
+}
+
+/**
+ * Turns the rows fetched for `plan` into a connection: drops the extra row, reverses `last`
+ * pages back, computes `PageInfo` and the cursors.
+ *
+ * @param rows rows in the order of `plan.query.orderBy` (reversed for `last`)
+ * @param count the thunk behind `totalCount`
+ */
+export function toConnection<T extends object>(
+  plan: PagePlan,
+  rows: T[],
+  count: () => Promise<number> | number,
+): Connection<T> {
+  const { args } = plan;
+  let page = rows;
+  let hasNextPage = args.before != null;
+  let hasPreviousPage = args.after != null;
+  if (args.first != null && page.length > args.first) {
+    hasNextPage = true;
+    page = page.slice(0, args.first);
+  }
+  if (args.last != null) {
+    if (page.length > args.last) {
+      hasPreviousPage = true;
+      page = page.slice(0, args.last);
+    }
+    page = page.toReversed();
+  }
+  if (plan.empty) hasNextPage = hasPreviousPage = false;
+  const edges = page.map((node) => ({ node, cursor: cursorOf(plan, node) }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage,
+      hasPreviousPage,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+    totalCount: count,
+  };
+}
+
+/**
+ * Fetches and builds one page: {@linkcode planPage}, then `fetch`, then {@linkcode toConnection}.
+ *
+ * @param fetch runs the page query (`em.find`, `Collection.matching`, ...)
+ * @param count counts all rows of the connection (without the keyset), run only when selected
+ */
+export async function paginate<T extends object>(
+  type: NodeType,
+  args: PaginationArgs,
+  fetch: (query: PageQuery) => Promise<T[]>,
+  count: () => Promise<number>,
+  limits?: PaginationLimits,
+): Promise<Connection<T>> {
+  const plan = planPage(type, args, limits);
+  const rows = plan.empty ? [] : await fetch(plan.query);
+  return toConnection(plan, rows, count);
+}
+
+/** The cursor of `node` under `plan`. */
+export function cursorOf(plan: PagePlan, node: object): string {
+  const cursor: Cursor = {
+    id: valueAt(node, plan.idProp),
+    values: plan.terms.map((t) => valueAt(node, t.path)),
+    order: plan.shape.order,
+  };
+  return encodeCursor(cursor);
+}
+
+function orderKey(orderBy: PaginationArgs["orderBy"]): string {
+  const inputs = orderBy == null ? [] : Array.isArray(orderBy) ? orderBy : [orderBy];
+  return inputs.map((o) => o.field).join(",");
+}
+
+function flip(direction: OrderDirection, reverse: boolean): OrderDirection {
+  return reverse ? (direction === "ASC" ? "DESC" : "ASC") : direction;
+}
+
+/**
+ * The keyset predicate "after `cursor`" (`forward`) or "before `cursor`" in the order `terms`:
+ * `a > x OR (a = x AND b > y) OR (a = x AND b = y AND id > z)`, each comparison in its term's
+ * direction.
+ */
+function keyset(terms: OrderTerm[], cursor: Cursor, forward: boolean): FilterQuery<object> {
+  const values = [...cursor.values, cursor.id];
+  const branches = terms.map((term, i) => {
+    const ascending = (term.direction === "ASC") === forward;
+    const parts = terms.slice(0, i).map((t, j) => nest(t.path, values[j]));
+    parts.push(nest(term.path, { [ascending ? "$gt" : "$lt"]: values[i] }));
+    return parts.length === 1 ? parts[0] : { $and: parts };
+  });
+  return branches.length === 1 ? branches[0] : { $or: branches };
+}
+
+/** `nest("author.name", v)` is `{ author: { name: v } }`. */
+function nest(path: string, value: unknown): Record<string, unknown> {
+  return path.split(".").reduceRight<unknown>((inner, key) => ({ [key]: inner }), value) as Record<
+    string,
+    unknown
+  >;
+}
+
+function valueAt(row: object, path: string): unknown {
+  let value: unknown = row;
+  for (const key of path.split(".")) value = (value as Record<string, unknown> | null)?.[key];
+  return value;
+}

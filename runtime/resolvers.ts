@@ -1,0 +1,77 @@
+/**
+ * Builds the GraphQL resolver map of a generated graph: `Query.node`, `Query.nodes`, one root
+ * connection per type with a query field, global-id `id` fields, renamed fields, enum value
+ * mappings, edges, `totalCount`, `Node.__resolveType` and the custom scalars.
+ *
+ * @module
+ */
+import { wrap } from "@mikro-orm/core";
+import type { GraphQLFieldResolver, GraphQLScalarType } from "graphql";
+import { loadEdge } from "./edges.ts";
+import type { Graph } from "./graph.ts";
+import { encodeGlobalId, noder, noders } from "./node.ts";
+import { type Connection, paginate, type PaginationArgs, type PaginationLimits } from "./paginate.ts";
+import { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./scalars.ts";
+import { fromContext, type MikroContext } from "./transaction.ts";
+
+/** Options of {@linkcode createResolvers}. */
+export type ResolverOptions = PaginationLimits;
+
+type Resolver = GraphQLFieldResolver<Record<string, unknown>, MikroContext, Record<string, unknown>>;
+
+/** A resolver map as `createSchema`/`makeExecutableSchema` takes it. */
+export type ResolverMap = Record<
+  string,
+  GraphQLScalarType | Record<string, Resolver | string | number | { (obj: object): string | undefined }>
+>;
+
+/**
+ * Builds the resolver map for `graph`.
+ *
+ * @param graph the joined generated tables ({@linkcode defineGraph})
+ * @param options pagination limits
+ */
+export function createResolvers(graph: Graph, options: ResolverOptions = {}): ResolverMap {
+  const query: Record<string, Resolver> = {
+    node: (_root, args, ctx) => noder(fromContext(ctx), graph, args.id as string),
+    nodes: (_root, args, ctx) => noders(fromContext(ctx), graph, args.ids as string[]),
+  };
+  const map: ResolverMap = {
+    Time: TimeScalar,
+    BigInt: BigIntScalar,
+    JSON: JSONScalar,
+    Cursor: CursorScalar,
+    Node: { __resolveType: (obj: object) => graph.typeOfEntity.get(wrap(obj, true).__meta.className) },
+    ...graph.enums,
+  };
+  for (const type of Object.values(graph.types)) {
+    const queryField = graph.queryFields[type.name];
+    if (queryField) {
+      query[queryField] = (_root, args, ctx) => {
+        const em = fromContext(ctx);
+        return paginate(
+          type,
+          args as PaginationArgs,
+          (q) => em.find(type.entity, q.where, { orderBy: q.orderBy as never, limit: q.limit }),
+          () => em.count(type.entity, {}),
+          options,
+        );
+      };
+    }
+    const fields: Record<string, Resolver> = {
+      id: (row) => encodeGlobalId(type.name, row[type.id.prop]),
+    };
+    for (const [name, field] of Object.entries(type.fields)) {
+      if (name !== field.prop) fields[name] = (row) => row[field.prop];
+    }
+    for (const [name, edge] of Object.entries(type.edges)) {
+      fields[name] = (row, args, ctx) => loadEdge(fromContext(ctx), graph, edge, row, args, options);
+    }
+    map[type.name] = fields;
+    map[`${type.name}Connection`] = {
+      totalCount: ((connection: Connection<object>) => connection.totalCount()) as unknown as Resolver,
+    };
+  }
+  map.Query = query;
+  return map;
+}

@@ -1,0 +1,89 @@
+/**
+ * The custom scalars of generated schemas: `Time` (RFC 3339 date-time), `BigInt` (64-bit integer
+ * as a decimal string), `JSON` (any JSON value) and `Cursor` (opaque string).
+ *
+ * @module
+ */
+import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from "graphql";
+
+function timeValue(value: unknown): Date {
+  const date = typeof value === "string" ? new Date(value) : undefined;
+  if (!date || Number.isNaN(date.getTime()) || !/^\d{4}-\d\d-\d\dT/.test(value as string)) {
+    throw new GraphQLError(`Time must be an RFC 3339 date-time string, got ${JSON.stringify(value)}`);
+  }
+  return date;
+}
+
+/** `Time`: serialized as an ISO 8601 / RFC 3339 string; parsed into a `Date`. */
+export const TimeScalar: GraphQLScalarType = new GraphQLScalarType({
+  name: "Time",
+  description: "An RFC 3339 date-time string, e.g. 2026-01-02T03:04:05.678Z.",
+  serialize: (value) => {
+    const date = value instanceof Date ? value : new Date(value as string | number);
+    if (Number.isNaN(date.getTime())) throw new GraphQLError(`Time cannot represent ${String(value)}`);
+    return date.toISOString();
+  },
+  parseValue: timeValue,
+  parseLiteral: (ast) => timeValue(ast.kind === Kind.STRING ? ast.value : undefined),
+});
+
+function bigIntValue(value: unknown): string {
+  const text = typeof value === "number" && Number.isSafeInteger(value) ? String(value) : value;
+  if (typeof text !== "string" || !/^-?\d+$/.test(text)) {
+    throw new GraphQLError(`BigInt must be an integer or a decimal string, got ${JSON.stringify(value)}`);
+  }
+  return text;
+}
+
+/** `BigInt`: a 64-bit integer, serialized as a decimal string so no precision is lost. */
+export const BigIntScalar: GraphQLScalarType = new GraphQLScalarType({
+  name: "BigInt",
+  description: "A 64-bit integer, as a decimal string.",
+  serialize: (value) => bigIntValue(typeof value === "bigint" ? value.toString() : value),
+  parseValue: bigIntValue,
+  parseLiteral: (ast) =>
+    bigIntValue(ast.kind === Kind.INT || ast.kind === Kind.STRING ? ast.value : undefined),
+});
+
+function literal(ast: ValueNode): unknown {
+  switch (ast.kind) {
+    case Kind.STRING:
+    case Kind.BOOLEAN:
+      return ast.value;
+    case Kind.INT:
+    case Kind.FLOAT:
+      return Number(ast.value);
+    case Kind.OBJECT:
+      return Object.fromEntries(ast.fields.map((f) => [f.name.value, literal(f.value)]));
+    case Kind.LIST:
+      return ast.values.map(literal);
+    case Kind.NULL:
+      return null;
+    default:
+      throw new GraphQLError("JSON literals cannot hold variables");
+  }
+}
+
+/** `JSON`: any JSON value, passed through. */
+export const JSONScalar: GraphQLScalarType = new GraphQLScalarType({
+  name: "JSON",
+  description: "Any JSON value.",
+  serialize: (value) => value,
+  parseValue: (value) => value,
+  parseLiteral: literal,
+});
+
+/** `Cursor`: an opaque pagination cursor string (decoded by the connection resolvers). */
+export const CursorScalar: GraphQLScalarType = new GraphQLScalarType({
+  name: "Cursor",
+  description: "An opaque cursor for pagination.",
+  serialize: (value) => String(value),
+  parseValue: (value) => {
+    if (typeof value !== "string") throw new GraphQLError(`Cursor must be a string, got ${JSON.stringify(value)}`);
+    return value;
+  },
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.STRING) throw new GraphQLError("Cursor must be a string");
+    return ast.value;
+  },
+});
