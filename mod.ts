@@ -12,4 +12,5 @@ export { decodeGlobalId, encodeGlobalId, type GlobalId, noder, noders } from "./
 export * from "./runtime/paginate.ts";
 export { createResolvers, type ResolverMap, type ResolverOptions } from "./runtime/resolvers.ts";
 export { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./runtime/scalars.ts";
+export { createGraphQLSchema, type SchemaOptions, type UserResolvers } from "./runtime/schema.ts";
 export { fromContext, type MikroContext } from "./runtime/transaction.ts";

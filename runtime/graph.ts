@@ -29,7 +29,8 @@ export interface IdDescription {
 /** A node type: one MikroORM entity exposed as a GraphQL object implementing `Node`. */
 export interface NodeTypeDescription {
   /** The MikroORM entity (a `defineEntity` schema, an `EntitySchema` or a decorated class). */
-  entity: EntityName<object>;
+  // deno-lint-ignore no-explicit-any
+  entity: EntityName<any>;
   /** The primary key. */
   id: IdDescription;
 }
@@ -134,7 +135,8 @@ export function defineGraph(tables: GraphTables): Graph {
 }
 
 /** The MikroORM class name of an entity given as a schema, a class or a name. */
-export function entityClassName(entity: EntityName<object>): string {
+// deno-lint-ignore no-explicit-any
+export function entityClassName(entity: EntityName<any>): string {
   if (entity instanceof EntitySchema) return entity.meta.className;
   if (typeof entity === "function") return entity.name;
   return String(entity);

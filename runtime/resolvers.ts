@@ -36,11 +36,12 @@ export function createResolvers(graph: Graph, options: ResolverOptions = {}): Re
     node: (_root, args, ctx) => noder(fromContext(ctx), graph, args.id as string),
     nodes: (_root, args, ctx) => noders(fromContext(ctx), graph, args.ids as string[]),
   };
+  const kinds = new Set(Object.values(graph.types).flatMap((t) => Object.values(t.fields).map((f) => f.kind)));
   const map: ResolverMap = {
-    Time: TimeScalar,
-    BigInt: BigIntScalar,
-    JSON: JSONScalar,
     Cursor: CursorScalar,
+    ...(kinds.has("time") ? { Time: TimeScalar } : {}),
+    ...(kinds.has("bigint") ? { BigInt: BigIntScalar } : {}),
+    ...(kinds.has("json") ? { JSON: JSONScalar } : {}),
     Node: { __resolveType: (obj: object) => graph.typeOfEntity.get(wrap(obj, true).__meta.className) },
     ...graph.enums,
   };

@@ -1,6 +1,29 @@
 /**
- * The documentation search box (see shared/spec/search-widget.md).
+ * The documentation search box (shared/spec/search-widget.md): the
+ * `searchBox(options)` initializer, the `SearchBox` Preact component and the
+ * `html` template helper.
+ *
+ * ```ts
+ * import { searchBox } from "@mikrogql/ext/widget";
+ * searchBox({ container: "#search", appId: "APP", apiKey: "KEY", indices: ["docs"] });
+ * ```
  *
  * @module
  */
-export {};
+export { searchBox } from "./initializer.ts";
+export { SearchBox, type SearchBoxProps } from "./ui/search_box.ts";
+export { html } from "./ui/html.ts";
+export type {
+  AskAiOptions,
+  HitComponentProps,
+  Navigator,
+  NavigatorParams,
+  ResultsFooterProps,
+  SearchBoxOptions,
+  SearchState,
+  Template,
+  TemplateResult,
+} from "./options.ts";
+export type { DocSearchHit, IndexEntry, SearchClient } from "./search.ts";
+export type { KeyboardShortcuts } from "./shortcuts.ts";
+export type { PartialTranslations, Translations } from "./translations.ts";

@@ -1,0 +1,18 @@
+import { defineEntity, p } from "@mikro-orm/core";
+import { annotate, OrderField } from "@mikrogql/ext";
+import { Post } from "./post.ts";
+import { User } from "./user.ts";
+
+/** A comment on a post. */
+export const Comment = defineEntity({
+  name: "Comment",
+  properties: {
+    id: p.integer().primary(),
+    text: p.text(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    post: () => p.manyToOne(Post),
+    author: () => p.manyToOne(User),
+  },
+});
+
+annotate(Comment, { fields: { createdAt: [OrderField("CREATED_AT")] } });

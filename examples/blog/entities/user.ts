@@ -1,0 +1,27 @@
+import { defineEntity, p } from "@mikro-orm/core";
+import { annotate, OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
+import { Photo } from "./photo.ts";
+import { Post } from "./post.ts";
+
+/** A blog user with photos and posts. */
+export const User = defineEntity({
+  name: "User",
+  properties: {
+    id: p.integer().primary(),
+    name: p.string(),
+    email: p.string().unique(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    photos: () => p.oneToMany(Photo).mappedBy("user"),
+    posts: () => p.oneToMany(Post).mappedBy("author"),
+  },
+});
+
+annotate(User, {
+  entity: [QueryField()],
+  fields: {
+    name: [OrderField("NAME")],
+    createdAt: [OrderField("CREATED_AT")],
+    photos: [RelayConnection()],
+    posts: [RelayConnection()],
+  },
+});

@@ -1,0 +1,96 @@
+/**
+ * `node.ts`: the node type table (entity and primary key per type), the joined graph, and the
+ * `noder`/`noders` wrappers; `resolvers.ts` and `mod.ts`, the thin entry points over it.
+ *
+ * @module
+ */
+import { relative, SEPARATOR } from "@std/path";
+import type { Graph } from "../graph.ts";
+import { addImport, type Imports, literal, renderModule } from "./module.ts";
+
+/**
+ * Renders `node.ts`.
+ *
+ * @param out absolute output directory (entity imports are relative to it)
+ */
+export function emitNode(graph: Graph, runtime: string, out: string): string {
+  const imports: Imports = new Map();
+  addImport(imports, runtime, "defineGraph", "type Graph", "type NodeTypeDescription", "noder as nodeOf", "noders as nodesOf");
+  addImport(imports, "@mikro-orm/core", "type EntityManager");
+  addImport(imports, "./collection.ts", "fields");
+  addImport(imports, "./edges.ts", "edges");
+  addImport(imports, "./enums.ts", "enums");
+  addImport(imports, "./pagination.ts", "orderFields", "queryFields");
+  const locals = new Set<string>();
+  const entries = graph.types.map((t) => {
+    let local = t.entity.exportName;
+    if (locals.has(local)) local = `${t.name}Entity`;
+    locals.add(local);
+    let path = relative(out, t.entity.file).split(SEPARATOR).join("/");
+    if (!path.startsWith(".")) path = `./${path}`;
+    addImport(imports, path, local === t.entity.exportName ? local : `${t.entity.exportName} as ${local}`);
+    return `${t.name}: { entity: ${local}, id: ${literal(t.id)} }`;
+  });
+  const body = `
+/** GraphQL type -> MikroORM entity and primary key. */
+export const nodeTypes = {
+${entries.map((e) => `  ${e},`).join("\n")}
+} satisfies Record<string, NodeTypeDescription>;
+
+/** The generated tables joined: what every runtime resolver reads. */
+export const graph: Graph = defineGraph({ nodeTypes, fields, edges, orderFields, enums, queryFields });
+
+/**
+ * Resolves a global id to its node (entgql \`Noder\`).
+ *
+ * @throws GraphQLError \`NOT_FOUND\` when the id is malformed or names no row
+ */
+export function noder(em: EntityManager, id: string): Promise<object> {
+  return nodeOf(em, graph, id);
+}
+
+/**
+ * Resolves global ids to nodes in input order, one query per type (entgql \`Noders\`); a missing
+ * id yields a \`NOT_FOUND\` error in its slot.
+ */
+export function noders(em: EntityManager, ids: readonly string[]): Promise<(object | Error)[]> {
+  return nodesOf(em, graph, ids);
+}`;
+  return renderModule("Node types of the generated graph, and global-id resolution.", imports, body);
+}
+
+/** Renders `resolvers.ts`. */
+export function emitResolvers(runtime: string): string {
+  const imports: Imports = new Map();
+  addImport(imports, runtime, "createResolvers", "type ResolverMap", "type ResolverOptions");
+  addImport(imports, "./node.ts", "graph");
+  const body = `
+/** The generated resolver map: \`Query\`, node fields, edges, connections, enums, scalars. */
+export function resolvers(options: ResolverOptions = {}): ResolverMap {
+  return createResolvers(graph, options);
+}`;
+  return renderModule("The resolver map of the generated schema.", imports, body);
+}
+
+/** Renders `mod.ts`. */
+export function emitMod(runtime: string): string {
+  const imports: Imports = new Map();
+  addImport(imports, runtime, "createGraphQLSchema", "type SchemaOptions");
+  addImport(imports, "graphql", "type GraphQLSchema");
+  addImport(imports, "./node.ts", "graph");
+  const body = `
+export { graph, noder, noders } from "./node.ts";
+export { resolvers } from "./resolvers.ts";
+
+/** The generated SDL (\`schema.graphql\`, read next to this module). */
+export const typeDefs: string = Deno.readTextFileSync(new URL("./schema.graphql", import.meta.url));
+
+/**
+ * The executable schema for \`createYoga({ schema })\`: the generated SDL and resolvers, plus the
+ * user's \`typeDefs\` and \`resolvers\` (which override generated ones field by field).
+ */
+export function createSchema(options: SchemaOptions = {}): GraphQLSchema {
+  return createGraphQLSchema(typeDefs, graph, options);
+}`;
+  return renderModule("The generated GraphQL API: \`createSchema(options)\` for GraphQL Yoga.", imports, body);
+}

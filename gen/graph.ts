@@ -1,0 +1,291 @@
+/**
+ * Step 3 of generation: turn MikroORM metadata and the annotations into one intermediate
+ * representation, the Graph, with every GraphQL name decided here, once. Invalid models are
+ * rejected here with a {@linkcode GenerateError} naming the entity file and property.
+ *
+ * @module
+ */
+import type { EntityMetadata, EntityProperty } from "@mikro-orm/core";
+import { relative } from "@std/path";
+import pluralize from "pluralize";
+import {
+  type Annotation,
+  type AnnotationKind,
+  annotationsOf,
+  SkipEnumField,
+  SkipOrderField,
+  SkipType,
+} from "../runtime/annotations.ts";
+import type { ScalarKind } from "../runtime/graph.ts";
+import { GenerateError } from "./errors.ts";
+import type { LoadedEntity, LoadedModel } from "./load.ts";
+
+/** A scalar field of a node type. */
+export interface GraphField {
+  /** GraphQL field name. */
+  name: string;
+  /** Entity property. */
+  prop: string;
+  kind: ScalarKind;
+  /** GraphQL type name of the field, without list/non-null wrappers. */
+  graphqlType: string;
+  nullable: boolean;
+  /** For enum fields, the GraphQL enum name. */
+  enum?: string;
+  description?: string;
+}
+
+/** An edge of a node type. */
+export interface GraphEdge {
+  /** GraphQL field name. */
+  name: string;
+  /** Entity property. */
+  prop: string;
+  /** GraphQL type name of the target node. */
+  target: string;
+  kind: "m:1" | "1:1" | "1:m" | "m:n";
+  /** `m:1`/`1:1`: one node; otherwise a list or a connection. */
+  unique: boolean;
+  /** `RelayConnection()`. */
+  connection: boolean;
+  nullable: boolean;
+}
+
+/** One value of `<T>OrderField`. */
+export interface GraphOrderField {
+  /** The enum value, e.g. `TITLE`. */
+  name: string;
+  /** Entity property. */
+  prop: string;
+  kind: ScalarKind;
+}
+
+/** A GraphQL enum generated for an enum property. */
+export interface GraphEnum {
+  /** `<Type><Field>`, e.g. `TodoStatus`. */
+  name: string;
+  /** GraphQL value name and the entity value behind it. */
+  values: { name: string; value: string | number }[];
+}
+
+/** A node type: an entity exposed as a GraphQL object implementing `Node`. */
+export interface GraphType {
+  /** GraphQL type name. */
+  name: string;
+  entity: LoadedEntity;
+  meta: EntityMetadata;
+  id: { prop: string; kind: "int" | "bigint" | "string" };
+  /** Root connection field name, when annotated `QueryField()`. */
+  queryField?: string;
+  fields: GraphField[];
+  edges: GraphEdge[];
+  orderFields: GraphOrderField[];
+  description?: string;
+}
+
+/** The intermediate representation every emitter reads. */
+export interface Graph {
+  types: GraphType[];
+  enums: GraphEnum[];
+}
+
+const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+const COMPARABLE = new Set<ScalarKind>(["int", "float", "string", "boolean", "time", "bigint", "enum"]);
+
+/**
+ * Builds the Graph of a loaded model.
+ *
+ * @param cwd base directory for the file names in error messages
+ * @throws GenerateError naming the entity file and property for an invalid model
+ */
+export function buildGraph(model: LoadedModel, cwd = Deno.cwd()): Graph {
+  const enums: GraphEnum[] = [];
+  const candidates: { loaded: LoadedEntity; meta: EntityMetadata; name: string; where: string }[] = [];
+  for (const loaded of model.entities) {
+    const meta = model.metadata.get(loaded.className);
+    if (!meta || meta.pivotTable || meta.embeddable || meta.virtual || meta.abstract) continue;
+    const annotations = annotationsOf(loaded.entity);
+    if (skipped(annotations.entity, SkipType)) continue;
+    const where = relative(cwd, loaded.file);
+    const name = find(annotations.entity, "Type")?.name ?? meta.className;
+    if (!NAME.test(name)) throw new GenerateError(`${where}: ${meta.className}: invalid GraphQL type name "${name}"`);
+    candidates.push({ loaded, meta, name, where });
+  }
+  const typeOfClass = new Map<string, string>();
+  const fileOfName = new Map<string, string>();
+  for (const c of candidates) {
+    const other = fileOfName.get(c.name);
+    if (other) {
+      throw new GenerateError(
+        `${c.where}: ${c.meta.className}: GraphQL type name "${c.name}" is already used by an entity in ${other}`,
+      );
+    }
+    fileOfName.set(c.name, `${c.where} (${c.meta.className})`);
+    typeOfClass.set(c.meta.className, c.name);
+  }
+  const types = candidates.map(({ loaded, meta, name, where }) => {
+    const annotations = annotationsOf(loaded.entity);
+    const fail = (prop: string, message: string): never => {
+      throw new GenerateError(`${where}: ${meta.className}.${prop}: ${message}`);
+    };
+    if (meta.primaryKeys.length !== 1) {
+      fail(meta.primaryKeys.join(","), "a node type needs a single-column primary key (or Skip(SkipType))");
+    }
+    const idProp = meta.properties[meta.primaryKeys[0]];
+    const idKind = scalarKind(idProp);
+    const id = {
+      prop: idProp.name,
+      kind: idKind === "int" ? "int" as const : idKind === "bigint" ? "bigint" as const : "string" as const,
+    };
+    const type: GraphType = {
+      name,
+      entity: loaded,
+      meta,
+      id,
+      fields: [],
+      edges: [],
+      orderFields: [],
+      description: meta.comment,
+    };
+    const query = find(annotations.entity, "QueryField");
+    if (query) {
+      type.queryField = query.name ?? camel(pluralize(name));
+      if (!NAME.test(type.queryField)) fail("", `invalid QueryField name "${type.queryField}"`);
+    }
+    const graphqlNames = new Set(["id"]);
+    const claim = (prop: string, field: string) => {
+      if (graphqlNames.has(field)) fail(prop, `GraphQL field "${field}" is defined twice on ${name}`);
+      graphqlNames.add(field);
+    };
+    for (const prop of Object.values(meta.properties)) {
+      const list = annotations.fields[prop.name] ?? [];
+      if (prop.primary || prop.hidden || skipped(list, SkipType)) continue;
+      const orderField = find(list, "OrderField");
+      if (prop.kind === "scalar") {
+        const kind = scalarKind(prop);
+        if (!kind) continue;
+        const field: GraphField = {
+          name: prop.name,
+          prop: prop.name,
+          kind,
+          graphqlType: GRAPHQL_SCALAR[kind],
+          nullable: !!prop.nullable,
+          description: prop.comment,
+        };
+        if (kind === "enum") {
+          if (skipped(list, SkipEnumField)) {
+            field.kind = "string";
+            field.graphqlType = "String";
+          } else {
+            field.enum = field.graphqlType = `${name}${pascal(prop.name)}`;
+            enums.push({ name: field.enum, values: enumValues(prop, (m) => fail(prop.name, m)) });
+          }
+        }
+        claim(prop.name, field.name);
+        type.fields.push(field);
+        if (orderField && !skipped(list, SkipOrderField)) {
+          if (!COMPARABLE.has(field.kind)) {
+            fail(prop.name, `OrderField "${orderField.name}" on a non-comparable property (${field.kind})`);
+          }
+          if (type.orderFields.some((o) => o.name === orderField.name)) {
+            fail(prop.name, `OrderField "${orderField.name}" is used twice on ${name}`);
+          }
+          type.orderFields.push({ name: orderField.name, prop: prop.name, kind: field.kind });
+        }
+      } else if (prop.kind === "m:1" || prop.kind === "1:1" || prop.kind === "1:m" || prop.kind === "m:n") {
+        const target = typeOfClass.get(prop.type);
+        if (!target) continue;
+        const unique = prop.kind === "m:1" || prop.kind === "1:1";
+        const connection = !!find(list, "RelayConnection");
+        if (connection && unique) fail(prop.name, "RelayConnection() on a unique edge");
+        if (orderField) fail(prop.name, `OrderField "${orderField.name}" on an edge is not supported`);
+        const mapsTo = find(list, "MapsTo");
+        if (mapsTo && find(list, "Bind")) fail(prop.name, "Bind() and MapsTo() on the same edge");
+        for (const edgeName of mapsTo?.names ?? [prop.name]) {
+          claim(prop.name, edgeName);
+          type.edges.push({
+            name: edgeName,
+            prop: prop.name,
+            target,
+            kind: prop.kind,
+            unique,
+            connection,
+            nullable: prop.kind === "1:1" ? !prop.owner || !!prop.nullable : !!prop.nullable,
+          });
+        }
+      }
+    }
+    return type;
+  });
+  const enumNames = new Set<string>();
+  for (const e of enums) {
+    if (fileOfName.has(e.name) || enumNames.has(e.name)) {
+      throw new GenerateError(`GraphQL enum name "${e.name}" collides with another type`);
+    }
+    enumNames.add(e.name);
+  }
+  return { types, enums };
+}
+
+/** GraphQL scalar per kind (enums are named per field). */
+export const GRAPHQL_SCALAR: Record<ScalarKind, string> = {
+  int: "Int",
+  float: "Float",
+  string: "String",
+  boolean: "Boolean",
+  time: "Time",
+  bigint: "BigInt",
+  json: "JSON",
+  enum: "String",
+};
+
+function scalarKind(prop: EntityProperty): ScalarKind | undefined {
+  if (prop.enum) return "enum";
+  const column = (prop.columnTypes?.[0] ?? "").toLowerCase();
+  switch (prop.runtimeType) {
+    case "number":
+      return /int|serial/.test(column) && !/interval|point/.test(column) ? "int" : "float";
+    case "bigint":
+      return "bigint";
+    case "string":
+      return "string";
+    case "boolean":
+      return "boolean";
+    case "Date":
+      return "time";
+    case "Buffer":
+    case "Uint8Array":
+      return undefined;
+    default:
+      return "json";
+  }
+}
+
+function enumValues(prop: EntityProperty, fail: (message: string) => never): GraphEnum["values"] {
+  const items = (typeof prop.items === "function" ? (prop.items as () => unknown[])() : prop.items) ?? [];
+  const values = items.map((value) => {
+    const name = String(value).replace(/[^_0-9A-Za-z]+/g, "_").replace(/^(\d)/, "_$1").toUpperCase();
+    return { name, value: value as string | number };
+  });
+  const names = new Set(values.map((v) => v.name));
+  if (names.size !== values.length || values.length === 0) {
+    fail(`enum values ${JSON.stringify(items)} do not map to distinct GraphQL enum values`);
+  }
+  return values;
+}
+
+function find<K extends AnnotationKind>(list: Annotation[], kind: K): Extract<Annotation, { kind: K }> | undefined {
+  return list.find((a) => a.kind === kind) as Extract<Annotation, { kind: K }> | undefined;
+}
+
+function skipped(list: Annotation[], mode: number): boolean {
+  return list.some((a) => a.kind === "Skip" && (a.modes & mode) !== 0);
+}
+
+function pascal(name: string): string {
+  return name.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase()).replace(/_/g, "");
+}
+
+function camel(name: string): string {
+  return name.charAt(0).toLowerCase() + name.slice(1);
+}

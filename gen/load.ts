@@ -1,0 +1,94 @@
+/**
+ * Step 1 and 2 of generation: import every module of the entity directory, collect the MikroORM
+ * entities they export, and run MikroORM's own metadata discovery on them (no database
+ * connection).
+ *
+ * @module
+ */
+import { EntitySchema, type EntityMetadata, MetadataStorage, MikroORM } from "@mikro-orm/core";
+import { NodeSqliteDialect, SqliteDriver } from "@mikro-orm/sql";
+import { walk } from "@std/fs/walk";
+import { toFileUrl } from "@std/path";
+import { GenerateError } from "./errors.ts";
+
+/** An entity found in an entity module. */
+export interface LoadedEntity {
+  /** The exported value: a decorated class, an `EntitySchema` or a `defineEntity` result. */
+  entity: EntitySchema | (abstract new (...args: never[]) => object);
+  /** The export's name in its module. */
+  exportName: string;
+  /** Absolute path of the module. */
+  file: string;
+  /** MikroORM's class name of the entity. */
+  className: string;
+}
+
+/** The loaded entities with MikroORM's discovered metadata. */
+export interface LoadedModel {
+  entities: LoadedEntity[];
+  /** Class name -> discovered metadata, for every entity MikroORM discovered. */
+  metadata: Map<string, EntityMetadata>;
+}
+
+const MODULE = /\.(ts|mts|js|mjs)$/;
+const NOT_MODULE = /(\.d\.ts|_test\.ts|\.test\.ts)$/;
+
+/**
+ * Imports every module under `dir` (sorted by path, so the result is deterministic) and collects
+ * the entities they export, then discovers their metadata.
+ *
+ * @throws GenerateError when the directory has no entity, a module fails to import, or
+ *   MikroORM's discovery rejects the model
+ */
+export async function loadModel(dir: string): Promise<LoadedModel> {
+  const files: string[] = [];
+  try {
+    for await (const entry of walk(dir, { includeDirs: false, match: [MODULE], skip: [NOT_MODULE] })) {
+      files.push(entry.path);
+    }
+  } catch (error) {
+    throw new GenerateError(`cannot read entity directory ${dir}: ${(error as Error).message}`);
+  }
+  files.sort();
+  const entities: LoadedEntity[] = [];
+  const seen = new Set<unknown>();
+  for (const file of files) {
+    let exports: Record<string, unknown>;
+    try {
+      exports = await import(toFileUrl(file).href);
+    } catch (error) {
+      throw new GenerateError(`${file}: cannot import: ${(error as Error).message}`);
+    }
+    const decorated = new Set<unknown>(Object.values(MetadataStorage.getMetadata()).map((m) => m.class));
+    for (const [exportName, value] of Object.entries(exports)) {
+      if (seen.has(value)) continue;
+      if (value instanceof EntitySchema) {
+        seen.add(value);
+        entities.push({ entity: value, exportName, file, className: value.meta.className });
+      } else if (typeof value === "function" && decorated.has(value)) {
+        seen.add(value);
+        entities.push({ entity: value as LoadedEntity["entity"], exportName, file, className: value.name });
+      }
+    }
+  }
+  if (entities.length === 0) throw new GenerateError(`no MikroORM entity exported under ${dir}`);
+  return { entities, metadata: discover(entities) };
+}
+
+function discover(entities: LoadedEntity[]): Map<string, EntityMetadata> {
+  let orm: MikroORM;
+  try {
+    orm = new MikroORM({
+      driver: SqliteDriver,
+      dbName: ":memory:",
+      driverOptions: new NodeSqliteDialect(":memory:"),
+      entities: entities.map((e) => e.entity),
+      discovery: { warnWhenNoEntities: false },
+    });
+  } catch (error) {
+    throw new GenerateError(`MikroORM metadata discovery failed: ${(error as Error).message}`);
+  }
+  const metadata = new Map<string, EntityMetadata>();
+  for (const meta of orm.getMetadata().getAll().values()) metadata.set(meta.className, meta);
+  return metadata;
+}

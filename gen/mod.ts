@@ -1,0 +1,57 @@
+/**
+ * `@mikrogql/ext/gen`: the generator. `generate(options)` walks a directory of MikroORM entity
+ * modules and writes a Relay-compliant GraphQL API for GraphQL Yoga into `options.out`.
+ *
+ * @module
+ */
+import { resolve } from "@std/path";
+import { GenerateOptions } from "./config.ts";
+import { emitNode, emitMod, emitResolvers } from "./emit/node.ts";
+import { emitCollection, emitEdges, emitEnums, emitPagination } from "./emit/tables.ts";
+import { buildGraph, type Graph } from "./graph.ts";
+import { loadModel } from "./load.ts";
+import { printGraphSchema } from "./schema.ts";
+import { writeFiles } from "./write.ts";
+
+export { defineConfig, type GenerateConfig, type GenerateOptions } from "./config.ts";
+export { GenerateError } from "./errors.ts";
+export type { Graph, GraphEdge, GraphEnum, GraphField, GraphOrderField, GraphType } from "./graph.ts";
+
+/** What `generate` wrote. */
+export interface GenerateResult {
+  /** The intermediate representation. */
+  graph: Graph;
+  /** Absolute output directory. */
+  out: string;
+  /** Names of the files written, in write order. */
+  files: string[];
+}
+
+/**
+ * Generates the GraphQL API for the entities under `options.entities` into `options.out`.
+ *
+ * @throws GenerateError naming the entity file and property when the model is invalid; nothing
+ *   is written then
+ */
+export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  const entities = resolve(options.entities);
+  const out = resolve(options.out);
+  const runtime = options.runtimeImport ?? "@mikrogql/ext";
+  const graph = buildGraph(await loadModel(entities));
+  const files = new Map<string, string>([
+    ["schema.graphql", printGraphSchema(graph) + "\n"],
+    ["node.ts", emitNode(graph, runtime, out)],
+    ["collection.ts", emitCollection(graph, runtime)],
+    ["edges.ts", emitEdges(graph, runtime)],
+    ["pagination.ts", emitPagination(graph, runtime)],
+    ["enums.ts", emitEnums(graph)],
+    ["resolvers.ts", emitResolvers(runtime)],
+    ["mod.ts", emitMod(runtime)],
+  ]);
+  await writeFiles(out, files, options.format ?? true);
+  if (options.log) {
+    console.log(`generated ${graph.types.length} types (${graph.types.map((t) => t.name).join(", ")}) into ${out}`);
+    console.log(`  files: ${[...files.keys()].join(", ")}`);
+  }
+  return { graph, out, files: [...files.keys()] };
+}

@@ -1,0 +1,208 @@
+/**
+ * Step 4a: the SDL of a Graph, built with graphql-js type constructors and printed with
+ * `printSchema` (never by concatenating SDL strings).
+ *
+ * @module
+ */
+import {
+  GraphQLBoolean,
+  GraphQLEnumType,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldConfigMap,
+  GraphQLID,
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLInterfaceType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  type GraphQLOutputType,
+  GraphQLScalarType,
+  GraphQLSchema,
+  GraphQLString,
+  GraphQLFloat,
+  type GraphQLNamedType,
+  printSchema,
+} from "graphql";
+import type { Graph, GraphType } from "./graph.ts";
+
+const nonNull = <T extends GraphQLOutputType>(t: T) => new GraphQLNonNull(t);
+
+/**
+ * Builds the `GraphQLSchema` of `graph` (types only; resolvers are attached at runtime).
+ */
+export function buildSchema(graph: Graph): GraphQLSchema {
+  const scalars: Record<string, GraphQLScalarType> = {
+    Int: GraphQLInt,
+    Float: GraphQLFloat,
+    String: GraphQLString,
+    Boolean: GraphQLBoolean,
+  };
+  const scalar = (name: string) =>
+    scalars[name] ??= new GraphQLScalarType({ name, description: SCALAR_DESCRIPTIONS[name] });
+  const cursor = scalar("Cursor");
+  const enums = new Map(graph.enums.map((e) => [
+    e.name,
+    new GraphQLEnumType({
+      name: e.name,
+      values: Object.fromEntries(e.values.map((v) => [v.name, { value: v.name }])),
+    }),
+  ]));
+  const node = new GraphQLInterfaceType({
+    name: "Node",
+    description: "An object with a globally unique ID (Relay Global Object Identification).",
+    fields: { id: { type: nonNull(GraphQLID), description: "The ID of the object." } },
+  });
+  const pageInfo = new GraphQLObjectType({
+    name: "PageInfo",
+    description: "Information about pagination in a connection (Relay Cursor Connections).",
+    fields: {
+      hasNextPage: { type: nonNull(GraphQLBoolean), description: "When paginating forwards, are there more items?" },
+      hasPreviousPage: {
+        type: nonNull(GraphQLBoolean),
+        description: "When paginating backwards, are there more items?",
+      },
+      startCursor: { type: cursor, description: "When paginating backwards, the cursor to continue." },
+      endCursor: { type: cursor, description: "When paginating forwards, the cursor to continue." },
+    },
+  });
+  const direction = new GraphQLEnumType({
+    name: "OrderDirection",
+    description: "Possible directions in which to order a list of items when provided an `orderBy` argument.",
+    values: {
+      ASC: { value: "ASC", description: "Specifies an ascending order for a given `orderBy` argument." },
+      DESC: { value: "DESC", description: "Specifies a descending order for a given `orderBy` argument." },
+    },
+  });
+
+  const objects = new Map<string, GraphQLObjectType>();
+  const connections = new Map<string, GraphQLObjectType>();
+  const orders = new Map<string, GraphQLInputObjectType>();
+  const named: GraphQLNamedType[] = [];
+  for (const type of graph.types) {
+    const edge = new GraphQLObjectType({
+      name: `${type.name}Edge`,
+      description: "An edge in a connection.",
+      fields: () => ({
+        node: { type: objects.get(type.name)!, description: "The item at the end of the edge." },
+        cursor: { type: nonNull(cursor), description: "A cursor for use in pagination." },
+      }),
+    });
+    connections.set(
+      type.name,
+      new GraphQLObjectType({
+        name: `${type.name}Connection`,
+        description: "A connection to a list of items.",
+        fields: {
+          edges: { type: new GraphQLList(edge), description: "A list of edges." },
+          pageInfo: { type: nonNull(pageInfo), description: "Information to aid in pagination." },
+          totalCount: { type: nonNull(GraphQLInt), description: "Identifies the total count of items in the connection." },
+        },
+      }),
+    );
+    if (type.orderFields.length > 0) {
+      const orderField = new GraphQLEnumType({
+        name: `${type.name}OrderField`,
+        description: `Properties by which ${type.name} connections can be ordered.`,
+        values: Object.fromEntries(type.orderFields.map((o) => [o.name, { value: o.name }])),
+      });
+      orders.set(
+        type.name,
+        new GraphQLInputObjectType({
+          name: `${type.name}Order`,
+          description: `Ordering options for ${type.name} connections`,
+          fields: {
+            direction: {
+              type: new GraphQLNonNull(direction),
+              defaultValue: "ASC",
+              description: `The ordering direction.`,
+            },
+            field: { type: new GraphQLNonNull(orderField), description: `The field by which to order ${type.name}s.` },
+          },
+        }),
+      );
+    }
+  }
+  const connectionArgs = (type: GraphType): GraphQLFieldConfigArgumentMap => {
+    const args: GraphQLFieldConfigArgumentMap = {
+      after: { type: cursor, description: "Returns the elements in the list that come after the specified cursor." },
+      first: { type: GraphQLInt, description: "Returns the first _n_ elements from the list." },
+      before: { type: cursor, description: "Returns the elements in the list that come before the specified cursor." },
+      last: { type: GraphQLInt, description: "Returns the last _n_ elements from the list." },
+    };
+    const order = orders.get(type.name);
+    if (order) args.orderBy = { type: order, description: `Ordering options for ${type.name}s returned from the connection.` };
+    return args;
+  };
+  for (const type of graph.types) {
+    objects.set(
+      type.name,
+      new GraphQLObjectType({
+        name: type.name,
+        description: type.description,
+        interfaces: [node],
+        fields: () => {
+          const fields: GraphQLFieldConfigMap<unknown, unknown> = { id: { type: nonNull(GraphQLID) } };
+          for (const f of type.fields) {
+            const base = f.enum ? enums.get(f.enum)! : scalar(f.graphqlType);
+            fields[f.name] = { type: f.nullable ? base : nonNull(base), description: f.description };
+          }
+          for (const e of type.edges) {
+            const target = graph.types.find((t) => t.name === e.target)!;
+            if (e.unique) {
+              const object = objects.get(e.target)!;
+              fields[e.name] = { type: e.nullable ? object : nonNull(object) };
+            } else if (e.connection) {
+              fields[e.name] = { type: nonNull(connections.get(e.target)!), args: connectionArgs(target) };
+            } else {
+              fields[e.name] = { type: new GraphQLList(nonNull(objects.get(e.target)!)) };
+            }
+          }
+          return fields;
+        },
+      }),
+    );
+  }
+  const query = new GraphQLObjectType({
+    name: "Query",
+    fields: () => {
+      const fields: GraphQLFieldConfigMap<unknown, unknown> = {
+        node: {
+          type: node,
+          description: "Fetches an object given its ID.",
+          args: { id: { type: nonNull(GraphQLID), description: "ID of the object." } },
+        },
+        nodes: {
+          type: nonNull(new GraphQLList(node)),
+          description: "Lookup nodes by a list of IDs.",
+          args: { ids: { type: nonNull(new GraphQLList(nonNull(GraphQLID))), description: "The list of node IDs." } },
+        },
+      };
+      for (const type of graph.types) {
+        if (!type.queryField) continue;
+        fields[type.queryField] = { type: nonNull(connections.get(type.name)!), args: connectionArgs(type) };
+      }
+      return fields;
+    },
+  });
+  named.push(node, cursor, pageInfo, direction);
+  for (const type of graph.types) {
+    named.push(objects.get(type.name)!, connections.get(type.name)!);
+    const order = orders.get(type.name);
+    if (order) named.push(order);
+  }
+  named.push(...enums.values());
+  return new GraphQLSchema({ query, types: named });
+}
+
+/** The SDL of `graph`, as written to `schema.graphql`. */
+export function printGraphSchema(graph: Graph): string {
+  return printSchema(buildSchema(graph));
+}
+
+const SCALAR_DESCRIPTIONS: Record<string, string> = {
+  Cursor: "An opaque cursor for pagination.",
+  Time: "An RFC 3339 date-time string, e.g. 2026-01-02T03:04:05.678Z.",
+  BigInt: "A 64-bit integer, as a decimal string.",
+  JSON: "Any JSON value.",
+};

@@ -1,0 +1,39 @@
+/**
+ * Builds the executable schema of a generated graph for GraphQL Yoga: the generated SDL plus the
+ * user's own SDL, the generated resolvers plus the user's. A user resolver for a field replaces
+ * the generated one (the spec's `forceResolver`); user types bind to generated ones by name (the
+ * spec's `autobind`).
+ *
+ * @module
+ */
+import type { GraphQLSchema } from "graphql";
+import { createSchema } from "graphql-yoga";
+import type { Graph } from "./graph.ts";
+import { createResolvers, type ResolverOptions } from "./resolvers.ts";
+
+/** The resolvers argument of GraphQL Yoga's `createSchema`. */
+export type UserResolvers = Parameters<typeof createSchema>[0]["resolvers"];
+
+/** Options of a generated `createSchema`. */
+export interface SchemaOptions extends ResolverOptions {
+  /** Extra SDL: new types, `extend type Query { ... }`, `extend input ...`. */
+  typeDefs?: string | string[];
+  /** Extra resolvers, merged after (and so overriding) the generated ones. */
+  resolvers?: UserResolvers;
+}
+
+/**
+ * Builds the executable schema.
+ *
+ * @param typeDefs the generated SDL (`schema.graphql`)
+ * @param graph the generated graph
+ * @throws Error from graphql-tools when the user SDL does not merge with the generated one
+ */
+export function createGraphQLSchema(typeDefs: string, graph: Graph, options: SchemaOptions = {}): GraphQLSchema {
+  const extraTypeDefs = options.typeDefs === undefined ? [] : [options.typeDefs].flat();
+  const extraResolvers = options.resolvers === undefined ? [] : [options.resolvers].flat();
+  return createSchema({
+    typeDefs: [typeDefs, ...extraTypeDefs],
+    resolvers: [createResolvers(graph, options), ...extraResolvers] as UserResolvers,
+  });
+}

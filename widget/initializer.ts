@@ -1,0 +1,34 @@
+/**
+ * The initializer of the script package: `searchBox(options)` renders the
+ * search button, and the modal when open, into `options.container`.
+ *
+ * @module
+ */
+import { h, render } from "preact";
+import { resolveOptions, type SearchBoxOptions } from "./options.ts";
+import { SearchBoxRoot } from "./ui/search_box.ts";
+
+/**
+ * Renders the search box into `options.container` (a CSS selector, of which
+ * the first match is used, or an element).
+ *
+ * @returns a function that removes the search box again.
+ * @throws {Error} when `container` is missing or matches nothing, or another
+ * option is invalid; the message names the option.
+ */
+export function searchBox(options: SearchBoxOptions): () => void {
+  const resolved = resolveOptions(options);
+  const { container } = options;
+  const element = typeof container === "string"
+    ? resolved.environment.document.querySelector(container)
+    : container;
+  if (!element || typeof (element as Element).nodeType !== "number") {
+    throw new Error(
+      `\`container\` must be a CSS selector that matches an element, or an element; got ${
+        JSON.stringify(container)
+      }`,
+    );
+  }
+  render(h(SearchBoxRoot, { options: resolved, portal: null }), element);
+  return () => render(null, element);
+}

@@ -1,0 +1,286 @@
+/**
+ * The options of the search box (shared/spec/search-widget.md, "Options"),
+ * their defaults, and their validation: a bad option is an `Error` whose
+ * message names the option.
+ *
+ * @module
+ */
+import type { VNode } from "preact";
+import type { KeyboardShortcuts } from "./shortcuts.ts";
+import type { DocSearchHit, IndexEntry, SearchClient } from "./search.ts";
+import { mergeTranslations, type PartialTranslations, type Translations } from "./translations.ts";
+import type { Html } from "./ui/html.ts";
+
+/** What a template function may return (spec rule 3): an HTML string, an element, or a component. */
+export type TemplateResult =
+  | string
+  | VNode
+  | null
+  | ((props: Record<string, unknown>) => VNode | null);
+
+/**
+ * A template (`hitComponent`, `resultsFooterComponent`): a function of props
+ * that gets the `html` tagged-template helper as its second argument.
+ */
+export type Template<P> = (props: P, helpers: { html: Html }) => TemplateResult;
+
+/** What `resultsFooterComponent` and the navigator get as `state`. */
+export interface SearchState {
+  query: string;
+  context: { nbHits: number };
+}
+
+/** Props of `hitComponent`: the hit and the default rendered content. */
+export interface HitComponentProps {
+  hit: DocSearchHit;
+  children: VNode;
+}
+
+/** Props of `resultsFooterComponent`. */
+export interface ResultsFooterProps {
+  state: SearchState;
+}
+
+/** What the navigator's methods get. */
+export interface NavigatorParams {
+  itemUrl: string;
+  item: DocSearchHit;
+  state: SearchState;
+}
+
+/** The autocomplete navigator interface: how a selected hit is opened. */
+export interface Navigator {
+  navigate(params: NavigatorParams): void;
+  navigateNewTab(params: NavigatorParams): void;
+  navigateNewWindow(params: NavigatorParams): void;
+}
+
+/** The AskAi object (spec "AskAi object"). */
+export interface AskAiOptions {
+  assistantId: string;
+  indexName?: string;
+  apiKey?: string;
+  appId?: string;
+  searchParameters?: Record<string, unknown>;
+  suggestedQuestions?: boolean;
+  agentStudio?: boolean;
+}
+
+/** The options of `searchBox()` and the props of `SearchBox` (spec "Options"). */
+export interface SearchBoxOptions {
+  /** CSS selector (first match) or element; the button and the modal render into it. */
+  container?: string | HTMLElement;
+  /** The window the search box runs in; default `window`. */
+  environment?: Window;
+  appId: string;
+  apiKey: string;
+  /** Indices in priority order: a name, or `{name, searchParameters}`. */
+  indices?: Array<string | IndexEntry>;
+  /** @deprecated use `indices`. */
+  indexName?: string;
+  placeholder?: string;
+  askAi?: string | AskAiOptions;
+  /** @deprecated use `indices` entries' `searchParameters`. */
+  searchParameters?: Record<string, unknown>;
+  transformItems?: (items: DocSearchHit[]) => DocSearchHit[];
+  hitComponent?: Template<HitComponentProps>;
+  transformSearchClient?: (client: SearchClient) => SearchClient;
+  disableUserPersonalization?: boolean;
+  initialQuery?: string;
+  navigator?: Partial<Navigator>;
+  translations?: PartialTranslations;
+  getMissingResultsUrl?: (params: { query: string }) => string;
+  keyboardShortcuts?: KeyboardShortcuts;
+  resultsFooterComponent?: Template<ResultsFooterProps>;
+  maxResultsPerGroup?: number;
+  recentSearchesLimit?: number;
+  recentSearchesWithFavoritesLimit?: number;
+}
+
+/** The options with defaults applied and validated. */
+export interface ResolvedOptions {
+  environment: Window;
+  appId: string;
+  apiKey: string;
+  indices: IndexEntry[];
+  placeholder: string;
+  askAi: AskAiOptions | null;
+  transformItems: (items: DocSearchHit[]) => DocSearchHit[];
+  hitComponent: Template<HitComponentProps> | null;
+  transformSearchClient: (client: SearchClient) => SearchClient;
+  disableUserPersonalization: boolean;
+  initialQuery: string;
+  navigator: Navigator;
+  translations: Translations;
+  getMissingResultsUrl: ((params: { query: string }) => string) | null;
+  keyboardShortcuts: Required<KeyboardShortcuts>;
+  resultsFooterComponent: Template<ResultsFooterProps> | null;
+  maxResultsPerGroup: number;
+  recentSearchesLimit: number;
+  recentSearchesWithFavoritesLimit: number;
+}
+
+const identity = <T>(value: T) => value;
+
+/**
+ * Validates `options` and applies the spec's defaults.
+ *
+ * @throws {Error} when neither `indices` nor `indexName` is given, or an
+ * option has the wrong type or value; the message names the option.
+ */
+export function resolveOptions(options: SearchBoxOptions): ResolvedOptions {
+  const o = options as unknown as Record<string, unknown>;
+  if (typeof options !== "object" || options === null) {
+    throw new Error("The search box options must be an object");
+  }
+  const environment = options.environment ?? globalThis as unknown as Window;
+  const appId = text(o, "appId", true)!;
+  const apiKey = text(o, "apiKey", true)!;
+  const indices = resolveIndices(options);
+  const askAi = resolveAskAi(options.askAi);
+  const translations = mergeTranslations(options.translations);
+  const open = (features?: string) => (p: NavigatorParams) =>
+    environment.open(p.itemUrl, "_blank", features);
+  const navigator = {
+    navigate: (p: NavigatorParams) => environment.location.assign(p.itemUrl),
+    navigateNewTab: open("noopener"),
+    navigateNewWindow: open("noopener,popup"),
+    ...record(o, "navigator"),
+  };
+  for (const method of ["navigate", "navigateNewTab", "navigateNewWindow"]) {
+    fn(navigator as Record<string, unknown>, method, "navigator.");
+  }
+  const shortcuts = { "Ctrl/Cmd+K": true, "/": true, ...record(o, "keyboardShortcuts") };
+  for (const [key, on] of Object.entries(shortcuts)) {
+    if (!(key === "Ctrl/Cmd+K" || key === "/") || typeof on !== "boolean") {
+      throw new Error(
+        `\`keyboardShortcuts\` takes the boolean keys "Ctrl/Cmd+K" and "/", got ${
+          JSON.stringify(key)
+        }: ${JSON.stringify(on)}`,
+      );
+    }
+  }
+  return {
+    environment,
+    appId,
+    apiKey,
+    indices,
+    placeholder: text(o, "placeholder") ?? translations.modal.searchBox.placeholderText ??
+      (askAi ? "Search docs or ask AI a question" : "Search docs"),
+    askAi,
+    transformItems: fn(o, "transformItems") ?? identity,
+    hitComponent: fn(o, "hitComponent"),
+    transformSearchClient: fn(o, "transformSearchClient") ?? identity,
+    disableUserPersonalization: bool(o, "disableUserPersonalization"),
+    initialQuery: text(o, "initialQuery") ?? "",
+    navigator: navigator as Navigator,
+    translations,
+    getMissingResultsUrl: fn(o, "getMissingResultsUrl"),
+    keyboardShortcuts: shortcuts as Required<KeyboardShortcuts>,
+    resultsFooterComponent: fn(o, "resultsFooterComponent"),
+    maxResultsPerGroup: count(o, "maxResultsPerGroup", 5),
+    recentSearchesLimit: count(o, "recentSearchesLimit", 7),
+    recentSearchesWithFavoritesLimit: count(o, "recentSearchesWithFavoritesLimit", 4),
+  };
+}
+
+/** `indices` in object form; the deprecated `indexName` + `searchParameters` when `indices` is absent. */
+function resolveIndices(options: SearchBoxOptions): IndexEntry[] {
+  const o = options as unknown as Record<string, unknown>;
+  const searchParameters = record(o, "searchParameters");
+  if (options.indices === undefined) {
+    const name = text(o, "indexName");
+    if (name === undefined) {
+      throw new Error("Either `indices` or `indexName` must be passed to the search box");
+    }
+    return [{ name, searchParameters }];
+  }
+  if (!Array.isArray(options.indices) || options.indices.length === 0) {
+    throw new Error("`indices` must be a non-empty array of index names or `{name}` objects");
+  }
+  return options.indices.map((entry, i) => {
+    const index = typeof entry === "string" ? { name: entry } : entry;
+    if (typeof index?.name !== "string" || index.name === "") {
+      throw new Error(`\`indices[${i}].name\` must be a non-empty string`);
+    }
+    return {
+      name: index.name,
+      searchParameters: record(index as unknown as Record<string, unknown>, "searchParameters", `indices[${i}].`),
+    };
+  });
+}
+
+/** A string `askAi` is the assistant ID; an object needs `assistantId`. */
+function resolveAskAi(askAi: SearchBoxOptions["askAi"]): AskAiOptions | null {
+  if (askAi === undefined) return null;
+  const value = typeof askAi === "string" ? { assistantId: askAi } : askAi;
+  const o = record({ askAi: value }, "askAi") as Record<string, unknown>;
+  text(o, "assistantId", true, "askAi.");
+  for (const key of ["indexName", "apiKey", "appId"]) text(o, key, false, "askAi.");
+  for (const key of ["suggestedQuestions", "agentStudio"]) bool(o, key, "askAi.");
+  const parameters = record(o, "searchParameters", "askAi.");
+  if (o.agentStudio && parameters) {
+    for (const [index, params] of Object.entries(parameters)) {
+      const p = record({ [index]: params }, index, "askAi.searchParameters.");
+      if (p && "facetFilters" in p) {
+        throw new Error(
+          `\`askAi.searchParameters.${index}.facetFilters\` is not supported with \`agentStudio\`; use \`filters\``,
+        );
+      }
+    }
+  }
+  return value as AskAiOptions;
+}
+
+function text(
+  o: Record<string, unknown>,
+  key: string,
+  required = false,
+  prefix = "",
+): string | undefined {
+  const value = o[key];
+  if (value === undefined && !required) return undefined;
+  if (typeof value !== "string" || (required && value === "")) {
+    throw new Error(`\`${prefix}${key}\` must be a ${required ? "non-empty " : ""}string`);
+  }
+  return value;
+}
+
+// deno-lint-ignore no-explicit-any
+function fn<T extends (...args: any[]) => unknown>(
+  o: Record<string, unknown>,
+  key: string,
+  prefix = "",
+): T | null {
+  const value = o[key];
+  if (value === undefined) return null;
+  if (typeof value !== "function") throw new Error(`\`${prefix}${key}\` must be a function`);
+  return value as T;
+}
+
+function bool(o: Record<string, unknown>, key: string, prefix = ""): boolean {
+  const value = o[key] ?? false;
+  if (typeof value !== "boolean") throw new Error(`\`${prefix}${key}\` must be a boolean`);
+  return value;
+}
+
+function count(o: Record<string, unknown>, key: string, fallback: number): number {
+  const value = o[key] ?? fallback;
+  if (!Number.isInteger(value) || (value as number) < 1) {
+    throw new Error(`\`${key}\` must be a positive integer, got ${JSON.stringify(value)}`);
+  }
+  return value as number;
+}
+
+function record(
+  o: Record<string, unknown>,
+  key: string,
+  prefix = "",
+): Record<string, unknown> | undefined {
+  const value = o[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new Error(`\`${prefix}${key}\` must be an object`);
+  }
+  return value as Record<string, unknown>;
+}

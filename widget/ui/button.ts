@@ -1,0 +1,55 @@
+/**
+ * The search button (`.DocSearch-Button`, structured as DocSearch's so its
+ * themes apply): icon, text, and the `⌘ K` / `Ctrl K` key hint when the
+ * `Ctrl/Cmd+K` shortcut is on.
+ *
+ * @module
+ */
+import type { Ref, VNode } from "preact";
+import type { ButtonTranslations } from "../translations.ts";
+import type { KeyboardShortcuts } from "../shortcuts.ts";
+import { html } from "./html.ts";
+import { searchIcon } from "./icons.ts";
+
+/** Props of {@link SearchButton}. */
+export interface SearchButtonProps {
+  translations: ButtonTranslations;
+  shortcuts: Required<KeyboardShortcuts>;
+  environment: Window;
+  buttonRef: Ref<HTMLButtonElement>;
+  onClick(): void;
+}
+
+/** Whether the page runs on an Apple platform (the Command key is `⌘`). */
+export function isApple(environment: Window): boolean {
+  return /Mac|iPhone|iPod|iPad/i.test(environment.navigator.platform);
+}
+
+/** The button that opens the modal. */
+export function SearchButton(props: SearchButtonProps): VNode {
+  const { translations, shortcuts } = props;
+  const apple = isApple(props.environment);
+  const keys = [
+    shortcuts["Ctrl/Cmd+K"] && (apple ? "Meta+K" : "Control+K"),
+    shortcuts["/"] && "/",
+  ].filter(Boolean).join(" ");
+  return html`<button
+    type="button"
+    class="DocSearch DocSearch-Button"
+    aria-label=${translations.buttonAriaLabel}
+    aria-keyshortcuts=${keys || undefined}
+    onClick=${props.onClick}
+    ref=${props.buttonRef}
+  >
+    <span class="DocSearch-Button-Container">
+      ${searchIcon()}
+      <span class="DocSearch-Button-Placeholder">${translations.buttonText}</span>
+    </span>
+    ${
+    shortcuts["Ctrl/Cmd+K"] &&
+    html`<span class="DocSearch-Button-Keys">
+      <kbd class="DocSearch-Button-Key">${apple ? "⌘" : "Ctrl"}</kbd><kbd class="DocSearch-Button-Key">K</kbd>
+    </span>`
+  }
+  </button>` as VNode;
+}

@@ -1,0 +1,77 @@
+/**
+ * One result row: an option of the results list showing the hit's title and
+ * path chosen by its `type` (`lvl1`: the page title over its content;
+ * `lvl2`-`lvl6`: the heading over the page title; `content`: the text over the
+ * page title), wrapped by `hitComponent` (default: a link to `hit.url`).
+ *
+ * @module
+ */
+import type { ComponentChildren, VNode } from "preact";
+import type { GroupItem } from "../groups.ts";
+import type { HitComponentProps, Template } from "../options.ts";
+import type { DocSearchHit, Level } from "../search.ts";
+import { Highlight } from "./highlight.ts";
+import { html } from "./html.ts";
+import { contentIcon, enterIcon, hashIcon, pageIcon, treeIcon } from "./icons.ts";
+import { renderTemplate } from "./template.ts";
+
+/** Props of {@link Hit}. */
+export interface HitProps {
+  item: GroupItem;
+  /** The option's element id (for `aria-activedescendant`). */
+  id: string;
+  active: boolean;
+  hitComponent: Template<HitComponentProps> | null;
+  /** Icon in front of the texts; default by `type`. */
+  icon?: VNode;
+  /** Buttons after the link (save, remove), instead of the enter hint. */
+  actions?: ComponentChildren;
+  onSelect(item: GroupItem, event: MouseEvent): void;
+  onHover(): void;
+}
+
+/** The title and the path of a hit, with highlight tags, per its `type`. */
+export function hitTexts(hit: DocSearchHit): [string, string | null] {
+  const text = (attribute: Level | "content") => {
+    const pick = (r: DocSearchHit["_highlightResult"]) =>
+      attribute === "content" ? r?.content : r?.hierarchy?.[attribute];
+    return (pick(hit._snippetResult) ?? pick(hit._highlightResult))?.value ??
+      (attribute === "content" ? hit.content : hit.hierarchy?.[attribute]) ?? null;
+  };
+  if (hit.type === "content") return [text("content") ?? "", text("lvl1")];
+  if (hit.type === "lvl1") return [text("lvl1") ?? "", text("content")];
+  return [text(hit.type) ?? "", text("lvl1")];
+}
+
+/** A result row (`li.DocSearch-Hit`, role `option`). */
+export function Hit(props: HitProps): VNode {
+  const { item, hitComponent } = props;
+  const { hit } = item;
+  const [title, path] = hitTexts(hit);
+  const children = html`<div class="DocSearch-Hit-Container">
+    ${item.parent && html`<div class="DocSearch-Hit-Tree">${treeIcon()}</div>`}
+    <div class="DocSearch-Hit-icon">${
+    props.icon ?? (hit.type === "lvl1" ? pageIcon() : hit.type === "content" ? contentIcon() : hashIcon())
+  }</div>
+    <div class="DocSearch-Hit-content-wrapper">
+      <span class="DocSearch-Hit-title"><${Highlight} value=${title} /></span>
+      ${path && html`<span class="DocSearch-Hit-path"><${Highlight} value=${path} /></span>`}
+    </div>
+    ${!props.actions && html`<div class="DocSearch-Hit-action">${enterIcon()}</div>`}
+  </div>` as VNode;
+  return html`<li
+    class=${`DocSearch-Hit${item.parent ? " DocSearch-Hit--Child" : ""}`}
+    id=${props.id}
+    role="option"
+    aria-selected=${props.active}
+    onMouseMove=${() => !props.active && props.onHover()}
+    onClick=${(event: MouseEvent) => props.onSelect(item, event)}
+  >
+    ${
+    hitComponent
+      ? renderTemplate(hitComponent, { hit, children }, "DocSearch-Hit-template")
+      : html`<a href=${hit.url} tabindex="-1">${children}</a>`
+  }
+    ${props.actions}
+  </li>` as VNode;
+}
