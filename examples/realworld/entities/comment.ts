@@ -1,0 +1,24 @@
+import { Entity, ManyToOne, PrimaryKey, Property } from "@mikro-orm/decorators/es";
+import { OrderField } from "@mikrogql/ext";
+import { Article } from "./article.ts";
+import { User } from "./user.ts";
+
+/** A comment on an article. */
+@Entity()
+export class Comment {
+  @PrimaryKey({ type: "integer" })
+  id!: number;
+
+  @Property({ type: "text" })
+  body!: string;
+
+  @OrderField("CREATED_AT")
+  @Property({ type: "datetime", onCreate: () => new Date() })
+  createdAt: Date = new Date();
+
+  @ManyToOne({ entity: () => User })
+  author!: User;
+
+  @ManyToOne({ entity: () => Article })
+  article!: Article;
+}

@@ -1,0 +1,125 @@
+/**
+ * The databases tests run against: embedded SQLite always, the local PostgreSQL and MariaDB
+ * servers (started when down, with the commands of shared/DESIGN.md). Each test gets a fresh
+ * database of its own, so test files can run in parallel.
+ *
+ * A server that cannot be reached fails the test with the reason; set
+ * `MIKROGQL_SKIP_DATABASES=postgresql,mariadb` to skip them deliberately (the skip is printed).
+ *
+ * @module
+ */
+import { MikroORM, type Options } from "@mikro-orm/core";
+import { delay } from "@std/async/delay";
+import { type Dialect, openDatabase, type DatabaseOptions } from "../../examples/database.ts";
+
+/** A database for one test. */
+export interface TestDatabase {
+  dialect: Dialect;
+  /** URL for `openDatabase`. */
+  url: string;
+  /** Drops the database (no-op for SQLite). */
+  drop(): Promise<void>;
+}
+
+const SERVERS: Record<Exclude<Dialect, "sqlite">, { admin: string; start: string[]; base: string }> = {
+  postgresql: {
+    admin: "postgres://postgres@127.0.0.1:5432/test",
+    base: "postgres://postgres@127.0.0.1:5432/",
+    start: ["sh", "-c", "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start"],
+  },
+  mariadb: {
+    admin: "mariadb://root@127.0.0.1:3306/test",
+    base: "mariadb://root@127.0.0.1:3306/",
+    start: ["start-stop-daemon", "--start", "--oknodo", "--background", "--exec", "/usr/sbin/mariadbd"],
+  },
+};
+
+const skipped = new Set((Deno.env.get("MIKROGQL_SKIP_DATABASES") ?? "").split(",").filter(Boolean));
+
+/**
+ * The dialects to test, in order. A deliberately skipped one is printed, never dropped silently.
+ */
+export function dialects(wanted: Dialect[] = ["sqlite", "postgresql", "mariadb"]): Dialect[] {
+  return wanted.filter((d) => {
+    if (!skipped.has(d)) return true;
+    console.warn(`skipping ${d}: listed in MIKROGQL_SKIP_DATABASES`);
+    return false;
+  });
+}
+
+async function admin(dialect: Exclude<Dialect, "sqlite">): Promise<MikroORM> {
+  const server = SERVERS[dialect];
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 30; attempt++) {
+    try {
+      return await openDatabase({ entities: [], url: server.admin, extra: { discovery: { warnWhenNoEntities: false } } as Partial<Options> });
+    } catch (error) {
+      lastError = error;
+      if (attempt === 0) {
+        await new Deno.Command(server.start[0], { args: server.start.slice(1), stdout: "null", stderr: "null" })
+          .output().catch(() => {});
+      }
+      await delay(1000);
+    }
+  }
+  throw new Error(`${dialect} is not reachable at ${server.admin} and could not be started: ${String(lastError)}`);
+}
+
+/**
+ * Creates a fresh, empty database.
+ *
+ * @throws Error when the server is down and cannot be started
+ */
+export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+  if (dialect === "sqlite") return { dialect, url: "sqlite::memory:", drop: () => Promise.resolve() };
+  const name = `mikrogql_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  const orm = await admin(dialect);
+  try {
+    await orm.schema.createDatabase(name);
+  } finally {
+    await orm.close();
+  }
+  return {
+    dialect,
+    url: SERVERS[dialect].base + name,
+    drop: async () => {
+      const orm = await admin(dialect);
+      try {
+        await orm.schema.dropDatabase(name);
+      } finally {
+        await orm.close();
+      }
+    },
+  };
+}
+
+/** A fresh database with the schema of `entities` created, and a query log. */
+export interface TestOrm {
+  orm: MikroORM;
+  db: TestDatabase;
+  /** Every SQL statement run since the last `log.length = 0`. */
+  log: string[];
+  close(): Promise<void>;
+}
+
+/** Creates a fresh database for `dialect`, opens MikroORM on it and creates the schema. */
+export async function openTestOrm(
+  dialect: Dialect,
+  entities: DatabaseOptions["entities"],
+  extra?: Partial<Options>,
+): Promise<TestOrm> {
+  const db = await createTestDatabase(dialect);
+  const log: string[] = [];
+  const orm = await openDatabase({ entities, url: db.url, onQuery: (sql) => log.push(sql), extra });
+  await orm.schema.create();
+  log.length = 0;
+  return {
+    orm,
+    db,
+    log,
+    close: async () => {
+      await orm.close();
+      await db.drop();
+    },
+  };
+}
