@@ -58,7 +58,10 @@ export function groupHits(hits: DocSearchHit[], maxPerGroup: number): Group[] {
     }
     const items = [...pages.values()].flatMap((page) => {
       const parent = page[0].type === "lvl1" ? page[0] : null;
-      return page.map((hit) => ({ hit, parent: hit === parent ? null : parent }));
+      return page.map((hit) => ({
+        hit,
+        parent: hit === parent ? null : parent,
+      }));
     });
     return { title, items };
   });

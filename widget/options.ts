@@ -8,7 +8,11 @@
 import type { VNode } from "preact";
 import type { KeyboardShortcuts } from "./shortcuts.ts";
 import type { DocSearchHit, IndexEntry, SearchClient } from "./search.ts";
-import { mergeTranslations, type PartialTranslations, type Translations } from "./translations.ts";
+import {
+  mergeTranslations,
+  type PartialTranslations,
+  type Translations,
+} from "./translations.ts";
 import type { Html } from "./ui/html.ts";
 
 /** What a template function may return (spec rule 3): an HTML string, an element, or a component. */
@@ -150,7 +154,11 @@ export function resolveOptions(options: SearchBoxOptions): ResolvedOptions {
   for (const method of ["navigate", "navigateNewTab", "navigateNewWindow"]) {
     fn(navigator as Record<string, unknown>, method, "navigator.");
   }
-  const shortcuts = { "Ctrl/Cmd+K": true, "/": true, ...record(o, "keyboardShortcuts") };
+  const shortcuts = {
+    "Ctrl/Cmd+K": true,
+    "/": true,
+    ...record(o, "keyboardShortcuts"),
+  };
   for (const [key, on] of Object.entries(shortcuts)) {
     if (!(key === "Ctrl/Cmd+K" || key === "/") || typeof on !== "boolean") {
       throw new Error(
@@ -165,7 +173,8 @@ export function resolveOptions(options: SearchBoxOptions): ResolvedOptions {
     appId,
     apiKey,
     indices,
-    placeholder: text(o, "placeholder") ?? translations.modal.searchBox.placeholderText ??
+    placeholder: text(o, "placeholder") ??
+      translations.modal.searchBox.placeholderText ??
       (askAi ? "Search docs or ask AI a question" : "Search docs"),
     askAi,
     transformItems: fn(o, "transformItems") ?? identity,
@@ -180,7 +189,11 @@ export function resolveOptions(options: SearchBoxOptions): ResolvedOptions {
     resultsFooterComponent: fn(o, "resultsFooterComponent"),
     maxResultsPerGroup: count(o, "maxResultsPerGroup", 5),
     recentSearchesLimit: count(o, "recentSearchesLimit", 7),
-    recentSearchesWithFavoritesLimit: count(o, "recentSearchesWithFavoritesLimit", 4),
+    recentSearchesWithFavoritesLimit: count(
+      o,
+      "recentSearchesWithFavoritesLimit",
+      4,
+    ),
   };
 }
 
@@ -191,12 +204,16 @@ function resolveIndices(options: SearchBoxOptions): IndexEntry[] {
   if (options.indices === undefined) {
     const name = text(o, "indexName");
     if (name === undefined) {
-      throw new Error("Either `indices` or `indexName` must be passed to the search box");
+      throw new Error(
+        "Either `indices` or `indexName` must be passed to the search box",
+      );
     }
     return [{ name, searchParameters }];
   }
   if (!Array.isArray(options.indices) || options.indices.length === 0) {
-    throw new Error("`indices` must be a non-empty array of index names or `{name}` objects");
+    throw new Error(
+      "`indices` must be a non-empty array of index names or `{name}` objects",
+    );
   }
   return options.indices.map((entry, i) => {
     const index = typeof entry === "string" ? { name: entry } : entry;
@@ -205,7 +222,11 @@ function resolveIndices(options: SearchBoxOptions): IndexEntry[] {
     }
     return {
       name: index.name,
-      searchParameters: record(index as unknown as Record<string, unknown>, "searchParameters", `indices[${i}].`),
+      searchParameters: record(
+        index as unknown as Record<string, unknown>,
+        "searchParameters",
+        `indices[${i}].`,
+      ),
     };
   });
 }
@@ -216,8 +237,12 @@ function resolveAskAi(askAi: SearchBoxOptions["askAi"]): AskAiOptions | null {
   const value = typeof askAi === "string" ? { assistantId: askAi } : askAi;
   const o = record({ askAi: value }, "askAi") as Record<string, unknown>;
   text(o, "assistantId", true, "askAi.");
-  for (const key of ["indexName", "apiKey", "appId"]) text(o, key, false, "askAi.");
-  for (const key of ["suggestedQuestions", "agentStudio"]) bool(o, key, "askAi.");
+  for (const key of ["indexName", "apiKey", "appId"]) {
+    text(o, key, false, "askAi.");
+  }
+  for (const key of ["suggestedQuestions", "agentStudio"]) {
+    bool(o, key, "askAi.");
+  }
   const parameters = record(o, "searchParameters", "askAi.");
   if (o.agentStudio && parameters) {
     for (const [index, params] of Object.entries(parameters)) {
@@ -241,7 +266,9 @@ function text(
   const value = o[key];
   if (value === undefined && !required) return undefined;
   if (typeof value !== "string" || (required && value === "")) {
-    throw new Error(`\`${prefix}${key}\` must be a ${required ? "non-empty " : ""}string`);
+    throw new Error(
+      `\`${prefix}${key}\` must be a ${required ? "non-empty " : ""}string`,
+    );
   }
   return value;
 }
@@ -254,20 +281,30 @@ function fn<T extends (...args: any[]) => unknown>(
 ): T | null {
   const value = o[key];
   if (value === undefined) return null;
-  if (typeof value !== "function") throw new Error(`\`${prefix}${key}\` must be a function`);
+  if (typeof value !== "function") {
+    throw new Error(`\`${prefix}${key}\` must be a function`);
+  }
   return value as T;
 }
 
 function bool(o: Record<string, unknown>, key: string, prefix = ""): boolean {
   const value = o[key] ?? false;
-  if (typeof value !== "boolean") throw new Error(`\`${prefix}${key}\` must be a boolean`);
+  if (typeof value !== "boolean") {
+    throw new Error(`\`${prefix}${key}\` must be a boolean`);
+  }
   return value;
 }
 
-function count(o: Record<string, unknown>, key: string, fallback: number): number {
+function count(
+  o: Record<string, unknown>,
+  key: string,
+  fallback: number,
+): number {
   const value = o[key] ?? fallback;
   if (!Number.isInteger(value) || (value as number) < 1) {
-    throw new Error(`\`${key}\` must be a positive integer, got ${JSON.stringify(value)}`);
+    throw new Error(
+      `\`${key}\` must be a positive integer, got ${JSON.stringify(value)}`,
+    );
   }
   return value as number;
 }

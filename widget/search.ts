@@ -8,7 +8,14 @@
 import { liteClient } from "algoliasearch/lite";
 
 /** Hierarchy levels of a DocSearch record. */
-export type Level = "lvl0" | "lvl1" | "lvl2" | "lvl3" | "lvl4" | "lvl5" | "lvl6";
+export type Level =
+  | "lvl0"
+  | "lvl1"
+  | "lvl2"
+  | "lvl3"
+  | "lvl4"
+  | "lvl5"
+  | "lvl6";
 
 /** The `type` of a DocSearch record: the level it stands for, or `content`. */
 export type HitType = Level | "content";
@@ -68,7 +75,9 @@ export interface SearchResult {
  * may wrap it.
  */
 export interface SearchClient {
-  search(params: { requests: SearchRequest[] }): Promise<{ results: unknown[] }>;
+  search(
+    params: { requests: SearchRequest[] },
+  ): Promise<{ results: unknown[] }>;
 }
 
 /** Queries longer than this many UTF-16 code units are cut to it. */
@@ -104,12 +113,18 @@ export const DEFAULT_SEARCH_PARAMETERS: Readonly<Record<string, unknown>> = {
 };
 
 /** Creates the `algoliasearch/lite` client for `appId` and the search-only `apiKey`. */
-export function createSearchClient(appId: string, apiKey: string): SearchClient {
+export function createSearchClient(
+  appId: string,
+  apiKey: string,
+): SearchClient {
   return liteClient(appId, apiKey) as unknown as SearchClient;
 }
 
 /** The requests of one multi-index search: one per index, in priority order. */
-export function buildRequests(indices: IndexEntry[], query: string): SearchRequest[] {
+export function buildRequests(
+  indices: IndexEntry[],
+  query: string,
+): SearchRequest[] {
   const text = query.slice(0, MAX_QUERY_LENGTH);
   return indices.map((index) => ({
     indexName: index.name,
@@ -136,7 +151,9 @@ export function createLatestSearch(
     const id = ++latest;
     if (query === "") return null;
     try {
-      const { results } = await client.search({ requests: buildRequests(indices, query) });
+      const { results } = await client.search({
+        requests: buildRequests(indices, query),
+      });
       return id === latest ? results as SearchResult[] : null;
     } catch (error) {
       if (id === latest) throw error;

@@ -36,7 +36,9 @@ export interface SearchStorage {
 }
 
 /** Creates the storage of one search box. */
-export function createSearchStorage(options: SearchStorageOptions): SearchStorage {
+export function createSearchStorage(
+  options: SearchStorageOptions,
+): SearchStorage {
   const scope = `${options.appId}-${options.indexName}`;
   const recentKey = `__DOCSEARCH_RECENT_SEARCHES__${scope}`;
   const favoriteKey = `__DOCSEARCH_FAVORITE_SEARCHES__${scope}`;
@@ -76,13 +78,19 @@ export function createSearchStorage(options: SearchStorageOptions): SearchStorag
     addRecent(item) {
       const hit = stored(item);
       if (read(favoriteKey).some((f) => f.objectID === hit.objectID)) return;
-      write(recentKey, [hit, ...without(read(recentKey), hit.objectID)].slice(0, limit()));
+      write(
+        recentKey,
+        [hit, ...without(read(recentKey), hit.objectID)].slice(0, limit()),
+      );
     },
     addFavorite(hit) {
       write(recentKey, without(read(recentKey), hit.objectID));
       write(
         favoriteKey,
-        [hit, ...without(read(favoriteKey), hit.objectID)].slice(0, MAX_FAVORITES),
+        [hit, ...without(read(favoriteKey), hit.objectID)].slice(
+          0,
+          MAX_FAVORITES,
+        ),
       );
     },
     removeRecent: (id) => write(recentKey, without(read(recentKey), id)),

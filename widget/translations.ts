@@ -256,7 +256,11 @@ export function mergeTranslations(partial: unknown): Translations {
     if (name === "button") {
       assign(button, value, "translations.button");
     } else if (name === "modal") {
-      for (const [group, texts] of Object.entries(record(value, "translations.modal"))) {
+      for (
+        const [group, texts] of Object.entries(
+          record(value, "translations.modal"),
+        )
+      ) {
         const path = `translations.modal.${group}`;
         if (!(group in modal)) throw new Error(`Unknown option \`${path}\``);
         assign(modal[group as keyof Translations["modal"]], texts, path);
@@ -283,7 +287,9 @@ const OPTIONAL_KEYS = ["placeholderText", "placeholderTextAskAi"];
 
 function record(value: unknown, path: string): Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new Error(`\`${path}\` must be an object, got ${JSON.stringify(value)}`);
+    throw new Error(
+      `\`${path}\` must be an object, got ${JSON.stringify(value)}`,
+    );
   }
   return value as Record<string, unknown>;
 }
@@ -296,7 +302,9 @@ function assign(target: object, texts: unknown, path: string): void {
     if (!known) throw new Error(`Unknown option \`${path}.${key}\``);
     const type = FUNCTION_KEYS.includes(key) ? "function" : "string";
     if (typeof text !== type) {
-      throw new Error(`\`${path}.${key}\` must be a ${type}, got ${typeof text}`);
+      throw new Error(
+        `\`${path}.${key}\` must be a ${type}, got ${typeof text}`,
+      );
     }
     (target as Record<string, unknown>)[key] = text;
   }

@@ -9,7 +9,14 @@
 import { Lexer, type Token, type Tokens } from "marked";
 
 /** Hierarchy levels of a record. */
-export type Level = "lvl0" | "lvl1" | "lvl2" | "lvl3" | "lvl4" | "lvl5" | "lvl6";
+export type Level =
+  | "lvl0"
+  | "lvl1"
+  | "lvl2"
+  | "lvl3"
+  | "lvl4"
+  | "lvl5"
+  | "lvl6";
 
 /** A DocSearch record (the shape the search API stores and returns). */
 export interface DocSearchRecord {
@@ -29,11 +36,22 @@ export interface PageInfo {
   lvl0: string;
 }
 
-const LEVELS: Level[] = ["lvl0", "lvl1", "lvl2", "lvl3", "lvl4", "lvl5", "lvl6"];
+const LEVELS: Level[] = [
+  "lvl0",
+  "lvl1",
+  "lvl2",
+  "lvl3",
+  "lvl4",
+  "lvl5",
+  "lvl6",
+];
 
 /** A heading's anchor: lower case, punctuation dropped, spaces to hyphens (GitHub style). */
 export function slugify(text: string): string {
-  return text.toLowerCase().trim().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s+/g, "-");
+  return text.toLowerCase().trim().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(
+    /\s+/g,
+    "-",
+  );
 }
 
 /** Gives each heading of a page a unique anchor, in document order (`a`, `a-1`, ...). */
@@ -61,7 +79,9 @@ function blocks(token: Token): string[] {
     case "paragraph":
       return [plainText((token as Tokens.Paragraph).tokens)];
     case "list":
-      return (token as Tokens.List).items.flatMap((item) => item.tokens.flatMap(blocks));
+      return (token as Tokens.List).items.flatMap((item) =>
+        item.tokens.flatMap(blocks)
+      );
     case "text":
       return [plainText((token as Tokens.Text).tokens ?? [token])];
     case "blockquote":
@@ -76,7 +96,10 @@ function blocks(token: Token): string[] {
 }
 
 /** The records of one Markdown page. */
-export function markdownToRecords(markdown: string, page: PageInfo): DocSearchRecord[] {
+export function markdownToRecords(
+  markdown: string,
+  page: PageInfo,
+): DocSearchRecord[] {
   const hierarchy = Object.fromEntries(LEVELS.map((l) => [l, null])) as Record<
     Level,
     string | null
@@ -100,7 +123,9 @@ export function markdownToRecords(markdown: string, page: PageInfo): DocSearchRe
       const heading = token as Tokens.Heading;
       const text = plainText(heading.tokens);
       level = LEVELS[heading.depth];
-      for (let d = heading.depth; d < LEVELS.length; d++) hierarchy[LEVELS[d]] = null;
+      for (let d = heading.depth; d < LEVELS.length; d++) {
+        hierarchy[LEVELS[d]] = null;
+      }
       hierarchy[level] = text;
       anchor = slug(text);
       add(level, null);

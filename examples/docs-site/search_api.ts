@@ -74,17 +74,22 @@ export function createRecordIndex(records: DocSearchRecord[]): RecordIndex {
   return { records, search: (query) => index.search(query) };
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text: string) =>
+  text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 function highlighter(terms: string[], pre: string, post: string) {
   const pattern = terms.length
     ? new RegExp(
-      `(?<![\\p{L}\\p{N}])(${terms.map(escapeRegExp).join("|")})(?![\\p{L}\\p{N}])`,
+      `(?<![\\p{L}\\p{N}])(${
+        terms.map(escapeRegExp).join("|")
+      })(?![\\p{L}\\p{N}])`,
       "giu",
     )
     : null;
   return (value: string) => {
-    const matched = pattern ? [...value.matchAll(pattern)].map((m) => m[1].toLowerCase()) : [];
+    const matched = pattern
+      ? [...value.matchAll(pattern)].map((m) => m[1].toLowerCase())
+      : [];
     const matchedWords = [...new Set(matched)];
     return {
       value: pattern ? value.replace(pattern, `${pre}$1${post}`) : value,
@@ -106,8 +111,14 @@ function snippet(
 ) {
   const parts = value.split(/\s+/);
   if (parts.length <= words) return highlight(value);
-  const first = Math.max(0, parts.findIndex((w) => highlight(w).matchLevel !== "none"));
-  const start = Math.max(0, Math.min(first - Math.floor(words / 4), parts.length - words));
+  const first = Math.max(
+    0,
+    parts.findIndex((w) => highlight(w).matchLevel !== "none"),
+  );
+  const start = Math.max(
+    0,
+    Math.min(first - Math.floor(words / 4), parts.length - words),
+  );
   const text = parts.slice(start, start + words).join(" ");
   const result = highlight(text);
   return {
@@ -129,20 +140,30 @@ function matchesFilter(record: DocSearchRecord, filter: string): boolean {
   const [attribute, ...rest] = filter.replace(/^"|"$/g, "").split(":");
   const expected = rest.join(":").replace(/^"|"$/g, "");
   const value = attributeValue(record, attribute.trim());
-  return Array.isArray(value) ? value.map(String).includes(expected) : String(value) === expected;
+  return Array.isArray(value)
+    ? value.map(String).includes(expected)
+    : String(value) === expected;
 }
 
 /** `facetFilters` (AND of entries, OR inside nested arrays) and `filters` (`a:b AND c:d`). */
-function matchesFilters(record: DocSearchRecord, request: QueryRequest): boolean {
+function matchesFilters(
+  record: DocSearchRecord,
+  request: QueryRequest,
+): boolean {
   const facets = (request.facetFilters ?? []).every((entry) =>
-    Array.isArray(entry) ? entry.some((f) => matchesFilter(record, f)) : matchesFilter(record, entry)
+    Array.isArray(entry)
+      ? entry.some((f) => matchesFilter(record, f))
+      : matchesFilter(record, entry)
   );
   const filters = (request.filters ?? "").split(/\s+AND\s+/).filter(Boolean)
     .every((f) => matchesFilter(record, f));
   return facets && filters;
 }
 
-function project(record: DocSearchRecord, attributes: string[] | undefined): Record<string, unknown> {
+function project(
+  record: DocSearchRecord,
+  attributes: string[] | undefined,
+): Record<string, unknown> {
   if (!attributes || attributes.includes("*")) return structuredClone(record);
   const hit: Record<string, unknown> = { objectID: record.objectID };
   for (const attribute of attributes) {
@@ -156,18 +177,24 @@ function project(record: DocSearchRecord, attributes: string[] | undefined): Rec
 }
 
 /** Answers one request of a multi-query body as the hosted API does. */
-export function answer(index: RecordIndex, request: QueryRequest): Record<string, unknown> {
+export function answer(
+  index: RecordIndex,
+  request: QueryRequest,
+): Record<string, unknown> {
   const started = performance.now();
   const params = new URLSearchParams(request.params ?? "");
   const query = request.query ?? params.get("query") ?? "";
-  const hitsPerPage = request.hitsPerPage ?? Number(params.get("hitsPerPage") ?? 20);
+  const hitsPerPage = request.hitsPerPage ??
+    Number(params.get("hitsPerPage") ?? 20);
   const found = query.trim()
     ? index.search(query).map((r) => ({
       record: index.records.find((x) => x.objectID === r.id)!,
       terms: r.terms,
     }))
     : index.records.map((record) => ({ record, terms: [] as string[] }));
-  const matching = found.filter(({ record }) => matchesFilters(record, request));
+  const matching = found.filter(({ record }) =>
+    matchesFilters(record, request)
+  );
   const pre = request.highlightPreTag ?? "<em>";
   const post = request.highlightPostTag ?? "</em>";
   const ellipsis = request.snippetEllipsisText ?? "…";
@@ -187,7 +214,8 @@ export function answer(index: RecordIndex, request: QueryRequest): Record<string
     for (const level of Object.keys(record.hierarchy) as Level[]) {
       const value = record.hierarchy[level];
       if (value === null) continue;
-      (_highlightResult.hierarchy as Record<string, unknown>)[level] = highlight(value);
+      (_highlightResult.hierarchy as Record<string, unknown>)[level] =
+        highlight(value);
       const words = snippets.get(`hierarchy.${level}`);
       if (words) {
         (_snippetResult.hierarchy as Record<string, unknown>)[level] = snippet(
@@ -200,7 +228,12 @@ export function answer(index: RecordIndex, request: QueryRequest): Record<string
     }
     const contentWords = snippets.get("content");
     if (contentWords && record.content !== null) {
-      _snippetResult.content = snippet(record.content, contentWords, highlight, ellipsis);
+      _snippetResult.content = snippet(
+        record.content,
+        contentWords,
+        highlight,
+        ellipsis,
+      );
     }
     return {
       ...project(record, request.attributesToRetrieve),
@@ -232,7 +265,10 @@ export const CORS_HEADERS: Record<string, string> = {
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), {
     status,
-    headers: { ...CORS_HEADERS, "content-type": "application/json; charset=utf-8" },
+    headers: {
+      ...CORS_HEADERS,
+      "content-type": "application/json; charset=utf-8",
+    },
   });
 
 /**
@@ -246,7 +282,9 @@ export function createSearchApi(
   return async (request) => {
     const { pathname } = new URL(request.url);
     if (!pathname.startsWith("/1/indexes/")) return null;
-    if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: CORS_HEADERS });
+    if (request.method === "OPTIONS") {
+      return new Response(null, { status: 204, headers: CORS_HEADERS });
+    }
     if (request.method !== "POST" || !pathname.endsWith("/queries")) {
       return json({ message: "Method not allowed", status: 405 }, 405);
     }
@@ -260,12 +298,20 @@ export function createSearchApi(
     const delay = faults.delays?.[requests[0]?.query ?? ""];
     if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
     if (faults.status) {
-      return json({ message: "Service unavailable", status: faults.status }, faults.status);
+      return json(
+        { message: "Service unavailable", status: faults.status },
+        faults.status,
+      );
     }
     const missing = requests.find((r) => !indices[r.indexName]);
     if (missing) {
-      return json({ message: `Index ${missing.indexName} does not exist`, status: 404 }, 404);
+      return json({
+        message: `Index ${missing.indexName} does not exist`,
+        status: 404,
+      }, 404);
     }
-    return json({ results: requests.map((r) => answer(indices[r.indexName], r)) });
+    return json({
+      results: requests.map((r) => answer(indices[r.indexName], r)),
+    });
   };
 }

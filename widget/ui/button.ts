@@ -33,23 +33,26 @@ export function SearchButton(props: SearchButtonProps): VNode {
     shortcuts["Ctrl/Cmd+K"] && (apple ? "Meta+K" : "Control+K"),
     shortcuts["/"] && "/",
   ].filter(Boolean).join(" ");
-  return html`<button
-    type="button"
-    class="DocSearch DocSearch-Button"
-    aria-label=${translations.buttonAriaLabel}
-    aria-keyshortcuts=${keys || undefined}
-    onClick=${props.onClick}
-    ref=${props.buttonRef}
-  >
-    <span class="DocSearch-Button-Container">
-      ${searchIcon()}
-      <span class="DocSearch-Button-Placeholder">${translations.buttonText}</span>
-    </span>
-    ${
-    shortcuts["Ctrl/Cmd+K"] &&
-    html`<span class="DocSearch-Button-Keys">
-      <kbd class="DocSearch-Button-Key">${apple ? "⌘" : "Ctrl"}</kbd><kbd class="DocSearch-Button-Key">K</kbd>
-    </span>`
-  }
-  </button>` as VNode;
+  return html`
+    <button
+      type="button"
+      class="DocSearch DocSearch-Button"
+      aria-label=${translations.buttonAriaLabel}
+      aria-keyshortcuts=${keys || undefined}
+      onClick=${props.onClick}
+      ref=${props.buttonRef}
+    >
+        <span class="DocSearch-Button-Container">
+          ${searchIcon()}
+          <span class="DocSearch-Button-Placeholder">${translations
+            .buttonText}</span>
+        </span>
+        ${shortcuts["Ctrl/Cmd+K"] &&
+          html`<span class="DocSearch-Button-Keys">
+      <kbd class="DocSearch-Button-Key">${
+            apple ? "⌘" : "Ctrl"
+          }</kbd><kbd class="DocSearch-Button-Key">K</kbd>
+    </span>`}
+      </button>
+  ` as VNode;
 }

@@ -5,14 +5,16 @@
  * @module
  */
 
-const FOCUSABLE = "a[href],button:not([disabled]),input:not([disabled]),textarea:not([disabled]),select,[tabindex]";
+const FOCUSABLE =
+  "a[href],button:not([disabled]),input:not([disabled]),textarea:not([disabled]),select,[tabindex]";
 
 /** Handles a keydown inside `container`, wrapping Tab focus. */
 export function trapFocus(event: KeyboardEvent, container: HTMLElement): void {
   if (event.key !== "Tab") return;
-  const focusable = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
-    (element) => element.tabIndex >= 0 && element.getClientRects().length > 0,
-  );
+  const focusable = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)]
+    .filter(
+      (element) => element.tabIndex >= 0 && element.getClientRects().length > 0,
+    );
   if (focusable.length === 0) return;
   const first = focusable[0];
   const last = focusable[focusable.length - 1];

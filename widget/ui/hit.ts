@@ -12,7 +12,13 @@ import type { HitComponentProps, Template } from "../options.ts";
 import type { DocSearchHit, Level } from "../search.ts";
 import { Highlight } from "./highlight.ts";
 import { html } from "./html.ts";
-import { contentIcon, enterIcon, hashIcon, pageIcon, treeIcon } from "./icons.ts";
+import {
+  contentIcon,
+  enterIcon,
+  hashIcon,
+  pageIcon,
+  treeIcon,
+} from "./icons.ts";
 import { renderTemplate } from "./template.ts";
 
 /** Props of {@link Hit}. */
@@ -36,7 +42,8 @@ export function hitTexts(hit: DocSearchHit): [string, string | null] {
     const pick = (r: DocSearchHit["_highlightResult"]) =>
       attribute === "content" ? r?.content : r?.hierarchy?.[attribute];
     return (pick(hit._snippetResult) ?? pick(hit._highlightResult))?.value ??
-      (attribute === "content" ? hit.content : hit.hierarchy?.[attribute]) ?? null;
+      (attribute === "content" ? hit.content : hit.hierarchy?.[attribute]) ??
+      null;
   };
   if (hit.type === "content") return [text("content") ?? "", text("lvl1")];
   if (hit.type === "lvl1") return [text("lvl1") ?? "", text("content")];
@@ -51,27 +58,41 @@ export function Hit(props: HitProps): VNode {
   const children = html`<div class="DocSearch-Hit-Container">
     ${item.parent && html`<div class="DocSearch-Hit-Tree">${treeIcon()}</div>`}
     <div class="DocSearch-Hit-icon">${
-    props.icon ?? (hit.type === "lvl1" ? pageIcon() : hit.type === "content" ? contentIcon() : hashIcon())
+    props.icon ?? (hit.type === "lvl1"
+      ? pageIcon()
+      : hit.type === "content"
+      ? contentIcon()
+      : hashIcon())
   }</div>
     <div class="DocSearch-Hit-content-wrapper">
       <span class="DocSearch-Hit-title"><${Highlight} value=${title} /></span>
-      ${path && html`<span class="DocSearch-Hit-path"><${Highlight} value=${path} /></span>`}
-    </div>
-    ${!props.actions && html`<div class="DocSearch-Hit-action">${enterIcon()}</div>`}
-  </div>` as VNode;
-  return html`<li
-    class=${`DocSearch-Hit${item.parent ? " DocSearch-Hit--Child" : ""}`}
-    id=${props.id}
-    role="option"
-    aria-selected=${props.active}
-    onMouseMove=${() => !props.active && props.onHover()}
-    onClick=${(event: MouseEvent) => props.onSelect(item, event)}
-  >
-    ${
-    hitComponent
-      ? renderTemplate(hitComponent, { hit, children }, "DocSearch-Hit-template")
-      : html`<a href=${hit.url} tabindex="-1">${children}</a>`
+      ${
+    path &&
+    html`<span class="DocSearch-Hit-path"><${Highlight} value=${path} /></span>`
   }
-    ${props.actions}
-  </li>` as VNode;
+    </div>
+    ${
+    !props.actions &&
+    html`<div class="DocSearch-Hit-action">${enterIcon()}</div>`
+  }
+  </div>` as VNode;
+  return html`
+    <li
+      class=${`DocSearch-Hit${item.parent ? " DocSearch-Hit--Child" : ""}`}
+      id=${props.id}
+      role="option"
+      aria-selected=${props.active}
+      onMouseMove=${() => !props.active && props.onHover()}
+      onClick=${(event: MouseEvent) => props.onSelect(item, event)}
+    >
+        ${hitComponent
+          ? renderTemplate(
+            hitComponent,
+            { hit, children },
+            "DocSearch-Hit-template",
+          )
+          : html`<a href=${hit.url} tabindex="-1">${children}</a>`}
+        ${props.actions}
+      </li>
+  ` as VNode;
 }

@@ -16,8 +16,10 @@ export interface HitSectionProps {
 
 /** A `section.DocSearch-Hits` with its `.DocSearch-Hit-source` title and its rows. */
 export function HitSection({ id, title, children }: HitSectionProps): VNode {
-  return html`<section class="DocSearch-Hits" role="group" aria-labelledby=${id}>
-    <div class="DocSearch-Hit-source" id=${id}>${title}</div>
-    <ul role="presentation">${children}</ul>
-  </section>` as VNode;
+  return html`
+    <section class="DocSearch-Hits" role="group" aria-labelledby=${id}>
+      <div class="DocSearch-Hit-source" id=${id}>${title}</div>
+      <ul role="presentation">${children}</ul>
+    </section>
+  ` as VNode;
 }

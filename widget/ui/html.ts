@@ -9,7 +9,12 @@ import { h, type VNode } from "preact";
 import htm from "htm";
 
 /** The type of {@link html}. */
-export type Html = (strings: TemplateStringsArray, ...values: unknown[]) => VNode | VNode[];
+export type Html = (
+  strings: TemplateStringsArray,
+  ...values: unknown[]
+) => VNode | VNode[];
 
 /** Builds Preact elements from a tagged template (`htm` over Preact's `h`). */
-export const html: Html = (htm as unknown as { bind(f: typeof h): Html }).bind(h);
+export const html: Html = (htm as unknown as { bind(f: typeof h): Html }).bind(
+  h,
+);

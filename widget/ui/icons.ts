@@ -8,29 +8,43 @@ import type { VNode } from "preact";
 import { html } from "./html.ts";
 
 const icon = (d: string, size = 20) =>
-  html`<svg width=${size} height=${size} viewBox="0 0 20 20" aria-hidden="true"><path d=${d} fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round" /></svg>` as VNode;
+  html`
+    <svg width=${size} height=${size} viewBox="0 0 20 20"
+      aria-hidden="true">
+      <path d=${d} fill="none" stroke="currentColor" stroke-width="1.6"
+        stroke-linecap="round" stroke-linejoin="round" />
+    </svg>
+  ` as VNode;
 
 /** Magnifier (button and search bar). */
-export const searchIcon = (): VNode => icon("M14.4 14.4 19 19M8.5 15a6.5 6.5 0 1 0 0-13 6.5 6.5 0 0 0 0 13Z");
+export const searchIcon = (): VNode =>
+  icon("M14.4 14.4 19 19M8.5 15a6.5 6.5 0 1 0 0-13 6.5 6.5 0 0 0 0 13Z");
 /** Spinner shown while results are late. */
 export const loadingIcon = (): VNode => icon("M10 2a8 8 0 1 0 8 8");
 /** Cross (clear, remove). */
 export const closeIcon = (): VNode => icon("m5 5 10 10M15 5 5 15");
 /** Page hit (`lvl1`). */
-export const pageIcon = (): VNode => icon("M5 2h7l3 3v13H5zM8 8h4M8 11h4M8 14h4");
+export const pageIcon = (): VNode =>
+  icon("M5 2h7l3 3v13H5zM8 8h4M8 11h4M8 14h4");
 /** Section hit (`lvl2`-`lvl6`). */
-export const hashIcon = (): VNode => icon("M8 3 6 17M14 3l-2 14M4 7h13M3 13h13");
+export const hashIcon = (): VNode =>
+  icon("M8 3 6 17M14 3l-2 14M4 7h13M3 13h13");
 /** Paragraph hit (`content`). */
 export const contentIcon = (): VNode => icon("M4 5h12M4 9h12M4 13h8");
 /** Tree branch in front of a child hit. */
 export const treeIcon = (): VNode => icon("M5 2v9h10", 24);
 /** Enter key (select). */
-export const enterIcon = (): VNode => icon("M16 4v5a2 2 0 0 1-2 2H4m4-4-4 4 4 4");
+export const enterIcon = (): VNode =>
+  icon("M16 4v5a2 2 0 0 1-2 2H4m4-4-4 4 4 4");
 /** Recent search. */
-export const recentIcon = (): VNode => icon("M10 18a8 8 0 1 0-8-8M10 5v5l3 2M2 6v4h4");
+export const recentIcon = (): VNode =>
+  icon("M10 18a8 8 0 1 0-8-8M10 5v5l3 2M2 6v4h4");
 /** Favorite search, and the button that makes one. */
-export const starIcon = (): VNode => icon("m10 2 2.5 5 5.5.8-4 3.9 1 5.5-5-2.6-5 2.6 1-5.5-4-3.9 5.5-.8z");
+export const starIcon = (): VNode =>
+  icon("m10 2 2.5 5 5.5.8-4 3.9 1 5.5-5-2.6-5 2.6 1-5.5-4-3.9 5.5-.8z");
 /** Arrow keys of the footer. */
-export const arrowIcon = (up: boolean): VNode => icon(up ? "M10 16V4m-5 5 5-5 5 5" : "M10 4v12m-5-5 5 5 5-5", 14);
+export const arrowIcon = (up: boolean): VNode =>
+  icon(up ? "M10 16V4m-5 5 5-5 5 5" : "M10 4v12m-5-5 5 5 5-5", 14);
 /** Empty and error screens. */
-export const alertIcon = (): VNode => icon("M10 6v5m0 3v.1M10 19a9 9 0 1 0 0-18 9 9 0 0 0 0 18Z", 40);
+export const alertIcon = (): VNode =>
+  icon("M10 6v5m0 3v.1M10 19a9 9 0 1 0 0-18 9 9 0 0 0 0 18Z", 40);

@@ -7,8 +7,12 @@
  */
 import type { VNode } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { type Group, type GroupItem, groupHits } from "../groups.ts";
-import type { NavigatorParams, ResolvedOptions, SearchState } from "../options.ts";
+import { type Group, groupHits, type GroupItem } from "../groups.ts";
+import type {
+  NavigatorParams,
+  ResolvedOptions,
+  SearchState,
+} from "../options.ts";
 import { MAX_QUERY_LENGTH, type SearchResult } from "../search.ts";
 import type { SearchStorage } from "../storage.ts";
 import { ErrorScreen } from "./error_screen.ts";
@@ -44,7 +48,9 @@ interface Results {
 export function Modal(props: ModalProps): VNode {
   const { options, storage, idPrefix } = props;
   const t = options.translations.modal;
-  const [query, setQuery] = useState(options.initialQuery.slice(0, MAX_QUERY_LENGTH));
+  const [query, setQuery] = useState(
+    options.initialQuery.slice(0, MAX_QUERY_LENGTH),
+  );
   const [status, setStatus] = useState<"idle" | "stalled" | "error">("idle");
   const [results, setResults] = useState<Results | null>(null);
   const [active, setActive] = useState(0);
@@ -71,8 +77,13 @@ export function Modal(props: ModalProps): VNode {
       env.clearTimeout(timer);
       const hits = options.transformItems(answer.flatMap((r) => r?.hits ?? []));
       const groups = groupHits(hits, options.maxResultsPerGroup);
-      if (groups.length > 0) suggestions.current = groups.map((g) => g.title).filter(Boolean);
-      const nbHits = answer.reduce((n, r) => n + (r?.nbHits ?? r?.hits?.length ?? 0), 0);
+      if (groups.length > 0) {
+        suggestions.current = groups.map((g) => g.title).filter(Boolean);
+      }
+      const nbHits = answer.reduce(
+        (n, r) => n + (r?.nbHits ?? r?.hits?.length ?? 0),
+        0,
+      );
       setResults({ query, groups, nbHits });
       setStatus("idle");
       setActive(0);
@@ -89,22 +100,37 @@ export function Modal(props: ModalProps): VNode {
       showResults
         ? results!.groups.flatMap((g) => g.items)
         : query === ""
-        ? [...saved.recent, ...saved.favorites].map((hit) => ({ hit, parent: null }))
+        ? [...saved.recent, ...saved.favorites].map((hit) => ({
+          hit,
+          parent: null,
+        }))
         : [],
     [showResults, results, saved, query],
   );
-  const state: SearchState = { query, context: { nbHits: showResults ? results!.nbHits : 0 } };
+  const state: SearchState = {
+    query,
+    context: { nbHits: showResults ? results!.nbHits : 0 },
+  };
   const activeId = items.length > 0 ? `${idPrefix}-item-${active}` : undefined;
 
   useEffect(() => {
-    if (activeId) env.document.getElementById(activeId)?.scrollIntoView({ block: "nearest" });
+    if (activeId) {
+      env.document.getElementById(activeId)?.scrollIntoView({
+        block: "nearest",
+      });
+    }
   }, [activeId]);
 
-  const refresh = () => setSaved({ recent: storage.recent(), favorites: storage.favorites() });
+  const refresh = () =>
+    setSaved({ recent: storage.recent(), favorites: storage.favorites() });
   const onSelect = (item: GroupItem, event: MouseEvent | KeyboardEvent) => {
     storage.addRecent(item);
     refresh();
-    const params: NavigatorParams = { itemUrl: item.hit.url, item: item.hit, state };
+    const params: NavigatorParams = {
+      itemUrl: item.hit.url,
+      item: item.hit,
+      state,
+    };
     const newTab = event.metaKey || event.ctrlKey;
     if (event.type === "keydown") {
       if (newTab) options.navigator.navigateNewTab(params);
@@ -131,118 +157,139 @@ export function Modal(props: ModalProps): VNode {
   };
 
   let screen: unknown;
-  if (status === "error") screen = html`<${ErrorScreen} translations=${t.errorScreen} />`;
-  else if (query === "") {
-    screen = html`<${StartScreen}
-      ...${saved}
-      idPrefix=${idPrefix}
-      active=${active}
-      translations=${t.startScreen}
-      hitComponent=${options.hitComponent}
-      onSelect=${onSelect}
-      onHover=${setActive}
-      onFavorite=${(hit: GroupItem["hit"]) => (storage.addFavorite(hit), refresh())}
-      onRemoveRecent=${(hit: GroupItem["hit"]) => (storage.removeRecent(hit.objectID), refresh())}
-      onRemoveFavorite=${(hit: GroupItem["hit"]) => (storage.removeFavorite(hit.objectID), refresh())}
-    />`;
+  if (status === "error") {
+    screen = html`<${ErrorScreen} translations=${t.errorScreen} />`;
+  } else if (query === "") {
+    screen = html`
+      <${StartScreen}
+        ...${saved}
+        idPrefix=${idPrefix}
+        active=${active}
+        translations=${t.startScreen}
+        hitComponent=${options.hitComponent}
+        onSelect=${onSelect}
+        onHover=${setActive}
+        onFavorite=${(
+          hit: GroupItem["hit"],
+        ) => (storage.addFavorite(hit), refresh())}
+        onRemoveRecent=${(
+          hit: GroupItem["hit"],
+        ) => (storage.removeRecent(hit.objectID), refresh())}
+        onRemoveFavorite=${(
+          hit: GroupItem["hit"],
+        ) => (storage.removeFavorite(hit.objectID), refresh())}
+      />
+    `;
   } else if (results && results.groups.length === 0) {
-    screen = html`<${NoResultsScreen}
-      query=${results.query}
-      suggestions=${suggestions.current}
-      translations=${t.noResultsScreen}
-      missingResultsUrl=${options.getMissingResultsUrl?.({ query: results.query }) ?? null}
-      onSuggestion=${(s: string) => (setText(s), input.current?.focus())}
-    />`;
+    screen = html`
+      <${NoResultsScreen}
+        query=${results.query}
+        suggestions=${suggestions.current}
+        translations=${t.noResultsScreen}
+        missingResultsUrl=${options.getMissingResultsUrl?.({
+          query: results.query,
+        }) ?? null}
+        onSuggestion=${(s: string) => (setText(s), input.current?.focus())}
+      />
+    `;
   } else if (results) {
-    screen = html`<${ResultsScreen}
-      groups=${results.groups}
-      idPrefix=${idPrefix}
-      active=${active}
-      hitComponent=${options.hitComponent}
-      onSelect=${onSelect}
-      onHover=${setActive}
-    />`;
+    screen = html`
+      <${ResultsScreen}
+        groups=${results.groups}
+        idPrefix=${idPrefix}
+        active=${active}
+        hitComponent=${options.hitComponent}
+        onSelect=${onSelect}
+        onHover=${setActive}
+      />
+    `;
   }
   const listId = `${idPrefix}-list`;
   const labelId = `${idPrefix}-label`;
 
-  return html`<div
-    class=${`DocSearch DocSearch-Container${status === "stalled" ? " DocSearch-Container--Stalled" : ""}${
-    status === "error" ? " DocSearch-Container--Errored" : ""
-  }`}
-    role="dialog"
-    aria-modal="true"
-    aria-labelledby=${labelId}
-    ref=${container}
-    onMouseDown=${(event: MouseEvent) => event.target === event.currentTarget && props.onClose()}
-    onKeyDown=${(event: KeyboardEvent) => trapFocus(event, container.current!)}
-  >
-    <div class="DocSearch-Modal">
-      <header class="DocSearch-SearchBar">
-        <form
-          class="DocSearch-Form"
-          role="search"
-          onSubmit=${(event: Event) => event.preventDefault()}
-          onReset=${(event: Event) => {
-    event.preventDefault();
-    setText("");
-    input.current?.focus();
-  }}
-        >
-          <label class="DocSearch-MagnifierLabel" for=${`${idPrefix}-input`} id=${labelId}>
-            ${searchIcon()}<span class="DocSearch-VisuallyHiddenForAccessibility">${t.searchBox.searchInputLabel}</span>
-          </label>
-          <div class="DocSearch-LoadingIndicator">${loadingIcon()}</div>
-          <input
-            class="DocSearch-Input"
-            id=${`${idPrefix}-input`}
-            ref=${input}
-            type="search"
-            role="combobox"
-            aria-autocomplete="list"
-            aria-expanded=${items.length > 0}
-            aria-controls=${items.length > 0 ? listId : undefined}
-            aria-activedescendant=${activeId}
-            autocomplete="off"
-            autocorrect="off"
-            autocapitalize="off"
-            spellcheck=${false}
-            enterkeyhint=${t.searchBox.enterKeyHint}
-            maxlength=${MAX_QUERY_LENGTH}
-            placeholder=${options.placeholder}
-            value=${query}
-            onInput=${(event: Event) => setText((event.target as HTMLInputElement).value)}
-            onKeyDown=${onKeyDown}
-          />
+  return html`
+    <div
+      class=${`DocSearch DocSearch-Container${
+        status === "stalled" ? " DocSearch-Container--Stalled" : ""
+      }${status === "error" ? " DocSearch-Container--Errored" : ""}`}
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby=${labelId}
+      ref=${container}
+      onMouseDown=${(event: MouseEvent) =>
+        event.target === event.currentTarget && props.onClose()}
+      onKeyDown=${(event: KeyboardEvent) =>
+        trapFocus(event, container.current!)}
+    >
+      <div class="DocSearch-Modal">
+        <header class="DocSearch-SearchBar">
+          <form
+            class="DocSearch-Form"
+            role="search"
+            onSubmit=${(event: Event) => event.preventDefault()}
+            onReset=${(event: Event) => {
+              event.preventDefault();
+              setText("");
+              input.current?.focus();
+            }}
+          >
+            <label class="DocSearch-MagnifierLabel" for=${`${idPrefix}-input`} id=${labelId}>
+                ${searchIcon()}<span class="DocSearch-VisuallyHiddenForAccessibility">${t
+                  .searchBox.searchInputLabel}</span>
+              </label>
+            <div class="DocSearch-LoadingIndicator">${loadingIcon()}</div>
+            <input
+              class="DocSearch-Input"
+              id=${`${idPrefix}-input`}
+              ref=${input}
+              type="search"
+              role="combobox"
+              aria-autocomplete="list"
+              aria-expanded=${items.length > 0}
+              aria-controls=${items.length > 0 ? listId : undefined}
+              aria-activedescendant=${activeId}
+              autocomplete="off"
+              autocorrect="off"
+              autocapitalize="off"
+              spellcheck=${false}
+              enterkeyhint=${t.searchBox.enterKeyHint}
+              maxlength=${MAX_QUERY_LENGTH}
+              placeholder=${options.placeholder}
+              value=${query}
+              onInput=${(event: Event) =>
+                setText((event.target as HTMLInputElement).value)}
+              onKeyDown=${onKeyDown}
+            />
+            <button
+              type="reset"
+              class="DocSearch-Reset"
+              title=${t.searchBox.clearButtonTitle}
+              aria-label=${t.searchBox.clearButtonAriaLabel}
+              hidden=${query === ""}
+            >${closeIcon()}</button>
+          </form>
           <button
-            type="reset"
-            class="DocSearch-Reset"
-            title=${t.searchBox.clearButtonTitle}
-            aria-label=${t.searchBox.clearButtonAriaLabel}
-            hidden=${query === ""}
-          >${closeIcon()}</button>
-        </form>
-        <button
-          type="button"
-          class="DocSearch-Cancel"
-          aria-label=${t.searchBox.closeButtonAriaLabel}
-          onClick=${props.onClose}
-        >${t.searchBox.closeButtonText}</button>
-      </header>
-      <div class="DocSearch-Dropdown">
-        ${
-    items.length > 0
-      ? html`<div class="DocSearch-Dropdown-Container" role="listbox" id=${listId} aria-labelledby=${labelId}>
-          ${screen}
-        </div>`
-      : screen
-  }
-        ${
-    showResults && results!.groups.length > 0 && options.resultsFooterComponent &&
-    html`<${ResultsFooter} template=${options.resultsFooterComponent} state=${state} />`
-  }
+            type="button"
+            class="DocSearch-Cancel"
+            aria-label=${t.searchBox.closeButtonAriaLabel}
+            onClick=${props.onClose}
+          >${t.searchBox.closeButtonText}</button>
+        </header>
+        <div class="DocSearch-Dropdown">
+            ${items.length > 0
+              ? html`
+                <div class="DocSearch-Dropdown-Container" role="listbox" id=${listId}
+                  aria-labelledby=${labelId}>
+                          ${screen}
+                        </div>
+              `
+              : screen}
+            ${showResults && results!.groups.length > 0 &&
+              options.resultsFooterComponent &&
+              html`<${ResultsFooter} template=${options.resultsFooterComponent} state=${state} />`}
+          </div>
+        <${Footer} translations=${t.footer} />
       </div>
-      <${Footer} translations=${t.footer} />
     </div>
-  </div>` as VNode;
+  ` as VNode;
 }

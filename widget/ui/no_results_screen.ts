@@ -28,15 +28,18 @@ export function NoResultsScreen(props: NoResultsScreenProps): VNode {
     <p class="DocSearch-Title">${t.noResultsText} "<strong>${props.query}</strong>"</p>
     ${
     suggestions.length > 0 &&
-    html`<div class="DocSearch-NoResults-Prefill-List">
-      <p class="DocSearch-Help">${t.suggestedQueryText}:</p>
-      <ul>${
-      suggestions.map((s) =>
-        html`<li key=${s}><button class="DocSearch-Prefill" type="button" onClick=${() =>
-          props.onSuggestion(s)}>${s}</button></li>`
-      )
-    }</ul>
-    </div>`
+    html`
+      <div class="DocSearch-NoResults-Prefill-List">
+        <p class="DocSearch-Help">${t.suggestedQueryText}:</p>
+        <ul>${suggestions.map((s) =>
+          html`
+            <li
+              key=${s}><button class="DocSearch-Prefill" type="button" onClick=${() =>
+                props.onSuggestion(s)}>${s}</button></li>
+          `
+        )}</ul>
+      </div>
+    `
   }
     ${
     props.missingResultsUrl &&

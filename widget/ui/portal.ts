@@ -16,7 +16,9 @@ export interface PortalProps {
 
 /** Renders `children` into `container`; renders nothing in place. */
 export function Portal({ container, children }: PortalProps): null {
-  const host = useMemo(() => container.ownerDocument!.createElement("div"), [container]);
+  const host = useMemo(() => container.ownerDocument!.createElement("div"), [
+    container,
+  ]);
   useLayoutEffect(() => {
     container.appendChild(host);
     return () => {

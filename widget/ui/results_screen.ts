@@ -6,7 +6,12 @@
  */
 import type { VNode } from "preact";
 import type { Group, GroupItem } from "../groups.ts";
-import type { HitComponentProps, ResultsFooterProps, SearchState, Template } from "../options.ts";
+import type {
+  HitComponentProps,
+  ResultsFooterProps,
+  SearchState,
+  Template,
+} from "../options.ts";
 import { Hit } from "./hit.ts";
 import { HitSection } from "./hit_section.ts";
 import { html } from "./html.ts";
@@ -31,15 +36,17 @@ export function ResultsScreen(props: ResultsScreenProps): VNode {
         ${
         group.items.map((item) => {
           const i = index++;
-          return html`<${Hit}
-            key=${item.hit.objectID}
-            item=${item}
-            id=${`${props.idPrefix}-item-${i}`}
-            active=${props.active === i}
-            hitComponent=${props.hitComponent}
-            onSelect=${props.onSelect}
-            onHover=${() => props.onHover(i)}
-          />`;
+          return html`
+            <${Hit}
+              key=${item.hit.objectID}
+              item=${item}
+              id=${`${props.idPrefix}-item-${i}`}
+              active=${props.active === i}
+              hitComponent=${props.hitComponent}
+              onSelect=${props.onSelect}
+              onHover=${() => props.onHover(i)}
+            />
+          `;
         })
       }
       <//>`
@@ -49,7 +56,10 @@ export function ResultsScreen(props: ResultsScreenProps): VNode {
 
 /** The `resultsFooterComponent` output, in `section.DocSearch-HitsFooter`. */
 export function ResultsFooter(
-  { template, state }: { template: Template<ResultsFooterProps>; state: SearchState },
+  { template, state }: {
+    template: Template<ResultsFooterProps>;
+    state: SearchState;
+  },
 ): VNode {
   return html`<section class="DocSearch-HitsFooter">
     ${renderTemplate(template, { state }, "DocSearch-HitsFooter-template")}

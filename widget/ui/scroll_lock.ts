@@ -10,7 +10,8 @@ export function lockScroll(environment: Window): () => void {
   const { body, documentElement } = environment.document;
   const scrollbar = environment.innerWidth - documentElement.clientWidth;
   const { overflow, paddingRight } = body.style;
-  const padding = parseFloat(environment.getComputedStyle(body).paddingRight) || 0;
+  const padding = parseFloat(environment.getComputedStyle(body).paddingRight) ||
+    0;
   body.style.overflow = "hidden";
   if (scrollbar > 0) body.style.paddingRight = `${padding + scrollbar}px`;
   return () => {

@@ -7,7 +7,11 @@
  */
 import { type ComponentChildren, type VNode } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { resolveOptions, type ResolvedOptions, type SearchBoxOptions } from "../options.ts";
+import {
+  type ResolvedOptions,
+  resolveOptions,
+  type SearchBoxOptions,
+} from "../options.ts";
 import { createLatestSearch, createSearchClient } from "../search.ts";
 import { installShortcuts } from "../shortcuts.ts";
 import { createSearchStorage } from "../storage.ts";
@@ -30,7 +34,10 @@ let instances = 0;
  * `null` for next to the button (the initializer's `container`).
  */
 export function SearchBoxRoot(
-  { options, portal }: { options: ResolvedOptions; portal: Element | DocumentFragment | null },
+  { options, portal }: {
+    options: ResolvedOptions;
+    portal: Element | DocumentFragment | null;
+  },
 ): VNode {
   const env = options.environment;
   const [open, setOpen] = useState(false);
@@ -51,7 +58,8 @@ export function SearchBoxRoot(
       indexName: options.indices[0].name,
       disabled: options.disableUserPersonalization,
       recentSearchesLimit: options.recentSearchesLimit,
-      recentSearchesWithFavoritesLimit: options.recentSearchesWithFavoritesLimit,
+      recentSearchesWithFavoritesLimit:
+        options.recentSearchesWithFavoritesLimit,
     }), [options]);
 
   useEffect(() =>
@@ -75,21 +83,27 @@ export function SearchBoxRoot(
   }, [open]);
 
   let modal: ComponentChildren = open &&
-    html`<${Modal}
-      options=${options}
-      storage=${storage}
-      search=${search}
-      idPrefix=${idPrefix}
-      onClose=${() => setOpen(false)}
-    />`;
-  if (modal && portal) modal = html`<${Portal} container=${portal}>${modal}<//>`;
-  return html`<${SearchButton}
+    html`
+      <${Modal}
+        options=${options}
+        storage=${storage}
+        search=${search}
+        idPrefix=${idPrefix}
+        onClose=${() => setOpen(false)}
+      />
+    `;
+  if (modal && portal) {
+    modal = html`<${Portal} container=${portal}>${modal}<//>`;
+  }
+  return html`
+    <${SearchButton}
       translations=${options.translations.button}
       shortcuts=${options.keyboardShortcuts}
       environment=${env}
       buttonRef=${button}
       onClick=${() => setOpen(true)}
-    />${modal}` as VNode;
+    />${modal}
+  ` as VNode;
 }
 
 /**
@@ -100,8 +114,10 @@ export function SearchBoxRoot(
  */
 export function SearchBox(props: SearchBoxProps): VNode {
   const options = useMemo(() => resolveOptions(props), [props]);
-  return html`<${SearchBoxRoot}
-    options=${options}
-    portal=${props.portalContainer ?? options.environment.document.body}
-  />` as VNode;
+  return html`
+    <${SearchBoxRoot}
+      options=${options}
+      portal=${props.portalContainer ?? options.environment.document.body}
+    />
+  ` as VNode;
 }

@@ -32,58 +32,63 @@ export interface StartScreenProps {
 }
 
 const action = (title: string, icon: VNode, onClick: () => void) =>
-  html`<button
-    type="button"
-    class="DocSearch-Hit-action-button"
-    title=${title}
-    aria-label=${title}
-    tabindex="-1"
-    onClick=${(event: MouseEvent) => {
-    event.preventDefault();
-    event.stopPropagation();
-    onClick();
-  }}
-  >${icon}</button>`;
+  html`
+    <button
+      type="button"
+      class="DocSearch-Hit-action-button"
+      title=${title}
+      aria-label=${title}
+      tabindex="-1"
+      onClick=${(event: MouseEvent) => {
+        event.preventDefault();
+        event.stopPropagation();
+        onClick();
+      }}
+    >${icon}</button>
+  `;
 
 /** The start screen. */
 export function StartScreen(props: StartScreenProps): VNode {
   const t = props.translations;
   if (props.recent.length === 0 && props.favorites.length === 0) {
-    return html`<div class="DocSearch-StartScreen">
-      <p class="DocSearch-Help">${t.noRecentSearchesText}</p>
-    </div>` as VNode;
+    return html`
+      <div class="DocSearch-StartScreen">
+        <p class="DocSearch-Help">${t.noRecentSearchesText}</p>
+      </div>
+    ` as VNode;
   }
   const row = (hit: DocSearchHit, index: number, favorite: boolean) =>
-    html`<${Hit}
-      key=${hit.objectID}
-      item=${{ hit, parent: null }}
-      id=${`${props.idPrefix}-item-${index}`}
-      active=${props.active === index}
-      hitComponent=${props.hitComponent}
-      icon=${favorite ? starIcon() : recentIcon()}
-      actions=${
-      favorite
-        ? action(t.removeFavoriteSearchButtonTitle, closeIcon(), () => props.onRemoveFavorite(hit))
-        : [
-          action(t.saveRecentSearchButtonTitle, starIcon(), () => props.onFavorite(hit)),
-          action(t.removeRecentSearchButtonTitle, closeIcon(), () => props.onRemoveRecent(hit)),
-        ]
-    }
-      onSelect=${props.onSelect}
-      onHover=${() => props.onHover(index)}
-    />`;
+    html`
+      <${Hit}
+        key=${hit.objectID}
+        item=${{ hit, parent: null }}
+        id=${`${props.idPrefix}-item-${index}`}
+        active=${props.active === index}
+        hitComponent=${props.hitComponent}
+        icon=${favorite ? starIcon() : recentIcon()}
+        actions=${favorite
+          ? action(t.removeFavoriteSearchButtonTitle, closeIcon(), () =>
+            props.onRemoveFavorite(hit))
+          : [
+            action(t.saveRecentSearchButtonTitle, starIcon(), () =>
+              props.onFavorite(hit)),
+            action(t.removeRecentSearchButtonTitle, closeIcon(), () =>
+              props.onRemoveRecent(hit)),
+          ]}
+        onSelect=${props.onSelect}
+        onHover=${() =>
+          props.onHover(index)}
+      />
+    `;
   const offset = props.recent.length;
   return html`
-    ${
-    offset > 0 &&
-    html`<${HitSection} id=${`${props.idPrefix}-recent`} title=${t.recentSearchesTitle}>
+    ${offset > 0 &&
+      html`<${HitSection} id=${`${props.idPrefix}-recent`} title=${t.recentSearchesTitle}>
       ${props.recent.map((hit, i) => row(hit, i, false))}
-    <//>`
-  }
-    ${
-    props.favorites.length > 0 &&
-    html`<${HitSection} id=${`${props.idPrefix}-favorites`} title=${t.favoriteSearchesTitle}>
+    <//>`}
+    ${props.favorites.length > 0 &&
+      html`<${HitSection} id=${`${props.idPrefix}-favorites`} title=${t.favoriteSearchesTitle}>
       ${props.favorites.map((hit, i) => row(hit, offset + i, true))}
-    <//>`
-  }` as VNode;
+    <//>`}
+  ` as VNode;
 }

@@ -18,8 +18,13 @@ export function renderTemplate<P extends object>(
 ): VNode | null {
   const result = template(props, { html });
   if (typeof result === "string") {
-    return h("div", { class: className, dangerouslySetInnerHTML: { __html: result } }) as VNode;
+    return h("div", {
+      class: className,
+      dangerouslySetInnerHTML: { __html: result },
+    }) as VNode;
   }
-  if (typeof result === "function") return h(result, props as Record<string, unknown>);
+  if (typeof result === "function") {
+    return h(result, props as Record<string, unknown>);
+  }
   return result;
 }

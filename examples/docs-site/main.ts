@@ -1,0 +1,14 @@
+/**
+ * `deno task docs`: serves the docs site with the search box from `dist/`
+ * (built by `deno task bundle`) on http://127.0.0.1:8000 (`PORT` overrides).
+ *
+ * @module
+ */
+import { fromFileUrl } from "@std/path";
+import { serveDocsSite } from "./server.ts";
+
+const site = await serveDocsSite({
+  port: Number(Deno.env.get("PORT") ?? 8000),
+  distDir: fromFileUrl(new URL("../../dist", import.meta.url)),
+});
+console.log(`docs site: ${site.url}/`);

@@ -1,0 +1,145 @@
+/**
+ * The docs site: the project's own Markdown docs as HTML pages, the search
+ * box bundle, and the search API over DocSearch records of those docs (index
+ * `mikrogql-docs` for `docs/`, index `mikrogql-readme` for the README).
+ *
+ * @module
+ */
+import { walk } from "@std/fs/walk";
+import { basename, dirname, fromFileUrl, join, relative } from "@std/path";
+import { layout, type Page, renderMarkdown } from "./pages.ts";
+import { type DocSearchRecord, markdownToRecords } from "./records.ts";
+import {
+  createRecordIndex,
+  createSearchApi,
+  type SearchApiFaults,
+} from "./search_api.ts";
+
+const HERE = dirname(fromFileUrl(import.meta.url));
+const ROOT = join(HERE, "..", "..");
+
+/** What the docs site serves. */
+export interface DocsSiteOptions {
+  hostname?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Directory holding `searchbox.js` (and its chunks) and `style.css`. */
+  distDir: string;
+  /** Faults of the search API, mutable while serving. */
+  faults?: SearchApiFaults;
+  /** Records added to the `mikrogql-docs` index (for tests of hostile content). */
+  extraRecords?: DocSearchRecord[];
+}
+
+/** A running docs site. */
+export interface DocsSite {
+  url: string;
+  pages: Page[];
+  records: Record<string, DocSearchRecord[]>;
+  close(): Promise<void>;
+}
+
+const titleCase = (name: string) => name[0].toUpperCase() + name.slice(1);
+
+/** The pages of the site: `docs/**\/*.md` (lvl0 from their folder) and the README. */
+export async function loadPages(): Promise<
+  Array<Page & { lvl0: string; index: string }>
+> {
+  const pages = [];
+  const docs = join(HERE, "docs");
+  for await (const entry of walk(docs, { exts: [".md"], includeDirs: false })) {
+    const path = relative(docs, entry.path).replaceAll("\\", "/");
+    const markdown = await Deno.readTextFile(entry.path);
+    pages.push({
+      url: `/docs/${path.replace(/\.md$/, ".html")}`,
+      title: markdown.match(/^# (.+)$/m)?.[1] ?? basename(path),
+      markdown,
+      lvl0: titleCase(path.split("/")[0]),
+      index: "mikrogql-docs",
+    });
+  }
+  pages.sort((a, b) => a.url.localeCompare(b.url));
+  const readme = await Deno.readTextFile(join(ROOT, "README.md"));
+  pages.push({
+    url: "/readme.html",
+    title: "README",
+    markdown: readme,
+    lvl0: "README",
+    index: "mikrogql-readme",
+  });
+  return pages;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+};
+
+/** Starts the docs site; resolves once it listens. */
+export async function serveDocsSite(
+  options: DocsSiteOptions,
+): Promise<DocsSite> {
+  const pages = await loadPages();
+  const records: Record<string, DocSearchRecord[]> = {};
+  for (const page of pages) {
+    (records[page.index] ??= []).push(
+      ...markdownToRecords(page.markdown, page),
+    );
+  }
+  records["mikrogql-docs"].push(...(options.extraRecords ?? []));
+  const indices = Object.fromEntries(
+    Object.entries(records).map((
+      [name, list],
+    ) => [name, createRecordIndex(list)]),
+  );
+  const searchApi = createSearchApi(indices, options.faults);
+  const html = (body: string, status = 200) =>
+    new Response(body, {
+      status,
+      headers: { "content-type": "text/html; charset=utf-8" },
+    });
+
+  const server = Deno.serve({
+    hostname: options.hostname ?? "127.0.0.1",
+    port: options.port ?? 0,
+    onListen: () => {},
+  }, async (request) => {
+    const api = await searchApi(request);
+    if (api) return api;
+    const { pathname } = new URL(request.url);
+    if (pathname.startsWith("/dist/")) {
+      const name = pathname.slice("/dist/".length);
+      if (!/^[\w.-]+$/.test(name)) {
+        return new Response("Not found", { status: 404 });
+      }
+      try {
+        const body = await Deno.readFile(join(options.distDir, name));
+        const type = CONTENT_TYPES[name.slice(name.lastIndexOf("."))] ??
+          "application/octet-stream";
+        return new Response(body, { headers: { "content-type": type } });
+      } catch {
+        return new Response("Not found", { status: 404 });
+      }
+    }
+    if (pathname === "/") {
+      return html(
+        layout(
+          "Documentation",
+          "<h1>mikrogql documentation</h1><p>Search the docs with the button above, <kbd>Ctrl</kbd> <kbd>K</kbd> or <kbd>/</kbd>.</p>",
+          pages,
+        ),
+      );
+    }
+    const page = pages.find((p) => p.url === pathname);
+    if (!page) {
+      return html(layout("Not found", "<h1>Not found</h1>", pages), 404);
+    }
+    return html(layout(page.title, renderMarkdown(page.markdown), pages));
+  });
+  return {
+    url: `http://${server.addr.hostname}:${server.addr.port}`,
+    pages,
+    records,
+    close: () => server.shutdown(),
+  };
+}
