@@ -5,7 +5,7 @@
  * @module
  */
 export * from "./runtime/annotations.ts";
-export { encodeCursor, decodeCursor, type Cursor, type CursorShape } from "./runtime/cursor.ts";
+export { type Cursor, type CursorShape, decodeCursor, encodeCursor } from "./runtime/cursor.ts";
 export { ErrorCode, gqlError } from "./runtime/errors.ts";
 export * from "./runtime/graph.ts";
 export { decodeGlobalId, encodeGlobalId, type GlobalId, noder, noders } from "./runtime/node.ts";

@@ -36,7 +36,9 @@ export function dialectOf(url: string | undefined): Dialect {
   if (!url || url.startsWith("sqlite:")) return "sqlite";
   if (/^postgres(ql)?:\/\//.test(url)) return "postgresql";
   if (/^(mariadb|mysql):\/\//.test(url)) return "mariadb";
-  throw new Error(`unsupported database URL ${JSON.stringify(url)}: use sqlite:, postgres:// or mariadb://`);
+  throw new Error(
+    `unsupported database URL ${JSON.stringify(url)}: use sqlite:, postgres:// or mariadb://`,
+  );
 }
 
 /**
@@ -45,7 +47,9 @@ export function dialectOf(url: string | undefined): Dialect {
  *
  * @throws Error for an unsupported URL, or MikroORM's connection error
  */
-export async function openDatabase(options: DatabaseOptions): Promise<MikroORM> {
+export async function openDatabase(
+  options: DatabaseOptions,
+): Promise<MikroORM> {
   const logging: Partial<Options> = options.onQuery
     ? {
       debug: ["query"],
@@ -69,12 +73,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<MikroORM> 
     }
     case "postgresql": {
       const { PostgreSqlDriver } = await import("@mikro-orm/postgresql");
-      return await MikroORM.init({ driver: PostgreSqlDriver, clientUrl: options.url, ...common } as Options);
+      return await MikroORM.init(
+        {
+          driver: PostgreSqlDriver,
+          clientUrl: options.url,
+          ...common,
+        } as Options,
+      );
     }
     case "mariadb": {
       const { MariaDbDriver } = await import("@mikro-orm/mariadb");
       const clientUrl = options.url!.replace(/^mysql:/, "mariadb:");
-      return await MikroORM.init({ driver: MariaDbDriver, clientUrl, ...common } as Options);
+      return await MikroORM.init(
+        { driver: MariaDbDriver, clientUrl, ...common } as Options,
+      );
     }
   }
 }

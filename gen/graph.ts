@@ -90,7 +90,15 @@ export interface Graph {
 }
 
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
-const COMPARABLE = new Set<ScalarKind>(["int", "float", "string", "boolean", "time", "bigint", "enum"]);
+const COMPARABLE = new Set<ScalarKind>([
+  "int",
+  "float",
+  "string",
+  "boolean",
+  "time",
+  "bigint",
+  "enum",
+]);
 
 /**
  * Builds the Graph of a loaded model.
@@ -100,15 +108,27 @@ const COMPARABLE = new Set<ScalarKind>(["int", "float", "string", "boolean", "ti
  */
 export function buildGraph(model: LoadedModel, cwd = Deno.cwd()): Graph {
   const enums: GraphEnum[] = [];
-  const candidates: { loaded: LoadedEntity; meta: EntityMetadata; name: string; where: string }[] = [];
+  const candidates: {
+    loaded: LoadedEntity;
+    meta: EntityMetadata;
+    name: string;
+    where: string;
+  }[] = [];
   for (const loaded of model.entities) {
     const meta = model.metadata.get(loaded.className);
-    if (!meta || meta.pivotTable || meta.embeddable || meta.virtual || meta.abstract) continue;
+    if (
+      !meta || meta.pivotTable || meta.embeddable || meta.virtual ||
+      meta.abstract
+    ) continue;
     const annotations = annotationsOf(loaded.entity);
     if (skipped(annotations.entity, SkipType)) continue;
     const where = relative(cwd, loaded.file);
     const name = find(annotations.entity, "Type")?.name ?? meta.className;
-    if (!NAME.test(name)) throw new GenerateError(`${where}: ${meta.className}: invalid GraphQL type name "${name}"`);
+    if (!NAME.test(name)) {
+      throw new GenerateError(
+        `${where}: ${meta.className}: invalid GraphQL type name "${name}"`,
+      );
+    }
     candidates.push({ loaded, meta, name, where });
   }
   const typeOfClass = new Map<string, string>();
@@ -126,16 +146,25 @@ export function buildGraph(model: LoadedModel, cwd = Deno.cwd()): Graph {
   const types = candidates.map(({ loaded, meta, name, where }) => {
     const annotations = annotationsOf(loaded.entity);
     const fail = (prop: string, message: string): never => {
-      throw new GenerateError(`${where}: ${meta.className}.${prop}: ${message}`);
+      throw new GenerateError(
+        `${where}: ${meta.className}.${prop}: ${message}`,
+      );
     };
     if (meta.primaryKeys.length !== 1) {
-      fail(meta.primaryKeys.join(","), "a node type needs a single-column primary key (or Skip(SkipType))");
+      fail(
+        meta.primaryKeys.join(","),
+        "a node type needs a single-column primary key (or Skip(SkipType))",
+      );
     }
     const idProp = meta.properties[meta.primaryKeys[0]];
     const idKind = scalarKind(idProp);
     const id = {
       prop: idProp.name,
-      kind: idKind === "int" ? "int" as const : idKind === "bigint" ? "bigint" as const : "string" as const,
+      kind: idKind === "int"
+        ? "int" as const
+        : idKind === "bigint"
+        ? "bigint" as const
+        : "string" as const,
     };
     const type: GraphType = {
       name,
@@ -150,11 +179,15 @@ export function buildGraph(model: LoadedModel, cwd = Deno.cwd()): Graph {
     const query = find(annotations.entity, "QueryField");
     if (query) {
       type.queryField = query.name ?? camel(pluralize(name));
-      if (!NAME.test(type.queryField)) fail("", `invalid QueryField name "${type.queryField}"`);
+      if (!NAME.test(type.queryField)) {
+        fail("", `invalid QueryField name "${type.queryField}"`);
+      }
     }
     const graphqlNames = new Set(["id"]);
     const claim = (prop: string, field: string) => {
-      if (graphqlNames.has(field)) fail(prop, `GraphQL field "${field}" is defined twice on ${name}`);
+      if (graphqlNames.has(field)) {
+        fail(prop, `GraphQL field "${field}" is defined twice on ${name}`);
+      }
       graphqlNames.add(field);
     };
     for (const prop of Object.values(meta.properties)) {
@@ -178,29 +211,54 @@ export function buildGraph(model: LoadedModel, cwd = Deno.cwd()): Graph {
             field.graphqlType = "String";
           } else {
             field.enum = field.graphqlType = `${name}${pascal(prop.name)}`;
-            enums.push({ name: field.enum, values: enumValues(prop, (m) => fail(prop.name, m)) });
+            enums.push({
+              name: field.enum,
+              values: enumValues(prop, (m) => fail(prop.name, m)),
+            });
           }
         }
         claim(prop.name, field.name);
         type.fields.push(field);
         if (orderField && !skipped(list, SkipOrderField)) {
           if (!COMPARABLE.has(field.kind)) {
-            fail(prop.name, `OrderField "${orderField.name}" on a non-comparable property (${field.kind})`);
+            fail(
+              prop.name,
+              `OrderField "${orderField.name}" on a non-comparable property (${field.kind})`,
+            );
           }
           if (type.orderFields.some((o) => o.name === orderField.name)) {
-            fail(prop.name, `OrderField "${orderField.name}" is used twice on ${name}`);
+            fail(
+              prop.name,
+              `OrderField "${orderField.name}" is used twice on ${name}`,
+            );
           }
-          type.orderFields.push({ name: orderField.name, prop: prop.name, kind: field.kind });
+          type.orderFields.push({
+            name: orderField.name,
+            prop: prop.name,
+            kind: field.kind,
+          });
         }
-      } else if (prop.kind === "m:1" || prop.kind === "1:1" || prop.kind === "1:m" || prop.kind === "m:n") {
+      } else if (
+        prop.kind === "m:1" || prop.kind === "1:1" || prop.kind === "1:m" ||
+        prop.kind === "m:n"
+      ) {
         const target = typeOfClass.get(prop.type);
         if (!target) continue;
         const unique = prop.kind === "m:1" || prop.kind === "1:1";
         const connection = !!find(list, "RelayConnection");
-        if (connection && unique) fail(prop.name, "RelayConnection() on a unique edge");
-        if (orderField) fail(prop.name, `OrderField "${orderField.name}" on an edge is not supported`);
+        if (connection && unique) {
+          fail(prop.name, "RelayConnection() on a unique edge");
+        }
+        if (orderField) {
+          fail(
+            prop.name,
+            `OrderField "${orderField.name}" on an edge is not supported`,
+          );
+        }
         const mapsTo = find(list, "MapsTo");
-        if (mapsTo && find(list, "Bind")) fail(prop.name, "Bind() and MapsTo() on the same edge");
+        if (mapsTo && find(list, "Bind")) {
+          fail(prop.name, "Bind() and MapsTo() on the same edge");
+        }
         for (const edgeName of mapsTo?.names ?? [prop.name]) {
           claim(prop.name, edgeName);
           type.edges.push({
@@ -220,7 +278,9 @@ export function buildGraph(model: LoadedModel, cwd = Deno.cwd()): Graph {
   const enumNames = new Set<string>();
   for (const e of enums) {
     if (fileOfName.has(e.name) || enumNames.has(e.name)) {
-      throw new GenerateError(`GraphQL enum name "${e.name}" collides with another type`);
+      throw new GenerateError(
+        `GraphQL enum name "${e.name}" collides with another type`,
+      );
     }
     enumNames.add(e.name);
   }
@@ -261,21 +321,35 @@ function scalarKind(prop: EntityProperty): ScalarKind | undefined {
   }
 }
 
-function enumValues(prop: EntityProperty, fail: (message: string) => never): GraphEnum["values"] {
-  const items = (typeof prop.items === "function" ? (prop.items as () => unknown[])() : prop.items) ?? [];
+function enumValues(
+  prop: EntityProperty,
+  fail: (message: string) => never,
+): GraphEnum["values"] {
+  const items =
+    (typeof prop.items === "function" ? (prop.items as () => unknown[])() : prop.items) ?? [];
   const values = items.map((value) => {
-    const name = String(value).replace(/[^_0-9A-Za-z]+/g, "_").replace(/^(\d)/, "_$1").toUpperCase();
+    const name = String(value).replace(/[^_0-9A-Za-z]+/g, "_").replace(
+      /^(\d)/,
+      "_$1",
+    ).toUpperCase();
     return { name, value: value as string | number };
   });
   const names = new Set(values.map((v) => v.name));
   if (names.size !== values.length || values.length === 0) {
-    fail(`enum values ${JSON.stringify(items)} do not map to distinct GraphQL enum values`);
+    fail(
+      `enum values ${JSON.stringify(items)} do not map to distinct GraphQL enum values`,
+    );
   }
   return values;
 }
 
-function find<K extends AnnotationKind>(list: Annotation[], kind: K): Extract<Annotation, { kind: K }> | undefined {
-  return list.find((a) => a.kind === kind) as Extract<Annotation, { kind: K }> | undefined;
+function find<K extends AnnotationKind>(
+  list: Annotation[],
+  kind: K,
+): Extract<Annotation, { kind: K }> | undefined {
+  return list.find((a) => a.kind === kind) as
+    | Extract<Annotation, { kind: K }>
+    | undefined;
 }
 
 function skipped(list: Annotation[], mode: number): boolean {
@@ -283,7 +357,8 @@ function skipped(list: Annotation[], mode: number): boolean {
 }
 
 function pascal(name: string): string {
-  return name.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase()).replace(/_/g, "");
+  return name.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase())
+    .replace(/_/g, "");
 }
 
 function camel(name: string): string {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { EntitySchema, type EntityMetadata, MetadataStorage, MikroORM } from "@mikro-orm/core";
+import { type EntityMetadata, EntitySchema, MetadataStorage, MikroORM } from "@mikro-orm/core";
 import { NodeSqliteDialect, SqliteDriver } from "@mikro-orm/sql";
 import { walk } from "@std/fs/walk";
 import { toFileUrl } from "@std/path";
@@ -43,11 +43,19 @@ const NOT_MODULE = /(\.d\.ts|_test\.ts|\.test\.ts)$/;
 export async function loadModel(dir: string): Promise<LoadedModel> {
   const files: string[] = [];
   try {
-    for await (const entry of walk(dir, { includeDirs: false, match: [MODULE], skip: [NOT_MODULE] })) {
+    for await (
+      const entry of walk(dir, {
+        includeDirs: false,
+        match: [MODULE],
+        skip: [NOT_MODULE],
+      })
+    ) {
       files.push(entry.path);
     }
   } catch (error) {
-    throw new GenerateError(`cannot read entity directory ${dir}: ${(error as Error).message}`);
+    throw new GenerateError(
+      `cannot read entity directory ${dir}: ${(error as Error).message}`,
+    );
   }
   files.sort();
   const entities: LoadedEntity[] = [];
@@ -57,21 +65,37 @@ export async function loadModel(dir: string): Promise<LoadedModel> {
     try {
       exports = await import(toFileUrl(file).href);
     } catch (error) {
-      throw new GenerateError(`${file}: cannot import: ${(error as Error).message}`);
+      throw new GenerateError(
+        `${file}: cannot import: ${(error as Error).message}`,
+      );
     }
-    const decorated = new Set<unknown>(Object.values(MetadataStorage.getMetadata()).map((m) => m.class));
+    const decorated = new Set<unknown>(
+      Object.values(MetadataStorage.getMetadata()).map((m) => m.class),
+    );
     for (const [exportName, value] of Object.entries(exports)) {
       if (seen.has(value)) continue;
       if (value instanceof EntitySchema) {
         seen.add(value);
-        entities.push({ entity: value, exportName, file, className: value.meta.className });
+        entities.push({
+          entity: value,
+          exportName,
+          file,
+          className: value.meta.className,
+        });
       } else if (typeof value === "function" && decorated.has(value)) {
         seen.add(value);
-        entities.push({ entity: value as LoadedEntity["entity"], exportName, file, className: value.name });
+        entities.push({
+          entity: value as LoadedEntity["entity"],
+          exportName,
+          file,
+          className: value.name,
+        });
       }
     }
   }
-  if (entities.length === 0) throw new GenerateError(`no MikroORM entity exported under ${dir}`);
+  if (entities.length === 0) {
+    throw new GenerateError(`no MikroORM entity exported under ${dir}`);
+  }
   return { entities, metadata: discover(entities) };
 }
 
@@ -86,9 +110,13 @@ function discover(entities: LoadedEntity[]): Map<string, EntityMetadata> {
       discovery: { warnWhenNoEntities: false },
     });
   } catch (error) {
-    throw new GenerateError(`MikroORM metadata discovery failed: ${(error as Error).message}`);
+    throw new GenerateError(
+      `MikroORM metadata discovery failed: ${(error as Error).message}`,
+    );
   }
   const metadata = new Map<string, EntityMetadata>();
-  for (const meta of orm.getMetadata().getAll().values()) metadata.set(meta.className, meta);
+  for (const meta of orm.getMetadata().getAll().values()) {
+    metadata.set(meta.className, meta);
+  }
   return metadata;
 }

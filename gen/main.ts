@@ -14,9 +14,10 @@
 import { parseArgs } from "@std/cli/parse-args";
 import { dirname, resolve, toFileUrl } from "@std/path";
 import type { GenerateConfig } from "./config.ts";
-import { GenerateError, generate } from "./mod.ts";
+import { generate, GenerateError } from "./mod.ts";
 
-const USAGE = `usage: generate [--config gen.config.ts] [--entities DIR] [--out DIR] [--runtime-import SPECIFIER]`;
+const USAGE =
+  `usage: generate [--config gen.config.ts] [--entities DIR] [--out DIR] [--runtime-import SPECIFIER]`;
 
 async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv, {
@@ -34,7 +35,9 @@ async function main(argv: string[]): Promise<number> {
   let config: Partial<GenerateConfig> = {};
   if (args.config) {
     const path = resolve(args.config);
-    const loaded = (await import(toFileUrl(path).href)).default as GenerateConfig | undefined;
+    const loaded = (await import(toFileUrl(path).href)).default as
+      | GenerateConfig
+      | undefined;
     if (!loaded) {
       console.error(`${args.config}: the config module has no default export`);
       return 2;
@@ -49,12 +52,20 @@ async function main(argv: string[]): Promise<number> {
   const entities = args.entities ?? config.entities;
   const out = args.out ?? config.out;
   if (!entities || !out) {
-    console.error(`missing --entities or --out (or a --config that sets them)\n${USAGE}`);
+    console.error(
+      `missing --entities or --out (or a --config that sets them)\n${USAGE}`,
+    );
     return 2;
   }
   const started = performance.now();
   try {
-    await generate({ ...config, entities, out, runtimeImport: args["runtime-import"] ?? config.runtimeImport, log: true });
+    await generate({
+      ...config,
+      entities,
+      out,
+      runtimeImport: args["runtime-import"] ?? config.runtimeImport,
+      log: true,
+    });
   } catch (error) {
     if (error instanceof GenerateError) {
       console.error(`error: ${error.message}`);

@@ -5,8 +5,8 @@
  * @module
  */
 import { resolve } from "@std/path";
-import { GenerateOptions } from "./config.ts";
-import { emitNode, emitMod, emitResolvers } from "./emit/node.ts";
+import type { GenerateOptions } from "./config.ts";
+import { emitMod, emitNode, emitResolvers } from "./emit/node.ts";
 import { emitCollection, emitEdges, emitEnums, emitPagination } from "./emit/tables.ts";
 import { buildGraph, type Graph } from "./graph.ts";
 import { loadModel } from "./load.ts";
@@ -15,7 +15,14 @@ import { writeFiles } from "./write.ts";
 
 export { defineConfig, type GenerateConfig, type GenerateOptions } from "./config.ts";
 export { GenerateError } from "./errors.ts";
-export type { Graph, GraphEdge, GraphEnum, GraphField, GraphOrderField, GraphType } from "./graph.ts";
+export type {
+  Graph,
+  GraphEdge,
+  GraphEnum,
+  GraphField,
+  GraphOrderField,
+  GraphType,
+} from "./graph.ts";
 
 /** What `generate` wrote. */
 export interface GenerateResult {
@@ -33,7 +40,9 @@ export interface GenerateResult {
  * @throws GenerateError naming the entity file and property when the model is invalid; nothing
  *   is written then
  */
-export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+export async function generate(
+  options: GenerateOptions,
+): Promise<GenerateResult> {
   const entities = resolve(options.entities);
   const out = resolve(options.out);
   const runtime = options.runtimeImport ?? "@mikrogql/ext";
@@ -50,7 +59,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   ]);
   await writeFiles(out, files, options.format ?? true);
   if (options.log) {
-    console.log(`generated ${graph.types.length} types (${graph.types.map((t) => t.name).join(", ")}) into ${out}`);
+    console.log(
+      `generated ${graph.types.length} types (${
+        graph.types.map((t) => t.name).join(", ")
+      }) into ${out}`,
+    );
     console.log(`  files: ${[...files.keys()].join(", ")}`);
   }
   return { graph, out, files: [...files.keys()] };

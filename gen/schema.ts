@@ -9,19 +9,19 @@ import {
   GraphQLEnumType,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
+  GraphQLFloat,
   GraphQLID,
   GraphQLInputObjectType,
   GraphQLInt,
   GraphQLInterfaceType,
   GraphQLList,
+  type GraphQLNamedType,
   GraphQLNonNull,
   GraphQLObjectType,
   type GraphQLOutputType,
   GraphQLScalarType,
   GraphQLSchema,
   GraphQLString,
-  GraphQLFloat,
-  type GraphQLNamedType,
   printSchema,
 } from "graphql";
 import type { Graph, GraphType } from "./graph.ts";
@@ -39,39 +39,62 @@ export function buildSchema(graph: Graph): GraphQLSchema {
     Boolean: GraphQLBoolean,
   };
   const scalar = (name: string) =>
-    scalars[name] ??= new GraphQLScalarType({ name, description: SCALAR_DESCRIPTIONS[name] });
+    scalars[name] ??= new GraphQLScalarType({
+      name,
+      description: SCALAR_DESCRIPTIONS[name],
+    });
   const cursor = scalar("Cursor");
   const enums = new Map(graph.enums.map((e) => [
     e.name,
     new GraphQLEnumType({
       name: e.name,
-      values: Object.fromEntries(e.values.map((v) => [v.name, { value: v.name }])),
+      values: Object.fromEntries(
+        e.values.map((v) => [v.name, { value: v.name }]),
+      ),
     }),
   ]));
   const node = new GraphQLInterfaceType({
     name: "Node",
     description: "An object with a globally unique ID (Relay Global Object Identification).",
-    fields: { id: { type: nonNull(GraphQLID), description: "The ID of the object." } },
+    fields: {
+      id: { type: nonNull(GraphQLID), description: "The ID of the object." },
+    },
   });
   const pageInfo = new GraphQLObjectType({
     name: "PageInfo",
     description: "Information about pagination in a connection (Relay Cursor Connections).",
     fields: {
-      hasNextPage: { type: nonNull(GraphQLBoolean), description: "When paginating forwards, are there more items?" },
+      hasNextPage: {
+        type: nonNull(GraphQLBoolean),
+        description: "When paginating forwards, are there more items?",
+      },
       hasPreviousPage: {
         type: nonNull(GraphQLBoolean),
         description: "When paginating backwards, are there more items?",
       },
-      startCursor: { type: cursor, description: "When paginating backwards, the cursor to continue." },
-      endCursor: { type: cursor, description: "When paginating forwards, the cursor to continue." },
+      startCursor: {
+        type: cursor,
+        description: "When paginating backwards, the cursor to continue.",
+      },
+      endCursor: {
+        type: cursor,
+        description: "When paginating forwards, the cursor to continue.",
+      },
     },
   });
   const direction = new GraphQLEnumType({
     name: "OrderDirection",
-    description: "Possible directions in which to order a list of items when provided an `orderBy` argument.",
+    description:
+      "Possible directions in which to order a list of items when provided an `orderBy` argument.",
     values: {
-      ASC: { value: "ASC", description: "Specifies an ascending order for a given `orderBy` argument." },
-      DESC: { value: "DESC", description: "Specifies a descending order for a given `orderBy` argument." },
+      ASC: {
+        value: "ASC",
+        description: "Specifies an ascending order for a given `orderBy` argument.",
+      },
+      DESC: {
+        value: "DESC",
+        description: "Specifies a descending order for a given `orderBy` argument.",
+      },
     },
   });
 
@@ -84,8 +107,14 @@ export function buildSchema(graph: Graph): GraphQLSchema {
       name: `${type.name}Edge`,
       description: "An edge in a connection.",
       fields: () => ({
-        node: { type: objects.get(type.name)!, description: "The item at the end of the edge." },
-        cursor: { type: nonNull(cursor), description: "A cursor for use in pagination." },
+        node: {
+          type: objects.get(type.name)!,
+          description: "The item at the end of the edge.",
+        },
+        cursor: {
+          type: nonNull(cursor),
+          description: "A cursor for use in pagination.",
+        },
       }),
     });
     connections.set(
@@ -94,9 +123,18 @@ export function buildSchema(graph: Graph): GraphQLSchema {
         name: `${type.name}Connection`,
         description: "A connection to a list of items.",
         fields: {
-          edges: { type: new GraphQLList(edge), description: "A list of edges." },
-          pageInfo: { type: nonNull(pageInfo), description: "Information to aid in pagination." },
-          totalCount: { type: nonNull(GraphQLInt), description: "Identifies the total count of items in the connection." },
+          edges: {
+            type: new GraphQLList(edge),
+            description: "A list of edges.",
+          },
+          pageInfo: {
+            type: nonNull(pageInfo),
+            description: "Information to aid in pagination.",
+          },
+          totalCount: {
+            type: nonNull(GraphQLInt),
+            description: "Identifies the total count of items in the connection.",
+          },
         },
       }),
     );
@@ -104,7 +142,9 @@ export function buildSchema(graph: Graph): GraphQLSchema {
       const orderField = new GraphQLEnumType({
         name: `${type.name}OrderField`,
         description: `Properties by which ${type.name} connections can be ordered.`,
-        values: Object.fromEntries(type.orderFields.map((o) => [o.name, { value: o.name }])),
+        values: Object.fromEntries(
+          type.orderFields.map((o) => [o.name, { value: o.name }]),
+        ),
       });
       orders.set(
         type.name,
@@ -117,7 +157,10 @@ export function buildSchema(graph: Graph): GraphQLSchema {
               defaultValue: "ASC",
               description: `The ordering direction.`,
             },
-            field: { type: new GraphQLNonNull(orderField), description: `The field by which to order ${type.name}s.` },
+            field: {
+              type: new GraphQLNonNull(orderField),
+              description: `The field by which to order ${type.name}s.`,
+            },
           },
         }),
       );
@@ -125,13 +168,30 @@ export function buildSchema(graph: Graph): GraphQLSchema {
   }
   const connectionArgs = (type: GraphType): GraphQLFieldConfigArgumentMap => {
     const args: GraphQLFieldConfigArgumentMap = {
-      after: { type: cursor, description: "Returns the elements in the list that come after the specified cursor." },
-      first: { type: GraphQLInt, description: "Returns the first _n_ elements from the list." },
-      before: { type: cursor, description: "Returns the elements in the list that come before the specified cursor." },
-      last: { type: GraphQLInt, description: "Returns the last _n_ elements from the list." },
+      after: {
+        type: cursor,
+        description: "Returns the elements in the list that come after the specified cursor.",
+      },
+      first: {
+        type: GraphQLInt,
+        description: "Returns the first _n_ elements from the list.",
+      },
+      before: {
+        type: cursor,
+        description: "Returns the elements in the list that come before the specified cursor.",
+      },
+      last: {
+        type: GraphQLInt,
+        description: "Returns the last _n_ elements from the list.",
+      },
     };
     const order = orders.get(type.name);
-    if (order) args.orderBy = { type: order, description: `Ordering options for ${type.name}s returned from the connection.` };
+    if (order) {
+      args.orderBy = {
+        type: order,
+        description: `Ordering options for ${type.name}s returned from the connection.`,
+      };
+    }
     return args;
   };
   for (const type of graph.types) {
@@ -142,10 +202,15 @@ export function buildSchema(graph: Graph): GraphQLSchema {
         description: type.description,
         interfaces: [node],
         fields: () => {
-          const fields: GraphQLFieldConfigMap<unknown, unknown> = { id: { type: nonNull(GraphQLID) } };
+          const fields: GraphQLFieldConfigMap<unknown, unknown> = {
+            id: { type: nonNull(GraphQLID) },
+          };
           for (const f of type.fields) {
             const base = f.enum ? enums.get(f.enum)! : scalar(f.graphqlType);
-            fields[f.name] = { type: f.nullable ? base : nonNull(base), description: f.description };
+            fields[f.name] = {
+              type: f.nullable ? base : nonNull(base),
+              description: f.description,
+            };
           }
           for (const e of type.edges) {
             const target = graph.types.find((t) => t.name === e.target)!;
@@ -153,9 +218,14 @@ export function buildSchema(graph: Graph): GraphQLSchema {
               const object = objects.get(e.target)!;
               fields[e.name] = { type: e.nullable ? object : nonNull(object) };
             } else if (e.connection) {
-              fields[e.name] = { type: nonNull(connections.get(e.target)!), args: connectionArgs(target) };
+              fields[e.name] = {
+                type: nonNull(connections.get(e.target)!),
+                args: connectionArgs(target),
+              };
             } else {
-              fields[e.name] = { type: new GraphQLList(nonNull(objects.get(e.target)!)) };
+              fields[e.name] = {
+                type: new GraphQLList(nonNull(objects.get(e.target)!)),
+              };
             }
           }
           return fields;
@@ -170,17 +240,27 @@ export function buildSchema(graph: Graph): GraphQLSchema {
         node: {
           type: node,
           description: "Fetches an object given its ID.",
-          args: { id: { type: nonNull(GraphQLID), description: "ID of the object." } },
+          args: {
+            id: { type: nonNull(GraphQLID), description: "ID of the object." },
+          },
         },
         nodes: {
           type: nonNull(new GraphQLList(node)),
           description: "Lookup nodes by a list of IDs.",
-          args: { ids: { type: nonNull(new GraphQLList(nonNull(GraphQLID))), description: "The list of node IDs." } },
+          args: {
+            ids: {
+              type: nonNull(new GraphQLList(nonNull(GraphQLID))),
+              description: "The list of node IDs.",
+            },
+          },
         },
       };
       for (const type of graph.types) {
         if (!type.queryField) continue;
-        fields[type.queryField] = { type: nonNull(connections.get(type.name)!), args: connectionArgs(type) };
+        fields[type.queryField] = {
+          type: nonNull(connections.get(type.name)!),
+          args: connectionArgs(type),
+        };
       }
       return fields;
     },

@@ -65,24 +65,34 @@ export interface EntityAnnotations {
 
 const KEY = Symbol.for("mikrogql.annotations");
 
-function decorator<A extends Annotation>(annotation: A): AnnotationDecorator<A> {
+function decorator<A extends Annotation>(
+  annotation: A,
+): AnnotationDecorator<A> {
   const apply = (_value: unknown, context: DecoratorContext) => {
-    const store = ownStore(context.metadata as Record<PropertyKey, unknown> | undefined);
+    const store = ownStore(
+      context.metadata as Record<PropertyKey, unknown> | undefined,
+    );
     if (context.kind === "class") store.entity.push(annotation);
     else (store.fields[String(context.name)] ??= []).push(annotation);
   };
   return Object.assign(apply, { annotation });
 }
 
-function ownStore(metadata: Record<PropertyKey, unknown> | undefined): EntityAnnotations {
+function ownStore(
+  metadata: Record<PropertyKey, unknown> | undefined,
+): EntityAnnotations {
   if (!metadata) {
-    throw new Error("mikrogql annotations need TC39 decorator metadata (Symbol.metadata)");
+    throw new Error(
+      "mikrogql annotations need TC39 decorator metadata (Symbol.metadata)",
+    );
   }
   if (!Object.hasOwn(metadata, KEY)) {
     const inherited = metadata[KEY] as EntityAnnotations | undefined;
     metadata[KEY] = {
       entity: [...(inherited?.entity ?? [])],
-      fields: Object.fromEntries(Object.entries(inherited?.fields ?? {}).map(([k, v]) => [k, [...v]])),
+      fields: Object.fromEntries(
+        Object.entries(inherited?.fields ?? {}).map(([k, v]) => [k, [...v]]),
+      ),
     };
   }
   return metadata[KEY] as EntityAnnotations;
@@ -92,9 +102,13 @@ function ownStore(metadata: Record<PropertyKey, unknown> | undefined): EntityAnn
  * `OrderField(NAME)`: the property is orderable; `NAME` is its value in `<T>OrderField`
  * (entgql `OrderField`). The property must be comparable (not JSON, not an array, not a blob).
  */
-export function OrderField(name: string): AnnotationDecorator<{ kind: "OrderField"; name: string }> {
+export function OrderField(
+  name: string,
+): AnnotationDecorator<{ kind: "OrderField"; name: string }> {
   if (!/^[A-Z][A-Z0-9_]*$/.test(name)) {
-    throw new Error(`OrderField name must be an upper-case GraphQL enum value, got ${JSON.stringify(name)}`);
+    throw new Error(
+      `OrderField name must be an upper-case GraphQL enum value, got ${JSON.stringify(name)}`,
+    );
   }
   return decorator({ kind: "OrderField", name });
 }
@@ -108,9 +122,15 @@ export function Bind(): AnnotationDecorator<{ kind: "Bind" }> {
  * `MapsTo(...names)`: expose the edge under these GraphQL field names instead of the property
  * name (entgql `MapsTo`).
  */
-export function MapsTo(...names: string[]): AnnotationDecorator<{ kind: "MapsTo"; names: string[] }> {
-  if (names.length === 0 || names.some((n) => !/^[_A-Za-z][_0-9A-Za-z]*$/.test(n))) {
-    throw new Error(`MapsTo needs GraphQL field names, got ${JSON.stringify(names)}`);
+export function MapsTo(
+  ...names: string[]
+): AnnotationDecorator<{ kind: "MapsTo"; names: string[] }> {
+  if (
+    names.length === 0 || names.some((n) => !/^[_A-Za-z][_0-9A-Za-z]*$/.test(n))
+  ) {
+    throw new Error(
+      `MapsTo needs GraphQL field names, got ${JSON.stringify(names)}`,
+    );
   }
   return decorator({ kind: "MapsTo", names });
 }
@@ -119,15 +139,22 @@ export function MapsTo(...names: string[]): AnnotationDecorator<{ kind: "MapsTo"
  * `Skip(...modes)`: leave the entity or property out of parts of the schema (entgql `Skip`).
  * Without modes, out of everything ({@linkcode SkipAll}).
  */
-export function Skip(...modes: number[]): AnnotationDecorator<{ kind: "Skip"; modes: number }> {
-  return decorator({ kind: "Skip", modes: modes.length === 0 ? SkipAll : modes.reduce((a, b) => a | b, 0) });
+export function Skip(
+  ...modes: number[]
+): AnnotationDecorator<{ kind: "Skip"; modes: number }> {
+  return decorator({
+    kind: "Skip",
+    modes: modes.length === 0 ? SkipAll : modes.reduce((a, b) => a | b, 0),
+  });
 }
 
 /**
  * `RelayConnection()`: expose a non-unique edge as a `<T>Connection` with pagination arguments
  * (entgql `RelayConnection`). On a unique edge it is a generator error.
  */
-export function RelayConnection(): AnnotationDecorator<{ kind: "RelayConnection" }> {
+export function RelayConnection(): AnnotationDecorator<
+  { kind: "RelayConnection" }
+> {
   return decorator({ kind: "RelayConnection" });
 }
 
@@ -135,12 +162,16 @@ export function RelayConnection(): AnnotationDecorator<{ kind: "RelayConnection"
  * `QueryField(name?)`: add a root connection field for the entity (entgql `QueryField`), named
  * `name` or the camel-case plural of the type (`users`).
  */
-export function QueryField(name?: string): AnnotationDecorator<{ kind: "QueryField"; name?: string }> {
+export function QueryField(
+  name?: string,
+): AnnotationDecorator<{ kind: "QueryField"; name?: string }> {
   return decorator({ kind: "QueryField", name });
 }
 
 /** `Type(name)`: the GraphQL type name of the entity, instead of its class name (entgql `Type`). */
-export function Type(name: string): AnnotationDecorator<{ kind: "Type"; name: string }> {
+export function Type(
+  name: string,
+): AnnotationDecorator<{ kind: "Type"; name: string }> {
   return decorator({ kind: "Type", name });
 }
 
@@ -154,7 +185,10 @@ export function Type(name: string): AnnotationDecorator<{ kind: "Type"; name: st
  */
 export function annotate<E extends object>(
   entity: E,
-  annotations: { entity?: AnnotationDecorator[]; fields?: Record<string, AnnotationDecorator[]> },
+  annotations: {
+    entity?: AnnotationDecorator[];
+    fields?: Record<string, AnnotationDecorator[]>;
+  },
 ): E {
   const target = entity as Record<PropertyKey, unknown>;
   const store = (target[KEY] ??= { entity: [], fields: {} }) as EntityAnnotations;
@@ -170,15 +204,23 @@ export function annotationsOf(entity: object): EntityAnnotations {
   const sources: (EntityAnnotations | undefined)[] = [];
   const classOf = entity instanceof EntitySchema ? entity.meta.class : entity;
   if (typeof classOf === "function") {
-    const metadata = (classOf as { [Symbol.metadata]?: Record<PropertyKey, unknown> })[Symbol.metadata];
+    const metadata = (classOf as { [Symbol.metadata]?: Record<PropertyKey, unknown> })[
+      Symbol.metadata
+    ];
     sources.push(metadata?.[KEY] as EntityAnnotations | undefined);
   }
-  sources.push((entity as Record<PropertyKey, unknown>)[KEY] as EntityAnnotations | undefined);
+  sources.push(
+    (entity as Record<PropertyKey, unknown>)[KEY] as
+      | EntityAnnotations
+      | undefined,
+  );
   const result: EntityAnnotations = { entity: [], fields: {} };
   for (const source of sources) {
     if (!source) continue;
     result.entity.push(...source.entity);
-    for (const [field, list] of Object.entries(source.fields)) (result.fields[field] ??= []).push(...list);
+    for (const [field, list] of Object.entries(source.fields)) {
+      (result.fields[field] ??= []).push(...list);
+    }
   }
   return result;
 }

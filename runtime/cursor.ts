@@ -39,7 +39,9 @@ export interface CursorShape {
  */
 export function encodeCursor(cursor: Cursor): string {
   const values = cursor.values.map(toJson);
-  return textToBase64Url(JSON.stringify([toJson(cursor.id), values, cursor.order]));
+  return textToBase64Url(
+    JSON.stringify([toJson(cursor.id), values, cursor.order]),
+  );
 }
 
 /**
@@ -49,9 +51,16 @@ export function encodeCursor(cursor: Cursor): string {
  * @param argument the argument name, for the error message
  * @throws GraphQLError with code `INVALID_CURSOR` when the string is not a cursor of this shape
  */
-export function decodeCursor(value: string, shape: CursorShape, argument: string): Cursor {
+export function decodeCursor(
+  value: string,
+  shape: CursorShape,
+  argument: string,
+): Cursor {
   const invalid = (why: string) =>
-    gqlError(ErrorCode.INVALID_CURSOR, `invalid cursor in "${argument}": ${why} (${JSON.stringify(value)})`);
+    gqlError(
+      ErrorCode.INVALID_CURSOR,
+      `invalid cursor in "${argument}": ${why} (${JSON.stringify(value)})`,
+    );
   const text = base64UrlToText(value);
   if (text === undefined) throw invalid("not base64url");
   let parsed: unknown;
@@ -60,12 +69,18 @@ export function decodeCursor(value: string, shape: CursorShape, argument: string
   } catch {
     throw invalid("not a cursor");
   }
-  if (!Array.isArray(parsed) || parsed.length !== 3 || !Array.isArray(parsed[1])) {
+  if (
+    !Array.isArray(parsed) || parsed.length !== 3 || !Array.isArray(parsed[1])
+  ) {
     throw invalid("not a cursor");
   }
   const [rawId, rawValues, order] = parsed as [unknown, unknown[], unknown];
-  if (order !== shape.order) throw invalid(`made for another order (${String(order)})`);
-  if (rawValues.length !== shape.valueKinds.length) throw invalid("wrong number of order values");
+  if (order !== shape.order) {
+    throw invalid(`made for another order (${String(order)})`);
+  }
+  if (rawValues.length !== shape.valueKinds.length) {
+    throw invalid("wrong number of order values");
+  }
   const id = fromJson(rawId, shape.idKind);
   if (id === INVALID) throw invalid("bad id");
   const values = rawValues.map((raw, i) => fromJson(raw, shape.valueKinds[i]));
@@ -81,7 +96,10 @@ function toJson(value: unknown): unknown {
   return value ?? null;
 }
 
-function fromJson(raw: unknown, kind: ScalarKind | "int" | "bigint" | "string"): unknown {
+function fromJson(
+  raw: unknown,
+  kind: ScalarKind | "int" | "bigint" | "string",
+): unknown {
   if (raw === null) return null;
   switch (kind) {
     case "int":

@@ -6,7 +6,12 @@
  */
 import { type Collection, type EntityManager, wrap } from "@mikro-orm/core";
 import type { EdgeDescription, Graph, NodeType } from "./graph.ts";
-import { type Connection, paginate, type PaginationArgs, type PaginationLimits } from "./paginate.ts";
+import {
+  type Connection,
+  paginate,
+  type PaginationArgs,
+  type PaginationLimits,
+} from "./paginate.ts";
 
 /**
  * Loads the edge `edge` of `parent`.
@@ -25,15 +30,23 @@ export async function loadEdge(
   const target: NodeType = graph.types[edge.target];
   const value = (parent as Record<string, unknown>)[edge.prop];
   if (edge.kind === "m:1" || edge.kind === "1:1") {
-    if (value === null || (value !== undefined && wrap(value as object, true).isInitialized())) {
+    if (
+      value === null ||
+      (value !== undefined && wrap(value as object, true).isInitialized())
+    ) {
       return value ?? null;
     }
     await em.populate(parent, [edge.prop] as never[]);
-    return ((parent as Record<string, unknown>)[edge.prop] as object | undefined) ?? null;
+    return ((parent as Record<string, unknown>)[edge.prop] as
+      | object
+      | undefined) ?? null;
   }
   const collection = value as Collection<object>;
   if (!edge.connection) {
-    return await collection.matching({ orderBy: { [target.id.prop]: "asc" } as never, store: false });
+    return await collection.matching({
+      orderBy: { [target.id.prop]: "asc" } as never,
+      store: false,
+    });
   }
   return paginate(
     target,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { EntitySchema, type EntityName } from "@mikro-orm/core";
+import { type EntityName, EntitySchema } from "@mikro-orm/core";
 
 /** How a scalar value is represented in GraphQL and compared in cursors. */
 export type ScalarKind =
@@ -126,12 +126,21 @@ export function defineGraph(tables: GraphTables): Graph {
   }
   for (const table of [tables.fields, tables.edges, tables.orderFields]) {
     for (const name of Object.keys(table)) {
-      if (!types[name]) throw new Error(`graph tables name unknown node type "${name}"`);
+      if (!types[name]) {
+        throw new Error(`graph tables name unknown node type "${name}"`);
+      }
     }
   }
   const typeOfEntity = new Map<string, string>();
-  for (const type of Object.values(types)) typeOfEntity.set(entityClassName(type.entity), type.name);
-  return { types, enums: tables.enums, queryFields: tables.queryFields, typeOfEntity };
+  for (const type of Object.values(types)) {
+    typeOfEntity.set(entityClassName(type.entity), type.name);
+  }
+  return {
+    types,
+    enums: tables.enums,
+    queryFields: tables.queryFields,
+    typeOfEntity,
+  };
 }
 
 /** The MikroORM class name of an entity given as a schema, a class or a name. */

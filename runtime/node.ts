@@ -58,7 +58,10 @@ export function decodeGlobalId(graph: Graph, id: string): GlobalId | undefined {
 
 /** The `NOT_FOUND` error for a global id. */
 export function notFound(id: string): Error {
-  return gqlError(ErrorCode.NOT_FOUND, `could not resolve to a node with the global id of ${JSON.stringify(id)}`);
+  return gqlError(
+    ErrorCode.NOT_FOUND,
+    `could not resolve to a node with the global id of ${JSON.stringify(id)}`,
+  );
 }
 
 /**
@@ -66,10 +69,16 @@ export function notFound(id: string): Error {
  *
  * @throws GraphQLError `NOT_FOUND` naming the id when it is malformed or names no row
  */
-export async function noder(em: EntityManager, graph: Graph, id: string): Promise<object> {
+export async function noder(
+  em: EntityManager,
+  graph: Graph,
+  id: string,
+): Promise<object> {
   const decoded = decodeGlobalId(graph, id);
   if (!decoded) throw notFound(id);
-  const row = await em.findOne(decoded.type.entity, { [decoded.type.id.prop]: decoded.pk });
+  const row = await em.findOne(decoded.type.entity, {
+    [decoded.type.id.prop]: decoded.pk,
+  });
   if (!row) throw notFound(id);
   return row;
 }
@@ -91,9 +100,14 @@ export async function noders(
   }
   const found = new Map<string, object>();
   await Promise.all([...byType].map(async ([type, pks]) => {
-    const rows = await em.find(type.entity, { [type.id.prop]: { $in: [...pks] } });
+    const rows = await em.find(type.entity, {
+      [type.id.prop]: { $in: [...pks] },
+    });
     for (const row of rows) {
-      found.set(`${type.name}:${String((row as Record<string, unknown>)[type.id.prop])}`, row);
+      found.set(
+        `${type.name}:${String((row as Record<string, unknown>)[type.id.prop])}`,
+        row,
+      );
     }
   }));
   return ids.map((id, i) => {

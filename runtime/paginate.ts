@@ -106,19 +106,31 @@ const DEFAULT_MAX_PAGE_SIZE = 1000;
  * @throws GraphQLError `INVALID_PAGINATION` naming the argument when both are given, one is
  *   negative, or one exceeds `maxPageSize`
  */
-export function validatePagination(args: PaginationArgs, limits: PaginationLimits = {}): void {
+export function validatePagination(
+  args: PaginationArgs,
+  limits: PaginationLimits = {},
+): void {
   const max = limits.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
   if (args.first != null && args.last != null) {
-    throw gqlError(ErrorCode.INVALID_PAGINATION, `"first" and "last" cannot be given together`);
+    throw gqlError(
+      ErrorCode.INVALID_PAGINATION,
+      `"first" and "last" cannot be given together`,
+    );
   }
   for (const name of ["first", "last"] as const) {
     const value = args[name];
     if (value == null) continue;
     if (value < 0) {
-      throw gqlError(ErrorCode.INVALID_PAGINATION, `"${name}" must be a non-negative integer, got ${value}`);
+      throw gqlError(
+        ErrorCode.INVALID_PAGINATION,
+        `"${name}" must be a non-negative integer, got ${value}`,
+      );
     }
     if (value > max) {
-      throw gqlError(ErrorCode.INVALID_PAGINATION, `"${name}" must be at most ${max}, got ${value}`);
+      throw gqlError(
+        ErrorCode.INVALID_PAGINATION,
+        `"${name}" must be at most ${max}, got ${value}`,
+      );
     }
   }
 }
@@ -129,17 +141,30 @@ export function validatePagination(args: PaginationArgs, limits: PaginationLimit
  * @throws GraphQLError `BAD_USER_INPUT` for an order field the type does not have, or the same
  *   field twice in a row
  */
-export function orderTerms(type: NodeType, orderBy: PaginationArgs["orderBy"]): OrderTerm[] {
+export function orderTerms(
+  type: NodeType,
+  orderBy: PaginationArgs["orderBy"],
+): OrderTerm[] {
   const inputs = orderBy == null ? [] : Array.isArray(orderBy) ? orderBy : [orderBy];
   return inputs.map((input, i) => {
     const field = type.orderFields[input.field];
     if (!field) {
-      throw gqlError(ErrorCode.BAD_USER_INPUT, `unknown order field ${input.field} for ${type.name}`);
+      throw gqlError(
+        ErrorCode.BAD_USER_INPUT,
+        `unknown order field ${input.field} for ${type.name}`,
+      );
     }
     if (i > 0 && inputs[i - 1].field === input.field) {
-      throw gqlError(ErrorCode.BAD_USER_INPUT, `order field ${input.field} is repeated in "orderBy"`);
+      throw gqlError(
+        ErrorCode.BAD_USER_INPUT,
+        `order field ${input.field} is repeated in "orderBy"`,
+      );
     }
-    return { path: field.prop, kind: field.kind, direction: input.direction ?? "ASC" };
+    return {
+      path: field.prop,
+      kind: field.kind,
+      direction: input.direction ?? "ASC",
+    };
   });
 }
 
@@ -149,7 +174,11 @@ export function orderTerms(type: NodeType, orderBy: PaginationArgs["orderBy"]): 
  *
  * @throws GraphQLError `INVALID_PAGINATION`, `INVALID_CURSOR` or `BAD_USER_INPUT`
  */
-export function planPage(type: NodeType, args: PaginationArgs, limits?: PaginationLimits): PagePlan {
+export function planPage(
+  type: NodeType,
+  args: PaginationArgs,
+  limits?: PaginationLimits,
+): PagePlan {
   validatePagination(args, limits);
   const terms = orderTerms(type, args.orderBy);
   const shape: CursorShape = {
@@ -158,20 +187,32 @@ export function planPage(type: NodeType, args: PaginationArgs, limits?: Paginati
     order: orderKey(args.orderBy),
   };
   const idDirection = terms.at(-1)?.direction ?? "ASC";
-  const all = [...terms, { path: type.id.prop, kind: "int" as ScalarKind, direction: idDirection }];
+  const all = [...terms, {
+    path: type.id.prop,
+    kind: "int" as ScalarKind,
+    direction: idDirection,
+  }];
   const conditions: FilterQuery<object>[] = [];
   if (args.after != null) {
-    conditions.push(keyset(all, decodeCursor(args.after, shape, "after"), true));
+    conditions.push(
+      keyset(all, decodeCursor(args.after, shape, "after"), true),
+    );
   }
   if (args.before != null) {
-    conditions.push(keyset(all, decodeCursor(args.before, shape, "before"), false));
+    conditions.push(
+      keyset(all, decodeCursor(args.before, shape, "before"), false),
+    );
   }
   const reverse = args.last != null;
   const orderBy = all.map((t) => nest(t.path, flip(t.direction, reverse).toLowerCase()));
   const size = args.first ?? args.last;
   return {
     query: {
-      where: conditions.length === 0 ? {} : conditions.length === 1 ? conditions[0] : { $and: conditions },
+      where: conditions.length === 0
+        ? {}
+        : conditions.length === 1
+        ? conditions[0]
+        : { $and: conditions },
       orderBy: orderBy as QueryOrderMap<object>[],
       limit: size == null ? undefined : size + 1,
     },
@@ -266,7 +307,11 @@ function flip(direction: OrderDirection, reverse: boolean): OrderDirection {
  * `a > x OR (a = x AND b > y) OR (a = x AND b = y AND id > z)`, each comparison in its term's
  * direction.
  */
-function keyset(terms: OrderTerm[], cursor: Cursor, forward: boolean): FilterQuery<object> {
+function keyset(
+  terms: OrderTerm[],
+  cursor: Cursor,
+  forward: boolean,
+): FilterQuery<object> {
   const values = [...cursor.values, cursor.id];
   const branches = terms.map((term, i) => {
     const ascending = (term.direction === "ASC") === forward;
@@ -279,7 +324,10 @@ function keyset(terms: OrderTerm[], cursor: Cursor, forward: boolean): FilterQue
 
 /** `nest("author.name", v)` is `{ author: { name: v } }`. */
 function nest(path: string, value: unknown): Record<string, unknown> {
-  return path.split(".").reduceRight<unknown>((inner, key) => ({ [key]: inner }), value) as Record<
+  return path.split(".").reduceRight<unknown>(
+    (inner, key) => ({ [key]: inner }),
+    value,
+  ) as Record<
     string,
     unknown
   >;
@@ -287,6 +335,8 @@ function nest(path: string, value: unknown): Record<string, unknown> {
 
 function valueAt(row: object, path: string): unknown {
   let value: unknown = row;
-  for (const key of path.split(".")) value = (value as Record<string, unknown> | null)?.[key];
+  for (const key of path.split(".")) {
+    value = (value as Record<string, unknown> | null)?.[key];
+  }
   return value;
 }

@@ -10,19 +10,32 @@ import type { GraphQLFieldResolver, GraphQLScalarType } from "graphql";
 import { loadEdge } from "./edges.ts";
 import type { Graph } from "./graph.ts";
 import { encodeGlobalId, noder, noders } from "./node.ts";
-import { type Connection, paginate, type PaginationArgs, type PaginationLimits } from "./paginate.ts";
+import {
+  type Connection,
+  paginate,
+  type PaginationArgs,
+  type PaginationLimits,
+} from "./paginate.ts";
 import { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./scalars.ts";
 import { fromContext, type MikroContext } from "./transaction.ts";
 
 /** Options of {@linkcode createResolvers}. */
 export type ResolverOptions = PaginationLimits;
 
-type Resolver = GraphQLFieldResolver<Record<string, unknown>, MikroContext, Record<string, unknown>>;
+type Resolver = GraphQLFieldResolver<
+  Record<string, unknown>,
+  MikroContext,
+  Record<string, unknown>
+>;
 
 /** A resolver map as `createSchema`/`makeExecutableSchema` takes it. */
 export type ResolverMap = Record<
   string,
-  GraphQLScalarType | Record<string, Resolver | string | number | { (obj: object): string | undefined }>
+  | GraphQLScalarType
+  | Record<
+    string,
+    Resolver | string | number | { (obj: object): string | undefined }
+  >
 >;
 
 /**
@@ -31,18 +44,25 @@ export type ResolverMap = Record<
  * @param graph the joined generated tables ({@linkcode defineGraph})
  * @param options pagination limits
  */
-export function createResolvers(graph: Graph, options: ResolverOptions = {}): ResolverMap {
+export function createResolvers(
+  graph: Graph,
+  options: ResolverOptions = {},
+): ResolverMap {
   const query: Record<string, Resolver> = {
     node: (_root, args, ctx) => noder(fromContext(ctx), graph, args.id as string),
     nodes: (_root, args, ctx) => noders(fromContext(ctx), graph, args.ids as string[]),
   };
-  const kinds = new Set(Object.values(graph.types).flatMap((t) => Object.values(t.fields).map((f) => f.kind)));
+  const kinds = new Set(
+    Object.values(graph.types).flatMap((t) => Object.values(t.fields).map((f) => f.kind)),
+  );
   const map: ResolverMap = {
     Cursor: CursorScalar,
     ...(kinds.has("time") ? { Time: TimeScalar } : {}),
     ...(kinds.has("bigint") ? { BigInt: BigIntScalar } : {}),
     ...(kinds.has("json") ? { JSON: JSONScalar } : {}),
-    Node: { __resolveType: (obj: object) => graph.typeOfEntity.get(wrap(obj, true).__meta.className) },
+    Node: {
+      __resolveType: (obj: object) => graph.typeOfEntity.get(wrap(obj, true).__meta.className),
+    },
     ...graph.enums,
   };
   for (const type of Object.values(graph.types)) {
@@ -53,7 +73,11 @@ export function createResolvers(graph: Graph, options: ResolverOptions = {}): Re
         return paginate(
           type,
           args as PaginationArgs,
-          (q) => em.find(type.entity, q.where, { orderBy: q.orderBy as never, limit: q.limit }),
+          (q) =>
+            em.find(type.entity, q.where, {
+              orderBy: q.orderBy as never,
+              limit: q.limit,
+            }),
           () => em.count(type.entity, {}),
           options,
         );
@@ -66,11 +90,13 @@ export function createResolvers(graph: Graph, options: ResolverOptions = {}): Re
       if (name !== field.prop) fields[name] = (row) => row[field.prop];
     }
     for (const [name, edge] of Object.entries(type.edges)) {
-      fields[name] = (row, args, ctx) => loadEdge(fromContext(ctx), graph, edge, row, args, options);
+      fields[name] = (row, args, ctx) =>
+        loadEdge(fromContext(ctx), graph, edge, row, args, options);
     }
     map[type.name] = fields;
     map[`${type.name}Connection`] = {
-      totalCount: ((connection: Connection<object>) => connection.totalCount()) as unknown as Resolver,
+      totalCount: ((connection: Connection<object>) =>
+        connection.totalCount()) as unknown as Resolver,
     };
   }
   map.Query = query;

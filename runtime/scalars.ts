@@ -8,8 +8,13 @@ import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from "graphql";
 
 function timeValue(value: unknown): Date {
   const date = typeof value === "string" ? new Date(value) : undefined;
-  if (!date || Number.isNaN(date.getTime()) || !/^\d{4}-\d\d-\d\dT/.test(value as string)) {
-    throw new GraphQLError(`Time must be an RFC 3339 date-time string, got ${JSON.stringify(value)}`);
+  if (
+    !date || Number.isNaN(date.getTime()) ||
+    !/^\d{4}-\d\d-\d\dT/.test(value as string)
+  ) {
+    throw new GraphQLError(
+      `Time must be an RFC 3339 date-time string, got ${JSON.stringify(value)}`,
+    );
   }
   return date;
 }
@@ -20,7 +25,9 @@ export const TimeScalar: GraphQLScalarType = new GraphQLScalarType({
   description: "An RFC 3339 date-time string, e.g. 2026-01-02T03:04:05.678Z.",
   serialize: (value) => {
     const date = value instanceof Date ? value : new Date(value as string | number);
-    if (Number.isNaN(date.getTime())) throw new GraphQLError(`Time cannot represent ${String(value)}`);
+    if (Number.isNaN(date.getTime())) {
+      throw new GraphQLError(`Time cannot represent ${String(value)}`);
+    }
     return date.toISOString();
   },
   parseValue: timeValue,
@@ -30,7 +37,9 @@ export const TimeScalar: GraphQLScalarType = new GraphQLScalarType({
 function bigIntValue(value: unknown): string {
   const text = typeof value === "number" && Number.isSafeInteger(value) ? String(value) : value;
   if (typeof text !== "string" || !/^-?\d+$/.test(text)) {
-    throw new GraphQLError(`BigInt must be an integer or a decimal string, got ${JSON.stringify(value)}`);
+    throw new GraphQLError(
+      `BigInt must be an integer or a decimal string, got ${JSON.stringify(value)}`,
+    );
   }
   return text;
 }
@@ -42,7 +51,9 @@ export const BigIntScalar: GraphQLScalarType = new GraphQLScalarType({
   serialize: (value) => bigIntValue(typeof value === "bigint" ? value.toString() : value),
   parseValue: bigIntValue,
   parseLiteral: (ast) =>
-    bigIntValue(ast.kind === Kind.INT || ast.kind === Kind.STRING ? ast.value : undefined),
+    bigIntValue(
+      ast.kind === Kind.INT || ast.kind === Kind.STRING ? ast.value : undefined,
+    ),
 });
 
 function literal(ast: ValueNode): unknown {
@@ -54,7 +65,9 @@ function literal(ast: ValueNode): unknown {
     case Kind.FLOAT:
       return Number(ast.value);
     case Kind.OBJECT:
-      return Object.fromEntries(ast.fields.map((f) => [f.name.value, literal(f.value)]));
+      return Object.fromEntries(
+        ast.fields.map((f) => [f.name.value, literal(f.value)]),
+      );
     case Kind.LIST:
       return ast.values.map(literal);
     case Kind.NULL:
@@ -79,11 +92,17 @@ export const CursorScalar: GraphQLScalarType = new GraphQLScalarType({
   description: "An opaque cursor for pagination.",
   serialize: (value) => String(value),
   parseValue: (value) => {
-    if (typeof value !== "string") throw new GraphQLError(`Cursor must be a string, got ${JSON.stringify(value)}`);
+    if (typeof value !== "string") {
+      throw new GraphQLError(
+        `Cursor must be a string, got ${JSON.stringify(value)}`,
+      );
+    }
     return value;
   },
   parseLiteral: (ast) => {
-    if (ast.kind !== Kind.STRING) throw new GraphQLError("Cursor must be a string");
+    if (ast.kind !== Kind.STRING) {
+      throw new GraphQLError("Cursor must be a string");
+    }
     return ast.value;
   },
 });

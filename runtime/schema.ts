@@ -29,11 +29,18 @@ export interface SchemaOptions extends ResolverOptions {
  * @param graph the generated graph
  * @throws Error from graphql-tools when the user SDL does not merge with the generated one
  */
-export function createGraphQLSchema(typeDefs: string, graph: Graph, options: SchemaOptions = {}): GraphQLSchema {
+export function createGraphQLSchema(
+  typeDefs: string,
+  graph: Graph,
+  options: SchemaOptions = {},
+): GraphQLSchema {
   const extraTypeDefs = options.typeDefs === undefined ? [] : [options.typeDefs].flat();
   const extraResolvers = options.resolvers === undefined ? [] : [options.resolvers].flat();
   return createSchema({
     typeDefs: [typeDefs, ...extraTypeDefs],
-    resolvers: [createResolvers(graph, options), ...extraResolvers] as UserResolvers,
+    resolvers: [
+      createResolvers(graph, options),
+      ...extraResolvers,
+    ] as UserResolvers,
   });
 }

@@ -24,7 +24,12 @@ export interface SeedSize {
  */
 export async function seed(
   em: EntityManager,
-  size: SeedSize = { users: 5, photosPerUser: 2, postsPerUser: 3, commentsPerPost: 2 },
+  size: SeedSize = {
+    users: 5,
+    photosPerUser: 2,
+    postsPerUser: 3,
+    commentsPerPost: 2,
+  },
 ): Promise<number> {
   const base = Date.UTC(2026, 0, 1);
   const users = Array.from({ length: size.users }, (_, i) =>
@@ -36,7 +41,11 @@ export async function seed(
   let rows = users.length;
   users.forEach((user, u) => {
     for (let i = 0; i < size.photosPerUser; i++) {
-      em.create(Photo, { url: `https://photos.example/${u}/${i}.jpg`, caption: i % 2 ? null : `photo ${i}`, user });
+      em.create(Photo, {
+        url: `https://photos.example/${u}/${i}.jpg`,
+        caption: i % 2 ? null : `photo ${i}`,
+        user,
+      });
       rows++;
     }
     for (let i = 0; i < size.postsPerUser; i++) {

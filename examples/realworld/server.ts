@@ -22,16 +22,25 @@ import { seed } from "./seed.ts";
 export const entities = [User, Article, Tag, Comment];
 
 if (import.meta.main) {
-  const orm = await openDatabase({ entities, url: Deno.env.get("DATABASE_URL") });
+  const orm = await openDatabase({
+    entities,
+    url: Deno.env.get("DATABASE_URL"),
+  });
   await orm.schema.refresh();
   await seed(orm.em.fork());
-  const yoga = createYoga({ schema: createSchema(), context: () => ({ em: orm.em.fork() }), graphiql: true });
+  const yoga = createYoga({
+    schema: createSchema(),
+    context: () => ({ em: orm.em.fork() }),
+    graphiql: true,
+  });
   Deno.serve({
     hostname: "127.0.0.1",
     port: Number(Deno.env.get("PORT") ?? 8001),
     onListen: ({ port }) => {
       console.log(`GraphiQL at http://127.0.0.1:${port}/graphql`);
-      console.log(`try: { articles(first: 3) { edges { node { title tagList { name } favoritedBy(first: 2) { totalCount } } } } }`);
+      console.log(
+        `try: { articles(first: 3) { edges { node { title tagList { name } favoritedBy(first: 2) { totalCount } } } } }`,
+      );
     },
   }, yoga.fetch);
 }

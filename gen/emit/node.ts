@@ -15,7 +15,15 @@ import { addImport, type Imports, literal, renderModule } from "./module.ts";
  */
 export function emitNode(graph: Graph, runtime: string, out: string): string {
   const imports: Imports = new Map();
-  addImport(imports, runtime, "defineGraph", "type Graph", "type NodeTypeDescription", "noder as nodeOf", "noders as nodesOf");
+  addImport(
+    imports,
+    runtime,
+    "defineGraph",
+    "type Graph",
+    "type NodeTypeDescription",
+    "noder as nodeOf",
+    "noders as nodesOf",
+  );
   addImport(imports, "@mikro-orm/core", "type EntityManager");
   addImport(imports, "./collection.ts", "fields");
   addImport(imports, "./edges.ts", "edges");
@@ -28,7 +36,11 @@ export function emitNode(graph: Graph, runtime: string, out: string): string {
     locals.add(local);
     let path = relative(out, t.entity.file).split(SEPARATOR).join("/");
     if (!path.startsWith(".")) path = `./${path}`;
-    addImport(imports, path, local === t.entity.exportName ? local : `${t.entity.exportName} as ${local}`);
+    addImport(
+      imports,
+      path,
+      local === t.entity.exportName ? local : `${t.entity.exportName} as ${local}`,
+    );
     return `${t.name}: { entity: ${local}, id: ${literal(t.id)} }`;
   });
   const body = `
@@ -56,20 +68,34 @@ export function noder(em: EntityManager, id: string): Promise<object> {
 export function noders(em: EntityManager, ids: readonly string[]): Promise<(object | Error)[]> {
   return nodesOf(em, graph, ids);
 }`;
-  return renderModule("Node types of the generated graph, and global-id resolution.", imports, body);
+  return renderModule(
+    "Node types of the generated graph, and global-id resolution.",
+    imports,
+    body,
+  );
 }
 
 /** Renders `resolvers.ts`. */
 export function emitResolvers(runtime: string): string {
   const imports: Imports = new Map();
-  addImport(imports, runtime, "createResolvers", "type ResolverMap", "type ResolverOptions");
+  addImport(
+    imports,
+    runtime,
+    "createResolvers",
+    "type ResolverMap",
+    "type ResolverOptions",
+  );
   addImport(imports, "./node.ts", "graph");
   const body = `
 /** The generated resolver map: \`Query\`, node fields, edges, connections, enums, scalars. */
 export function resolvers(options: ResolverOptions = {}): ResolverMap {
   return createResolvers(graph, options);
 }`;
-  return renderModule("The resolver map of the generated schema.", imports, body);
+  return renderModule(
+    "The resolver map of the generated schema.",
+    imports,
+    body,
+  );
 }
 
 /** Renders `mod.ts`. */
@@ -92,5 +118,9 @@ export const typeDefs: string = Deno.readTextFileSync(new URL("./schema.graphql"
 export function createSchema(options: SchemaOptions = {}): GraphQLSchema {
   return createGraphQLSchema(typeDefs, graph, options);
 }`;
-  return renderModule("The generated GraphQL API: \`createSchema(options)\` for GraphQL Yoga.", imports, body);
+  return renderModule(
+    "The generated GraphQL API: \`createSchema(options)\` for GraphQL Yoga.",
+    imports,
+    body,
+  );
 }

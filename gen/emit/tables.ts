@@ -11,27 +11,58 @@ import { addImport, type Imports, literal, renderModule } from "./module.ts";
 export function emitCollection(graph: Graph, runtime: string): string {
   const value = Object.fromEntries(graph.types.map((t) => [
     t.name,
-    Object.fromEntries(t.fields.map((f) => [f.name, { prop: f.prop, kind: f.kind, enum: f.enum }])),
+    Object.fromEntries(
+      t.fields.map((
+        f,
+      ) => [f.name, { prop: f.prop, kind: f.kind, enum: f.enum }]),
+    ),
   ]));
-  return tableModule(runtime, "Field collection table: per type, GraphQL field -> entity property.", "FieldDescription", "fields", "GraphQL type -> GraphQL field -> scalar field.", value);
+  return tableModule(
+    runtime,
+    "Field collection table: per type, GraphQL field -> entity property.",
+    "FieldDescription",
+    "fields",
+    "GraphQL type -> GraphQL field -> scalar field.",
+    value,
+  );
 }
 
 /** `edges.ts`: per type, GraphQL edge -> entity property, target, kind. */
 export function emitEdges(graph: Graph, runtime: string): string {
   const value = Object.fromEntries(graph.types.map((t) => [
     t.name,
-    Object.fromEntries(t.edges.map((e) => [e.name, { prop: e.prop, target: e.target, kind: e.kind, connection: e.connection }])),
+    Object.fromEntries(
+      t.edges.map((
+        e,
+      ) => [e.name, {
+        prop: e.prop,
+        target: e.target,
+        kind: e.kind,
+        connection: e.connection,
+      }]),
+    ),
   ]));
-  return tableModule(runtime, "Edges: per type, one entry per GraphQL edge field, resolved by the runtime's edge resolver.", "EdgeDescription", "edges", "GraphQL type -> GraphQL edge -> edge.", value);
+  return tableModule(
+    runtime,
+    "Edges: per type, one entry per GraphQL edge field, resolved by the runtime's edge resolver.",
+    "EdgeDescription",
+    "edges",
+    "GraphQL type -> GraphQL edge -> edge.",
+    value,
+  );
 }
 
 /** `pagination.ts`: order fields per type, and the root connection field of each type. */
 export function emitPagination(graph: Graph, runtime: string): string {
   const orderFields = Object.fromEntries(graph.types.map((t) => [
     t.name,
-    Object.fromEntries(t.orderFields.map((o) => [o.name, { prop: o.prop, kind: o.kind }])),
+    Object.fromEntries(
+      t.orderFields.map((o) => [o.name, { prop: o.prop, kind: o.kind }]),
+    ),
   ]));
-  const queryFields = Object.fromEntries(graph.types.filter((t) => t.queryField).map((t) => [t.name, t.queryField]));
+  const queryFields = Object.fromEntries(
+    graph.types.filter((t) => t.queryField).map((t) => [t.name, t.queryField]),
+  );
   const imports: Imports = new Map();
   addImport(imports, runtime, "type OrderFieldDescription", "type Tables");
   const body = [
@@ -41,14 +72,28 @@ export function emitPagination(graph: Graph, runtime: string): string {
     `/** GraphQL type -> root connection field of \`Query\`. */`,
     `export const queryFields = ${literal(queryFields)} satisfies Record<string, string>;`,
   ].join("\n");
-  return renderModule("Pagination: order fields and root connection fields per type.", imports, body);
+  return renderModule(
+    "Pagination: order fields and root connection fields per type.",
+    imports,
+    body,
+  );
 }
 
 /** `enums.ts`: GraphQL enum value -> entity value, per generated enum. */
 export function emitEnums(graph: Graph): string {
-  const value = Object.fromEntries(graph.enums.map((e) => [e.name, Object.fromEntries(e.values.map((v) => [v.name, v.value]))]));
-  const body = `/** GraphQL enum -> GraphQL value -> entity value. */\nexport const enums = ${literal(value)} satisfies Record<string, Record<string, string | number>>;`;
-  return renderModule("Enum value mappings between GraphQL and the entities.", new Map(), body);
+  const value = Object.fromEntries(
+    graph.enums.map((
+      e,
+    ) => [e.name, Object.fromEntries(e.values.map((v) => [v.name, v.value]))]),
+  );
+  const body = `/** GraphQL enum -> GraphQL value -> entity value. */\nexport const enums = ${
+    literal(value)
+  } satisfies Record<string, Record<string, string | number>>;`;
+  return renderModule(
+    "Enum value mappings between GraphQL and the entities.",
+    new Map(),
+    body,
+  );
 }
 
 function tableModule(
@@ -61,6 +106,8 @@ function tableModule(
 ): string {
   const imports: Imports = new Map();
   addImport(imports, runtime, `type ${description}`, "type Tables");
-  const body = `/** ${exportDoc} */\nexport const ${exportName} = ${literal(value)} satisfies Tables<${description}>;`;
+  const body = `/** ${exportDoc} */\nexport const ${exportName} = ${
+    literal(value)
+  } satisfies Tables<${description}>;`;
   return renderModule(doc, imports, body);
 }

@@ -8,9 +8,9 @@
  *
  * @module
  */
-import { MikroORM, type Options } from "@mikro-orm/core";
+import type { MikroORM, Options } from "@mikro-orm/core";
 import { delay } from "@std/async/delay";
-import { type Dialect, openDatabase, type DatabaseOptions } from "../../examples/database.ts";
+import { type DatabaseOptions, type Dialect, openDatabase } from "../../examples/database.ts";
 
 /** A database for one test. */
 export interface TestDatabase {
@@ -21,25 +21,43 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-const SERVERS: Record<Exclude<Dialect, "sqlite">, { admin: string; start: string[]; base: string }> = {
+const SERVERS: Record<
+  Exclude<Dialect, "sqlite">,
+  { admin: string; start: string[]; base: string }
+> = {
   postgresql: {
     admin: "postgres://postgres@127.0.0.1:5432/test",
     base: "postgres://postgres@127.0.0.1:5432/",
-    start: ["sh", "-c", "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start"],
+    start: [
+      "sh",
+      "-c",
+      "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start",
+    ],
   },
   mariadb: {
     admin: "mariadb://root@127.0.0.1:3306/test",
     base: "mariadb://root@127.0.0.1:3306/",
-    start: ["start-stop-daemon", "--start", "--oknodo", "--background", "--exec", "/usr/sbin/mariadbd"],
+    start: [
+      "start-stop-daemon",
+      "--start",
+      "--oknodo",
+      "--background",
+      "--exec",
+      "/usr/sbin/mariadbd",
+    ],
   },
 };
 
-const skipped = new Set((Deno.env.get("MIKROGQL_SKIP_DATABASES") ?? "").split(",").filter(Boolean));
+const skipped = new Set(
+  (Deno.env.get("MIKROGQL_SKIP_DATABASES") ?? "").split(",").filter(Boolean),
+);
 
 /**
  * The dialects to test, in order. A deliberately skipped one is printed, never dropped silently.
  */
-export function dialects(wanted: Dialect[] = ["sqlite", "postgresql", "mariadb"]): Dialect[] {
+export function dialects(
+  wanted: Dialect[] = ["sqlite", "postgresql", "mariadb"],
+): Dialect[] {
   return wanted.filter((d) => {
     if (!skipped.has(d)) return true;
     console.warn(`skipping ${d}: listed in MIKROGQL_SKIP_DATABASES`);
@@ -52,17 +70,27 @@ async function admin(dialect: Exclude<Dialect, "sqlite">): Promise<MikroORM> {
   let lastError: unknown;
   for (let attempt = 0; attempt < 30; attempt++) {
     try {
-      return await openDatabase({ entities: [], url: server.admin, extra: { discovery: { warnWhenNoEntities: false } } as Partial<Options> });
+      return await openDatabase({
+        entities: [],
+        url: server.admin,
+        extra: { discovery: { warnWhenNoEntities: false } } as Partial<Options>,
+      });
     } catch (error) {
       lastError = error;
       if (attempt === 0) {
-        await new Deno.Command(server.start[0], { args: server.start.slice(1), stdout: "null", stderr: "null" })
+        await new Deno.Command(server.start[0], {
+          args: server.start.slice(1),
+          stdout: "null",
+          stderr: "null",
+        })
           .output().catch(() => {});
       }
       await delay(1000);
     }
   }
-  throw new Error(`${dialect} is not reachable at ${server.admin} and could not be started: ${String(lastError)}`);
+  throw new Error(
+    `${dialect} is not reachable at ${server.admin} and could not be started: ${String(lastError)}`,
+  );
 }
 
 /**
@@ -70,8 +98,16 @@ async function admin(dialect: Exclude<Dialect, "sqlite">): Promise<MikroORM> {
  *
  * @throws Error when the server is down and cannot be started
  */
-export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
-  if (dialect === "sqlite") return { dialect, url: "sqlite::memory:", drop: () => Promise.resolve() };
+export async function createTestDatabase(
+  dialect: Dialect,
+): Promise<TestDatabase> {
+  if (dialect === "sqlite") {
+    return {
+      dialect,
+      url: "sqlite::memory:",
+      drop: () => Promise.resolve(),
+    };
+  }
   const name = `mikrogql_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const orm = await admin(dialect);
   try {
@@ -110,7 +146,12 @@ export async function openTestOrm(
 ): Promise<TestOrm> {
   const db = await createTestDatabase(dialect);
   const log: string[] = [];
-  const orm = await openDatabase({ entities, url: db.url, onQuery: (sql) => log.push(sql), extra });
+  const orm = await openDatabase({
+    entities,
+    url: db.url,
+    onQuery: (sql) => log.push(sql),
+    extra,
+  });
   await orm.schema.create();
   log.length = 0;
   return {

@@ -11,19 +11,30 @@ import { createYoga, type Plugin } from "graphql-yoga";
 /** A GraphQL response as received over HTTP. */
 export interface Response<T = Record<string, unknown>> {
   data?: T | null;
-  errors?: { message: string; path?: (string | number)[]; extensions?: { code?: string } }[];
+  errors?: {
+    message: string;
+    path?: (string | number)[];
+    extensions?: { code?: string };
+  }[];
 }
 
 /** A running test server. */
 export interface TestServer {
   url: string;
   /** Posts an operation; returns the parsed JSON body. */
-  query<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>): Promise<Response<T>>;
+  query<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+  ): Promise<Response<T>>;
   close(): Promise<void>;
 }
 
 /** Starts Yoga for `schema` with a forked EntityManager per request. */
-export function startServer(orm: MikroORM, schema: GraphQLSchema, plugins: Plugin[] = []): TestServer {
+export function startServer(
+  orm: MikroORM,
+  schema: GraphQLSchema,
+  plugins: Plugin[] = [],
+): TestServer {
   const yoga = createYoga({
     schema,
     plugins,
@@ -31,7 +42,11 @@ export function startServer(orm: MikroORM, schema: GraphQLSchema, plugins: Plugi
     logging: false,
     maskedErrors: true,
   });
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, yoga.fetch);
+  const server = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    onListen: () => {},
+  }, yoga.fetch);
   const url = `http://127.0.0.1:${server.addr.port}/graphql`;
   return {
     url,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type FieldDescription, type Tables } from "@mikrogql/ext";
+import type { FieldDescription, Tables } from "@mikrogql/ext";
 
 /** GraphQL type -> GraphQL field -> scalar field. */
 export const fields = {
@@ -13,10 +13,7 @@ export const fields = {
     text: { prop: "text", kind: "string" },
     createdAt: { prop: "createdAt", kind: "time" },
   },
-  Photo: {
-    url: { prop: "url", kind: "string" },
-    caption: { prop: "caption", kind: "string" },
-  },
+  Photo: { url: { prop: "url", kind: "string" }, caption: { prop: "caption", kind: "string" } },
   Post: {
     title: { prop: "title", kind: "string" },
     body: { prop: "body", kind: "string" },

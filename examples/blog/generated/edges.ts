@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type EdgeDescription, type Tables } from "@mikrogql/ext";
+import type { EdgeDescription, Tables } from "@mikrogql/ext";
 
 /** GraphQL type -> GraphQL edge -> edge. */
 export const edges = {
@@ -13,17 +13,10 @@ export const edges = {
     post: { prop: "post", target: "Post", kind: "m:1", connection: false },
     author: { prop: "author", target: "User", kind: "m:1", connection: false },
   },
-  Photo: {
-    user: { prop: "user", target: "User", kind: "m:1", connection: false },
-  },
+  Photo: { user: { prop: "user", target: "User", kind: "m:1", connection: false } },
   Post: {
     author: { prop: "author", target: "User", kind: "m:1", connection: false },
-    comments: {
-      prop: "comments",
-      target: "Comment",
-      kind: "1:m",
-      connection: true,
-    },
+    comments: { prop: "comments", target: "Comment", kind: "1:m", connection: true },
   },
   User: {
     photos: { prop: "photos", target: "Photo", kind: "1:m", connection: true },

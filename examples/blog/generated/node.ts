@@ -13,7 +13,7 @@ import { fields } from "./collection.ts";
 import { edges } from "./edges.ts";
 import { enums } from "./enums.ts";
 import { orderFields, queryFields } from "./pagination.ts";
-import { type EntityManager } from "@mikro-orm/core";
+import type { EntityManager } from "@mikro-orm/core";
 import {
   defineGraph,
   type Graph,
@@ -53,9 +53,6 @@ export function noder(em: EntityManager, id: string): Promise<object> {
  * Resolves global ids to nodes in input order, one query per type (entgql `Noders`); a missing
  * id yields a `NOT_FOUND` error in its slot.
  */
-export function noders(
-  em: EntityManager,
-  ids: readonly string[],
-): Promise<(object | Error)[]> {
+export function noders(em: EntityManager, ids: readonly string[]): Promise<(object | Error)[]> {
   return nodesOf(em, graph, ids);
 }

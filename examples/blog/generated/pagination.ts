@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type OrderFieldDescription, type Tables } from "@mikrogql/ext";
+import type { OrderFieldDescription, Tables } from "@mikrogql/ext";
 
 /** GraphQL type -> `<T>OrderField` value -> ordered property. */
 export const orderFields = {
@@ -16,14 +16,8 @@ export const orderFields = {
     VIEWS: { prop: "views", kind: "int" },
     PUBLISHED_AT: { prop: "publishedAt", kind: "time" },
   },
-  User: {
-    NAME: { prop: "name", kind: "string" },
-    CREATED_AT: { prop: "createdAt", kind: "time" },
-  },
+  User: { NAME: { prop: "name", kind: "string" }, CREATED_AT: { prop: "createdAt", kind: "time" } },
 } satisfies Tables<OrderFieldDescription>;
 
 /** GraphQL type -> root connection field of `Query`. */
-export const queryFields = { Post: "posts", User: "users" } satisfies Record<
-  string,
-  string
->;
+export const queryFields = { Post: "posts", User: "users" } satisfies Record<string, string>;

@@ -6,11 +6,7 @@
  * @module
  */
 import { graph } from "./node.ts";
-import {
-  createResolvers,
-  type ResolverMap,
-  type ResolverOptions,
-} from "@mikrogql/ext";
+import { createResolvers, type ResolverMap, type ResolverOptions } from "@mikrogql/ext";
 
 /** The generated resolver map: `Query`, node fields, edges, connections, enums, scalars. */
 export function resolvers(options: ResolverOptions = {}): ResolverMap {

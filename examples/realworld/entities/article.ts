@@ -1,5 +1,12 @@
 import { Collection } from "@mikro-orm/core";
-import { Entity, ManyToMany, ManyToOne, OneToMany, PrimaryKey, Property } from "@mikro-orm/decorators/es";
+import {
+  Entity,
+  ManyToMany,
+  ManyToOne,
+  OneToMany,
+  PrimaryKey,
+  Property,
+} from "@mikro-orm/decorators/es";
 import { OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
 import { Comment } from "./comment.ts";
 import { Tag } from "./tag.ts";
@@ -30,17 +37,29 @@ export class Article {
   createdAt: Date = new Date();
 
   @OrderField("UPDATED_AT")
-  @Property({ type: "datetime", onCreate: () => new Date(), onUpdate: () => new Date() })
+  @Property({
+    type: "datetime",
+    onCreate: () => new Date(),
+    onUpdate: () => new Date(),
+  })
   updatedAt: Date = new Date();
 
   @ManyToOne({ entity: () => User })
   author!: User;
 
-  @ManyToMany({ entity: () => Tag, inversedBy: "articles", pivotTable: "article_tags" })
+  @ManyToMany({
+    entity: () => Tag,
+    inversedBy: "articles",
+    pivotTable: "article_tags",
+  })
   tagList: Collection<Tag> = new Collection<Tag>(this);
 
   @RelayConnection()
-  @ManyToMany({ entity: () => User, inversedBy: "favorites", pivotTable: "article_favorites" })
+  @ManyToMany({
+    entity: () => User,
+    inversedBy: "favorites",
+    pivotTable: "article_favorites",
+  })
   favoritedBy: Collection<User> = new Collection<User>(this);
 
   @RelayConnection()

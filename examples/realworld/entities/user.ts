@@ -28,7 +28,11 @@ export class User {
   image?: string | null;
 
   @RelayConnection()
-  @ManyToMany({ entity: () => User, inversedBy: "followers", pivotTable: "user_follows" })
+  @ManyToMany({
+    entity: () => User,
+    inversedBy: "followers",
+    pivotTable: "user_follows",
+  })
   following: Collection<User> = new Collection<User>(this);
 
   @RelayConnection()

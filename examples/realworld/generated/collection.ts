@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type FieldDescription, type Tables } from "@mikrogql/ext";
+import type { FieldDescription, Tables } from "@mikrogql/ext";
 
 /** GraphQL type -> GraphQL field -> scalar field. */
 export const fields = {

@@ -5,67 +5,25 @@
  *
  * @module
  */
-import { type EdgeDescription, type Tables } from "@mikrogql/ext";
+import type { EdgeDescription, Tables } from "@mikrogql/ext";
 
 /** GraphQL type -> GraphQL edge -> edge. */
 export const edges = {
   Article: {
     author: { prop: "author", target: "User", kind: "m:1", connection: false },
     tagList: { prop: "tagList", target: "Tag", kind: "m:n", connection: false },
-    favoritedBy: {
-      prop: "favoritedBy",
-      target: "User",
-      kind: "m:n",
-      connection: true,
-    },
-    comments: {
-      prop: "comments",
-      target: "Comment",
-      kind: "1:m",
-      connection: true,
-    },
+    favoritedBy: { prop: "favoritedBy", target: "User", kind: "m:n", connection: true },
+    comments: { prop: "comments", target: "Comment", kind: "1:m", connection: true },
   },
   Comment: {
     author: { prop: "author", target: "User", kind: "m:1", connection: false },
-    article: {
-      prop: "article",
-      target: "Article",
-      kind: "m:1",
-      connection: false,
-    },
+    article: { prop: "article", target: "Article", kind: "m:1", connection: false },
   },
-  Tag: {
-    articles: {
-      prop: "articles",
-      target: "Article",
-      kind: "m:n",
-      connection: true,
-    },
-  },
+  Tag: { articles: { prop: "articles", target: "Article", kind: "m:n", connection: true } },
   User: {
-    following: {
-      prop: "following",
-      target: "User",
-      kind: "m:n",
-      connection: true,
-    },
-    followers: {
-      prop: "followers",
-      target: "User",
-      kind: "m:n",
-      connection: true,
-    },
-    articles: {
-      prop: "articles",
-      target: "Article",
-      kind: "1:m",
-      connection: true,
-    },
-    favorites: {
-      prop: "favorites",
-      target: "Article",
-      kind: "m:n",
-      connection: true,
-    },
+    following: { prop: "following", target: "User", kind: "m:n", connection: true },
+    followers: { prop: "followers", target: "User", kind: "m:n", connection: true },
+    articles: { prop: "articles", target: "Article", kind: "1:m", connection: true },
+    favorites: { prop: "favorites", target: "Article", kind: "m:n", connection: true },
   },
 } satisfies Tables<EdgeDescription>;

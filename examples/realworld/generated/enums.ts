@@ -7,7 +7,4 @@
  */
 
 /** GraphQL enum -> GraphQL value -> entity value. */
-export const enums = {} satisfies Record<
-  string,
-  Record<string, string | number>
->;
+export const enums = {} satisfies Record<string, Record<string, string | number>>;

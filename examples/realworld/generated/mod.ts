@@ -7,15 +7,13 @@
  */
 import { graph } from "./node.ts";
 import { createGraphQLSchema, type SchemaOptions } from "@mikrogql/ext";
-import { type GraphQLSchema } from "graphql";
+import type { GraphQLSchema } from "graphql";
 
 export { graph, noder, noders } from "./node.ts";
 export { resolvers } from "./resolvers.ts";
 
 /** The generated SDL (`schema.graphql`, read next to this module). */
-export const typeDefs: string = Deno.readTextFileSync(
-  new URL("./schema.graphql", import.meta.url),
-);
+export const typeDefs: string = Deno.readTextFileSync(new URL("./schema.graphql", import.meta.url));
 
 /**
  * The executable schema for `createYoga({ schema })`: the generated SDL and resolvers, plus the

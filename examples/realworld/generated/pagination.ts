@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type OrderFieldDescription, type Tables } from "@mikrogql/ext";
+import type { OrderFieldDescription, Tables } from "@mikrogql/ext";
 
 /** GraphQL type -> `<T>OrderField` value -> ordered property. */
 export const orderFields = {
@@ -20,8 +20,7 @@ export const orderFields = {
 } satisfies Tables<OrderFieldDescription>;
 
 /** GraphQL type -> root connection field of `Query`. */
-export const queryFields = {
-  Article: "articles",
-  Tag: "tags",
-  User: "users",
-} satisfies Record<string, string>;
+export const queryFields = { Article: "articles", Tag: "tags", User: "users" } satisfies Record<
+  string,
+  string
+>;
