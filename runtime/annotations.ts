@@ -1,7 +1,7 @@
 /**
  * Schema annotations: the typed markers that steer the generator, named as the spec and entgql
  * name them (`entgql.OrderField`, `entgql.Bind`, `entgql.MapsTo`, `entgql.Skip`,
- * `entgql.RelayConnection`, `entgql.QueryField`, `entgql.Type`).
+ * `entgql.RelayConnection`, `entgql.QueryField`, `entgql.Type`, `entgql.Mutations`).
  *
  * Every annotation is a value that is also a standard (TC39) decorator, so it sits next to the
  * entity in both styles:
@@ -39,11 +39,14 @@ export const SkipAll = 63;
 export type Annotation =
   | { kind: "OrderField"; name: string }
   | { kind: "Bind" }
+  | { kind: "Unbind" }
+  | { kind: "CollectedFor"; fields: string[] }
   | { kind: "MapsTo"; names: string[] }
   | { kind: "Skip"; modes: number }
   | { kind: "RelayConnection" }
   | { kind: "QueryField"; name?: string }
-  | { kind: "Type"; name: string };
+  | { kind: "Type"; name: string }
+  | { kind: "Mutations"; create: boolean; update: boolean; delete: boolean };
 
 /** The kind names of {@linkcode Annotation}. */
 export type AnnotationKind = Annotation["kind"];
@@ -119,6 +122,27 @@ export function Bind(): AnnotationDecorator<{ kind: "Bind" }> {
 }
 
 /**
+ * `Unbind()`: field collection does not eager-load the edge; its resolver loads it on demand,
+ * per parent (entgql `Unbind`).
+ */
+export function Unbind(): AnnotationDecorator<{ kind: "Unbind" }> {
+  return decorator({ kind: "Unbind" });
+}
+
+/**
+ * `CollectedFor(...fields)`: when one of these GraphQL fields, resolved by a user resolver, is
+ * selected, field collection selects this property (instead of every column).
+ */
+export function CollectedFor(
+  ...fields: string[]
+): AnnotationDecorator<{ kind: "CollectedFor"; fields: string[] }> {
+  if (fields.length === 0 || fields.some((n) => !/^[_A-Za-z][_0-9A-Za-z]*$/.test(n))) {
+    throw new Error(`CollectedFor needs GraphQL field names, got ${JSON.stringify(fields)}`);
+  }
+  return decorator({ kind: "CollectedFor", fields });
+}
+
+/**
  * `MapsTo(...names)`: expose the edge under these GraphQL field names instead of the property
  * name (entgql `MapsTo`).
  */
@@ -173,6 +197,34 @@ export function Type(
   name: string,
 ): AnnotationDecorator<{ kind: "Type"; name: string }> {
   return decorator({ kind: "Type", name });
+}
+
+/** Which generated mutations of {@linkcode Mutations} are on; each defaults to `true`. */
+export interface MutationOptions {
+  /** `create<T>(input: Create<T>Input!): <T>!` and `Create<T>Input`. */
+  create?: boolean;
+  /** `update<T>(id: ID!, input: Update<T>Input!): <T>!` and `Update<T>Input`. */
+  update?: boolean;
+  /** `delete<T>(id: ID!): ID!`. */
+  delete?: boolean;
+}
+
+/**
+ * `Mutations(options?)`: generate the mutation inputs, root mutation fields and resolvers of the
+ * entity (entgql `Mutations(MutationCreate(), MutationUpdate())`, plus delete). Without options,
+ * all three; `Mutations({ delete: false })` switches one off. Entities without it get none.
+ */
+export function Mutations(
+  options: MutationOptions = {},
+): AnnotationDecorator<
+  { kind: "Mutations"; create: boolean; update: boolean; delete: boolean }
+> {
+  return decorator({
+    kind: "Mutations",
+    create: options.create ?? true,
+    update: options.update ?? true,
+    delete: options.delete ?? true,
+  });
 }
 
 /**

@@ -5,6 +5,9 @@
  * @module
  */
 import { type Collection, type EntityManager, wrap } from "@mikro-orm/core";
+import type { GraphQLResolveInfo } from "graphql";
+import { edgeKey } from "./collect.ts";
+import { loadedEdge, rootScope } from "./load.ts";
 import type { EdgeDescription, Graph, NodeType } from "./graph.ts";
 import {
   type Connection,
@@ -14,7 +17,30 @@ import {
 } from "./paginate.ts";
 
 /**
- * Loads the edge `edge` of `parent`.
+ * Resolves the edge field `name` of `parent` (entgql's generated edge resolver, spec rule 3):
+ * returns what field collection loaded, and loads the edge itself when nothing was collected
+ * (`Unbind()`, unidirectional `m:n`, or a parent that came from outside collection).
+ */
+export function resolveEdge(
+  em: EntityManager,
+  graph: Graph,
+  name: string,
+  edge: EdgeDescription,
+  parent: object,
+  args: PaginationArgs,
+  info: GraphQLResolveInfo,
+  limits?: PaginationLimits,
+): unknown {
+  const loaded = loadedEdge(
+    parent,
+    rootScope(info.path),
+    edgeKey(name, args as Record<string, unknown>),
+  );
+  return loaded ? loaded.value : loadEdge(em, graph, edge, parent, args, limits);
+}
+
+/**
+ * Loads the edge `edge` of `parent`, on its own (not batched).
  *
  * @returns the target node (or `null`) for unique edges, an array ordered by primary key for
  *   list edges, a {@linkcode Connection} for connection edges

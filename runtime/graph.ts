@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type EntityName, EntitySchema } from "@mikro-orm/core";
+import { type EntityName, EntitySchema, wrap } from "@mikro-orm/core";
 
 /** How a scalar value is represented in GraphQL and compared in cursors. */
 export type ScalarKind =
@@ -55,6 +55,14 @@ export interface EdgeDescription {
   kind: "m:1" | "1:1" | "1:m" | "m:n";
   /** `true` when the edge is exposed as a Relay connection (`RelayConnection()`). */
   connection: boolean;
+  /**
+   * The target's property pointing back at the parent, for edges loaded from the target side
+   * (`1:m`, `m:n`, inverse `1:1`). Absent for edges loaded by the parent's foreign key, and for
+   * unidirectional `m:n` edges (loaded per parent, not batched).
+   */
+  inverse?: string;
+  /** `true` when field collection skips the edge (`Unbind()`): its resolver loads it. */
+  unbound?: boolean;
 }
 
 /** One value of a `<T>OrderField` enum. */
@@ -63,6 +71,38 @@ export interface OrderFieldDescription {
   prop: string;
   /** Its scalar kind (decides how cursor values are encoded and decoded). */
   kind: ScalarKind;
+}
+
+/**
+ * One field of a generated `Create<T>Input` or `Update<T>Input`. Applying an input runs its
+ * fields in the order `clear`, `set`, `add`/`remove`:
+ *
+ * - `set` of a `field`: assign the value to the scalar property;
+ * - `set` of an `edge` (`<edge>ID`): point the unique edge at the node of the global id;
+ * - `set` of `edges` (`<singular>IDs`, create inputs): the nodes of the global ids form the edge;
+ * - `clear` (`clear<Field>`, `clear<Edge>`): `true` sets the property or unique edge to null, or
+ *   empties the non-unique edge;
+ * - `add`/`remove` of `edges` (`add<Singular>IDs`, `remove<Singular>IDs`).
+ */
+export interface MutationInputFieldDescription {
+  /** What the field does. */
+  op: "set" | "clear" | "add" | "remove";
+  /** `field`: a scalar property; `edge`: a unique edge; `edges`: a non-unique edge. */
+  kind: "field" | "edge" | "edges";
+  /** The entity property. */
+  prop: string;
+  /** For `edge`/`edges`: the GraphQL type name the global ids must name. */
+  target?: string;
+}
+
+/** The generated mutations of a node type annotated `Mutations()`. */
+export interface MutationDescription {
+  /** `create<T>(input: Create<T>Input!)`: root field name, input field name -> field. */
+  create?: { field: string; input: Record<string, MutationInputFieldDescription> };
+  /** `update<T>(id: ID!, input: Update<T>Input!)`: root field name, input field name -> field. */
+  update?: { field: string; input: Record<string, MutationInputFieldDescription> };
+  /** `delete<T>(id: ID!)`: root field name. */
+  delete?: { field: string };
 }
 
 /** Per node type: GraphQL name -> description. */
@@ -82,6 +122,10 @@ export interface GraphTables {
   enums: Record<string, Record<string, string | number>>;
   /** GraphQL type name -> root connection field name (`users`), for types with a query field. */
   queryFields: Record<string, string>;
+  /** GraphQL type name -> generated mutations, for types annotated `Mutations()`. */
+  mutations?: Record<string, MutationDescription>;
+  /** GraphQL type name -> user field name -> properties it needs (`CollectedFor`). */
+  collectedFor?: Tables<string[]>;
 }
 
 /** A node type with all its tables joined, as the runtime reads it. */
@@ -94,6 +138,10 @@ export interface NodeType extends NodeTypeDescription {
   edges: Record<string, EdgeDescription>;
   /** Order field enum value -> order field. */
   orderFields: Record<string, OrderFieldDescription>;
+  /** The generated mutations, when the type is annotated `Mutations()`. */
+  mutations?: MutationDescription;
+  /** User field name -> properties field collection selects for it (`CollectedFor`). */
+  collectedFor?: Record<string, string[]>;
 }
 
 /** The whole generated graph, joined. */
@@ -122,9 +170,11 @@ export function defineGraph(tables: GraphTables): Graph {
       fields: tables.fields[name] ?? {},
       edges: tables.edges[name] ?? {},
       orderFields: tables.orderFields[name] ?? {},
+      mutations: tables.mutations?.[name],
+      collectedFor: tables.collectedFor?.[name],
     };
   }
-  for (const table of [tables.fields, tables.edges, tables.orderFields]) {
+  for (const table of [tables.fields, tables.edges, tables.orderFields, tables.mutations ?? {}]) {
     for (const name of Object.keys(table)) {
       if (!types[name]) {
         throw new Error(`graph tables name unknown node type "${name}"`);
@@ -149,4 +199,10 @@ export function entityClassName(entity: EntityName<any>): string {
   if (entity instanceof EntitySchema) return entity.meta.className;
   if (typeof entity === "function") return entity.name;
   return String(entity);
+}
+
+/** The node type of a loaded entity, or `undefined` when the graph does not expose its entity. */
+export function nodeTypeOf(graph: Graph, entity: object): NodeType | undefined {
+  const name = graph.typeOfEntity.get(wrap(entity, true).__meta.className);
+  return name === undefined ? undefined : graph.types[name];
 }

@@ -5,22 +5,18 @@
  *
  * @module
  */
-import { wrap } from "@mikro-orm/core";
 import type { GraphQLFieldResolver, GraphQLScalarType } from "graphql";
-import { loadEdge } from "./edges.ts";
-import type { Graph } from "./graph.ts";
-import { encodeGlobalId, noder, noders } from "./node.ts";
-import {
-  type Connection,
-  paginate,
-  type PaginationArgs,
-  type PaginationLimits,
-} from "./paginate.ts";
+import type { CollectLimits } from "./collect.ts";
+import { resolveEdge } from "./edges.ts";
+import { type Graph, nodeTypeOf } from "./graph.ts";
+import { encodeGlobalId } from "./node.ts";
+import type { Connection, PaginationArgs } from "./paginate.ts";
+import { resolveConnection, resolveNode, resolveNodes } from "./roots.ts";
 import { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./scalars.ts";
 import { fromContext, type MikroContext } from "./transaction.ts";
 
-/** Options of {@linkcode createResolvers}. */
-export type ResolverOptions = PaginationLimits;
+/** Options of {@linkcode createResolvers}: page-size and depth limits (`maxPageSize`, `maxDepth`). */
+export type ResolverOptions = CollectLimits;
 
 type Resolver = GraphQLFieldResolver<
   Record<string, unknown>,
@@ -49,8 +45,10 @@ export function createResolvers(
   options: ResolverOptions = {},
 ): ResolverMap {
   const query: Record<string, Resolver> = {
-    node: (_root, args, ctx) => noder(fromContext(ctx), graph, args.id as string),
-    nodes: (_root, args, ctx) => noders(fromContext(ctx), graph, args.ids as string[]),
+    node: (_root, args, ctx, info) =>
+      resolveNode(fromContext(ctx), graph, args.id as string, info, options),
+    nodes: (_root, args, ctx, info) =>
+      resolveNodes(fromContext(ctx), graph, args.ids as string[], info, options),
   };
   const kinds = new Set(
     Object.values(graph.types).flatMap((t) => Object.values(t.fields).map((f) => f.kind)),
@@ -61,27 +59,15 @@ export function createResolvers(
     ...(kinds.has("bigint") ? { BigInt: BigIntScalar } : {}),
     ...(kinds.has("json") ? { JSON: JSONScalar } : {}),
     Node: {
-      __resolveType: (obj: object) => graph.typeOfEntity.get(wrap(obj, true).__meta.className),
+      __resolveType: (obj: object) => nodeTypeOf(graph, obj)?.name,
     },
     ...graph.enums,
   };
   for (const type of Object.values(graph.types)) {
     const queryField = graph.queryFields[type.name];
     if (queryField) {
-      query[queryField] = (_root, args, ctx) => {
-        const em = fromContext(ctx);
-        return paginate(
-          type,
-          args as PaginationArgs,
-          (q) =>
-            em.find(type.entity, q.where, {
-              orderBy: q.orderBy as never,
-              limit: q.limit,
-            }),
-          () => em.count(type.entity, {}),
-          options,
-        );
-      };
+      query[queryField] = (_root, args, ctx, info) =>
+        resolveConnection(fromContext(ctx), graph, type, args as PaginationArgs, info, options);
     }
     const fields: Record<string, Resolver> = {
       id: (row) => encodeGlobalId(type.name, row[type.id.prop]),
@@ -90,8 +76,8 @@ export function createResolvers(
       if (name !== field.prop) fields[name] = (row) => row[field.prop];
     }
     for (const [name, edge] of Object.entries(type.edges)) {
-      fields[name] = (row, args, ctx) =>
-        loadEdge(fromContext(ctx), graph, edge, row, args, options);
+      fields[name] = (row, args, ctx, info) =>
+        resolveEdge(fromContext(ctx), graph, name, edge, row, args, info, options);
     }
     map[type.name] = fields;
     map[`${type.name}Connection`] = {

@@ -1,0 +1,277 @@
+/**
+ * Field collection: walks an operation's selection set from a resolver's `GraphQLResolveInfo`
+ * and returns the load plan of each node level, the equivalent of entgql's `CollectFields` that
+ * adds `With<E>` eager-load steps (spec, "Field collection").
+ *
+ * Named fragments, inline fragments (`... on Node`, `... on <T>`, interfaces a type
+ * implements), aliases and `@skip`/`@include` are honoured. A plan lists the entity properties to
+ * select (the primary key always; foreign keys of selected unique edges; every column when a
+ * field is a resolver the generator does not know, unless `CollectedFor` maps it) and the edges
+ * to load, each with its own arguments, keyed so that `a: posts(first: 1)` and
+ * `b: posts(last: 2)` side by side are two loads.
+ *
+ * @module
+ */
+import {
+  type FieldNode,
+  type FragmentDefinitionNode,
+  getArgumentValues,
+  getDirectiveValues,
+  type GraphQLField,
+  GraphQLIncludeDirective,
+  type GraphQLObjectType,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+  GraphQLSkipDirective,
+  isAbstractType,
+  isObjectType,
+  type SelectionSetNode,
+} from "graphql";
+import { ErrorCode, gqlError } from "./errors.ts";
+import type { EdgeDescription, Graph, NodeType } from "./graph.ts";
+import { type PaginationArgs, type PaginationLimits, validatePagination } from "./paginate.ts";
+
+/** What to load for the nodes of one level. */
+export interface NodePlan {
+  type: NodeType;
+  /** Entity properties to select; `undefined` selects every column. */
+  props: Set<string> | undefined;
+  /** Edges to load for these nodes. */
+  edges: EdgePlan[];
+}
+
+/** One edge to load for every node of a level. */
+export interface EdgePlan {
+  /** The load key: edge name and arguments (see {@linkcode edgeKey}). */
+  key: string;
+  edge: EdgeDescription;
+  /** The edge field's argument values (variables resolved). */
+  args: PaginationArgs & Record<string, unknown>;
+  /** For connections: whether `totalCount` is selected. */
+  totalCount: boolean;
+  /** The plan of the edge's target nodes. */
+  node: NodePlan;
+}
+
+/** Limits checked while collecting, before any SQL runs. */
+export interface CollectLimits extends PaginationLimits {
+  /** Deepest accepted nesting of edges below a root field; default 10. */
+  maxDepth?: number;
+}
+
+const DEFAULT_MAX_DEPTH = 10;
+
+/**
+ * The load key of an edge with arguments: the edge name and its arguments as canonical JSON.
+ * Edge resolvers look their loaded value up with the same key.
+ */
+export function edgeKey(edgeName: string, args: Record<string, unknown>): string {
+  return `${edgeName}:${canonical(args)}`;
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object" && !(value instanceof Date)) {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+class Collector {
+  constructor(
+    readonly graph: Graph,
+    readonly schema: GraphQLSchema,
+    readonly fragments: Record<string, FragmentDefinitionNode>,
+    readonly variables: Record<string, unknown>,
+    readonly limits: CollectLimits,
+  ) {}
+
+  /** Expands fragments and directives: the fields of `sets` that apply to `object`. */
+  fields(
+    sets: readonly SelectionSetNode[],
+    object: GraphQLObjectType,
+    out: FieldNode[] = [],
+  ): FieldNode[] {
+    for (const set of sets) {
+      for (const selection of set.selections) {
+        if (!this.included(selection)) continue;
+        if (selection.kind === "Field") {
+          out.push(selection);
+        } else if (selection.kind === "InlineFragment") {
+          if (this.applies(selection.typeCondition?.name.value, object)) {
+            this.fields([selection.selectionSet], object, out);
+          }
+        } else {
+          const fragment = this.fragments[selection.name.value];
+          if (fragment && this.applies(fragment.typeCondition.name.value, object)) {
+            this.fields([fragment.selectionSet], object, out);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  included(node: { directives?: readonly unknown[] }): boolean {
+    const n = node as Parameters<typeof getDirectiveValues>[1];
+    if (getDirectiveValues(GraphQLSkipDirective, n, this.variables)?.if === true) return false;
+    return getDirectiveValues(GraphQLIncludeDirective, n, this.variables)?.if !== false;
+  }
+
+  applies(condition: string | undefined, object: GraphQLObjectType): boolean {
+    if (!condition || condition === object.name) return true;
+    const type = this.schema.getType(condition);
+    return !!type && isAbstractType(type) && this.schema.isSubType(type, object);
+  }
+
+  object(name: string): GraphQLObjectType {
+    const type = this.schema.getType(name);
+    if (!isObjectType(type)) throw new Error(`type ${name} is not in the schema`);
+    return type;
+  }
+
+  /** The plan of `type`'s nodes selected by `sets`. */
+  node(type: NodeType, sets: readonly SelectionSetNode[], depth: number): NodePlan {
+    const object = this.object(type.name);
+    const plan: NodePlan = { type, props: new Set([type.id.prop]), edges: [] };
+    const byKey = new Map<string, EdgePlan>();
+    for (const field of this.fields(sets, object)) {
+      const name = field.name.value;
+      if (name === "__typename" || name === "id") continue;
+      const scalar = type.fields[name];
+      if (scalar) {
+        plan.props?.add(scalar.prop);
+        continue;
+      }
+      const edge = type.edges[name];
+      if (!edge) {
+        const mapped = type.collectedFor?.[name];
+        if (mapped) mapped.forEach((p) => plan.props?.add(p));
+        else plan.props = undefined;
+        continue;
+      }
+      if (edge.kind === "m:1" || (edge.kind === "1:1" && !edge.inverse)) plan.props?.add(edge.prop);
+      if (edge.unbound) continue;
+      const definition = object.getFields()[name] as GraphQLField<unknown, unknown>;
+      const args = getArgumentValues(definition, field, this.variables) as EdgePlan["args"];
+      validatePagination(args, this.limits);
+      const key = edgeKey(name, args);
+      const existing = byKey.get(key);
+      const target = this.graph.types[edge.target];
+      const child = field.selectionSet ? [field.selectionSet] : [];
+      if (edge.connection) {
+        const connection = this.connection(target, child, depth + 1);
+        if (existing) {
+          merge(existing.node, connection.node);
+          existing.totalCount ||= connection.totalCount;
+        } else {
+          byKey.set(key, { key, edge, args, ...connection });
+        }
+      } else {
+        const node = this.node(target, child, depth + 1);
+        if (existing) merge(existing.node, node);
+        else byKey.set(key, { key, edge, args, totalCount: false, node });
+      }
+    }
+    plan.edges = [...byKey.values()];
+    if (depth > (this.limits.maxDepth ?? DEFAULT_MAX_DEPTH)) {
+      throw gqlError(
+        ErrorCode.QUERY_TOO_DEEP,
+        `query nests edges ${depth} levels deep; the limit is ${
+          this.limits.maxDepth ?? DEFAULT_MAX_DEPTH
+        }`,
+      );
+    }
+    return plan;
+  }
+
+  /** The node plan and `totalCount` flag of a `<T>Connection` selection. */
+  connection(
+    type: NodeType,
+    sets: readonly SelectionSetNode[],
+    depth: number,
+  ): { node: NodePlan; totalCount: boolean } {
+    const object = this.object(`${type.name}Connection`);
+    const edgeObject = this.object(`${type.name}Edge`);
+    let totalCount = false;
+    const nodeSets: SelectionSetNode[] = [];
+    for (const field of this.fields(sets, object)) {
+      if (field.name.value === "totalCount") totalCount = true;
+      if (field.name.value !== "edges" || !field.selectionSet) continue;
+      for (const edgeField of this.fields([field.selectionSet], edgeObject)) {
+        if (edgeField.name.value === "node" && edgeField.selectionSet) {
+          nodeSets.push(edgeField.selectionSet);
+        }
+      }
+    }
+    return { node: this.node(type, nodeSets, depth), totalCount };
+  }
+}
+
+function merge(into: NodePlan, from: NodePlan): void {
+  if (!into.props || !from.props) into.props = undefined;
+  else from.props.forEach((p) => into.props!.add(p));
+  for (const edge of from.edges) {
+    const same = into.edges.find((e) => e.key === edge.key);
+    if (same) {
+      merge(same.node, edge.node);
+      same.totalCount ||= edge.totalCount;
+    } else {
+      into.edges.push(edge);
+    }
+  }
+}
+
+function collector(graph: Graph, info: GraphQLResolveInfo, limits: CollectLimits): Collector {
+  return new Collector(graph, info.schema, info.fragments, info.variableValues, limits);
+}
+
+function selectionSets(info: GraphQLResolveInfo): SelectionSetNode[] {
+  return info.fieldNodes.flatMap((f) => (f.selectionSet ? [f.selectionSet] : []));
+}
+
+/**
+ * The plan of a field returning `<type>Connection` (root connection fields).
+ *
+ * @throws GraphQLError `QUERY_TOO_DEEP` or `INVALID_PAGINATION` before any SQL runs
+ */
+export function collectConnection(
+  graph: Graph,
+  type: NodeType,
+  info: GraphQLResolveInfo,
+  limits: CollectLimits = {},
+): { node: NodePlan; totalCount: boolean } {
+  return collector(graph, info, limits).connection(type, selectionSets(info), 1);
+}
+
+/**
+ * The plan of a field returning one `type` node, or a list of them (mutation payloads).
+ *
+ * @throws GraphQLError `QUERY_TOO_DEEP` or `INVALID_PAGINATION` before any SQL runs
+ */
+export function collectNode(
+  graph: Graph,
+  type: NodeType,
+  info: GraphQLResolveInfo,
+  limits: CollectLimits = {},
+): NodePlan {
+  return collector(graph, info, limits).node(type, selectionSets(info), 1);
+}
+
+/**
+ * The plans of a field returning the `Node` interface (`node`, `nodes`): one per node type,
+ * built from the fields on `Node` and the fragments that apply to that type.
+ *
+ * @throws GraphQLError `QUERY_TOO_DEEP` or `INVALID_PAGINATION` before any SQL runs
+ */
+export function collectNodes(
+  graph: Graph,
+  info: GraphQLResolveInfo,
+  limits: CollectLimits = {},
+): Map<string, NodePlan> {
+  const c = collector(graph, info, limits);
+  const sets = selectionSets(info);
+  return new Map(Object.values(graph.types).map((type) => [type.name, c.node(type, sets, 1)]));
+}

@@ -1,0 +1,116 @@
+/**
+ * Root resolution with field collection (spec, "Field collection" rule 2): root connection
+ * fields, `node`, `nodes` and nodes returned by mutations collect the operation's selection,
+ * run one query for the root rows with the collected columns, then load each collected edge
+ * level in one query ({@linkcode loadPlan}).
+ *
+ * @module
+ */
+import type { EntityManager, FilterQuery } from "@mikro-orm/core";
+import type { GraphQLResolveInfo } from "graphql";
+import { collectConnection, type CollectLimits, collectNode, collectNodes } from "./collect.ts";
+import { type Graph, type NodeType, nodeTypeOf } from "./graph.ts";
+import { fieldsOf, loadPlan, rootScope } from "./load.ts";
+import { noder, noders } from "./node.ts";
+import { type Connection, paginate, type PaginationArgs } from "./paginate.ts";
+
+/**
+ * Resolves a root connection field (`users(...)`) of `type`.
+ *
+ * @param filter an extra filter on the rows (a where input), applied to the page and the count
+ * @throws GraphQLError `INVALID_PAGINATION`, `INVALID_CURSOR`, `QUERY_TOO_DEEP` before any SQL
+ */
+export async function resolveConnection(
+  em: EntityManager,
+  graph: Graph,
+  type: NodeType,
+  args: PaginationArgs,
+  info: GraphQLResolveInfo,
+  limits: CollectLimits = {},
+  filter: FilterQuery<object> = {},
+): Promise<Connection<object>> {
+  const plan = collectConnection(graph, type, info, limits);
+  const connection = await paginate(
+    type,
+    args,
+    (q) => {
+      const fields = fieldsOf(plan.node, Object.keys(Object.assign({}, ...q.orderBy)));
+      return em.find(type.entity, { $and: [filter, q.where] } as FilterQuery<object>, {
+        orderBy: q.orderBy as never,
+        limit: q.limit,
+        fields: fields as never,
+      });
+    },
+    () => em.count(type.entity, filter),
+    limits,
+  );
+  await loadPlan(
+    em,
+    graph,
+    connection.edges.map((e) => e.node),
+    plan.node,
+    rootScope(info.path),
+    limits,
+  );
+  return connection;
+}
+
+/** Resolves `node(id)` and loads the collected edges of the node. */
+export async function resolveNode(
+  em: EntityManager,
+  graph: Graph,
+  id: string,
+  info: GraphQLResolveInfo,
+  limits: CollectLimits = {},
+): Promise<object> {
+  const plans = collectNodes(graph, info, limits);
+  const node = await noder(em, graph, id);
+  const type = nodeTypeOf(graph, node);
+  if (type) await loadPlan(em, graph, [node], plans.get(type.name)!, rootScope(info.path), limits);
+  return node;
+}
+
+/** Resolves `nodes(ids)` (one query per type) and loads the collected edges, one query per type per edge. */
+export async function resolveNodes(
+  em: EntityManager,
+  graph: Graph,
+  ids: readonly string[],
+  info: GraphQLResolveInfo,
+  limits: CollectLimits = {},
+): Promise<(object | Error)[]> {
+  const plans = collectNodes(graph, info, limits);
+  const nodes = await noders(em, graph, ids);
+  const byType = new Map<string, object[]>();
+  for (const node of nodes) {
+    if (node instanceof Error) continue;
+    const name = nodeTypeOf(graph, node)?.name;
+    if (name) byType.set(name, [...(byType.get(name) ?? []), node]);
+  }
+  for (const [name, list] of byType) {
+    await loadPlan(em, graph, [...new Set(list)], plans.get(name)!, rootScope(info.path), limits);
+  }
+  return nodes;
+}
+
+/**
+ * Loads the collected edges of a node returned by a mutation (or any field returning one node
+ * of `type`), so the payload costs the same statements as a query.
+ */
+export async function resolveReturnedNode<T extends object>(
+  em: EntityManager,
+  graph: Graph,
+  type: NodeType,
+  node: T,
+  info: GraphQLResolveInfo,
+  limits: CollectLimits = {},
+): Promise<T> {
+  await loadPlan(
+    em,
+    graph,
+    [node],
+    collectNode(graph, type, info, limits),
+    rootScope(info.path),
+    limits,
+  );
+  return node;
+}
