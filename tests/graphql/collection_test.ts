@@ -1,0 +1,206 @@
+/**
+ * Field collection: SQL statements per request are constant per nesting level (counted from
+ * MikroORM's query log), on SQLite, PostgreSQL and MariaDB; per-parent pages equal what a
+ * single-parent load returns; depth and page-size limits reject before any SQL runs.
+ */
+import { assert, assertEquals } from "@std/assert";
+import { entities as blogEntities } from "../../examples/blog/server.ts";
+import { seed as seedBlog } from "../../examples/blog/seed.ts";
+import { createSchema as blogSchema } from "../../examples/blog/generated/mod.ts";
+import { entities as realworldEntities } from "../../examples/realworld/server.ts";
+import { seed as seedRealworld } from "../../examples/realworld/seed.ts";
+import { createSchema as realworldSchema } from "../../examples/realworld/generated/mod.ts";
+import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
+import { startServer, type TestServer } from "../support/server.ts";
+
+/** Runs `query` and returns the data and the number of SQL statements it cost. */
+async function counted<T>(
+  db: TestOrm,
+  server: TestServer,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<{ data: T; statements: number; errors?: { message: string; extensions?: { code?: string } }[] }> {
+  db.log.length = 0;
+  const response = await server.query<T>(query, variables);
+  return { data: response.data as T, statements: db.log.length, errors: response.errors };
+}
+
+const NESTED = `query($n: Int) {
+  users(first: $n) { edges { node { name
+    photos(first: $n) { edges { node { url } } }
+    posts(first: $n) { edges { node { title comments(first: $n) { edges { node { text } } } } } }
+  } } }
+}`;
+
+const NESTED_ALL = `{
+  users { edges { node { name
+    photos { edges { node { url } } }
+    posts { edges { node { title comments { edges { node { text } } } } } }
+  } } }
+}`;
+
+for (const dialect of dialects()) {
+  Deno.test({
+    name: `field collection on the blog (${dialect}): 4 statements for any number of users`,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async (t) => {
+      const db = await openTestOrm(dialect, blogEntities);
+      await seedBlog(db.orm.em.fork(), { users: 12, photosPerUser: 3, postsPerUser: 4, commentsPerPost: 3 });
+      const server = startServer(db.orm, blogSchema());
+      try {
+        await t.step("users { photos, posts { comments } } = 4 statements at 1, 5 and 12 users", async () => {
+          for (const n of [1, 5, 12]) {
+            const r = await counted<{ users: { edges: { node: { posts: { edges: unknown[] } } }[] } }>(
+              db,
+              server,
+              NESTED,
+              { n },
+            );
+            assertEquals(r.errors, undefined);
+            assertEquals(r.data.users.edges.length, n);
+            assertEquals(r.statements, 4, `n=${n}`);
+          }
+          const all = await counted<{ users: { edges: { node: { posts: { edges: { node: { comments: { edges: unknown[] } } }[] } } }[] } }>(
+            db,
+            server,
+            NESTED_ALL,
+          );
+          assertEquals(all.statements, 4);
+          assertEquals(all.data.users.edges.length, 12);
+          for (const user of all.data.users.edges) {
+            assertEquals(user.node.posts.edges.length, 4);
+            for (const post of user.node.posts.edges) assertEquals(post.node.comments.edges.length, 3);
+          }
+        });
+
+        await t.step("a selected nested totalCount adds one grouped count per level", async () => {
+          const r = await counted<{ users: { edges: { node: { posts: { totalCount: number; edges: unknown[] } } }[] } }>(
+            db,
+            server,
+            `{ users(first: 5) { edges { node { posts(first: 2) { totalCount edges { node { comments(first: 1) { totalCount } } } } } } } }`,
+          );
+          assertEquals(r.statements, 5);
+          for (const user of r.data.users.edges) {
+            assertEquals(user.node.posts.totalCount, 4);
+            assertEquals(user.node.posts.edges.length, 2);
+          }
+          const unpaginated = await counted(db, server, `{ users(first: 3) { edges { node { posts { totalCount } } } } }`);
+          assertEquals(unpaginated.statements, 2);
+        });
+
+        await t.step("aliases with different arguments are separate loads", async () => {
+          const r = await counted<{ users: { edges: { node: { a: Conn; b: Conn } }[] } }>(
+            db,
+            server,
+            `{ users(first: 3) { edges { node {
+              a: posts(first: 1, orderBy: { field: TITLE }) { edges { node { title } } pageInfo { hasNextPage } }
+              b: posts(last: 2, orderBy: { field: TITLE }) { edges { node { title } } pageInfo { hasPreviousPage } }
+            } } } }`,
+          );
+          assertEquals(r.errors, undefined);
+          assertEquals(r.statements, 3);
+          for (const { node } of r.data.users.edges) {
+            assertEquals(node.a.edges.map((e) => e.node.title.slice(0, 6)), ["Post 0"]);
+            assertEquals(node.b.edges.map((e) => e.node.title.slice(0, 6)), ["Post 2", "Post 3"]);
+            assertEquals(node.a.pageInfo.hasNextPage, true);
+            assertEquals(node.b.pageInfo.hasPreviousPage, true);
+          }
+        });
+
+        await t.step("named fragments, inline fragments and @skip/@include", async () => {
+          const r = await counted<{ posts: { edges: { node: { title: string; author: { name: string }; comments: { totalCount: number } } }[] } }>(
+            db,
+            server,
+            `fragment P on Post { title ... on Node { id } ...A }
+             fragment A on Post { author { name } comments @include(if: true) { totalCount } photos: author @skip(if: true) { id } }
+             { posts(first: 6) { edges { node { ...P } } } }`,
+          );
+          assertEquals(r.errors, undefined);
+          assertEquals(r.statements, 3);
+          assertEquals(r.data.posts.edges.length, 6);
+          for (const { node } of r.data.posts.edges) {
+            assert(node.title.endsWith(node.author.name));
+            assertEquals(node.comments.totalCount, 3);
+          }
+        });
+
+        await t.step("node(id) and nodes(ids) with nested edges", async () => {
+          const ids = await server.query<{ users: { edges: { node: { id: string; posts: { edges: { node: { id: string } }[] } } }[] } }>(
+            `{ users(first: 2) { edges { node { id posts(first: 1) { edges { node { id } } } } } } }`,
+          );
+          const [u1, u2] = ids.data!.users.edges.map((e) => e.node);
+          const one = await counted<{ node: { name: string; posts: { edges: { node: { comments: { edges: unknown[] } } }[] } } }>(
+            db,
+            server,
+            `query($id: ID!) { node(id: $id) { ... on User { name posts(first: 2) { edges { node { comments(first: 1) { edges { node { text } } } } } } } } }`,
+            { id: u1.id },
+          );
+          assertEquals(one.statements, 3);
+          assertEquals(one.data.node.posts.edges.length, 2);
+          assertEquals(one.data.node.posts.edges[0].node.comments.edges.length, 1);
+          const many = await counted<{ nodes: ({ posts?: { totalCount: number }; comments?: { totalCount: number } } | null)[] }>(
+            db,
+            server,
+            `query($ids: [ID!]!) { nodes(ids: $ids) { id ... on User { posts { totalCount } } ... on Post { comments { totalCount } } } }`,
+            { ids: [u1.id, u2.id, u1.posts.edges[0].node.id] },
+          );
+          assertEquals(many.statements, 4);
+          assertEquals(many.data.nodes.map((n) => n?.posts?.totalCount ?? n?.comments?.totalCount), [4, 4, 3]);
+        });
+
+        await t.step("too deep or too large pages are rejected before any SQL runs", async () => {
+          let deep = "id";
+          for (let i = 0; i < 12; i++) deep = `posts(first: 1) { edges { node { author { ${deep} } } } }`;
+          const tooDeep = await counted(db, server, `{ users(first: 1) { edges { node { ${deep} } } } }`);
+          assertEquals(tooDeep.errors?.[0].extensions?.code, "QUERY_TOO_DEEP");
+          assertEquals(tooDeep.statements, 0);
+          const tooLarge = await counted(db, server, `{ users(first: 1) { edges { node { posts(first: 1001) { totalCount } } } } }`);
+          assertEquals(tooLarge.errors?.[0].extensions?.code, "INVALID_PAGINATION");
+          assertEquals(tooLarge.statements, 0);
+        });
+      } finally {
+        await server.close();
+        await db.close();
+      }
+    },
+  });
+
+  Deno.test({
+    name: `field collection on RealWorld m:n (${dialect}): constant statements for 1, 10 and 100 articles`,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async () => {
+      const db = await openTestOrm(dialect, realworldEntities);
+      await seedRealworld(db.orm.em.fork(), { users: 8, tags: 6, articles: 100 });
+      const server = startServer(db.orm, realworldSchema());
+      try {
+        const statements: number[] = [];
+        for (const n of [1, 10, 100]) {
+          const r = await counted<{ articles: { edges: { node: { tagList: unknown[]; favoritedBy: { totalCount: number; edges: unknown[] } } }[] } }>(
+            db,
+            server,
+            `query($n: Int) { articles(first: $n) { edges { node { title tagList { name } favoritedBy(first: 2) { totalCount edges { node { username } } } } } } }`,
+            { n },
+          );
+          assertEquals(r.errors, undefined);
+          assertEquals(r.data.articles.edges.length, n);
+          for (const { node } of r.data.articles.edges) {
+            assertEquals(node.tagList.length, 2);
+            assert(node.favoritedBy.edges.length === Math.min(2, node.favoritedBy.totalCount));
+          }
+          statements.push(r.statements);
+        }
+        assertEquals(statements, [4, 4, 4]);
+      } finally {
+        await server.close();
+        await db.close();
+      }
+    },
+  });
+}
+
+interface Conn {
+  edges: { node: { title: string } }[];
+  pageInfo: { hasNextPage?: boolean; hasPreviousPage?: boolean };
+}
