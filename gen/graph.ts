@@ -19,6 +19,7 @@ import {
 import type { ScalarKind } from "../runtime/graph.ts";
 import { GenerateError } from "./errors.ts";
 import type { LoadedEntity, LoadedModel } from "./load.ts";
+import { buildMutations, type GraphMutations } from "./mutations.ts";
 
 /** A scalar field of a node type. */
 export interface GraphField {
@@ -49,6 +50,10 @@ export interface GraphEdge {
   /** `RelayConnection()`. */
   connection: boolean;
   nullable: boolean;
+  /** The target's property pointing back (`1:m`, bidirectional `m:n`, inverse `1:1`). */
+  inverse?: string;
+  /** `Unbind()`: not eager-loaded by field collection. */
+  unbound: boolean;
 }
 
 /** One value of `<T>OrderField`. */
@@ -80,6 +85,10 @@ export interface GraphType {
   fields: GraphField[];
   edges: GraphEdge[];
   orderFields: GraphOrderField[];
+  /** User field name -> properties to select for it (`CollectedFor`). */
+  collectedFor: Record<string, string[]>;
+  /** Create/update inputs and root mutation fields, when annotated `Mutations()`. */
+  mutations?: GraphMutations;
   description?: string;
 }
 
@@ -174,6 +183,7 @@ export function buildGraph(model: LoadedModel, cwd = Deno.cwd()): Graph {
       fields: [],
       edges: [],
       orderFields: [],
+      collectedFor: {},
       description: meta.comment,
     };
     const query = find(annotations.entity, "QueryField");
@@ -192,6 +202,9 @@ export function buildGraph(model: LoadedModel, cwd = Deno.cwd()): Graph {
     };
     for (const prop of Object.values(meta.properties)) {
       const list = annotations.fields[prop.name] ?? [];
+      for (const field of find(list, "CollectedFor")?.fields ?? []) {
+        (type.collectedFor[field] ??= []).push(prop.name);
+      }
       if (prop.primary || prop.hidden || skipped(list, SkipType)) continue;
       const orderField = find(list, "OrderField");
       if (prop.kind === "scalar") {
@@ -269,10 +282,15 @@ export function buildGraph(model: LoadedModel, cwd = Deno.cwd()): Graph {
             unique,
             connection,
             nullable: prop.kind === "1:1" ? !prop.owner || !!prop.nullable : !!prop.nullable,
+            inverse: prop.kind === "m:1" || (prop.kind === "1:1" && prop.owner)
+              ? undefined
+              : prop.mappedBy || prop.inversedBy || undefined,
+            unbound: !!find(list, "Unbind"),
           });
         }
       }
     }
+    type.mutations = buildMutations(type, annotations.entity, annotations.fields, fail);
     return type;
   });
   const enumNames = new Set<string>();

@@ -7,6 +7,7 @@
 import { resolve } from "@std/path";
 import type { GenerateOptions } from "./config.ts";
 import { emitMod, emitNode, emitResolvers } from "./emit/node.ts";
+import { emitMutationInput } from "./emit/mutation_input.ts";
 import { emitCollection, emitEdges, emitEnums, emitPagination } from "./emit/tables.ts";
 import { buildGraph, type Graph } from "./graph.ts";
 import { loadModel } from "./load.ts";
@@ -23,6 +24,7 @@ export type {
   GraphOrderField,
   GraphType,
 } from "./graph.ts";
+export type { GraphMutationInput, GraphMutationInputField, GraphMutations } from "./mutations.ts";
 
 /** What `generate` wrote. */
 export interface GenerateResult {
@@ -54,6 +56,7 @@ export async function generate(
     ["edges.ts", emitEdges(graph, runtime)],
     ["pagination.ts", emitPagination(graph, runtime)],
     ["enums.ts", emitEnums(graph)],
+    ["mutation_input.ts", emitMutationInput(graph, runtime)],
     ["resolvers.ts", emitResolvers(runtime)],
     ["mod.ts", emitMod(runtime)],
   ]);

@@ -25,6 +25,7 @@ import {
   printSchema,
 } from "graphql";
 import type { Graph, GraphType } from "./graph.ts";
+import { buildMutationTypes } from "./mutation_schema.ts";
 
 const nonNull = <T extends GraphQLOutputType>(t: T) => new GraphQLNonNull(t);
 
@@ -272,7 +273,12 @@ export function buildSchema(graph: Graph): GraphQLSchema {
     if (order) named.push(order);
   }
   named.push(...enums.values());
-  return new GraphQLSchema({ query, types: named });
+  const mutations = buildMutationTypes(graph, {
+    input: (name) => enums.get(name) ?? scalar(name),
+    object: (name) => objects.get(name)!,
+  });
+  named.push(...mutations.inputs);
+  return new GraphQLSchema({ query, mutation: mutations.mutation, types: named });
 }
 
 /** The SDL of `graph`, as written to `schema.graphql`. */

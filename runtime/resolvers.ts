@@ -9,6 +9,7 @@ import type { GraphQLFieldResolver, GraphQLScalarType } from "graphql";
 import type { CollectLimits } from "./collect.ts";
 import { resolveEdge } from "./edges.ts";
 import { type Graph, nodeTypeOf } from "./graph.ts";
+import { mutationResolvers } from "./mutation.ts";
 import { encodeGlobalId } from "./node.ts";
 import type { Connection, PaginationArgs } from "./paginate.ts";
 import { resolveConnection, resolveNode, resolveNodes } from "./roots.ts";
@@ -86,5 +87,8 @@ export function createResolvers(
     };
   }
   map.Query = query;
+  // Mutations: `create<T>`, `update<T>`, `delete<T>` of the types annotated `Mutations()`.
+  const mutation = mutationResolvers(graph);
+  if (Object.keys(mutation).length > 0) map.Mutation = mutation as Record<string, Resolver>;
   return map;
 }

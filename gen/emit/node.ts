@@ -25,9 +25,10 @@ export function emitNode(graph: Graph, runtime: string, out: string): string {
     "noders as nodesOf",
   );
   addImport(imports, "@mikro-orm/core", "type EntityManager");
-  addImport(imports, "./collection.ts", "fields");
+  addImport(imports, "./collection.ts", "collectedFor", "fields");
   addImport(imports, "./edges.ts", "edges");
   addImport(imports, "./enums.ts", "enums");
+  addImport(imports, "./mutation_input.ts", "mutations");
   addImport(imports, "./pagination.ts", "orderFields", "queryFields");
   const locals = new Set<string>();
   const entries = graph.types.map((t) => {
@@ -50,7 +51,16 @@ ${entries.map((e) => `  ${e},`).join("\n")}
 } satisfies Record<string, NodeTypeDescription>;
 
 /** The generated tables joined: what every runtime resolver reads. */
-export const graph: Graph = defineGraph({ nodeTypes, fields, edges, orderFields, enums, queryFields });
+export const graph: Graph = defineGraph({
+  nodeTypes,
+  fields,
+  collectedFor,
+  edges,
+  orderFields,
+  enums,
+  queryFields,
+  mutations,
+});
 
 /**
  * Resolves a global id to its node (entgql \`Noder\`).

@@ -17,13 +17,24 @@ export function emitCollection(graph: Graph, runtime: string): string {
       ) => [f.name, { prop: f.prop, kind: f.kind, enum: f.enum }]),
     ),
   ]));
-  return tableModule(
-    runtime,
+  const collectedFor = Object.fromEntries(
+    graph.types.filter((t) => Object.keys(t.collectedFor).length > 0).map((
+      t,
+    ) => [t.name, t.collectedFor]),
+  );
+  const imports: Imports = new Map();
+  addImport(imports, runtime, "type FieldDescription", "type Tables");
+  const body = [
+    `/** GraphQL type -> GraphQL field -> scalar field. */`,
+    `export const fields = ${literal(value)} satisfies Tables<FieldDescription>;`,
+    "",
+    `/** GraphQL type -> user-resolved field -> properties it needs (\`CollectedFor\`). */`,
+    `export const collectedFor = ${literal(collectedFor)} satisfies Tables<string[]>;`,
+  ].join("\n");
+  return renderModule(
     "Field collection table: per type, GraphQL field -> entity property.",
-    "FieldDescription",
-    "fields",
-    "GraphQL type -> GraphQL field -> scalar field.",
-    value,
+    imports,
+    body,
   );
 }
 
@@ -39,6 +50,8 @@ export function emitEdges(graph: Graph, runtime: string): string {
         target: e.target,
         kind: e.kind,
         connection: e.connection,
+        inverse: e.inverse,
+        unbound: e.unbound || undefined,
       }]),
     ),
   ]));

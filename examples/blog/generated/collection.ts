@@ -28,3 +28,6 @@ export const fields = {
     createdAt: { prop: "createdAt", kind: "time" },
   },
 } satisfies Tables<FieldDescription>;
+
+/** GraphQL type -> user-resolved field -> properties it needs (`CollectedFor`). */
+export const collectedFor = {} satisfies Tables<string[]>;

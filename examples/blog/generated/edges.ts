@@ -16,10 +16,16 @@ export const edges = {
   Photo: { user: { prop: "user", target: "User", kind: "m:1", connection: false } },
   Post: {
     author: { prop: "author", target: "User", kind: "m:1", connection: false },
-    comments: { prop: "comments", target: "Comment", kind: "1:m", connection: true },
+    comments: {
+      prop: "comments",
+      target: "Comment",
+      kind: "1:m",
+      connection: true,
+      inverse: "post",
+    },
   },
   User: {
-    photos: { prop: "photos", target: "Photo", kind: "1:m", connection: true },
-    posts: { prop: "posts", target: "Post", kind: "1:m", connection: true },
+    photos: { prop: "photos", target: "Photo", kind: "1:m", connection: true, inverse: "user" },
+    posts: { prop: "posts", target: "Post", kind: "1:m", connection: true, inverse: "author" },
   },
 } satisfies Tables<EdgeDescription>;

@@ -29,3 +29,6 @@ export const fields = {
     image: { prop: "image", kind: "string" },
   },
 } satisfies Tables<FieldDescription>;
+
+/** GraphQL type -> user-resolved field -> properties it needs (`CollectedFor`). */
+export const collectedFor = {} satisfies Tables<string[]>;

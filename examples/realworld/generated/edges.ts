@@ -11,19 +11,69 @@ import type { EdgeDescription, Tables } from "@mikrogql/ext";
 export const edges = {
   Article: {
     author: { prop: "author", target: "User", kind: "m:1", connection: false },
-    tagList: { prop: "tagList", target: "Tag", kind: "m:n", connection: false },
-    favoritedBy: { prop: "favoritedBy", target: "User", kind: "m:n", connection: true },
-    comments: { prop: "comments", target: "Comment", kind: "1:m", connection: true },
+    tagList: {
+      prop: "tagList",
+      target: "Tag",
+      kind: "m:n",
+      connection: false,
+      inverse: "articles",
+    },
+    favoritedBy: {
+      prop: "favoritedBy",
+      target: "User",
+      kind: "m:n",
+      connection: true,
+      inverse: "favorites",
+    },
+    comments: {
+      prop: "comments",
+      target: "Comment",
+      kind: "1:m",
+      connection: true,
+      inverse: "article",
+    },
   },
   Comment: {
     author: { prop: "author", target: "User", kind: "m:1", connection: false },
     article: { prop: "article", target: "Article", kind: "m:1", connection: false },
   },
-  Tag: { articles: { prop: "articles", target: "Article", kind: "m:n", connection: true } },
+  Tag: {
+    articles: {
+      prop: "articles",
+      target: "Article",
+      kind: "m:n",
+      connection: true,
+      inverse: "tagList",
+    },
+  },
   User: {
-    following: { prop: "following", target: "User", kind: "m:n", connection: true },
-    followers: { prop: "followers", target: "User", kind: "m:n", connection: true },
-    articles: { prop: "articles", target: "Article", kind: "1:m", connection: true },
-    favorites: { prop: "favorites", target: "Article", kind: "m:n", connection: true },
+    following: {
+      prop: "following",
+      target: "User",
+      kind: "m:n",
+      connection: true,
+      inverse: "followers",
+    },
+    followers: {
+      prop: "followers",
+      target: "User",
+      kind: "m:n",
+      connection: true,
+      inverse: "following",
+    },
+    articles: {
+      prop: "articles",
+      target: "Article",
+      kind: "1:m",
+      connection: true,
+      inverse: "author",
+    },
+    favorites: {
+      prop: "favorites",
+      target: "Article",
+      kind: "m:n",
+      connection: true,
+      inverse: "favoritedBy",
+    },
   },
 } satisfies Tables<EdgeDescription>;

@@ -9,9 +9,10 @@ import { Article } from "../entities/article.ts";
 import { Comment } from "../entities/comment.ts";
 import { Tag } from "../entities/tag.ts";
 import { User } from "../entities/user.ts";
-import { fields } from "./collection.ts";
+import { collectedFor, fields } from "./collection.ts";
 import { edges } from "./edges.ts";
 import { enums } from "./enums.ts";
+import { mutations } from "./mutation_input.ts";
 import { orderFields, queryFields } from "./pagination.ts";
 import type { EntityManager } from "@mikro-orm/core";
 import {
@@ -34,10 +35,12 @@ export const nodeTypes = {
 export const graph: Graph = defineGraph({
   nodeTypes,
   fields,
+  collectedFor,
   edges,
   orderFields,
   enums,
   queryFields,
+  mutations,
 });
 
 /**

@@ -1,0 +1,93 @@
+/**
+ * The mutation part of the SDL, built with graphql-js: `Create<T>Input`, `Update<T>Input` and the
+ * `Mutation` type with `create<T>(input: Create<T>Input!): <T>!`,
+ * `update<T>(id: ID!, input: Update<T>Input!): <T>!` and `delete<T>(id: ID!): ID!`.
+ *
+ * @module
+ */
+import {
+  type GraphQLEnumType,
+  type GraphQLFieldConfigMap,
+  GraphQLID,
+  GraphQLInputObjectType,
+  type GraphQLInputType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  type GraphQLScalarType,
+} from "graphql";
+import type { Graph } from "./graph.ts";
+import type { GraphMutationInput } from "./mutations.ts";
+
+/** How the mutation types reach the rest of the schema. */
+export interface MutationTypeLookup {
+  /** The named input type (a scalar or an enum) of a GraphQL type name. */
+  input(name: string): GraphQLScalarType | GraphQLEnumType;
+  /** The object type of a node type. */
+  object(name: string): GraphQLObjectType;
+}
+
+/** The `Mutation` type (absent when no type has mutations) and the input types it takes. */
+export interface MutationTypes {
+  mutation?: GraphQLObjectType;
+  inputs: GraphQLInputObjectType[];
+}
+
+/** Builds the mutation types of `graph`, in the order of its types: create, update, delete. */
+export function buildMutationTypes(graph: Graph, lookup: MutationTypeLookup): MutationTypes {
+  const inputs: GraphQLInputObjectType[] = [];
+  const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+  const id = { type: new GraphQLNonNull(GraphQLID), description: "ID of the object." };
+  for (const type of graph.types) {
+    const { create, update, delete: remove } = type.mutations ?? {};
+    const node = new GraphQLNonNull(lookup.object(type.name));
+    if (create) {
+      const input = inputObject(create, lookup, `Input of \`${create.field}\`.`);
+      inputs.push(input);
+      fields[create.field] = {
+        type: node,
+        description: `Creates a ${type.name} and returns it.`,
+        args: { input: { type: new GraphQLNonNull(input) } },
+      };
+    }
+    if (update) {
+      const input = inputObject(
+        update,
+        lookup,
+        `Input of \`${update.field}\`: only the fields given change; applied in the order clear, set, add/remove.`,
+      );
+      inputs.push(input);
+      fields[update.field] = {
+        type: node,
+        description: `Updates the ${type.name} with the given ID and returns it.`,
+        args: { id, input: { type: new GraphQLNonNull(input) } },
+      };
+    }
+    if (remove) {
+      fields[remove.field] = {
+        type: new GraphQLNonNull(GraphQLID),
+        description: `Deletes the ${type.name} with the given ID and returns the ID.`,
+        args: { id },
+      };
+    }
+  }
+  if (Object.keys(fields).length === 0) return { inputs };
+  return { mutation: new GraphQLObjectType({ name: "Mutation", fields }), inputs };
+}
+
+function inputObject(
+  input: GraphMutationInput,
+  lookup: MutationTypeLookup,
+  description: string,
+): GraphQLInputObjectType {
+  return new GraphQLInputObjectType({
+    name: input.name,
+    description,
+    fields: Object.fromEntries(input.fields.map((f) => {
+      const named = f.graphqlType === "ID" ? GraphQLID : lookup.input(f.graphqlType);
+      let type: GraphQLInputType = f.list ? new GraphQLList(new GraphQLNonNull(named)) : named;
+      if (f.required) type = new GraphQLNonNull(type);
+      return [f.name, { type }];
+    })),
+  });
+}

@@ -1,0 +1,318 @@
+/**
+ * Mutations: apply `Create<T>Input` / `Update<T>Input` values to entities, delete nodes, and the
+ * generated `create<T>` / `update<T>` / `delete<T>` resolvers built on them.
+ *
+ * The helpers are the ones user resolvers call too, chaining create, set and save like the
+ * spec's rule 7 (entgql's `client.Todo.Create().SetText(...).Save(ctx)`):
+ *
+ * ```ts
+ * const em = fromContext(ctx);
+ * const todo = await createNode(em, graph, "Todo").set(input).set({ priority: 1 }).save();
+ * ```
+ *
+ * An input is applied in the order clear, set, add/remove; global ids in inputs are checked
+ * against the edge's target type and looked up, one query per target type. Under the
+ * Transactioner every write of the operation is in its one transaction.
+ *
+ * @module
+ */
+import {
+  Collection,
+  ConstraintViolationException,
+  type EntityManager,
+  ForeignKeyConstraintViolationException,
+  UniqueConstraintViolationException,
+} from "@mikro-orm/core";
+import type { GraphQLFieldResolver, GraphQLResolveInfo } from "graphql";
+import { ErrorCode, gqlError } from "./errors.ts";
+import type { Graph, MutationInputFieldDescription, NodeType } from "./graph.ts";
+import { decodeGlobalId, notFound } from "./node.ts";
+import { fromContext, type MikroContext } from "./transaction.ts";
+
+/** A `Create<T>Input` / `Update<T>Input` value as graphql-js passes it: field name -> value. */
+export type MutationInput = Record<string, unknown>;
+
+type Row = Record<string, unknown>;
+
+/**
+ * A pending create or update of one node. `set` adds input fields (later calls win per field);
+ * `save` applies them and flushes. Fields the generated input does not hold (a user's
+ * `extend input` field) are left to the caller.
+ */
+export class NodeMutation<T extends object = object> {
+  readonly #em: EntityManager;
+  readonly #graph: Graph;
+  readonly #type: NodeType;
+  readonly #mode: "create" | "update";
+  readonly #id?: string;
+  #input: MutationInput = {};
+
+  /** Use {@linkcode createNode} or {@linkcode updateNode}. */
+  constructor(
+    em: EntityManager,
+    graph: Graph,
+    type: string,
+    mode: "create" | "update",
+    id?: string,
+  ) {
+    const nodeType = graph.types[type];
+    if (!nodeType?.mutations?.[mode]) {
+      throw new Error(
+        `node type "${type}" has no generated ${mode} input (annotate it Mutations())`,
+      );
+    }
+    this.#em = em;
+    this.#graph = graph;
+    this.#type = nodeType;
+    this.#mode = mode;
+    this.#id = id;
+  }
+
+  /**
+   * Adds input fields, named as in the generated input (`title`, `authorID`, `clearTags`).
+   * `undefined` and `null` values leave a property unchanged (use `clear<Field>` to unset it).
+   */
+  set(input: MutationInput): this {
+    this.#input = { ...this.#input, ...input };
+    return this;
+  }
+
+  /**
+   * Applies the input (clear, set, add/remove), flushes, and returns the saved entity.
+   *
+   * @throws GraphQLError `NOT_FOUND` when the node to update does not exist;
+   *   `BAD_USER_INPUT` naming the input field for a global id of the wrong type or of no row,
+   *   and for a write the database rejects by a constraint (unique, foreign key, not null)
+   */
+  async save(): Promise<T> {
+    const table = this.#type.mutations![this.#mode]!.input;
+    const fields = Object.entries(this.#input).flatMap(([name, value]) => {
+      const field = table[name];
+      return field && value != null && value !== false ? [{ name, field, value }] : [];
+    });
+    const nodes = await resolveIds(this.#em, this.#graph, fields);
+    const entity = this.#mode === "create"
+      ? this.#em.create(this.#type.entity, {}) as Row
+      : await findNode(this.#em, this.#graph, this.#type, this.#id!);
+    for (const op of ["clear", "set", "add", "remove"] as const) {
+      for (const { name, field, value } of fields) {
+        if (field.op === op) await apply(entity, field, nodes.get(name) ?? value);
+      }
+    }
+    await flush(this.#em, this.#type, this.#mode);
+    return entity as T;
+  }
+}
+
+/** Starts a create of a node of `type` (entgql `client.T.Create()`). */
+export function createNode<T extends object = object>(
+  em: EntityManager,
+  graph: Graph,
+  type: string,
+): NodeMutation<T> {
+  return new NodeMutation<T>(em, graph, type, "create");
+}
+
+/**
+ * Starts an update of the node with global id `id` (entgql `client.T.UpdateOneID(id)`).
+ *
+ * @throws Error when `type` has no generated update input
+ */
+export function updateNode<T extends object = object>(
+  em: EntityManager,
+  graph: Graph,
+  type: string,
+  id: string,
+): NodeMutation<T> {
+  return new NodeMutation<T>(em, graph, type, "update", id);
+}
+
+/**
+ * Deletes the node of `type` with global id `id`, cascading as the MikroORM model says
+ * (`cascade`, `orphanRemoval`, the foreign keys' delete rules).
+ *
+ * @returns `id`
+ * @throws GraphQLError `NOT_FOUND` when the id is malformed, of another type or names no row;
+ *   `BAD_USER_INPUT` when rows that may not lose it still reference the node
+ */
+export async function deleteNode(
+  em: EntityManager,
+  graph: Graph,
+  type: string,
+  id: string,
+): Promise<string> {
+  const nodeType = graph.types[type];
+  em.remove(await findNode(em, graph, nodeType, id));
+  await flush(em, nodeType, "delete");
+  return id;
+}
+
+/**
+ * The node a mutation field returns, given the saved entity: the one step between writing and
+ * resolving the selection (field collection hooks in here).
+ */
+export function mutatedNode(
+  _ctx: MikroContext,
+  _info: GraphQLResolveInfo,
+  _type: NodeType,
+  entity: object,
+): Promise<object> | object {
+  return entity;
+}
+
+type Resolver = GraphQLFieldResolver<unknown, MikroContext, Record<string, unknown>>;
+
+/**
+ * The generated `Mutation` resolvers of `graph`: `create<T>`, `update<T>` and `delete<T>` for
+ * every type annotated `Mutations()`.
+ */
+export function mutationResolvers(graph: Graph): Record<string, Resolver> {
+  const resolvers: Record<string, Resolver> = {};
+  for (const type of Object.values(graph.types)) {
+    const { create, update, delete: remove } = type.mutations ?? {};
+    if (create) {
+      resolvers[create.field] = async (_root, args, ctx, info) => {
+        const entity = await createNode(fromContext(ctx), graph, type.name)
+          .set(args.input as MutationInput).save();
+        return mutatedNode(ctx, info, type, entity);
+      };
+    }
+    if (update) {
+      resolvers[update.field] = async (_root, args, ctx, info) => {
+        const entity = await updateNode(fromContext(ctx), graph, type.name, args.id as string)
+          .set(args.input as MutationInput).save();
+        return mutatedNode(ctx, info, type, entity);
+      };
+    }
+    if (remove) {
+      resolvers[remove.field] = (_root, args, ctx) =>
+        deleteNode(fromContext(ctx), graph, type.name, args.id as string);
+    }
+  }
+  return resolvers;
+}
+
+interface InputField {
+  name: string;
+  field: MutationInputFieldDescription;
+  value: unknown;
+}
+
+/**
+ * Decodes and loads the global ids of the edge fields, one query per target type.
+ *
+ * @returns input field name -> the node, or the nodes in input order
+ * @throws GraphQLError `BAD_USER_INPUT` naming the field (and index) of a malformed id, an id of
+ *   another type than the edge's target, or an id of no row
+ */
+async function resolveIds(
+  em: EntityManager,
+  graph: Graph,
+  fields: InputField[],
+): Promise<Map<string, object | object[]>> {
+  const wanted = new Map<NodeType, Map<string, string | number>>();
+  const refs = fields.filter((f) => f.field.kind !== "field").map(({ name, field, value }) => {
+    const target = graph.types[field.target!];
+    const ids = Array.isArray(value) ? value as string[] : [value as string];
+    const pks = ids.map((id, i) => {
+      const where = Array.isArray(value) ? `input.${name}[${i}]` : `input.${name}`;
+      const decoded = decodeGlobalId(graph, id);
+      if (decoded?.type !== target) {
+        throw gqlError(
+          ErrorCode.BAD_USER_INPUT,
+          `${where}: ${JSON.stringify(id)} is not the global id of a ${target.name}`,
+        );
+      }
+      const byPk = wanted.get(target) ?? new Map();
+      wanted.set(target, byPk.set(String(decoded.pk), decoded.pk));
+      return { where, id, key: String(decoded.pk) };
+    });
+    return { name, target, many: Array.isArray(value), pks };
+  });
+  const found = new Map<NodeType, Map<string, object>>();
+  for (const [target, pks] of wanted) {
+    const rows = await em.find(target.entity, { [target.id.prop]: { $in: [...pks.values()] } });
+    found.set(target, new Map(rows.map((r) => [String((r as Row)[target.id.prop]), r])));
+  }
+  const nodes = new Map<string, object | object[]>();
+  for (const { name, target, many, pks } of refs) {
+    const rows = pks.map(({ where, id, key }) => {
+      const row = found.get(target)!.get(key);
+      if (!row) {
+        throw gqlError(
+          ErrorCode.BAD_USER_INPUT,
+          `${where}: no ${target.name} has the global id ${JSON.stringify(id)}`,
+        );
+      }
+      return row;
+    });
+    nodes.set(name, many ? rows : rows[0]);
+  }
+  return nodes;
+}
+
+/**
+ * Applies one input field to `entity`.
+ *
+ * @param value the scalar value, or the node(s) an edge field's global id(s) name
+ */
+async function apply(
+  entity: Row,
+  field: MutationInputFieldDescription,
+  value: unknown,
+): Promise<void> {
+  const current = entity[field.prop];
+  if (!(current instanceof Collection)) {
+    entity[field.prop] = field.op === "clear" ? null : value;
+    return;
+  }
+  if (!current.isInitialized()) await current.init();
+  const items = value as object[];
+  if (field.op === "clear") current.removeAll();
+  else if (field.op === "set") current.set(items);
+  else if (field.op === "add") current.add(items);
+  else current.remove(items);
+}
+
+/**
+ * Loads the node of `type` with global id `id`.
+ *
+ * @throws GraphQLError `NOT_FOUND` when the id is malformed, of another type or names no row
+ */
+async function findNode(
+  em: EntityManager,
+  graph: Graph,
+  type: NodeType,
+  id: string,
+): Promise<Row> {
+  const decoded = decodeGlobalId(graph, id);
+  if (decoded?.type !== type) throw notFound(id);
+  const row = await em.findOne(type.entity, { [type.id.prop]: decoded.pk });
+  if (!row) throw notFound(id);
+  return row as Row;
+}
+
+/**
+ * Flushes, turning constraint violations into `BAD_USER_INPUT` errors.
+ *
+ * @throws GraphQLError `BAD_USER_INPUT` for a unique, foreign-key or other constraint violation
+ */
+async function flush(
+  em: EntityManager,
+  type: NodeType,
+  mode: "create" | "update" | "delete",
+): Promise<void> {
+  try {
+    await em.flush();
+  } catch (error) {
+    if (!(error instanceof ConstraintViolationException)) throw error;
+    const why = error instanceof UniqueConstraintViolationException
+      ? `another ${type.name} already has the same value of a unique field`
+      : error instanceof ForeignKeyConstraintViolationException
+      ? mode === "delete"
+        ? `other rows still reference this ${type.name}`
+        : `a referenced row does not exist`
+      : `a value violates a constraint of ${type.name}`;
+    throw gqlError(ErrorCode.BAD_USER_INPUT, `cannot ${mode} ${type.name}: ${why}`);
+  }
+}
