@@ -8,11 +8,7 @@
 import type { VNode } from "preact";
 import type { KeyboardShortcuts } from "./shortcuts.ts";
 import type { DocSearchHit, IndexEntry, SearchClient } from "./search.ts";
-import {
-  mergeTranslations,
-  type PartialTranslations,
-  type Translations,
-} from "./translations.ts";
+import { mergeTranslations, type PartialTranslations, type Translations } from "./translations.ts";
 import type { Html } from "./ui/html.ts";
 
 /** What a template function may return (spec rule 3): an HTML string, an element, or a component. */

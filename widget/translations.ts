@@ -183,8 +183,7 @@ export const DEFAULT_TRANSLATIONS: Translations = {
       favoriteSearchesTitle: "Favorite",
       removeFavoriteSearchButtonTitle: "Remove this search from favorites",
       recentConversationsTitle: "Recent conversations",
-      removeRecentConversationButtonTitle:
-        "Remove this conversation from history",
+      removeRecentConversationButtonTitle: "Remove this conversation from history",
     },
     errorScreen: {
       titleText: "Unable to fetch results",
@@ -201,8 +200,7 @@ export const DEFAULT_TRANSLATIONS: Translations = {
       noResultsAskAiPlaceholder: "Didn't find it in the docs? Ask AI to help: ",
     },
     askAiScreen: {
-      disclaimerText:
-        "Answers are generated with AI which can make mistakes. Verify responses.",
+      disclaimerText: "Answers are generated with AI which can make mistakes. Verify responses.",
       relatedSourcesText: "Related sources",
       thinkingText: "Thinking...",
       copyButtonText: "Copy",
@@ -301,7 +299,7 @@ function assign(target: object, texts: unknown, path: string): void {
       (path.endsWith(".searchBox") && OPTIONAL_KEYS.includes(key));
     if (!known) throw new Error(`Unknown option \`${path}.${key}\``);
     const type = FUNCTION_KEYS.includes(key) ? "function" : "string";
-    if (typeof text !== type) {
+    if ((typeof text === "function" ? "function" : typeof text) !== type) {
       throw new Error(
         `\`${path}.${key}\` must be a ${type}, got ${typeof text}`,
       );

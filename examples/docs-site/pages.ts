@@ -15,8 +15,7 @@ export interface Page {
   markdown: string;
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Renders Markdown to HTML, with raw HTML escaped and headings given the records' anchors. */
 export function renderMarkdown(markdown: string): string {
@@ -44,8 +43,7 @@ export function renderMarkdown(markdown: string): string {
  * `liteClient` with `hosts`. With `?manual` in the URL the page only exposes
  * `searchBox`, `liteClient` and `docsSearchOptions` on `window` (for tests).
  */
-export const BOOTSTRAP =
-  `import searchBox, { html, liteClient } from "/dist/searchbox.js";
+export const BOOTSTRAP = `import searchBox, { html, liteClient } from "/dist/searchbox.js";
 const hosts = [{ url: location.hostname, port: Number(location.port), protocol: location.protocol.slice(0, -1), accept: "read" }];
 const docsSearchOptions = {
   container: "#search",
@@ -59,9 +57,7 @@ if (!new URLSearchParams(location.search).has("manual")) searchBox(docsSearchOpt
 
 /** A full HTML document: header with the search box, navigation, the page's body. */
 export function layout(title: string, body: string, pages: Page[]): string {
-  const nav = pages.map((p) =>
-    `<li><a href="${p.url}">${escapeHtml(p.title)}</a></li>`
-  ).join("");
+  const nav = pages.map((p) => `<li><a href="${p.url}">${escapeHtml(p.title)}</a></li>`).join("");
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -79,9 +79,7 @@ function blocks(token: Token): string[] {
     case "paragraph":
       return [plainText((token as Tokens.Paragraph).tokens)];
     case "list":
-      return (token as Tokens.List).items.flatMap((item) =>
-        item.tokens.flatMap(blocks)
-      );
+      return (token as Tokens.List).items.flatMap((item) => item.tokens.flatMap(blocks));
     case "text":
       return [plainText((token as Tokens.Text).tokens ?? [token])];
     case "blockquote":

@@ -51,7 +51,12 @@ const FIELDS: Record<Level | "content", number> = {
   content: 1,
 };
 
-/** Builds the full-text index of `records` (prefix and fuzzy matching, all words required). */
+/**
+ * Builds the full-text index of `records` (prefix and fuzzy matching, all
+ * words required). Results are ranked as the hosted DocSearch indices rank
+ * them: fewer typos first, then the highest attribute matched, then headings
+ * before paragraphs, then text relevance.
+ */
 export function createRecordIndex(records: DocSearchRecord[]): RecordIndex {
   const byId = new Map(records.map((r) => [r.objectID, r]));
   const index = new MiniSearch<DocSearchRecord>({
@@ -71,25 +76,45 @@ export function createRecordIndex(records: DocSearchRecord[]): RecordIndex {
     },
   });
   index.addAll(records);
-  return { records, search: (query) => index.search(query) };
+  const rank = (result: MiniSearchResult) => {
+    const fields = Object.values(result.match).flat();
+    return Math.min(...fields.map((f) => ATTRIBUTES.indexOf(f as Level | "content")));
+  };
+  const typos = (result: MiniSearchResult) =>
+    result.queryTerms.filter((q) => !result.terms.some((t) => t.startsWith(q))).length;
+  return {
+    records,
+    search: (query) =>
+      index.search(query).sort((a, b) =>
+        typos(a) - typos(b) ||
+        rank(a) - rank(b) ||
+        typeWeight(byId.get(b.id as string)!) - typeWeight(byId.get(a.id as string)!) ||
+        b.score - a.score
+      ),
+  };
 }
 
-const escapeRegExp = (text: string) =>
-  text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/**
+ * Searchable attributes in ranking order, as DocSearch configures them: a
+ * match in a higher attribute ranks first ("attribute" criterion).
+ */
+const ATTRIBUTES = Object.keys(FIELDS) as Array<Level | "content">;
+
+/** DocSearch's `weight.level`: pages and headings before paragraphs. */
+const typeWeight = (record: DocSearchRecord) =>
+  record.type === "content" ? 0 : 100 - 10 * Number(record.type.slice(3));
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 function highlighter(terms: string[], pre: string, post: string) {
   const pattern = terms.length
     ? new RegExp(
-      `(?<![\\p{L}\\p{N}])(${
-        terms.map(escapeRegExp).join("|")
-      })(?![\\p{L}\\p{N}])`,
+      `(?<![\\p{L}\\p{N}])(${terms.map(escapeRegExp).join("|")})(?![\\p{L}\\p{N}])`,
       "giu",
     )
     : null;
   return (value: string) => {
-    const matched = pattern
-      ? [...value.matchAll(pattern)].map((m) => m[1].toLowerCase())
-      : [];
+    const matched = pattern ? [...value.matchAll(pattern)].map((m) => m[1].toLowerCase()) : [];
     const matchedWords = [...new Set(matched)];
     return {
       value: pattern ? value.replace(pattern, `${pre}$1${post}`) : value,
@@ -140,9 +165,7 @@ function matchesFilter(record: DocSearchRecord, filter: string): boolean {
   const [attribute, ...rest] = filter.replace(/^"|"$/g, "").split(":");
   const expected = rest.join(":").replace(/^"|"$/g, "");
   const value = attributeValue(record, attribute.trim());
-  return Array.isArray(value)
-    ? value.map(String).includes(expected)
-    : String(value) === expected;
+  return Array.isArray(value) ? value.map(String).includes(expected) : String(value) === expected;
 }
 
 /** `facetFilters` (AND of entries, OR inside nested arrays) and `filters` (`a:b AND c:d`). */
@@ -192,9 +215,7 @@ export function answer(
       terms: r.terms,
     }))
     : index.records.map((record) => ({ record, terms: [] as string[] }));
-  const matching = found.filter(({ record }) =>
-    matchesFilters(record, request)
-  );
+  const matching = found.filter(({ record }) => matchesFilters(record, request));
   const pre = request.highlightPreTag ?? "<em>";
   const post = request.highlightPostTag ?? "</em>";
   const ellipsis = request.snippetEllipsisText ?? "…";
@@ -214,8 +235,7 @@ export function answer(
     for (const level of Object.keys(record.hierarchy) as Level[]) {
       const value = record.hierarchy[level];
       if (value === null) continue;
-      (_highlightResult.hierarchy as Record<string, unknown>)[level] =
-        highlight(value);
+      (_highlightResult.hierarchy as Record<string, unknown>)[level] = highlight(value);
       const words = snippets.get(`hierarchy.${level}`);
       if (words) {
         (_snippetResult.hierarchy as Record<string, unknown>)[level] = snippet(

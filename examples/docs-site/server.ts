@@ -9,11 +9,7 @@ import { walk } from "@std/fs/walk";
 import { basename, dirname, fromFileUrl, join, relative } from "@std/path";
 import { layout, type Page, renderMarkdown } from "./pages.ts";
 import { type DocSearchRecord, markdownToRecords } from "./records.ts";
-import {
-  createRecordIndex,
-  createSearchApi,
-  type SearchApiFaults,
-} from "./search_api.ts";
+import { createRecordIndex, createSearchApi, type SearchApiFaults } from "./search_api.ts";
 
 const HERE = dirname(fromFileUrl(import.meta.url));
 const ROOT = join(HERE, "..", "..");

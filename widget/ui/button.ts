@@ -1,7 +1,9 @@
 /**
  * The search button (`.DocSearch-Button`, structured as DocSearch's so its
  * themes apply): icon, text, and the `⌘ K` / `Ctrl K` key hint when the
- * `Ctrl/Cmd+K` shortcut is on.
+ * `Ctrl/Cmd+K` shortcut is on. The theme draws the keys from `data-key`, so
+ * the button's visible text stays within its accessible name (the shortcuts
+ * are announced through `aria-keyshortcuts`).
  *
  * @module
  */
@@ -48,10 +50,10 @@ export function SearchButton(props: SearchButtonProps): VNode {
             .buttonText}</span>
         </span>
         ${shortcuts["Ctrl/Cmd+K"] &&
-          html`<span class="DocSearch-Button-Keys">
-      <kbd class="DocSearch-Button-Key">${
+          html`<span class="DocSearch-Button-Keys" aria-hidden="true">
+      <kbd class="DocSearch-Button-Key" data-key=${
             apple ? "⌘" : "Ctrl"
-          }</kbd><kbd class="DocSearch-Button-Key">K</kbd>
+          } /><kbd class="DocSearch-Button-Key" data-key="K" />
     </span>`}
       </button>
   ` as VNode;

@@ -20,7 +20,7 @@ export function Footer(
   { translations: t }: { translations: FooterTranslations },
 ): VNode {
   return html`
-    <footer class="DocSearch-Footer">
+    <div class="DocSearch-Footer">
       <div class="DocSearch-Logo">${t.poweredByText} <a
           href="https://jsr.io/@mikrogql/ext"
           target="_blank"
@@ -38,6 +38,6 @@ export function Footer(
         <li>${key(t.closeKeyAriaLabel, "esc")}<span class="DocSearch-Label">${t
           .closeText}</span></li>
       </ul>
-    </footer>
+    </div>
   ` as VNode;
 }

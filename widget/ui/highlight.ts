@@ -11,8 +11,6 @@ import { html } from "./html.ts";
 /** Elements for `value`: `<mark>` runs as `mark` elements, the rest as text. */
 export function Highlight({ value }: { value: string }): ComponentChildren {
   return value.split(/(<mark>[\s\S]*?<\/mark>)/).map((part) =>
-    /^<mark>[\s\S]*<\/mark>$/.test(part)
-      ? html`<mark>${part.slice(6, -7)}</mark>`
-      : part
+    /^<mark>[\s\S]*<\/mark>$/.test(part) ? html`<mark>${part.slice(6, -7)}</mark>` : part
   );
 }

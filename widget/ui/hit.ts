@@ -12,13 +12,7 @@ import type { HitComponentProps, Template } from "../options.ts";
 import type { DocSearchHit, Level } from "../search.ts";
 import { Highlight } from "./highlight.ts";
 import { html } from "./html.ts";
-import {
-  contentIcon,
-  enterIcon,
-  hashIcon,
-  pageIcon,
-  treeIcon,
-} from "./icons.ts";
+import { contentIcon, enterIcon, hashIcon, pageIcon, treeIcon } from "./icons.ts";
 import { renderTemplate } from "./template.ts";
 
 /** Props of {@link Hit}. */
@@ -50,7 +44,10 @@ export function hitTexts(hit: DocSearchHit): [string, string | null] {
   return [text(hit.type) ?? "", text("lvl1")];
 }
 
-/** A result row (`li.DocSearch-Hit`, role `option`). */
+/**
+ * A result row: `li.DocSearch-Hit` holding the option (the hit's link, or a
+ * `div` around the `hitComponent` output) and the row's action buttons.
+ */
 export function Hit(props: HitProps): VNode {
   const { item, hitComponent } = props;
   const { hit } = item;
@@ -58,11 +55,8 @@ export function Hit(props: HitProps): VNode {
   const children = html`<div class="DocSearch-Hit-Container">
     ${item.parent && html`<div class="DocSearch-Hit-Tree">${treeIcon()}</div>`}
     <div class="DocSearch-Hit-icon">${
-    props.icon ?? (hit.type === "lvl1"
-      ? pageIcon()
-      : hit.type === "content"
-      ? contentIcon()
-      : hashIcon())
+    props.icon ??
+      (hit.type === "lvl1" ? pageIcon() : hit.type === "content" ? contentIcon() : hashIcon())
   }</div>
     <div class="DocSearch-Hit-content-wrapper">
       <span class="DocSearch-Hit-title"><${Highlight} value=${title} /></span>
@@ -76,23 +70,17 @@ export function Hit(props: HitProps): VNode {
     html`<div class="DocSearch-Hit-action">${enterIcon()}</div>`
   }
   </div>` as VNode;
+  const option = { id: props.id, role: "option", "aria-selected": props.active };
   return html`
     <li
       class=${`DocSearch-Hit${item.parent ? " DocSearch-Hit--Child" : ""}`}
-      id=${props.id}
-      role="option"
-      aria-selected=${props.active}
+      role="none"
       onMouseMove=${() => !props.active && props.onHover()}
       onClick=${(event: MouseEvent) => props.onSelect(item, event)}
-    >
-        ${hitComponent
-          ? renderTemplate(
-            hitComponent,
-            { hit, children },
-            "DocSearch-Hit-template",
-          )
-          : html`<a href=${hit.url} tabindex="-1">${children}</a>`}
-        ${props.actions}
-      </li>
+    >${hitComponent
+      ? html`<div ...${option}>${
+        renderTemplate(hitComponent, { hit, children }, "DocSearch-Hit-template")
+      }</div>`
+      : html`<a ...${option} href=${hit.url} tabindex="-1">${children}</a>`}${props.actions}</li>
   ` as VNode;
 }

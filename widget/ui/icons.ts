@@ -24,21 +24,17 @@ export const loadingIcon = (): VNode => icon("M10 2a8 8 0 1 0 8 8");
 /** Cross (clear, remove). */
 export const closeIcon = (): VNode => icon("m5 5 10 10M15 5 5 15");
 /** Page hit (`lvl1`). */
-export const pageIcon = (): VNode =>
-  icon("M5 2h7l3 3v13H5zM8 8h4M8 11h4M8 14h4");
+export const pageIcon = (): VNode => icon("M5 2h7l3 3v13H5zM8 8h4M8 11h4M8 14h4");
 /** Section hit (`lvl2`-`lvl6`). */
-export const hashIcon = (): VNode =>
-  icon("M8 3 6 17M14 3l-2 14M4 7h13M3 13h13");
+export const hashIcon = (): VNode => icon("M8 3 6 17M14 3l-2 14M4 7h13M3 13h13");
 /** Paragraph hit (`content`). */
 export const contentIcon = (): VNode => icon("M4 5h12M4 9h12M4 13h8");
 /** Tree branch in front of a child hit. */
 export const treeIcon = (): VNode => icon("M5 2v9h10", 24);
 /** Enter key (select). */
-export const enterIcon = (): VNode =>
-  icon("M16 4v5a2 2 0 0 1-2 2H4m4-4-4 4 4 4");
+export const enterIcon = (): VNode => icon("M16 4v5a2 2 0 0 1-2 2H4m4-4-4 4 4 4");
 /** Recent search. */
-export const recentIcon = (): VNode =>
-  icon("M10 18a8 8 0 1 0-8-8M10 5v5l3 2M2 6v4h4");
+export const recentIcon = (): VNode => icon("M10 18a8 8 0 1 0-8-8M10 5v5l3 2M2 6v4h4");
 /** Favorite search, and the button that makes one. */
 export const starIcon = (): VNode =>
   icon("m10 2 2.5 5 5.5.8-4 3.9 1 5.5-5-2.6-5 2.6 1-5.5-4-3.9 5.5-.8z");

@@ -6,13 +6,9 @@
  * @module
  */
 import type { VNode } from "preact";
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { type Group, groupHits, type GroupItem } from "../groups.ts";
-import type {
-  NavigatorParams,
-  ResolvedOptions,
-  SearchState,
-} from "../options.ts";
+import type { NavigatorParams, ResolvedOptions, SearchState } from "../options.ts";
 import { MAX_QUERY_LENGTH, type SearchResult } from "../search.ts";
 import type { SearchStorage } from "../storage.ts";
 import { ErrorScreen } from "./error_screen.ts";
@@ -63,7 +59,7 @@ export function Modal(props: ModalProps): VNode {
   const container = useRef<HTMLDivElement>(null);
   const env = options.environment;
 
-  useEffect(() => input.current?.focus(), []);
+  useLayoutEffect(() => input.current?.focus(), []);
 
   useEffect(() => {
     if (query === "") {
@@ -121,8 +117,7 @@ export function Modal(props: ModalProps): VNode {
     }
   }, [activeId]);
 
-  const refresh = () =>
-    setSaved({ recent: storage.recent(), favorites: storage.favorites() });
+  const refresh = () => setSaved({ recent: storage.recent(), favorites: storage.favorites() });
   const onSelect = (item: GroupItem, event: MouseEvent | KeyboardEvent) => {
     storage.addRecent(item);
     refresh();
@@ -216,13 +211,11 @@ export function Modal(props: ModalProps): VNode {
       aria-modal="true"
       aria-labelledby=${labelId}
       ref=${container}
-      onMouseDown=${(event: MouseEvent) =>
-        event.target === event.currentTarget && props.onClose()}
-      onKeyDown=${(event: KeyboardEvent) =>
-        trapFocus(event, container.current!)}
+      onMouseDown=${(event: MouseEvent) => event.target === event.currentTarget && props.onClose()}
+      onKeyDown=${(event: KeyboardEvent) => trapFocus(event, container.current!)}
     >
       <div class="DocSearch-Modal">
-        <header class="DocSearch-SearchBar">
+        <div class="DocSearch-SearchBar">
           <form
             class="DocSearch-Form"
             role="search"
@@ -256,8 +249,7 @@ export function Modal(props: ModalProps): VNode {
               maxlength=${MAX_QUERY_LENGTH}
               placeholder=${options.placeholder}
               value=${query}
-              onInput=${(event: Event) =>
-                setText((event.target as HTMLInputElement).value)}
+              onInput=${(event: Event) => setText((event.target as HTMLInputElement).value)}
               onKeyDown=${onKeyDown}
             />
             <button
@@ -274,7 +266,7 @@ export function Modal(props: ModalProps): VNode {
             aria-label=${t.searchBox.closeButtonAriaLabel}
             onClick=${props.onClose}
           >${t.searchBox.closeButtonText}</button>
-        </header>
+        </div>
         <div class="DocSearch-Dropdown">
             ${items.length > 0
               ? html`

@@ -6,12 +6,7 @@
  */
 import type { VNode } from "preact";
 import type { Group, GroupItem } from "../groups.ts";
-import type {
-  HitComponentProps,
-  ResultsFooterProps,
-  SearchState,
-  Template,
-} from "../options.ts";
+import type { HitComponentProps, ResultsFooterProps, SearchState, Template } from "../options.ts";
 import { Hit } from "./hit.ts";
 import { HitSection } from "./hit_section.ts";
 import { html } from "./html.ts";

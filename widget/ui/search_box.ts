@@ -5,13 +5,9 @@
  *
  * @module
  */
-import { type ComponentChildren, type VNode } from "preact";
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import {
-  type ResolvedOptions,
-  resolveOptions,
-  type SearchBoxOptions,
-} from "../options.ts";
+import type { ComponentChildren, VNode } from "preact";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
+import { type ResolvedOptions, resolveOptions, type SearchBoxOptions } from "../options.ts";
 import { createLatestSearch, createSearchClient } from "../search.ts";
 import { installShortcuts } from "../shortcuts.ts";
 import { createSearchStorage } from "../storage.ts";
@@ -58,8 +54,7 @@ export function SearchBoxRoot(
       indexName: options.indices[0].name,
       disabled: options.disableUserPersonalization,
       recentSearchesLimit: options.recentSearchesLimit,
-      recentSearchesWithFavoritesLimit:
-        options.recentSearchesWithFavoritesLimit,
+      recentSearchesWithFavoritesLimit: options.recentSearchesWithFavoritesLimit,
     }), [options]);
 
   useEffect(() =>
@@ -70,7 +65,7 @@ export function SearchBoxRoot(
       onEscape: () => setOpen(false),
     }), [options]);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!open) return;
     const { body } = env.document;
     body.classList.add("DocSearch--active");

@@ -67,17 +67,17 @@ export function StartScreen(props: StartScreenProps): VNode {
         hitComponent=${props.hitComponent}
         icon=${favorite ? starIcon() : recentIcon()}
         actions=${favorite
-          ? action(t.removeFavoriteSearchButtonTitle, closeIcon(), () =>
-            props.onRemoveFavorite(hit))
+          ? action(
+            t.removeFavoriteSearchButtonTitle,
+            closeIcon(),
+            () => props.onRemoveFavorite(hit),
+          )
           : [
-            action(t.saveRecentSearchButtonTitle, starIcon(), () =>
-              props.onFavorite(hit)),
-            action(t.removeRecentSearchButtonTitle, closeIcon(), () =>
-              props.onRemoveRecent(hit)),
+            action(t.saveRecentSearchButtonTitle, starIcon(), () => props.onFavorite(hit)),
+            action(t.removeRecentSearchButtonTitle, closeIcon(), () => props.onRemoveRecent(hit)),
           ]}
         onSelect=${props.onSelect}
-        onHover=${() =>
-          props.onHover(index)}
+        onHover=${() => props.onHover(index)}
       />
     `;
   const offset = props.recent.length;

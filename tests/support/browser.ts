@@ -1,0 +1,59 @@
+/// <reference lib="dom" />
+/**
+ * Chromium for the search box tests: the system's `/usr/bin/chromium` driven
+ * by playwright-core (no browser download), and axe-core injected into pages.
+ *
+ * @module
+ */
+import axe from "axe-core";
+import { type Browser, chromium, type Page } from "playwright-core";
+
+/** Where CI installs Chromium (`apt-get install chromium`). */
+export const CHROMIUM = "/usr/bin/chromium";
+
+/** Launches headless Chromium with a fresh profile. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // classic scrollbars, so the scroll lock's compensation is measurable
+    ignoreDefaultArgs: ["--hide-scrollbars"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** One axe-core violation, as reported. */
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[]; failureSummary?: string }>;
+}
+
+/** Runs axe-core (WCAG 2.x A/AA rules and best practices) on the page; returns the violations. */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  if (!await page.evaluate(() => "axe" in globalThis)) {
+    await page.addScriptTag({ content: (axe as unknown as { source: string }).source });
+  }
+  return await page.evaluate(async () => {
+    // deno-lint-ignore no-explicit-any
+    const result = await (globalThis as any).axe.run(document);
+    // deno-lint-ignore no-explicit-any
+    return result.violations.map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      // deno-lint-ignore no-explicit-any
+      nodes: v.nodes.map((n: any) => ({ target: n.target, failureSummary: n.failureSummary })),
+    }));
+  });
+}

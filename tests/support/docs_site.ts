@@ -1,0 +1,50 @@
+/**
+ * The docs site for the search box tests: builds the bundle with the exact
+ * command of `deno task bundle` into a temporary directory, then serves the
+ * site, its search API and the bundle on a free port of 127.0.0.1.
+ *
+ * @module
+ */
+import { fromFileUrl } from "@std/path";
+import { type DocsSite, serveDocsSite } from "../../examples/docs-site/server.ts";
+import type { DocSearchRecord } from "../../examples/docs-site/records.ts";
+import type { SearchApiFaults } from "../../examples/docs-site/search_api.ts";
+
+const ROOT = fromFileUrl(new URL("../..", import.meta.url));
+
+/** Runs `deno <args>` in the repository; throws with its output when it fails. */
+export async function runDeno(args: string[]): Promise<void> {
+  const { success, stderr } = await new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!success) {
+    throw new Error(`deno ${args.join(" ")} failed:\n${new TextDecoder().decode(stderr)}`);
+  }
+}
+
+/** The arguments of the `bundle` task of deno.json, writing to `outDir` instead of `dist`. */
+export async function bundleArgs(outDir: string): Promise<string[]> {
+  const config = JSON.parse(await Deno.readTextFile(`${ROOT}/deno.json`));
+  const args = (config.tasks.bundle as string).split(/\s+/).slice(1);
+  args[args.indexOf("--outdir") + 1] = outDir;
+  return args;
+}
+
+/** Builds the bundle like `deno task bundle`, into a new temporary directory. */
+export async function buildBundle(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "searchbox-dist-" });
+  await runDeno(await bundleArgs(dir));
+  return dir;
+}
+
+/** A docs site over a fresh bundle; `faults` stays mutable while it runs. */
+export async function startDocsSite(
+  options: { faults?: SearchApiFaults; extraRecords?: DocSearchRecord[]; distDir?: string } = {},
+): Promise<DocsSite & { distDir: string }> {
+  const distDir = options.distDir ?? await buildBundle();
+  const site = await serveDocsSite({ ...options, distDir });
+  return { ...site, distDir };
+}
