@@ -252,14 +252,24 @@ export function toConnection<T extends object>(
     page = page.toReversed();
   }
   if (plan.empty) hasNextPage = hasPreviousPage = false;
-  const edges = page.map((node) => ({ node, cursor: cursorOf(plan, node) }));
+  // Cursors are getters: encoded only when the operation selects them.
+  const edges = page.map((node) => ({
+    node,
+    get cursor() {
+      return cursorOf(plan, node);
+    },
+  }));
   return {
     edges,
     pageInfo: {
       hasNextPage,
       hasPreviousPage,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
+      get startCursor() {
+        return edges[0]?.cursor ?? null;
+      },
+      get endCursor() {
+        return edges.at(-1)?.cursor ?? null;
+      },
     },
     totalCount: count,
   };

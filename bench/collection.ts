@@ -1,0 +1,120 @@
+/**
+ * Field-collection benchmark (issue 3): PostgreSQL seeded with 100 users x 10 posts x 5
+ * comments; `users(first:10){ posts(first:10){ comments(first:10) } }` for 10 s at concurrency
+ * 10 against (a) the generated server and (b) the naive per-parent server; prints req/s,
+ * p50/p99 latency, statements per request and RSS of both, and the ratio (a)/(b).
+ *
+ * ```sh
+ * deno task bench:collection            # DATABASE_URL overrides the PostgreSQL admin URL
+ * ```
+ *
+ * @module
+ */
+import { TextLineStream } from "@std/streams/text-line-stream";
+import { Comment } from "../examples/blog/entities/comment.ts";
+import { Post } from "../examples/blog/entities/post.ts";
+import { User } from "../examples/blog/entities/user.ts";
+import { entities } from "../examples/blog/server.ts";
+import { openDatabase } from "../examples/database.ts";
+import { createTestDatabase } from "../tests/support/databases.ts";
+
+const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
+const CONCURRENCY = 10;
+const QUERY = `{ users(first: 10) { edges { node { name posts(first: 10) { edges { node { title
+  comments(first: 10) { edges { node { text } } } } } } } } } }`;
+
+const db = await createTestDatabase("postgresql");
+const orm = await openDatabase({ entities, url: db.url });
+await orm.schema.create();
+const em = orm.em.fork();
+for (let u = 0; u < 100; u++) {
+  const author = em.create(User, { name: `user${u}`, email: `u${u}@bench.example` });
+  for (let p = 0; p < 10; p++) {
+    const post = em.create(Post, { title: `post ${u}.${p}`, body: "", author });
+    for (let c = 0; c < 5; c++) em.create(Comment, { text: `comment ${c}`, post, author });
+  }
+}
+await em.flush();
+await orm.close();
+
+interface Result {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  statements: number;
+  rss: number;
+}
+
+async function run(kind: "generated" | "naive"): Promise<Result> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("./graphql_server.ts", import.meta.url).pathname, kind, db.url],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(new TextLineStream());
+  let port = 0;
+  for await (const line of lines) {
+    const match = line.match(/^listening (\d+)/);
+    if (match) {
+      port = Number(match[1]);
+      break;
+    }
+  }
+  const url = `http://127.0.0.1:${port}`;
+  const post = async () => {
+    const response = await fetch(`${url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: QUERY }),
+    });
+    const body = await response.json();
+    if (body.errors) throw new Error(JSON.stringify(body.errors));
+  };
+  for (let i = 0; i < 20; i++) await post(); // warm-up
+  const before = await (await fetch(`${url}/stats`)).json();
+  const latencies: number[] = [];
+  const deadline = performance.now() + SECONDS * 1000;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      await post();
+      latencies.push(performance.now() - t0);
+    }
+  }));
+  const elapsed = (performance.now() - started) / 1000;
+  const after = await (await fetch(`${url}/stats`)).json();
+  child.kill();
+  await child.status;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+  return {
+    requests: latencies.length,
+    rps: latencies.length / elapsed,
+    p50: at(0.5),
+    p99: at(0.99),
+    statements: (after.statements - before.statements) / (after.requests - before.requests),
+    rss: after.rss,
+  };
+}
+
+try {
+  const generated = await run("generated");
+  const naive = await run("naive");
+  const row = (name: string, r: Result) =>
+    `${name.padEnd(10)} ${r.rps.toFixed(1).padStart(8)} req/s  p50 ${
+      r.p50.toFixed(1).padStart(7)
+    } ms  p99 ${r.p99.toFixed(1).padStart(7)} ms  ${
+      r.statements.toFixed(1).padStart(6)
+    } statements/req  RSS ${(r.rss / 2 ** 20).toFixed(0)} MiB  (${r.requests} requests)`;
+  console.log(
+    `users(first:10){posts(first:10){comments(first:10)}}, ${SECONDS} s at concurrency ${CONCURRENCY}, PostgreSQL`,
+  );
+  console.log(row("generated", generated));
+  console.log(row("naive", naive));
+  console.log(`ratio generated/naive: ${(generated.rps / naive.rps).toFixed(2)}x req/s`);
+} finally {
+  await db.drop();
+}

@@ -1,0 +1,42 @@
+/**
+ * A benchmark server process: `deno run -A bench/graphql_server.ts <generated|naive> <database url>`.
+ * Serves GraphQL on 127.0.0.1 (a free port, printed as `listening <port>`) and `GET /stats`:
+ * `{ requests, statements, rss }` (statements run since start, resident set size in bytes).
+ *
+ * @module
+ */
+import { createYoga } from "graphql-yoga";
+import { openDatabase } from "../examples/database.ts";
+import { createSchema } from "../examples/blog/generated/mod.ts";
+import { entities } from "../examples/blog/server.ts";
+import { naiveSchema } from "./naive_server.ts";
+
+const [kind, url] = Deno.args;
+if ((kind !== "generated" && kind !== "naive") || !url) {
+  console.error("usage: graphql_server.ts <generated|naive> <database url>");
+  Deno.exit(2);
+}
+let statements = 0;
+let requests = 0;
+const orm = await openDatabase({
+  entities,
+  url,
+  onQuery: () => statements++,
+  extra: { pool: { min: 2, max: 10 } },
+});
+const yoga = createYoga({
+  schema: kind === "generated" ? createSchema() : naiveSchema(),
+  context: () => ({ em: orm.em.fork() }),
+  logging: false,
+});
+Deno.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  onListen: ({ port }) => console.log(`listening ${port}`),
+}, (request, info) => {
+  if (new URL(request.url).pathname === "/stats") {
+    return Response.json({ requests, statements, rss: Deno.memoryUsage().rss });
+  }
+  requests++;
+  return yoga.fetch(request, info);
+});
