@@ -85,7 +85,6 @@ export async function loadPlan(
       : edgePlan.edge.inverse
       ? await loadMany(
         em as SqlEntityManager,
-        graph,
         plan.type,
         target,
         parents,
@@ -139,7 +138,6 @@ async function loadUnique(
 
 async function loadMany(
   em: SqlEntityManager,
-  graph: Graph,
   parentType: NodeType,
   target: NodeType,
   parents: object[],
