@@ -19,7 +19,9 @@ async function counted<T>(
   server: TestServer,
   query: string,
   variables?: Record<string, unknown>,
-): Promise<{ data: T; statements: number; errors?: { message: string; extensions?: { code?: string } }[] }> {
+): Promise<
+  { data: T; statements: number; errors?: { message: string; extensions?: { code?: string } }[] }
+> {
   db.log.length = 0;
   const response = await server.query<T>(query, variables);
   return { data: response.data as T, statements: db.log.length, errors: response.errors };
@@ -46,36 +48,58 @@ for (const dialect of dialects()) {
     sanitizeResources: false,
     fn: async (t) => {
       const db = await openTestOrm(dialect, blogEntities);
-      await seedBlog(db.orm.em.fork(), { users: 12, photosPerUser: 3, postsPerUser: 4, commentsPerPost: 3 });
+      await seedBlog(db.orm.em.fork(), {
+        users: 12,
+        photosPerUser: 3,
+        postsPerUser: 4,
+        commentsPerPost: 3,
+      });
       const server = startServer(db.orm, blogSchema());
       try {
-        await t.step("users { photos, posts { comments } } = 4 statements at 1, 5 and 12 users", async () => {
-          for (const n of [1, 5, 12]) {
-            const r = await counted<{ users: { edges: { node: { posts: { edges: unknown[] } } }[] } }>(
+        await t.step(
+          "users { photos, posts { comments } } = 4 statements at 1, 5 and 12 users",
+          async () => {
+            for (const n of [1, 5, 12]) {
+              const r = await counted<
+                { users: { edges: { node: { posts: { edges: unknown[] } } }[] } }
+              >(
+                db,
+                server,
+                NESTED,
+                { n },
+              );
+              assertEquals(r.errors, undefined);
+              assertEquals(r.data.users.edges.length, n);
+              assertEquals(r.statements, 4, `n=${n}`);
+            }
+            const all = await counted<
+              {
+                users: {
+                  edges: {
+                    node: { posts: { edges: { node: { comments: { edges: unknown[] } } }[] } };
+                  }[];
+                };
+              }
+            >(
               db,
               server,
-              NESTED,
-              { n },
+              NESTED_ALL,
             );
-            assertEquals(r.errors, undefined);
-            assertEquals(r.data.users.edges.length, n);
-            assertEquals(r.statements, 4, `n=${n}`);
-          }
-          const all = await counted<{ users: { edges: { node: { posts: { edges: { node: { comments: { edges: unknown[] } } }[] } } }[] } }>(
-            db,
-            server,
-            NESTED_ALL,
-          );
-          assertEquals(all.statements, 4);
-          assertEquals(all.data.users.edges.length, 12);
-          for (const user of all.data.users.edges) {
-            assertEquals(user.node.posts.edges.length, 4);
-            for (const post of user.node.posts.edges) assertEquals(post.node.comments.edges.length, 3);
-          }
-        });
+            assertEquals(all.statements, 4);
+            assertEquals(all.data.users.edges.length, 12);
+            for (const user of all.data.users.edges) {
+              assertEquals(user.node.posts.edges.length, 4);
+              for (const post of user.node.posts.edges) {
+                assertEquals(post.node.comments.edges.length, 3);
+              }
+            }
+          },
+        );
 
         await t.step("a selected nested totalCount adds one grouped count per level", async () => {
-          const r = await counted<{ users: { edges: { node: { posts: { totalCount: number; edges: unknown[] } } }[] } }>(
+          const r = await counted<
+            { users: { edges: { node: { posts: { totalCount: number; edges: unknown[] } } }[] } }
+          >(
             db,
             server,
             `{ users(first: 5) { edges { node { posts(first: 2) { totalCount edges { node { comments(first: 1) { totalCount } } } } } } } }`,
@@ -85,7 +109,11 @@ for (const dialect of dialects()) {
             assertEquals(user.node.posts.totalCount, 4);
             assertEquals(user.node.posts.edges.length, 2);
           }
-          const unpaginated = await counted(db, server, `{ users(first: 3) { edges { node { posts { totalCount } } } } }`);
+          const unpaginated = await counted(
+            db,
+            server,
+            `{ users(first: 3) { edges { node { posts { totalCount } } } } }`,
+          );
           assertEquals(unpaginated.statements, 2);
         });
 
@@ -101,7 +129,10 @@ for (const dialect of dialects()) {
           assertEquals(r.errors, undefined);
           assertEquals(r.statements, 3);
           for (const { node } of r.data.users.edges) {
-            assertEquals(node.a.edges.map((e) => e.node.title.slice(0, 6)), ["Post 0"]);
+            assertEquals(
+              node.a.edges.map((e) => e.node.title.slice(0, 6)),
+              ["Post 0"],
+            );
             assertEquals(node.b.edges.map((e) => e.node.title.slice(0, 6)), ["Post 2", "Post 3"]);
             assertEquals(node.a.pageInfo.hasNextPage, true);
             assertEquals(node.b.pageInfo.hasPreviousPage, true);
@@ -109,7 +140,19 @@ for (const dialect of dialects()) {
         });
 
         await t.step("named fragments, inline fragments and @skip/@include", async () => {
-          const r = await counted<{ posts: { edges: { node: { title: string; author: { name: string }; comments: { totalCount: number } } }[] } }>(
+          const r = await counted<
+            {
+              posts: {
+                edges: {
+                  node: {
+                    title: string;
+                    author: { name: string };
+                    comments: { totalCount: number };
+                  };
+                }[];
+              };
+            }
+          >(
             db,
             server,
             `fragment P on Post { title ... on Node { id } ...A }
@@ -126,11 +169,24 @@ for (const dialect of dialects()) {
         });
 
         await t.step("node(id) and nodes(ids) with nested edges", async () => {
-          const ids = await server.query<{ users: { edges: { node: { id: string; posts: { edges: { node: { id: string } }[] } } }[] } }>(
+          const ids = await server.query<
+            {
+              users: {
+                edges: { node: { id: string; posts: { edges: { node: { id: string } }[] } } }[];
+              };
+            }
+          >(
             `{ users(first: 2) { edges { node { id posts(first: 1) { edges { node { id } } } } } } }`,
           );
           const [u1, u2] = ids.data!.users.edges.map((e) => e.node);
-          const one = await counted<{ node: { name: string; posts: { edges: { node: { comments: { edges: unknown[] } } }[] } } }>(
+          const one = await counted<
+            {
+              node: {
+                name: string;
+                posts: { edges: { node: { comments: { edges: unknown[] } } }[] };
+              };
+            }
+          >(
             db,
             server,
             `query($id: ID!) { node(id: $id) { ... on User { name posts(first: 2) { edges { node { comments(first: 1) { edges { node { text } } } } } } } } }`,
@@ -139,23 +195,41 @@ for (const dialect of dialects()) {
           assertEquals(one.statements, 3);
           assertEquals(one.data.node.posts.edges.length, 2);
           assertEquals(one.data.node.posts.edges[0].node.comments.edges.length, 1);
-          const many = await counted<{ nodes: ({ posts?: { totalCount: number }; comments?: { totalCount: number } } | null)[] }>(
+          const many = await counted<
+            {
+              nodes:
+                ({ posts?: { totalCount: number }; comments?: { totalCount: number } } | null)[];
+            }
+          >(
             db,
             server,
             `query($ids: [ID!]!) { nodes(ids: $ids) { id ... on User { posts { totalCount } } ... on Post { comments { totalCount } } } }`,
             { ids: [u1.id, u2.id, u1.posts.edges[0].node.id] },
           );
           assertEquals(many.statements, 4);
-          assertEquals(many.data.nodes.map((n) => n?.posts?.totalCount ?? n?.comments?.totalCount), [4, 4, 3]);
+          assertEquals(
+            many.data.nodes.map((n) => n?.posts?.totalCount ?? n?.comments?.totalCount),
+            [4, 4, 3],
+          );
         });
 
         await t.step("too deep or too large pages are rejected before any SQL runs", async () => {
           let deep = "id";
-          for (let i = 0; i < 12; i++) deep = `posts(first: 1) { edges { node { author { ${deep} } } } }`;
-          const tooDeep = await counted(db, server, `{ users(first: 1) { edges { node { ${deep} } } } }`);
+          for (let i = 0; i < 12; i++) {
+            deep = `posts(first: 1) { edges { node { author { ${deep} } } } }`;
+          }
+          const tooDeep = await counted(
+            db,
+            server,
+            `{ users(first: 1) { edges { node { ${deep} } } } }`,
+          );
           assertEquals(tooDeep.errors?.[0].extensions?.code, "QUERY_TOO_DEEP");
           assertEquals(tooDeep.statements, 0);
-          const tooLarge = await counted(db, server, `{ users(first: 1) { edges { node { posts(first: 1001) { totalCount } } } } }`);
+          const tooLarge = await counted(
+            db,
+            server,
+            `{ users(first: 1) { edges { node { posts(first: 1001) { totalCount } } } } }`,
+          );
           assertEquals(tooLarge.errors?.[0].extensions?.code, "INVALID_PAGINATION");
           assertEquals(tooLarge.statements, 0);
         });
@@ -167,7 +241,8 @@ for (const dialect of dialects()) {
   });
 
   Deno.test({
-    name: `field collection on RealWorld m:n (${dialect}): constant statements for 1, 10 and 100 articles`,
+    name:
+      `field collection on RealWorld m:n (${dialect}): constant statements for 1, 10 and 100 articles`,
     sanitizeOps: false,
     sanitizeResources: false,
     fn: async () => {
@@ -177,7 +252,18 @@ for (const dialect of dialects()) {
       try {
         const statements: number[] = [];
         for (const n of [1, 10, 100]) {
-          const r = await counted<{ articles: { edges: { node: { tagList: unknown[]; favoritedBy: { totalCount: number; edges: unknown[] } } }[] } }>(
+          const r = await counted<
+            {
+              articles: {
+                edges: {
+                  node: {
+                    tagList: unknown[];
+                    favoritedBy: { totalCount: number; edges: unknown[] };
+                  };
+                }[];
+              };
+            }
+          >(
             db,
             server,
             `query($n: Int) { articles(first: $n) { edges { node { title tagList { name } favoritedBy(first: 2) { totalCount edges { node { username } } } } } } }`,
@@ -203,4 +289,96 @@ for (const dialect of dialects()) {
 interface Conn {
   edges: { node: { title: string } }[];
   pageInfo: { hasNextPage?: boolean; hasPreviousPage?: boolean };
+}
+
+for (const dialect of dialects(["sqlite", "postgresql"])) {
+  Deno.test({
+    name: `user resolvers, CollectedFor and Unbind (${dialect})`,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async (t) => {
+      const blog = await openTestOrm(dialect, blogEntities);
+      await seedBlog(blog.orm.em.fork(), {
+        users: 4,
+        photosPerUser: 0,
+        postsPerUser: 1,
+        commentsPerPost: 0,
+      });
+      const server = startServer(
+        blog.orm,
+        blogSchema({
+          typeDefs: `extend type User { displayName: String! shout: String! }`,
+          resolvers: {
+            User: {
+              displayName: (u: { name: string }) => `@${u.name}`,
+              shout: (u: { email: string }) => u.email.toUpperCase(),
+            },
+          },
+        }),
+      );
+      try {
+        await t.step("a CollectedFor field selects only its properties", async () => {
+          const r = await counted<{ users: { edges: { node: { displayName: string } }[] } }>(
+            blog,
+            server,
+            `{ users(first: 2) { edges { node { displayName } } } }`,
+          );
+          assertEquals(r.data.users.edges.map((e) => e.node.displayName), ["@user000", "@user001"]);
+          assertEquals(r.statements, 1);
+          assert(!/email|\.\*/.test(blog.log[0]), blog.log[0]);
+        });
+        await t.step("an unknown user resolver field selects every column", async () => {
+          const r = await counted<{ users: { edges: { node: { shout: string } }[] } }>(
+            blog,
+            server,
+            `{ users(first: 1) { edges { node { shout } } } }`,
+          );
+          assertEquals(r.data.users.edges[0].node.shout, "USER0@EXAMPLE.COM");
+          assert(/\.\*/.test(blog.log[0]), blog.log[0]);
+        });
+      } finally {
+        await server.close();
+        await blog.close();
+      }
+
+      const rw = await openTestOrm(dialect, realworldEntities);
+      await seedRealworld(rw.orm.em.fork(), { users: 4, tags: 3, articles: 5 });
+      const rwServer = startServer(rw.orm, realworldSchema());
+      try {
+        await t.step(
+          "an Unbind() edge is loaded by its resolver, per parent, correctly",
+          async () => {
+            const r = await counted<
+              {
+                articles: {
+                  edges: { node: { comments: { totalCount: number; edges: unknown[] } } }[];
+                };
+              }
+            >(
+              rw,
+              rwServer,
+              `{ articles(first: 5) { edges { node { comments(first: 1) { totalCount edges { node { body } } } } } } }`,
+            );
+            assertEquals(r.errors, undefined);
+            assertEquals(
+              r.data.articles.edges.map((
+                e,
+              ) => [e.node.comments.totalCount, e.node.comments.edges.length]),
+              [
+                [2, 1],
+                [2, 1],
+                [2, 1],
+                [2, 1],
+                [2, 1],
+              ],
+            );
+            assertEquals(r.statements, 1 + 5 * 2);
+          },
+        );
+      } finally {
+        await rwServer.close();
+        await rw.close();
+      }
+    },
+  });
 }

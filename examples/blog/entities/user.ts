@@ -1,5 +1,5 @@
 import { defineEntity, p } from "@mikro-orm/core";
-import { annotate, OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
+import { annotate, CollectedFor, OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
 import { Photo } from "./photo.ts";
 import { Post } from "./post.ts";
 
@@ -19,7 +19,8 @@ export const User = defineEntity({
 annotate(User, {
   entity: [QueryField()],
   fields: {
-    name: [OrderField("NAME")],
+    // `displayName` is a user resolver (see tests): selecting it loads `name`, not every column.
+    name: [OrderField("NAME"), CollectedFor("displayName")],
     createdAt: [OrderField("CREATED_AT")],
     photos: [RelayConnection()],
     posts: [RelayConnection()],

@@ -7,7 +7,7 @@ import {
   PrimaryKey,
   Property,
 } from "@mikro-orm/decorators/es";
-import { OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
+import { OrderField, QueryField, RelayConnection, Unbind } from "@mikrogql/ext";
 import { Comment } from "./comment.ts";
 import { Tag } from "./tag.ts";
 import { User } from "./user.ts";
@@ -62,6 +62,8 @@ export class Article {
   })
   favoritedBy: Collection<User> = new Collection<User>(this);
 
+  /** Loaded on demand by its edge resolver, not by field collection (`Unbind`). */
+  @Unbind()
   @RelayConnection()
   @OneToMany({ entity: () => Comment, mappedBy: "article" })
   comments: Collection<Comment> = new Collection<Comment>(this);
