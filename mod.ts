@@ -13,4 +13,18 @@ export * from "./runtime/paginate.ts";
 export { createResolvers, type ResolverMap, type ResolverOptions } from "./runtime/resolvers.ts";
 export { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./runtime/scalars.ts";
 export { createGraphQLSchema, type SchemaOptions, type UserResolvers } from "./runtime/schema.ts";
-export { fromContext, type MikroContext } from "./runtime/transaction.ts";
+export {
+  fromContext,
+  type MikroContext,
+  Transactioner,
+  type TransactionerOptions,
+  type TxOpener,
+} from "./runtime/transaction.ts";
+export {
+  createNode,
+  deleteNode,
+  type MutationInput,
+  mutationResolvers,
+  NodeMutation,
+  updateNode,
+} from "./runtime/mutation.ts";

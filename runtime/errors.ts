@@ -18,6 +18,8 @@ export const ErrorCode = {
   BAD_USER_INPUT: "BAD_USER_INPUT",
   /** An operation nested deeper than the configured limit. */
   QUERY_TOO_DEEP: "QUERY_TOO_DEEP",
+  /** The Transactioner could not open, commit or roll back a mutation's transaction. */
+  TRANSACTION_FAILED: "TRANSACTION_FAILED",
 } as const;
 
 /** One of the {@linkcode ErrorCode} values. */

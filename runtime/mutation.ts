@@ -211,7 +211,8 @@ async function resolveIds(
   fields: InputField[],
 ): Promise<Map<string, object | object[]>> {
   const wanted = new Map<NodeType, Map<string, string | number>>();
-  const refs = fields.filter((f) => f.field.kind !== "field").map(({ name, field, value }) => {
+  const edges = fields.filter((f) => f.field.kind !== "field" && f.field.op !== "clear");
+  const refs = edges.map(({ name, field, value }) => {
     const target = graph.types[field.target!];
     const ids = Array.isArray(value) ? value as string[] : [value as string];
     const pks = ids.map((id, i) => {

@@ -1,9 +1,30 @@
 /**
- * The request's EntityManager in the GraphQL context (`fromContext`), and the Transactioner.
+ * The request's EntityManager in the GraphQL context (`fromContext`), and the Transactioner: a
+ * GraphQL Yoga plugin that runs each mutation operation in one database transaction (the spec's
+ * rules 7 and 8, entgql's `Transactioner`).
+ *
+ * ```ts
+ * const yoga = createYoga({
+ *   schema: createSchema(),
+ *   context: () => ({ em: orm.em.fork() }),
+ *   plugins: [Transactioner({ txOpener: orm })],
+ * });
+ * ```
  *
  * @module
  */
 import type { EntityManager } from "@mikro-orm/core";
+import {
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  getOperationAST,
+  GraphQLError,
+  Kind,
+  type SelectionSetNode,
+} from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { ErrorCode } from "./errors.ts";
 
 /** Where the Transactioner keeps the EntityManager bound to the open transaction. */
 const TX = Symbol.for("mikrogql.tx");
@@ -29,4 +50,142 @@ export function fromContext(ctx: MikroContext): EntityManager {
     );
   }
   return em;
+}
+
+/** What the Transactioner opens transactions on: a `MikroORM` instance, or any `{ em }`. */
+export interface TxOpener {
+  /** The EntityManager forked for each transaction. */
+  em: EntityManager;
+}
+
+/** Options of {@linkcode Transactioner}. */
+export interface TransactionerOptions {
+  /** Opens the transactions (entgql `TxOpener`): pass the `MikroORM` instance. */
+  txOpener: TxOpener;
+  /** Mutation operations, by operation name, that run without a transaction. */
+  skipOperations?: string[];
+  /**
+   * Top-level fields: a mutation operation selecting any of them runs without a transaction
+   * (entgql `SkipIfHasFields`).
+   */
+  skipFields?: string[];
+}
+
+/**
+ * The Transactioner (entgql `Transactioner{TxOpener: client}`): a GraphQL Yoga plugin that runs
+ * each mutation operation in one transaction.
+ *
+ * - For a mutation operation it forks `txOpener.em`, begins a transaction on the fork, and
+ *   {@linkcode fromContext} returns the fork to every resolver of the operation; its root fields
+ *   run serially inside the one transaction.
+ * - When execution ends without errors the fork is flushed and the transaction committed.
+ * - Any error in the result (from any resolver, nested ones included) or a thrown exception rolls
+ *   the transaction back; the response then carries the errors and `data: null`.
+ * - A failure to open is the error `cannot create transaction: …`, a failure to commit (the final
+ *   flush included) `cannot commit transaction: …`, both with code `TRANSACTION_FAILED`.
+ * - Queries and subscriptions never open a transaction, nor do the operations the options skip.
+ */
+export function Transactioner(options: TransactionerOptions): Plugin {
+  const skipOperations = new Set(options.skipOperations ?? []);
+  const skipFields = new Set(options.skipFields ?? []);
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      const operation = getOperationAST(args.document, args.operationName);
+      if (operation?.operation !== "mutation") return;
+      if (operation.name && skipOperations.has(operation.name.value)) return;
+      if (
+        skipFields.size > 0 &&
+        topLevelFields(args.document, operation.selectionSet).some((f) => skipFields.has(f))
+      ) return;
+      setExecuteFn((args) =>
+        inTransaction(options.txOpener, args, executeFn as Execute) as ReturnType<Execute>
+      );
+    },
+  };
+}
+
+type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
+
+/** Runs `execute` with a transaction bound to the context; commits or rolls back. */
+async function inTransaction(
+  opener: TxOpener,
+  args: ExecutionArgs,
+  execute: Execute,
+): Promise<ExecutionResult> {
+  const ctx = args.contextValue as MikroContext;
+  let em: EntityManager;
+  try {
+    em = opener.em.fork();
+    await em.begin();
+  } catch (error) {
+    return { errors: [txError(`cannot create transaction: ${messageOf(error)}`)], data: null };
+  }
+  let result: ExecutionResult;
+  ctx[TX] = em;
+  try {
+    result = await execute(args);
+  } catch (error) {
+    await rollback(em);
+    throw error;
+  } finally {
+    delete ctx[TX];
+  }
+  if (Symbol.asyncIterator in result) {
+    const rolledBack = await rollback(em);
+    return {
+      errors: [
+        txError("incremental delivery (@defer/@stream) is not supported in a transaction"),
+        ...rolledBack,
+      ],
+      data: null,
+    };
+  }
+  if (result.errors?.length) {
+    return { ...result, errors: [...result.errors, ...await rollback(em)], data: null };
+  }
+  try {
+    await em.commit();
+  } catch (error) {
+    await rollback(em);
+    return {
+      ...result,
+      errors: [txError(`cannot commit transaction: ${messageOf(error)}`)],
+      data: null,
+    };
+  }
+  return result;
+}
+
+/** Rolls back; a failure to do so is returned as an error for the response. */
+async function rollback(em: EntityManager): Promise<GraphQLError[]> {
+  try {
+    await em.rollback();
+    return [];
+  } catch (error) {
+    return [txError(`cannot roll back transaction: ${messageOf(error)}`)];
+  }
+}
+
+/** The names of the fields of the operation's root selection, through fragments. */
+function topLevelFields(document: DocumentNode, selectionSet: SelectionSetNode): string[] {
+  return selectionSet.selections.flatMap((selection) => {
+    if (selection.kind === Kind.FIELD) return [selection.name.value];
+    if (selection.kind === Kind.INLINE_FRAGMENT) {
+      return topLevelFields(document, selection.selectionSet);
+    }
+    const fragment = document.definitions.find((d) =>
+      d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === selection.name.value
+    );
+    return fragment?.kind === Kind.FRAGMENT_DEFINITION
+      ? topLevelFields(document, fragment.selectionSet)
+      : [];
+  });
+}
+
+function txError(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: ErrorCode.TRANSACTION_FAILED } });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
