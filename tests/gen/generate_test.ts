@@ -81,6 +81,10 @@ const invalid: [string, RegExp][] = [
     "relay_unique",
     /relay_unique\/owner\.ts: Pet\.owner: RelayConnection\(\) on a unique edge/,
   ],
+  [
+    "mutation_clash",
+    /mutation_clash\/thing\.ts: Thing\.clearName: mutation input field "clearName" is also generated for Thing\.name/,
+  ],
 ];
 
 for (const [fixture, message] of invalid) {
