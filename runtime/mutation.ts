@@ -70,7 +70,8 @@ export class NodeMutation<T extends object = object> {
 
   /**
    * Adds input fields, named as in the generated input (`title`, `authorID`, `clearTags`).
-   * `undefined` and `null` values leave a property unchanged (use `clear<Field>` to unset it).
+   * `undefined` and `null` values leave a property unchanged (use `clear<Field>` to unset it);
+   * a `clear<Field>` clears only when `true`.
    */
   set(input: MutationInput): this {
     this.#input = { ...this.#input, ...input };
@@ -88,7 +89,8 @@ export class NodeMutation<T extends object = object> {
     const table = this.#type.mutations![this.#mode]!.input;
     const fields = Object.entries(this.#input).flatMap(([name, value]) => {
       const field = table[name];
-      return field && value != null && value !== false ? [{ name, field, value }] : [];
+      const given = field?.op === "clear" ? value === true : value != null;
+      return given ? [{ name, field, value }] : [];
     });
     const nodes = await resolveIds(this.#em, this.#graph, fields);
     const entity = this.#mode === "create"

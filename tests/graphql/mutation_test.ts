@@ -138,13 +138,14 @@ async function withServer(
   }
 }
 
-const TODO = `id text status priority dueAt category { name } tags { name }`;
+const TODO = `id text status priority pinned dueAt category { name } tags { name }`;
 
 interface TodoNode {
   id: string;
   text: string;
   status: string;
   priority: number;
+  pinned: boolean;
   dueAt: string | null;
   category: { name: string } | null;
   tags: { name: string }[];
@@ -193,6 +194,7 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
             text: "water plants",
             status: "TODO",
             priority: 0,
+            pinned: false,
             dueAt: "2026-03-01T10:00:00.000Z",
             category: { name: "home" },
             tags: [{ name: "a" }, { name: "b" }],
@@ -218,6 +220,7 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
                 input: {
                   text: "water the plants",
                   status: "IN_PROGRESS",
+                  pinned: true,
                   clearDueAt: true,
                   dueAt: "2026-04-01T00:00:00.000Z",
                   clearCategory: true,
@@ -229,6 +232,7 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
           ).updateTodo;
           assertEquals(updated.text, "water the plants");
           assertEquals(updated.status, "IN_PROGRESS");
+          assertEquals(updated.pinned, true);
           assertEquals(updated.dueAt, "2026-04-01T00:00:00.000Z", "set after clear wins");
           assertEquals(updated.category, null);
           assertEquals(updated.tags, [{ name: "c" }], "add after clear");
@@ -241,6 +245,7 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
                 id: todo,
                 input: {
                   clearDueAt: true,
+                  pinned: false,
                   categoryID: home,
                   addTagIDs: [tags.a.id],
                   removeTagIDs: [tags.c.id],
@@ -249,6 +254,7 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
             ),
           ).updateTodo;
           assertEquals(again.dueAt, null);
+          assertEquals(again.pinned, false, "false is a value, not an absent field");
           assertEquals(again.category, { name: "home" });
           assertEquals(again.tags, [{ name: "a" }]);
           assertEquals(again.priority, 0, "fields not given are unchanged");
