@@ -1,5 +1,5 @@
 import { defineEntity, p } from "@mikro-orm/core";
-import { annotate, OrderField } from "@mikrogql/ext";
+import { annotate, Mutations, OrderField, Skip, SkipMutationUpdateInput } from "@mikrogql/ext";
 import { Post } from "./post.ts";
 import { User } from "./user.ts";
 
@@ -15,4 +15,7 @@ export const Comment = defineEntity({
   },
 });
 
-annotate(Comment, { fields: { createdAt: [OrderField("CREATED_AT")] } });
+annotate(Comment, {
+  entity: [Mutations()],
+  fields: { createdAt: [OrderField("CREATED_AT")], post: [Skip(SkipMutationUpdateInput)] },
+});

@@ -1,5 +1,5 @@
 import { defineEntity, p } from "@mikro-orm/core";
-import { annotate, OrderField } from "@mikrogql/ext";
+import { annotate, Mutations, OrderField } from "@mikrogql/ext";
 import { User } from "./user.ts";
 
 /** A photo uploaded by a user. */
@@ -13,4 +13,4 @@ export const Photo = defineEntity({
   },
 });
 
-annotate(Photo, { fields: { url: [OrderField("URL")] } });
+annotate(Photo, { entity: [Mutations({ delete: false })], fields: { url: [OrderField("URL")] } });

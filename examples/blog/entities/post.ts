@@ -1,5 +1,5 @@
 import { defineEntity, p } from "@mikro-orm/core";
-import { annotate, OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
+import { annotate, Mutations, OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
 import { Comment } from "./comment.ts";
 import { User } from "./user.ts";
 
@@ -23,7 +23,7 @@ export const Post = defineEntity({
 });
 
 annotate(Post, {
-  entity: [QueryField()],
+  entity: [QueryField(), Mutations()],
   fields: {
     title: [OrderField("TITLE")],
     views: [OrderField("VIEWS")],

@@ -1,5 +1,12 @@
 import { defineEntity, p } from "@mikro-orm/core";
-import { annotate, CollectedFor, OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
+import {
+  annotate,
+  CollectedFor,
+  Mutations,
+  OrderField,
+  QueryField,
+  RelayConnection,
+} from "@mikrogql/ext";
 import { Photo } from "./photo.ts";
 import { Post } from "./post.ts";
 
@@ -17,7 +24,7 @@ export const User = defineEntity({
 });
 
 annotate(User, {
-  entity: [QueryField()],
+  entity: [QueryField(), Mutations()],
   fields: {
     // `displayName` is a user resolver (see tests): selecting it loads `name`, not every column.
     name: [OrderField("NAME"), CollectedFor("displayName")],

@@ -30,4 +30,4 @@ export const fields = {
 } satisfies Tables<FieldDescription>;
 
 /** GraphQL type -> user-resolved field -> properties it needs (`CollectedFor`). */
-export const collectedFor = {} satisfies Tables<string[]>;
+export const collectedFor = { User: { displayName: ["name"] } } satisfies Tables<string[]>;

@@ -8,4 +8,94 @@
 import type { MutationDescription } from "@mikrogql/ext";
 
 /** GraphQL type -> root mutation fields, and input field -> entity change. */
-export const mutations = {} satisfies Record<string, MutationDescription>;
+export const mutations = {
+  Comment: {
+    create: {
+      field: "createComment",
+      input: {
+        text: { op: "set", kind: "field", prop: "text" },
+        postID: { op: "set", kind: "edge", prop: "post", target: "Post" },
+        authorID: { op: "set", kind: "edge", prop: "author", target: "User" },
+      },
+    },
+    update: {
+      field: "updateComment",
+      input: {
+        text: { op: "set", kind: "field", prop: "text" },
+        authorID: { op: "set", kind: "edge", prop: "author", target: "User" },
+      },
+    },
+    delete: { field: "deleteComment" },
+  },
+  Photo: {
+    create: {
+      field: "createPhoto",
+      input: {
+        url: { op: "set", kind: "field", prop: "url" },
+        caption: { op: "set", kind: "field", prop: "caption" },
+        userID: { op: "set", kind: "edge", prop: "user", target: "User" },
+      },
+    },
+    update: {
+      field: "updatePhoto",
+      input: {
+        url: { op: "set", kind: "field", prop: "url" },
+        caption: { op: "set", kind: "field", prop: "caption" },
+        clearCaption: { op: "clear", kind: "field", prop: "caption" },
+        userID: { op: "set", kind: "edge", prop: "user", target: "User" },
+      },
+    },
+  },
+  Post: {
+    create: {
+      field: "createPost",
+      input: {
+        title: { op: "set", kind: "field", prop: "title" },
+        body: { op: "set", kind: "field", prop: "body" },
+        status: { op: "set", kind: "field", prop: "status" },
+        views: { op: "set", kind: "field", prop: "views" },
+        publishedAt: { op: "set", kind: "field", prop: "publishedAt" },
+        meta: { op: "set", kind: "field", prop: "meta" },
+        authorID: { op: "set", kind: "edge", prop: "author", target: "User" },
+        commentIDs: { op: "set", kind: "edges", prop: "comments", target: "Comment" },
+      },
+    },
+    update: {
+      field: "updatePost",
+      input: {
+        title: { op: "set", kind: "field", prop: "title" },
+        body: { op: "set", kind: "field", prop: "body" },
+        status: { op: "set", kind: "field", prop: "status" },
+        views: { op: "set", kind: "field", prop: "views" },
+        publishedAt: { op: "set", kind: "field", prop: "publishedAt" },
+        clearPublishedAt: { op: "clear", kind: "field", prop: "publishedAt" },
+        meta: { op: "set", kind: "field", prop: "meta" },
+        clearMeta: { op: "clear", kind: "field", prop: "meta" },
+        authorID: { op: "set", kind: "edge", prop: "author", target: "User" },
+        addCommentIDs: { op: "add", kind: "edges", prop: "comments", target: "Comment" },
+      },
+    },
+    delete: { field: "deletePost" },
+  },
+  User: {
+    create: {
+      field: "createUser",
+      input: {
+        name: { op: "set", kind: "field", prop: "name" },
+        email: { op: "set", kind: "field", prop: "email" },
+        photoIDs: { op: "set", kind: "edges", prop: "photos", target: "Photo" },
+        postIDs: { op: "set", kind: "edges", prop: "posts", target: "Post" },
+      },
+    },
+    update: {
+      field: "updateUser",
+      input: {
+        name: { op: "set", kind: "field", prop: "name" },
+        email: { op: "set", kind: "field", prop: "email" },
+        addPhotoIDs: { op: "add", kind: "edges", prop: "photos", target: "Photo" },
+        addPostIDs: { op: "add", kind: "edges", prop: "posts", target: "Post" },
+      },
+    },
+    delete: { field: "deleteUser" },
+  },
+} satisfies Record<string, MutationDescription>;
