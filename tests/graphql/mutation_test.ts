@@ -3,7 +3,8 @@
  * PostgreSQL, with a schema generated at test time from `fixtures/mutations` (categories, todos,
  * tags, and a counter outside the schema): create/update/delete read back, bad inputs, fault
  * injection (rows counted in the database), the statement log of queries, and 50 concurrent
- * clients on PostgreSQL.
+ * clients on PostgreSQL; and the blog example's generated mutations (`createPost` with two edge
+ * ids, a delete the foreign keys refuse).
  */
 import { type EntityManager, LockMode } from "@mikro-orm/core";
 import { assert, assertEquals, assertMatch } from "@std/assert";
@@ -20,6 +21,8 @@ import {
   Transactioner,
 } from "../../mod.ts";
 import { generate } from "../../gen/mod.ts";
+import { createSchema as createBlogSchema } from "../../examples/blog/generated/mod.ts";
+import { entities as blogEntities } from "../../examples/blog/server.ts";
 import { Category } from "./fixtures/mutations/category.ts";
 import { Counter } from "./fixtures/mutations/counter.ts";
 import { Tag } from "./fixtures/mutations/tag.ts";
@@ -105,9 +108,11 @@ const userResolvers: SchemaOptions["resolvers"] = {
 
 const schema = generated.createSchema({ typeDefs: userTypeDefs, resolvers: userResolvers });
 
-/** Rows of `table`, counted in the database, not through the API. */
-async function count(db: TestOrm, table: string): Promise<number> {
-  const rows = await db.orm.em.getConnection().execute(`select count(*) as n from ${table}`);
+/** Rows of `table` (matching the SQL condition `where`), counted in the database. */
+async function count(db: TestOrm, table: string, where = "1 = 1"): Promise<number> {
+  const rows = await db.orm.em.getConnection().execute(
+    `select count(*) as n from ${table} where ${where}`,
+  );
   return Number(rows[0].n);
 }
 
@@ -295,16 +300,20 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
           assertEquals(await count(db, "todo"), 2, "clearing a nullable one-to-many keeps rows");
         });
 
+        let work = "";
         await t.step("a user resolver extends an input and chains the same helpers", async () => {
-          const created = ok(
-            await server.query<{ createCategory: { name: string; todos: { text: string }[] } }>(
+          const { id, ...created } = ok(
+            await server.query<
+              { createCategory: { id: string; name: string; todos: { text: string }[] } }
+            >(
               `mutation {
                 createCategory(input: { name: "work", createTodos: [{ text: "x" }, { text: "y" }] }) {
-                  name todos { text }
+                  id name todos { text }
                 }
               }`,
             ),
           ).createCategory;
+          work = id;
           assertEquals(created, { name: "work", todos: [{ text: "x" }, { text: "y" }] });
         });
 
@@ -327,6 +336,10 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
             "NOT_FOUND",
             /could not resolve to a node/,
           );
+          ok(await server.query(`mutation($id: ID!) { deleteCategory(id: $id) }`, { id: work }));
+          assertEquals(await count(db, "category", "name = 'work'"), 0);
+          assertEquals(await count(db, "todo"), 3, "its todos stay: the foreign key is nullable");
+          assertEquals(await count(db, "todo", "category_id is null"), 3);
         });
 
         await t.step("bad ids in inputs are BAD_USER_INPUT naming the field", async () => {
@@ -558,5 +571,70 @@ for (const dialect of dialects(["postgresql"])) {
         );
         assertEquals(Number(open[0].n), 0, "no transaction left open");
       }),
+  });
+}
+
+for (const dialect of dialects(["sqlite", "postgresql"])) {
+  Deno.test({
+    name: `blog example on ${dialect}: createPost with two edge ids; a referenced post stays`,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async () => {
+      const db = await openTestOrm(dialect, blogEntities);
+      const server = startServer(db.orm, createBlogSchema(), [
+        Transactioner({ txOpener: db.orm }),
+      ]);
+      try {
+        const author = ok(
+          await server.query<{ createUser: { id: string } }>(
+            `mutation { createUser(input: { name: "ann", email: "ann@example.com" }) { id } }`,
+          ),
+        ).createUser.id;
+        const first = ok(
+          await server.query<{ createPost: { id: string } }>(
+            `mutation($a: ID!) { createPost(input: { title: "one", body: "", authorID: $a }) { id } }`,
+            { a: author },
+          ),
+        ).createPost.id;
+        const comment = ok(
+          await server.query<{ createComment: { id: string } }>(
+            `mutation($a: ID!, $p: ID!) {
+              createComment(input: { text: "hi", postID: $p, authorID: $a }) { id }
+            }`,
+            { a: author, p: first },
+          ),
+        ).createComment.id;
+        const post = ok(
+          await server.query<{ createPost: Record<string, unknown> & { id: string } }>(
+            `mutation($input: CreatePostInput!) {
+              createPost(input: $input) {
+                id title status views author { name } comments(first: 5) { edges { node { text } } }
+              }
+            }`,
+            { input: { title: "two", body: "b", authorID: author, commentIDs: [comment] } },
+          ),
+        ).createPost;
+        assertEquals({ ...post, id: undefined }, {
+          id: undefined,
+          title: "two",
+          status: "DRAFT",
+          views: 0,
+          author: { name: "ann" },
+          comments: { edges: [{ node: { text: "hi" } }] },
+        });
+        errorOf(
+          await server.query(`mutation($id: ID!) { deletePost(id: $id) }`, { id: post.id }),
+          "BAD_USER_INPUT",
+          /^cannot delete Post: other rows still reference this Post$/,
+        );
+        assertEquals(await count(db, "post"), 2);
+        ok(await server.query(`mutation($id: ID!) { deleteComment(id: $id) }`, { id: comment }));
+        ok(await server.query(`mutation($id: ID!) { deletePost(id: $id) }`, { id: post.id }));
+        assertEquals(await count(db, "post"), 1);
+      } finally {
+        await server.close();
+        await db.close();
+      }
+    },
   });
 }
