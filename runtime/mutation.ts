@@ -106,7 +106,11 @@ export class NodeMutation<T extends object = object> {
   }
 }
 
-/** Starts a create of a node of `type` (entgql `client.T.Create()`). */
+/**
+ * Starts a create of a node of `type` (entgql `client.T.Create()`).
+ *
+ * @throws Error when `type` has no generated create input
+ */
 export function createNode<T extends object = object>(
   em: EntityManager,
   graph: Graph,
@@ -135,7 +139,8 @@ export function updateNode<T extends object = object>(
  *
  * @returns `id`
  * @throws GraphQLError `NOT_FOUND` when the id is malformed, of another type or names no row;
- *   `BAD_USER_INPUT` when rows that may not lose it still reference the node
+ *   `BAD_USER_INPUT` when rows that may not lose it still reference the node;
+ *   Error when `type` is not a node type of `graph`
  */
 export async function deleteNode(
   em: EntityManager,
@@ -144,6 +149,7 @@ export async function deleteNode(
   id: string,
 ): Promise<string> {
   const nodeType = graph.types[type];
+  if (!nodeType) throw new Error(`"${type}" is not a node type of the graph`);
   em.remove(await findNode(em, graph, nodeType, id));
   await flush(em, nodeType, "delete");
   return id;

@@ -84,6 +84,10 @@ export interface TransactionerOptions {
  * - A failure to open is the error `cannot create transaction: …`, a failure to commit (the final
  *   flush included) `cannot commit transaction: …`, both with code `TRANSACTION_FAILED`.
  * - Queries and subscriptions never open a transaction, nor do the operations the options skip.
+ *
+ * Inside a mutation, resolvers reach the database through {@linkcode fromContext}, not `ctx.em`:
+ * a query on another connection would not see the transaction's writes (and on SQLite's single
+ * connection it would wait for the transaction to end).
  */
 export function Transactioner(options: TransactionerOptions): Plugin {
   const skipOperations = new Set(options.skipOperations ?? []);
