@@ -5,10 +5,26 @@
  * @module
  */
 export * from "./runtime/annotations.ts";
-export { type Cursor, type CursorShape, decodeCursor, encodeCursor } from "./runtime/cursor.ts";
+export {
+  type Cursor,
+  type CursorShape,
+  type CursorValueKind,
+  decodeCursor,
+  encodeCursor,
+} from "./runtime/cursor.ts";
 export { ErrorCode, gqlError } from "./runtime/errors.ts";
 export * from "./runtime/graph.ts";
-export { decodeGlobalId, encodeGlobalId, type GlobalId, noder, noders } from "./runtime/node.ts";
+export {
+  decodeGlobalId,
+  encodeGlobalId,
+  type GlobalId,
+  globalIdOf,
+  noder,
+  noders,
+} from "./runtime/node.ts";
+export { type TermSql, termSql } from "./runtime/order.ts";
+export { RANGE, setupUniversalIds, TYPE_TABLE } from "./runtime/universal.ts";
+export { hasPredicateName, predicateName, whereFilter } from "./runtime/where.ts";
 export * from "./runtime/paginate.ts";
 export { createResolvers, type ResolverMap, type ResolverOptions } from "./runtime/resolvers.ts";
 export { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./runtime/scalars.ts";

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { GlobalIdFormat } from "../runtime/graph.ts";
 
 /** Options of `generate`. Paths are absolute, or relative to the current directory. */
 export interface GenerateOptions {
@@ -14,6 +15,12 @@ export interface GenerateOptions {
    * Module specifier generated code imports the runtime from. Default `"@mikrogql/ext"`.
    */
   runtimeImport?: string;
+  /**
+   * How global ids are made: `opaque` (default, base64url of type and key), `universal`
+   * (integer keys in one 2^32 range per type, see `setupUniversalIds`) or `raw` (the UUID or
+   * prefixed-ULID key itself, typed by `IdPrefix` or the `nodeType` hook).
+   */
+  globalIds?: GlobalIdFormat;
   /** Run `deno fmt` on the generated TypeScript. Default `true`. */
   format?: boolean;
   /** Print what was generated to stdout. Default `false` (the CLI turns it on). */

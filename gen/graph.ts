@@ -16,10 +16,12 @@ import {
   SkipOrderField,
   SkipType,
 } from "../runtime/annotations.ts";
-import type { ScalarKind } from "../runtime/graph.ts";
+import type { GlobalIdFormat, ScalarKind } from "../runtime/graph.ts";
 import { GenerateError } from "./errors.ts";
 import type { LoadedEntity, LoadedModel } from "./load.ts";
 import { buildMutations, type GraphMutations } from "./mutations.ts";
+import { addEdgeOrderFields, type PendingEdgeOrder } from "./order.ts";
+import { buildWhereInputs, type GraphWhereInput } from "./where.ts";
 
 /** A scalar field of a node type. */
 export interface GraphField {
@@ -60,9 +62,15 @@ export interface GraphEdge {
 export interface GraphOrderField {
   /** The enum value, e.g. `TITLE`. */
   name: string;
-  /** Entity property. */
+  /** Entity property: the field, or the edge for edge order fields. */
   prop: string;
   kind: ScalarKind;
+  /** The value can be null (a nullable field, or a field reached through a nullable edge). */
+  nullable?: boolean;
+  /** `<EDGE>_COUNT` on a non-unique edge: order by the number of related rows. */
+  count?: boolean;
+  /** `<EDGE>_<FIELD>` on a unique edge: the target's property ordered by. */
+  field?: string;
 }
 
 /** A GraphQL enum generated for an enum property. */
@@ -89,6 +97,12 @@ export interface GraphType {
   collectedFor: Record<string, string[]>;
   /** Create/update inputs and root mutation fields, when annotated `Mutations()`. */
   mutations?: GraphMutations;
+  /** `MultiOrder()`: connections take `orderBy: [<T>Order!]`. */
+  multiOrder: boolean;
+  /** `<T>WhereInput`, unless `Skip(SkipWhereInput)`. */
+  where?: GraphWhereInput;
+  /** `IdPrefix(prefix)`: the prefix of the type's string keys. */
+  prefix?: string;
   description?: string;
 }
 
@@ -96,6 +110,8 @@ export interface GraphType {
 export interface Graph {
   types: GraphType[];
   enums: GraphEnum[];
+  /** The global id format (`GenerateOptions.globalIds`); `opaque` when absent. */
+  ids?: GlobalIdFormat;
 }
 
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
@@ -152,6 +168,8 @@ export function buildGraph(model: LoadedModel, cwd = Deno.cwd()): Graph {
     fileOfName.set(c.name, `${c.where} (${c.meta.className})`);
     typeOfClass.set(c.meta.className, c.name);
   }
+  const pendingOrders: PendingEdgeOrder[] = [];
+  const fails = new Map<GraphType, (prop: string, message: string) => never>();
   const types = candidates.map(({ loaded, meta, name, where }) => {
     const annotations = annotationsOf(loaded.entity);
     const fail = (prop: string, message: string): never => {
@@ -184,6 +202,8 @@ export function buildGraph(model: LoadedModel, cwd = Deno.cwd()): Graph {
       edges: [],
       orderFields: [],
       collectedFor: {},
+      multiOrder: !!find(annotations.entity, "MultiOrder"),
+      prefix: find(annotations.entity, "IdPrefix")?.prefix,
       description: meta.comment,
     };
     const query = find(annotations.entity, "QueryField");
@@ -249,6 +269,7 @@ export function buildGraph(model: LoadedModel, cwd = Deno.cwd()): Graph {
             name: orderField.name,
             prop: prop.name,
             kind: field.kind,
+            nullable: field.nullable || undefined,
           });
         }
       } else if (
@@ -262,11 +283,16 @@ export function buildGraph(model: LoadedModel, cwd = Deno.cwd()): Graph {
         if (connection && unique) {
           fail(prop.name, "RelayConnection() on a unique edge");
         }
-        if (orderField) {
-          fail(
-            prop.name,
-            `OrderField "${orderField.name}" on an edge is not supported`,
-          );
+        if (orderField && !skipped(list, SkipOrderField)) {
+          pendingOrders.push({
+            type,
+            prop: prop.name,
+            target,
+            unique,
+            nullable: prop.kind === "1:1" ? !prop.owner || !!prop.nullable : !!prop.nullable,
+            name: orderField.name,
+            fail,
+          });
         }
         const mapsTo = find(list, "MapsTo");
         if (mapsTo && find(list, "Bind")) {
@@ -291,8 +317,11 @@ export function buildGraph(model: LoadedModel, cwd = Deno.cwd()): Graph {
       }
     }
     type.mutations = buildMutations(type, annotations.entity, annotations.fields, fail);
+    fails.set(type, fail);
     return type;
   });
+  addEdgeOrderFields(types, pendingOrders);
+  buildWhereInputs(types, (type, prop, message) => fails.get(type)!(prop, message));
   const enumNames = new Set<string>();
   for (const e of enums) {
     if (fileOfName.has(e.name) || enumNames.has(e.name)) {

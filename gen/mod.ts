@@ -8,8 +8,10 @@ import { resolve } from "@std/path";
 import type { GenerateOptions } from "./config.ts";
 import { emitMod, emitNode, emitResolvers } from "./emit/node.ts";
 import { emitMutationInput } from "./emit/mutation_input.ts";
+import { emitWhereInput } from "./emit/where_input.ts";
 import { emitCollection, emitEdges, emitEnums, emitPagination } from "./emit/tables.ts";
 import { buildGraph, type Graph } from "./graph.ts";
+import { applyGlobalIds } from "./ids.ts";
 import { loadModel } from "./load.ts";
 import { printGraphSchema } from "./schema.ts";
 import { writeFiles } from "./write.ts";
@@ -25,6 +27,7 @@ export type {
   GraphType,
 } from "./graph.ts";
 export type { GraphMutationInput, GraphMutationInputField, GraphMutations } from "./mutations.ts";
+export type { GraphWhereEdge, GraphWhereField, GraphWhereInput } from "./where.ts";
 
 /** What `generate` wrote. */
 export interface GenerateResult {
@@ -49,6 +52,7 @@ export async function generate(
   const out = resolve(options.out);
   const runtime = options.runtimeImport ?? "@mikrogql/ext";
   const graph = buildGraph(await loadModel(entities));
+  applyGlobalIds(graph, options.globalIds ?? "opaque");
   const files = new Map<string, string>([
     ["schema.graphql", printGraphSchema(graph) + "\n"],
     ["node.ts", emitNode(graph, runtime, out)],
@@ -57,6 +61,7 @@ export async function generate(
     ["pagination.ts", emitPagination(graph, runtime)],
     ["enums.ts", emitEnums(graph)],
     ["mutation_input.ts", emitMutationInput(graph, runtime)],
+    ["where_input.ts", emitWhereInput(graph, runtime)],
     ["resolvers.ts", emitResolvers(runtime)],
     ["mod.ts", emitMod(runtime)],
   ]);

@@ -26,6 +26,7 @@ import {
 } from "graphql";
 import type { Graph, GraphType } from "./graph.ts";
 import { buildMutationTypes } from "./mutation_schema.ts";
+import { buildWhereInputTypes } from "./where_schema.ts";
 
 const nonNull = <T extends GraphQLOutputType>(t: T) => new GraphQLNonNull(t);
 
@@ -167,6 +168,7 @@ export function buildSchema(graph: Graph): GraphQLSchema {
       );
     }
   }
+  const wheres = buildWhereInputTypes(graph, (name) => enums.get(name) ?? scalar(name));
   const connectionArgs = (type: GraphType): GraphQLFieldConfigArgumentMap => {
     const args: GraphQLFieldConfigArgumentMap = {
       after: {
@@ -189,8 +191,15 @@ export function buildSchema(graph: Graph): GraphQLSchema {
     const order = orders.get(type.name);
     if (order) {
       args.orderBy = {
-        type: order,
+        type: type.multiOrder ? new GraphQLList(new GraphQLNonNull(order)) : order,
         description: `Ordering options for ${type.name}s returned from the connection.`,
+      };
+    }
+    const where = wheres.get(type.name);
+    if (where) {
+      args.where = {
+        type: where,
+        description: `Filtering options for ${type.name}s returned from the connection.`,
       };
     }
     return args;
@@ -271,6 +280,8 @@ export function buildSchema(graph: Graph): GraphQLSchema {
     named.push(objects.get(type.name)!, connections.get(type.name)!);
     const order = orders.get(type.name);
     if (order) named.push(order);
+    const where = wheres.get(type.name);
+    if (where) named.push(where);
   }
   named.push(...enums.values());
   const mutations = buildMutationTypes(graph, {

@@ -46,6 +46,8 @@ export type Annotation =
   | { kind: "RelayConnection" }
   | { kind: "QueryField"; name?: string }
   | { kind: "Type"; name: string }
+  | { kind: "MultiOrder" }
+  | { kind: "IdPrefix"; prefix: string }
   | { kind: "Mutations"; create: boolean; update: boolean; delete: boolean };
 
 /** The kind names of {@linkcode Annotation}. */
@@ -225,6 +227,30 @@ export function Mutations(
     update: options.update ?? true,
     delete: options.delete ?? true,
   });
+}
+
+/**
+ * `MultiOrder()`: the type's connections take a list of orders, `orderBy: [<T>Order!]`, applied
+ * in turn (entgql `MultiOrder`); cursors then hold one value per order term.
+ */
+export function MultiOrder(): AnnotationDecorator<{ kind: "MultiOrder" }> {
+  return decorator({ kind: "MultiOrder" });
+}
+
+/**
+ * `IdPrefix(prefix)`: the entity's string primary keys start with `<prefix>_` (prefixed ULIDs,
+ * `todo_01H…`). With `globalIds: "raw"`, `node(id)` reads the type from the prefix, as the
+ * spec's reference application does with its prefixed-ULID ids.
+ */
+export function IdPrefix(
+  prefix: string,
+): AnnotationDecorator<{ kind: "IdPrefix"; prefix: string }> {
+  if (!/^[a-z][a-z0-9]*$/.test(prefix)) {
+    throw new Error(
+      `IdPrefix needs a lower-case alphanumeric prefix, got ${JSON.stringify(prefix)}`,
+    );
+  }
+  return decorator({ kind: "IdPrefix", prefix });
 }
 
 /**

@@ -22,12 +22,20 @@ export interface Cursor {
   order: string;
 }
 
+/**
+ * The kind of one cursor value: a scalar kind (read from the entity), or a value read from the
+ * database for a SQL order term (`order.ts`): `exactTime` is a date in the database's own
+ * representation (a timestamp string such as `2026-01-02 03:04:05.123456+00`, or SQLite's
+ * epoch milliseconds), `exact` any other scalar.
+ */
+export type CursorValueKind = ScalarKind | "exact" | "exactTime";
+
 /** What a cursor must hold to be valid for a connection. */
 export interface CursorShape {
   /** The primary key kind of the node type. */
   idKind: "int" | "bigint" | "string";
-  /** The scalar kind of each order term, in order. */
-  valueKinds: ScalarKind[];
+  /** The kind of each order term's value, in order. */
+  valueKinds: CursorValueKind[];
   /** The order key of the current `orderBy`. */
   order: string;
 }
@@ -96,12 +104,22 @@ function toJson(value: unknown): unknown {
   return value ?? null;
 }
 
+const TIMESTAMP = /^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d(:?\d\d)?)?$/;
+
 function fromJson(
   raw: unknown,
-  kind: ScalarKind | "int" | "bigint" | "string",
+  kind: CursorValueKind,
 ): unknown {
   if (raw === null) return null;
   switch (kind) {
+    case "exactTime":
+      return (typeof raw === "string" && TIMESTAMP.test(raw)) || Number.isFinite(raw)
+        ? raw
+        : INVALID;
+    case "exact":
+      return typeof raw === "string" || typeof raw === "boolean" || Number.isFinite(raw)
+        ? raw
+        : INVALID;
     case "int":
       return Number.isSafeInteger(raw) ? raw : INVALID;
     case "float":

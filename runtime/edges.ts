@@ -9,6 +9,7 @@ import type { GraphQLResolveInfo } from "graphql";
 import { edgeKey } from "./collect.ts";
 import { loadedEdge, rootScope } from "./load.ts";
 import type { EdgeDescription, Graph, NodeType } from "./graph.ts";
+import { whereFilter } from "./where.ts";
 import {
   type Connection,
   paginate,
@@ -74,17 +75,19 @@ export async function loadEdge(
       store: false,
     });
   }
+  const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
   return paginate(
     target,
     args,
     (query) =>
       collection.matching({
-        where: query.where,
+        where: { $and: [filter, query.where] } as never,
         orderBy: query.orderBy as never,
         limit: query.limit,
         store: false,
       }),
-    () => collection.loadCount(true),
+    () => collection.loadCount({ where: filter as never, refresh: true }),
     limits,
+    em,
   );
 }

@@ -5,7 +5,13 @@
  *
  * @module
  */
-import { type EntityName, EntitySchema, wrap } from "@mikro-orm/core";
+import {
+  type EntityManager,
+  type EntityName,
+  EntitySchema,
+  type FilterQuery,
+  wrap,
+} from "@mikro-orm/core";
 
 /** How a scalar value is represented in GraphQL and compared in cursors. */
 export type ScalarKind =
@@ -33,6 +39,11 @@ export interface NodeTypeDescription {
   entity: EntityName<any>;
   /** The primary key. */
   id: IdDescription;
+  /**
+   * `IdPrefix(prefix)`: with `raw` global ids, the prefix before `_` of this type's keys
+   * (`todo_01H…`), which names the type in `node(id)`.
+   */
+  prefix?: string;
 }
 
 /** A scalar GraphQL field of a node type. */
@@ -71,7 +82,67 @@ export interface OrderFieldDescription {
   prop: string;
   /** Its scalar kind (decides how cursor values are encoded and decoded). */
   kind: ScalarKind;
+  /** The value can be null: nulls sort first ascending, last descending, in every dialect. */
+  nullable?: boolean;
+  /** `<EDGE>_COUNT`: order by the number of rows of the non-unique edge `prop`. */
+  count?: boolean;
+  /** `<EDGE>_<FIELD>`: order by this property of the row the unique edge `prop` points to. */
+  field?: string;
 }
+
+/**
+ * A where-input operator, named as entgql names the predicate suffix (`EQ` has none):
+ * `text`, `textNEQ`, `textIn`, `textNotIn`, `textGT`, ..., `textContainsFold`, `textIsNil`.
+ */
+export type WhereOp =
+  | "EQ"
+  | "NEQ"
+  | "In"
+  | "NotIn"
+  | "GT"
+  | "GTE"
+  | "LT"
+  | "LTE"
+  | "Contains"
+  | "HasPrefix"
+  | "HasSuffix"
+  | "IsNil"
+  | "NotNil"
+  | "EqualFold"
+  | "ContainsFold";
+
+/** The predicates of one property in a `<T>WhereInput`. */
+export interface WhereFieldDescription {
+  /** The entity property (a scalar, the primary key, or the unique edge holding a foreign key). */
+  prop: string;
+  /** How values are compared; `id` values are global ids of `target` (the node id, foreign keys). */
+  kind: ScalarKind | "id";
+  /** For `kind: "id"`: the GraphQL type the global ids name. */
+  target?: string;
+  /** The operators, in SDL order. */
+  ops: WhereOp[];
+}
+
+/** A generated `<T>WhereInput` (entgql `WhereInput`). */
+export interface WhereInputDescription {
+  /** The input type name, `<T>WhereInput`. */
+  name: string;
+  /** Predicate base name (`text`, `categoryID`) -> predicates. */
+  fields: Record<string, WhereFieldDescription>;
+  /** GraphQL edge names with `has<Edge>` (and `has<Edge>With` when the target has a where input). */
+  edges: string[];
+}
+
+/**
+ * How global ids are made (`GenerateOptions.globalIds`):
+ *
+ * - `opaque`: base64url of `<Type>:<primary key>`;
+ * - `universal`: the integer primary key itself; each type's keys live in their own range of
+ *   2^32 ids (`setupUniversalIds`), so the number names the type;
+ * - `raw`: the primary key itself (UUIDs, prefixed ULIDs); the type comes from the user's
+ *   `nodeType(id)`, else the key's `IdPrefix`, else every type with string keys is searched.
+ */
+export type GlobalIdFormat = "opaque" | "universal" | "raw";
 
 /**
  * One field of a generated `Create<T>Input` or `Update<T>Input`. Applying an input runs its
@@ -126,6 +197,10 @@ export interface GraphTables {
   mutations?: Record<string, MutationDescription>;
   /** GraphQL type name -> user field name -> properties it needs (`CollectedFor`). */
   collectedFor?: Tables<string[]>;
+  /** GraphQL type name -> `<T>WhereInput`, for types with one. */
+  whereInputs?: Record<string, WhereInputDescription>;
+  /** The global id format; default `opaque`. */
+  ids?: GlobalIdFormat;
 }
 
 /** A node type with all its tables joined, as the runtime reads it. */
@@ -142,6 +217,8 @@ export interface NodeType extends NodeTypeDescription {
   mutations?: MutationDescription;
   /** User field name -> properties field collection selects for it (`CollectedFor`). */
   collectedFor?: Record<string, string[]>;
+  /** The `<T>WhereInput`, unless the type is `Skip(SkipWhereInput)`. */
+  where?: WhereInputDescription;
 }
 
 /** The whole generated graph, joined. */
@@ -154,6 +231,48 @@ export interface Graph {
   queryFields: Record<string, string>;
   /** MikroORM entity class name -> GraphQL type name (for `Node.__resolveType`). */
   typeOfEntity: Map<string, string>;
+  /** The global id format. */
+  ids: GlobalIdFormat;
+  /** Runtime hooks of the schema this graph serves (`createResolvers` options). */
+  hooks?: GraphHooks;
+}
+
+/**
+ * Turns the value of a user-declared where-input field (`extend input TodoWhereInput {
+ * createdToday: Boolean }`) into a MikroORM filter on the type's rows.
+ */
+export type WhereExtension = (
+  value: unknown,
+  context: { em: EntityManager; type: NodeType; path: string },
+) => FilterQuery<object>;
+
+/** Per-schema runtime hooks (the resolver options that reach every runtime function). */
+export interface GraphHooks {
+  /**
+   * The node type of a `raw` global id (the spec's `WithFixedNodeType`): a GraphQL type name,
+   * or `undefined` to fall back to the id's `IdPrefix` and then to every string-keyed type.
+   */
+  nodeType?: (id: string) => string | undefined;
+  /**
+   * Where-input type name -> user field -> filter function, for fields the user adds in their own
+   * SDL (`extend input TodoWhereInput { createdToday: Boolean }`).
+   */
+  where?: Record<string, Record<string, WhereExtension>>;
+  /**
+   * With `universal` global ids: the type table `setupUniversalIds` recorded (index `i` owns the
+   * keys `[i * 2^32, (i + 1) * 2^32)`).
+   */
+  universalIds?: readonly string[];
+}
+
+/**
+ * The graph as a schema's resolvers see it: `graph` with the runtime `hooks` attached (a copy;
+ * the generated graph is not changed).
+ */
+export function withHooks(graph: Graph, hooks: GraphHooks): Graph {
+  const { nodeType, where, universalIds } = hooks;
+  if (!nodeType && !where && !universalIds) return graph;
+  return { ...graph, hooks: { nodeType, where, universalIds } };
 }
 
 /**
@@ -172,9 +291,18 @@ export function defineGraph(tables: GraphTables): Graph {
       orderFields: tables.orderFields[name] ?? {},
       mutations: tables.mutations?.[name],
       collectedFor: tables.collectedFor?.[name],
+      where: tables.whereInputs?.[name],
     };
   }
-  for (const table of [tables.fields, tables.edges, tables.orderFields, tables.mutations ?? {}]) {
+  for (
+    const table of [
+      tables.fields,
+      tables.edges,
+      tables.orderFields,
+      tables.mutations ?? {},
+      tables.whereInputs ?? {},
+    ]
+  ) {
     for (const name of Object.keys(table)) {
       if (!types[name]) {
         throw new Error(`graph tables name unknown node type "${name}"`);
@@ -190,6 +318,7 @@ export function defineGraph(tables: GraphTables): Graph {
     enums: tables.enums,
     queryFields: tables.queryFields,
     typeOfEntity,
+    ids: tables.ids ?? "opaque",
   };
 }
 

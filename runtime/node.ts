@@ -2,8 +2,15 @@
  * Global ids and node resolution: the `node(id)` and `nodes(ids)` root fields of the Relay
  * Global Object Identification specification, and entgql's `Noder`/`Noders`.
  *
- * The default id format is opaque: base64url of `<Type>:<primary key>`, so an id names its type
- * and `node(id)` of another type's id is `NOT_FOUND`, never a wrong object.
+ * The id format is chosen per generated schema (`GenerateOptions.globalIds`):
+ *
+ * - `opaque` (default): base64url of `<Type>:<primary key>`, so an id names its type and
+ *   `node(id)` of another type's id is `NOT_FOUND`, never a wrong object;
+ * - `universal`: the integer primary key; the type is the owner of the key's 2^32 range in the
+ *   type table of `setupUniversalIds` (entgql's universal ids);
+ * - `raw`: the primary key (a UUID, a prefixed ULID `todo_01H…`); the type comes from the
+ *   user's `nodeType(id)` hook (the spec's `WithFixedNodeType`), else from the key's
+ *   `IdPrefix`, else it is the only string-keyed type.
  *
  * @module
  */
@@ -32,18 +39,61 @@ export function encodeGlobalId(type: string, pk: unknown): string {
 }
 
 /**
- * Decodes an opaque global id.
+ * The global id of the row of `type` with primary key `pk`, in the graph's id format.
+ */
+export function globalIdOf(graph: Graph, type: NodeType, pk: unknown): string {
+  return graph.ids === "opaque" ? encodeGlobalId(type.name, pk) : String(pk);
+}
+
+/**
+ * Decodes a global id in the graph's id format.
  *
- * @returns the type and primary key, or `undefined` when the id is malformed, names an unknown
- *   type, or holds a key of the wrong kind
+ * @returns the type and primary key, or `undefined` when the id is malformed, names no type, or
+ *   holds a key of the wrong kind
+ * @throws Error for `universal` ids when the schema was built without the type table
+ *   (`createSchema({ universalIds: await setupUniversalIds(em, graph) })`)
  */
 export function decodeGlobalId(graph: Graph, id: string): GlobalId | undefined {
+  if (graph.ids === "universal") return decodeUniversal(graph, id);
+  if (graph.ids === "raw") {
+    const type = rawIdType(graph, id);
+    return type && keyOf(type, id);
+  }
   const text = base64UrlToText(id);
   const colon = text?.indexOf(":") ?? -1;
   if (!text || colon <= 0) return undefined;
   const type = graph.types[text.slice(0, colon)];
-  if (!type) return undefined;
-  const raw = text.slice(colon + 1);
+  return type && keyOf(type, text.slice(colon + 1));
+}
+
+function decodeUniversal(graph: Graph, id: string): GlobalId | undefined {
+  const table = graph.hooks?.universalIds;
+  if (!table) {
+    throw new Error(
+      "universal global ids need the type table: createSchema({ universalIds: await setupUniversalIds(em, graph) })",
+    );
+  }
+  if (!/^\d+$/.test(id)) return undefined;
+  const type = graph.types[table[Number(BigInt(id) >> 32n)]];
+  return type && keyOf(type, id);
+}
+
+function rawIdType(graph: Graph, id: string): NodeType | undefined {
+  const named = graph.hooks?.nodeType?.(id);
+  if (named !== undefined) return graph.types[named];
+  const underscore = id.indexOf("_");
+  const types = Object.values(graph.types);
+  if (underscore > 0) {
+    const prefix = id.slice(0, underscore);
+    const type = types.find((t) => t.prefix === prefix);
+    if (type) return type;
+  }
+  const candidates = types.filter((t) => t.id.kind === "string" && !t.prefix);
+  return candidates.length === 1 ? candidates[0] : undefined;
+}
+
+/** The primary key of `type` written as `raw`, or `undefined` when it is not of the key's kind. */
+function keyOf(type: NodeType, raw: string): GlobalId | undefined {
   switch (type.id.kind) {
     case "int":
       return /^-?\d+$/.test(raw) && Number.isSafeInteger(Number(raw))

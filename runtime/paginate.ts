@@ -3,8 +3,13 @@
  * and entgql's `Paginate`:
  *
  * - rows are ordered by the order terms, then by the primary key in the direction of the last
- *   term (the tiebreaker that makes the order total);
- * - `after`/`before` become a keyset predicate on `(order values, id)`;
+ *   term (the tiebreaker that makes the order total); nulls sort as the smallest value (first
+ *   ascending, last descending) on every dialect;
+ * - `after`/`before` become a keyset predicate on `(order values, id)`, the expanded
+ *   `a > x OR (a = x AND b > y) OR (a = x AND b = y AND id > z)`, null-aware for nullable terms;
+ * - edge terms (`<EDGE>_COUNT`, `<EDGE>_<FIELD>`) and dates are SQL expressions over the row
+ *   (`order.ts`) whose cursor values are read from the database with the rows' keys in one query
+ *   ({@linkcode fillOrderValues}), keeping the database's full precision;
  * - `first: n` fetches `n + 1` rows, `last: n` fetches `n + 1` rows in the reversed order and
  *   reverses the page back; the extra row only tells whether another page exists;
  * - `hasNextPage = before given || extra row with first`,
@@ -14,10 +19,12 @@
  *
  * @module
  */
-import type { FilterQuery, QueryOrderMap } from "@mikro-orm/core";
+import type { EntityManager, FilterQuery, QueryOrderMap } from "@mikro-orm/core";
+import type { SqlEntityManager } from "@mikro-orm/sql";
 import { type Cursor, type CursorShape, decodeCursor, encodeCursor } from "./cursor.ts";
 import { ErrorCode, gqlError } from "./errors.ts";
 import type { NodeType, ScalarKind } from "./graph.ts";
+import { type TermSql, termSql } from "./order.ts";
 
 /** `ASC` or `DESC`, the values of the `OrderDirection` enum. */
 export type OrderDirection = "ASC" | "DESC";
@@ -72,6 +79,14 @@ export interface OrderTerm {
   path: string;
   kind: ScalarKind;
   direction: OrderDirection;
+  /** The value can be null (sorted as the smallest value). */
+  nullable?: boolean;
+  /** `<EDGE>_COUNT`: the number of rows of the edge `path`. */
+  count?: boolean;
+  /** `<EDGE>_<FIELD>`: this property of the row the unique edge `path` points to. */
+  field?: string;
+  /** The SQL of edge and date terms (set by {@linkcode planPage} when given an EntityManager). */
+  sql?: TermSql;
 }
 
 /** The rows to fetch for one page: filter, order and limit, ready for `em.find`. */
@@ -83,6 +98,9 @@ export interface PageQuery {
   /** `first + 1` or `last + 1`; `undefined` fetches all rows. */
   limit?: number;
 }
+
+/** Row -> its cursor values of the SQL terms, filled by {@linkcode fillOrderValues}. */
+export type OrderValues = WeakMap<object, unknown[]>;
 
 /** A planned page: what to fetch and how to turn the fetched rows into a connection. */
 export interface PagePlan {
@@ -96,6 +114,10 @@ export interface PagePlan {
   args: PaginationArgs;
   /** `true` when `first` or `last` is 0: no rows are fetched. */
   empty: boolean;
+  /** The node type paginated. */
+  type: NodeType;
+  /** The database values of SQL terms per fetched row (see {@linkcode fillOrderValues}). */
+  values: OrderValues;
 }
 
 const DEFAULT_MAX_PAGE_SIZE = 1000;
@@ -164,6 +186,9 @@ export function orderTerms(
       path: field.prop,
       kind: field.kind,
       direction: input.direction ?? "ASC",
+      nullable: field.nullable,
+      count: field.count,
+      field: field.field,
     };
   });
 }
@@ -172,18 +197,31 @@ export function orderTerms(
  * Plans one page of `type` under `args`: validates the arguments, decodes the cursors and builds
  * the keyset predicate, the order and the limit.
  *
+ * @param em the request's EntityManager: needed for edge order terms; with it, date terms keep
+ *   the database's precision in cursors (their values are then read by
+ *   {@linkcode fillOrderValues}); without it they are compared as JavaScript dates
  * @throws GraphQLError `INVALID_PAGINATION`, `INVALID_CURSOR` or `BAD_USER_INPUT`
+ * @throws Error when an edge order term is planned without an EntityManager
  */
 export function planPage(
   type: NodeType,
   args: PaginationArgs,
   limits?: PaginationLimits,
+  em?: EntityManager,
 ): PagePlan {
   validatePagination(args, limits);
-  const terms = orderTerms(type, args.orderBy);
+  const terms = orderTerms(type, args.orderBy).map((term) => {
+    if (em) return { ...term, sql: termSql(em, type, term) };
+    if (term.count || term.field) {
+      throw new Error(`ordering ${type.name} by ${term.path} needs planPage(..., em)`);
+    }
+    return term;
+  });
   const shape: CursorShape = {
     idKind: type.id.kind,
-    valueKinds: terms.map((t) => t.kind),
+    valueKinds: terms.map((t) =>
+      !t.sql ? t.kind : t.kind === "time" ? "exactTime" : t.count ? "int" : "exact"
+    ),
     order: orderKey(args.orderBy),
   };
   const idDirection = terms.at(-1)?.direction ?? "ASC";
@@ -204,7 +242,13 @@ export function planPage(
     );
   }
   const reverse = args.last != null;
-  const orderBy = all.map((t) => nest(t.path, flip(t.direction, reverse).toLowerCase()));
+  const orderBy = all.map((t) => {
+    const direction = flip(t.direction, reverse).toLowerCase();
+    const nulls = !t.nullable ? "" : direction === "asc" ? " nulls first" : " nulls last";
+    return t.sql
+      ? { [t.sql.expression as never]: direction + nulls }
+      : nest(t.path, direction + nulls);
+  });
   const size = args.first ?? args.last;
   return {
     query: {
@@ -221,6 +265,8 @@ export function planPage(
     shape,
     args,
     empty: size === 0,
+    type,
+    values: new WeakMap(),
   };
 }
 
@@ -276,10 +322,12 @@ export function toConnection<T extends object>(
 }
 
 /**
- * Fetches and builds one page: {@linkcode planPage}, then `fetch`, then {@linkcode toConnection}.
+ * Fetches and builds one page: {@linkcode planPage}, then `fetch`, then
+ * {@linkcode fillOrderValues} when the order has SQL terms, then {@linkcode toConnection}.
  *
  * @param fetch runs the page query (`em.find`, `Collection.matching`, ...)
  * @param count counts all rows of the connection (without the keyset), run only when selected
+ * @param em the request's EntityManager (see {@linkcode planPage})
  */
 export async function paginate<T extends object>(
   type: NodeType,
@@ -287,17 +335,61 @@ export async function paginate<T extends object>(
   fetch: (query: PageQuery) => Promise<T[]>,
   count: () => Promise<number>,
   limits?: PaginationLimits,
+  em?: EntityManager,
 ): Promise<Connection<T>> {
-  const plan = planPage(type, args, limits);
+  const plan = planPage(type, args, limits, em);
   const rows = plan.empty ? [] : await fetch(plan.query);
+  if (em) await fillOrderValues(em, plan, rows);
   return toConnection(plan, rows, count);
 }
 
-/** The cursor of `node` under `plan`. */
+/**
+ * Reads the cursor values of `plan`'s SQL terms for `rows` (rows of `plan.type`, from any
+ * number of parents) in one query by primary key, into `plan.values`. Does nothing when the
+ * order has no SQL term.
+ */
+export async function fillOrderValues(
+  em: EntityManager,
+  plan: PagePlan,
+  rows: readonly object[],
+): Promise<void> {
+  const terms = plan.terms.filter((t) => t.sql);
+  if (terms.length === 0 || rows.length === 0) return;
+  const pk = (row: object) => String(valueAt(row, plan.idProp));
+  const meta = em.getMetadata().find(plan.type.entity)!;
+  const pkColumn = meta.properties[plan.idProp].fieldNames[0];
+  const found: Record<string, unknown>[] = await (em as SqlEntityManager)
+    .createQueryBuilder(plan.type.entity, "e0")
+    .select([
+      plan.idProp,
+      ...terms.map((t, i) => t.sql!.value("e0").as(`__order_${i}`)),
+    ])
+    .where({ [plan.idProp]: { $in: [...new Set(rows.map((r) => valueAt(r, plan.idProp)))] } })
+    .execute("all", false);
+  const byKey = new Map(found.map((r) => [
+    String(r[pkColumn]),
+    terms.map((t, i) => t.count ? Number(r[`__order_${i}`]) : r[`__order_${i}`] ?? null),
+  ]));
+  for (const row of rows) {
+    const values = byKey.get(pk(row));
+    if (values) plan.values.set(row, values);
+  }
+}
+
+/**
+ * The cursor of `node` under `plan`.
+ *
+ * @throws Error when the order has SQL terms and {@linkcode fillOrderValues} did not read them
+ */
 export function cursorOf(plan: PagePlan, node: object): string {
+  const sqlValues = plan.terms.some((t) => t.sql) ? plan.values.get(node) : undefined;
+  if (plan.terms.some((t) => t.sql) && !sqlValues) {
+    throw new Error("cursor values of SQL order terms were not read: call fillOrderValues()");
+  }
+  let next = 0;
   const cursor: Cursor = {
     id: valueAt(node, plan.idProp),
-    values: plan.terms.map((t) => valueAt(node, t.path)),
+    values: plan.terms.map((t) => t.sql ? sqlValues![next++] : valueAt(node, t.path)),
     order: plan.shape.order,
   };
   return encodeCursor(cursor);
@@ -315,7 +407,9 @@ function flip(direction: OrderDirection, reverse: boolean): OrderDirection {
 /**
  * The keyset predicate "after `cursor`" (`forward`) or "before `cursor`" in the order `terms`:
  * `a > x OR (a = x AND b > y) OR (a = x AND b = y AND id > z)`, each comparison in its term's
- * direction.
+ * direction. A nullable term treats null as its smallest value: "greater than null" is
+ * `IS NOT NULL`, "less than x" is `< x OR IS NULL`, nothing is less than null, and equality to
+ * null is `IS NULL`.
  */
 function keyset(
   terms: OrderTerm[],
@@ -323,11 +417,20 @@ function keyset(
   forward: boolean,
 ): FilterQuery<object> {
   const values = [...cursor.values, cursor.id];
-  const branches = terms.map((term, i) => {
-    const ascending = (term.direction === "ASC") === forward;
-    const parts = terms.slice(0, i).map((t, j) => nest(t.path, values[j]));
-    parts.push(nest(term.path, { [ascending ? "$gt" : "$lt"]: values[i] }));
-    return parts.length === 1 ? parts[0] : { $and: parts };
+  const on = (t: OrderTerm, condition: unknown) =>
+    t.sql ? { [t.sql.expression as never]: condition } : nest(t.path, condition);
+  const branches: FilterQuery<object>[] = [];
+  terms.forEach((term, i) => {
+    const greater = (term.direction === "ASC") === forward;
+    const value = values[i];
+    let beyond: FilterQuery<object> | undefined;
+    if (!term.nullable) beyond = on(term, { [greater ? "$gt" : "$lt"]: value });
+    else if (greater) beyond = on(term, value === null ? { $ne: null } : { $gt: value });
+    else if (value !== null) beyond = { $or: [on(term, { $lt: value }), on(term, null)] };
+    if (!beyond) return;
+    const parts: FilterQuery<object>[] = terms.slice(0, i).map((t, j) => on(t, values[j]));
+    parts.push(beyond);
+    branches.push(parts.length === 1 ? parts[0] : { $and: parts });
   });
   return branches.length === 1 ? branches[0] : { $or: branches };
 }

@@ -8,16 +8,20 @@
 import type { GraphQLFieldResolver, GraphQLScalarType } from "graphql";
 import type { CollectLimits } from "./collect.ts";
 import { resolveEdge } from "./edges.ts";
-import { type Graph, nodeTypeOf } from "./graph.ts";
+import { type Graph, type GraphHooks, nodeTypeOf, withHooks } from "./graph.ts";
 import { mutationResolvers } from "./mutation.ts";
-import { encodeGlobalId } from "./node.ts";
+import { globalIdOf } from "./node.ts";
 import type { Connection, PaginationArgs } from "./paginate.ts";
 import { resolveConnection, resolveNode, resolveNodes } from "./roots.ts";
 import { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./scalars.ts";
 import { fromContext, type MikroContext } from "./transaction.ts";
+import { whereFilter } from "./where.ts";
 
-/** Options of {@linkcode createResolvers}: page-size and depth limits (`maxPageSize`, `maxDepth`). */
-export type ResolverOptions = CollectLimits;
+/**
+ * Options of {@linkcode createResolvers}: page-size and depth limits (`maxPageSize`,
+ * `maxDepth`), and the runtime hooks (`nodeType`, `where`, `universalIds`).
+ */
+export type ResolverOptions = CollectLimits & GraphHooks;
 
 type Resolver = GraphQLFieldResolver<
   Record<string, unknown>,
@@ -38,13 +42,14 @@ export type ResolverMap = Record<
 /**
  * Builds the resolver map for `graph`.
  *
- * @param graph the joined generated tables ({@linkcode defineGraph})
- * @param options pagination limits
+ * @param generated the joined generated tables ({@linkcode defineGraph})
+ * @param options pagination limits and runtime hooks
  */
 export function createResolvers(
-  graph: Graph,
+  generated: Graph,
   options: ResolverOptions = {},
 ): ResolverMap {
+  const graph = withHooks(generated, options);
   const query: Record<string, Resolver> = {
     node: (_root, args, ctx, info) =>
       resolveNode(fromContext(ctx), graph, args.id as string, info, options),
@@ -68,10 +73,18 @@ export function createResolvers(
     const queryField = graph.queryFields[type.name];
     if (queryField) {
       query[queryField] = (_root, args, ctx, info) =>
-        resolveConnection(fromContext(ctx), graph, type, args as PaginationArgs, info, options);
+        resolveConnection(
+          fromContext(ctx),
+          graph,
+          type,
+          args as PaginationArgs,
+          info,
+          options,
+          whereFilter(fromContext(ctx), graph, type.name, args.where),
+        );
     }
     const fields: Record<string, Resolver> = {
-      id: (row) => encodeGlobalId(type.name, row[type.id.prop]),
+      id: (row) => globalIdOf(graph, type, row[type.id.prop]),
     };
     for (const [name, field] of Object.entries(type.fields)) {
       if (name !== field.prop) fields[name] = (row) => row[field.prop];

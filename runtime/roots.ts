@@ -43,6 +43,7 @@ export async function resolveConnection(
     },
     () => em.count(type.entity, filter),
     limits,
+    em,
   );
   await loadPlan(
     em,

@@ -30,6 +30,7 @@ export function emitNode(graph: Graph, runtime: string, out: string): string {
   addImport(imports, "./enums.ts", "enums");
   addImport(imports, "./mutation_input.ts", "mutations");
   addImport(imports, "./pagination.ts", "orderFields", "queryFields");
+  addImport(imports, "./where_input.ts", "whereInputs");
   const locals = new Set<string>();
   const entries = graph.types.map((t) => {
     let local = t.entity.exportName;
@@ -42,7 +43,8 @@ export function emitNode(graph: Graph, runtime: string, out: string): string {
       path,
       local === t.entity.exportName ? local : `${t.entity.exportName} as ${local}`,
     );
-    return `${t.name}: { entity: ${local}, id: ${literal(t.id)} }`;
+    const prefix = t.prefix ? `, prefix: ${literal(t.prefix)}` : "";
+    return `${t.name}: { entity: ${local}, id: ${literal(t.id)}${prefix} }`;
   });
   const body = `
 /** GraphQL type -> MikroORM entity and primary key. */
@@ -60,6 +62,8 @@ export const graph: Graph = defineGraph({
   enums,
   queryFields,
   mutations,
+  whereInputs,
+  ids: ${literal(graph.ids ?? "opaque")},
 });
 
 /**

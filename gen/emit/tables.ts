@@ -70,7 +70,13 @@ export function emitPagination(graph: Graph, runtime: string): string {
   const orderFields = Object.fromEntries(graph.types.map((t) => [
     t.name,
     Object.fromEntries(
-      t.orderFields.map((o) => [o.name, { prop: o.prop, kind: o.kind }]),
+      t.orderFields.map((o) => [o.name, {
+        prop: o.prop,
+        kind: o.kind,
+        nullable: o.nullable,
+        count: o.count,
+        field: o.field,
+      }]),
     ),
   ]));
   const queryFields = Object.fromEntries(

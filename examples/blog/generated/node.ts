@@ -14,6 +14,7 @@ import { edges } from "./edges.ts";
 import { enums } from "./enums.ts";
 import { mutations } from "./mutation_input.ts";
 import { orderFields, queryFields } from "./pagination.ts";
+import { whereInputs } from "./where_input.ts";
 import type { EntityManager } from "@mikro-orm/core";
 import {
   defineGraph,
@@ -41,6 +42,8 @@ export const graph: Graph = defineGraph({
   enums,
   queryFields,
   mutations,
+  whereInputs,
+  ids: "opaque",
 });
 
 /**

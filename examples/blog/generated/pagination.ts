@@ -14,7 +14,7 @@ export const orderFields = {
   Post: {
     TITLE: { prop: "title", kind: "string" },
     VIEWS: { prop: "views", kind: "int" },
-    PUBLISHED_AT: { prop: "publishedAt", kind: "time" },
+    PUBLISHED_AT: { prop: "publishedAt", kind: "time", nullable: true },
   },
   User: { NAME: { prop: "name", kind: "string" }, CREATED_AT: { prop: "createdAt", kind: "time" } },
 } satisfies Tables<OrderFieldDescription>;

@@ -31,6 +31,7 @@ export const edges = {
       kind: "1:m",
       connection: true,
       inverse: "article",
+      unbound: true,
     },
   },
   Comment: {

@@ -1,0 +1,36 @@
+/**
+ * `where_input.ts`: per type, its `<T>WhereInput` as a table (predicate base name -> property,
+ * value kind, operators; edges with `has<Edge>` predicates), read by the runtime's `whereFilter`.
+ *
+ * @module
+ */
+import type { Graph } from "../graph.ts";
+import { addImport, type Imports, literal, renderModule } from "./module.ts";
+
+/** Renders `where_input.ts`. */
+export function emitWhereInput(graph: Graph, runtime: string): string {
+  const value = Object.fromEntries(
+    graph.types.filter((t) => t.where).map((t) => [t.name, {
+      name: t.where!.name,
+      fields: Object.fromEntries(
+        t.where!.fields.map((f) => [f.name, {
+          prop: f.prop,
+          kind: f.kind,
+          target: f.target,
+          ops: f.ops,
+        }]),
+      ),
+      edges: t.where!.edges.map((e) => e.name),
+    }]),
+  );
+  const imports: Imports = new Map();
+  addImport(imports, runtime, "type WhereInputDescription");
+  const body = `/** GraphQL type -> its \`<T>WhereInput\`. */\nexport const whereInputs = ${
+    literal(value)
+  } satisfies Record<string, WhereInputDescription>;`;
+  return renderModule(
+    "Where inputs: per type, the predicates of `<T>WhereInput` and the properties they filter.",
+    imports,
+    body,
+  );
+}

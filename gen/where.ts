@@ -1,0 +1,153 @@
+/**
+ * The filter part of the Graph: each node type's `<T>WhereInput`, with the predicates entgql
+ * generates, named as entgql names them (`text`, `textNEQ`, `textIn`, ..., `textContainsFold`,
+ * `textIsNil`, `hasParent`, `hasParentWith`):
+ *
+ * - the node id (`id`, global ids) and every number, date, UUID and 64-bit integer: `EQ`, `NEQ`,
+ *   `In`, `NotIn`, `GT`, `GTE`, `LT`, `LTE`;
+ * - strings: those, plus `Contains`, `HasPrefix`, `HasSuffix`, `EqualFold`, `ContainsFold`;
+ * - booleans: `EQ`, `NEQ`; enums and foreign keys (`<edge>ID` of an owning unique edge, global
+ *   ids of the target): `EQ`, `NEQ`, `In`, `NotIn`;
+ * - nullable properties add `IsNil`, `NotNil`; JSON properties get none;
+ * - per edge `has<Edge>: Boolean`, and `has<Edge>With: [<Target>WhereInput!]` when the target
+ *   has a where input; plus `not`, `and`, `or`.
+ *
+ * `Skip(SkipWhereInput)` on an entity drops its where input (and the `has<Edge>With` predicates
+ * pointing at it); on a property or edge it drops that property's predicates.
+ *
+ * @module
+ */
+import type { EntityProperty } from "@mikro-orm/core";
+import { type Annotation, annotationsOf, SkipWhereInput } from "../runtime/annotations.ts";
+import type { ScalarKind, WhereOp } from "../runtime/graph.ts";
+import { hasPredicateName, predicateName } from "../runtime/where.ts";
+import type { GraphType } from "./graph.ts";
+
+/** The predicates of one property in a where input. */
+export interface GraphWhereField {
+  /** Predicate base name: the GraphQL field name, `id`, or `<edge>ID` for a foreign key. */
+  name: string;
+  /** The entity property. */
+  prop: string;
+  /** How values compare; `id` values are global ids of `target`. */
+  kind: ScalarKind | "id";
+  /** For `kind: "id"`, the GraphQL type the ids name. */
+  target?: string;
+  /** GraphQL named type of one value (`ID`, `String`, `Time`, an enum name, ...). */
+  graphqlType: string;
+  ops: WhereOp[];
+}
+
+/** The edge predicates of one edge in a where input. */
+export interface GraphWhereEdge {
+  /** GraphQL edge name. */
+  name: string;
+  /** GraphQL type of the target node. */
+  target: string;
+  /** `has<Edge>With` exists (the target has a where input). */
+  with: boolean;
+}
+
+/** A `<T>WhereInput`. */
+export interface GraphWhereInput {
+  /** `<T>WhereInput`. */
+  name: string;
+  fields: GraphWhereField[];
+  edges: GraphWhereEdge[];
+}
+
+const EQUALITY: WhereOp[] = ["EQ", "NEQ", "In", "NotIn"];
+const COMPARISON: WhereOp[] = [...EQUALITY, "GT", "GTE", "LT", "LTE"];
+const STRING: WhereOp[] = [...COMPARISON, "Contains", "HasPrefix", "HasSuffix"];
+const FOLD: WhereOp[] = ["EqualFold", "ContainsFold"];
+const NIL: WhereOp[] = ["IsNil", "NotNil"];
+
+/**
+ * Decides the where inputs of all `types` (in place: sets `type.where`). Run after every type's
+ * fields and edges are known.
+ *
+ * @param fail raises the GenerateError naming the entity file and property of `type`
+ * @throws GenerateError (through `fail`) when two predicates of one input get the same name
+ */
+export function buildWhereInputs(
+  types: GraphType[],
+  fail: (type: GraphType, prop: string, message: string) => never,
+): void {
+  const skippedTypes = new Set(
+    types.filter((t) => skipped(annotationsOf(t.entity.entity).entity)).map((t) => t.name),
+  );
+  for (const type of types) {
+    if (skippedTypes.has(type.name)) continue;
+    const annotations = annotationsOf(type.entity.entity).fields;
+    const keep = (prop: string) => !skipped(annotations[prop] ?? []);
+    const fields: GraphWhereField[] = [{
+      name: "id",
+      prop: type.id.prop,
+      kind: "id",
+      target: type.name,
+      graphqlType: "ID",
+      ops: COMPARISON,
+    }];
+    for (const field of type.fields) {
+      if (field.kind === "json" || !keep(field.prop)) continue;
+      const nil = field.nullable ? NIL : [];
+      let ops: WhereOp[];
+      if (field.kind === "boolean") ops = ["EQ", "NEQ", ...nil];
+      else if (field.kind === "enum") ops = [...EQUALITY, ...nil];
+      else if (field.kind === "string" && !isUuid(type.meta.properties[field.prop])) {
+        ops = [...STRING, ...nil, ...FOLD];
+      } else ops = [...COMPARISON, ...nil];
+      fields.push({
+        name: field.name,
+        prop: field.prop,
+        kind: field.kind,
+        graphqlType: field.graphqlType,
+        ops,
+      });
+    }
+    for (const edge of type.edges) {
+      const prop = type.meta.properties[edge.prop];
+      if (!edge.unique || !prop.owner || !keep(edge.prop)) continue;
+      fields.push({
+        name: `${edge.name}ID`,
+        prop: edge.prop,
+        kind: "id",
+        target: edge.target,
+        graphqlType: "ID",
+        ops: [...EQUALITY, ...(edge.nullable ? NIL : [])],
+      });
+    }
+    const edges = type.edges.filter((e) => keep(e.prop)).map((e) => ({
+      name: e.name,
+      target: e.target,
+      with: !skippedTypes.has(e.target),
+    }));
+    const names = new Map<string, string>();
+    const claim = (name: string, prop: string) => {
+      if (names.has(name)) {
+        fail(
+          type,
+          prop,
+          `where predicate "${name}" of ${type.name}WhereInput is also made by ${names.get(name)}`,
+        );
+      }
+      names.set(name, prop);
+    };
+    for (const name of ["not", "and", "or"]) claim(name, name);
+    for (const f of fields) for (const op of f.ops) claim(predicateName(f.name, op), f.prop);
+    for (const e of edges) {
+      claim(hasPredicateName(e.name), e.name);
+      if (e.with) claim(hasPredicateName(e.name, true), e.name);
+    }
+    type.where = { name: `${type.name}WhereInput`, fields, edges };
+  }
+}
+
+function isUuid(prop: EntityProperty): boolean {
+  return String(prop.type).toLowerCase() === "uuid" ||
+    (prop.columnTypes?.[0] ?? "").toLowerCase() === "uuid";
+}
+
+function skipped(list: Annotation[]): boolean {
+  return list.some((a) => a.kind === "Skip" && (a.modes & SkipWhereInput) !== 0);
+}

@@ -1,0 +1,240 @@
+/**
+ * Where inputs (entgql's `<T>WhereInput.P()`): a `<T>WhereInput` value becomes a MikroORM
+ * `FilterQuery` of the type's entity.
+ *
+ * - Several predicates in one object are ANDed; `and`/`or` combine their lists; `not` negates.
+ * - Field predicates (`text`, `textNEQ`, `textIn`, ... `textContainsFold`, `textIsNil`) map to
+ *   MikroORM operators; `Contains`/`HasPrefix`/`HasSuffix` are case-sensitive and
+ *   `EqualFold`/`ContainsFold` case-insensitive on every dialect, with the user's text escaped
+ *   (`textContains: "50%"` matches a literal `50%`). `IsNil: false`/`NotNil: false` add nothing,
+ *   as in entgql.
+ * - `id` and foreign-key predicates (`categoryID`) take global ids of their type.
+ * - `has<Edge>` tests that related rows exist; `has<Edge>With` that one related row matches
+ *   every listed input. On a non-unique edge both are semi-join subqueries (MikroORM's
+ *   `$some`/`$none`: `id IN (SELECT ...)`, which every engine plans as `EXISTS`), on a unique
+ *   edge a join on the foreign key.
+ * - Fields the user adds in their own SDL call the functions registered for them
+ *   (`createSchema({ where: { TodoWhereInput: { createdToday: (value) => filter } } })`).
+ * - `where: {}` at the top is no filter; an empty input anywhere inside (`not: {}`,
+ *   `or: [{}]`, `hasChildrenWith: []`) is a `BAD_USER_INPUT` error naming its path.
+ *
+ * @module
+ */
+import { type EntityManager, type FilterQuery, raw } from "@mikro-orm/core";
+import { containsFold, type Dialect, dialectOf, matchText } from "./dialect.ts";
+import { ErrorCode, gqlError } from "./errors.ts";
+import type { Graph, NodeType, WhereFieldDescription, WhereOp } from "./graph.ts";
+import { decodeGlobalId } from "./node.ts";
+
+/** The name of the predicate `op` on the field `field`: `text` for `EQ`, else `textNEQ`, .... */
+export function predicateName(field: string, op: WhereOp): string {
+  return op === "EQ" ? field : `${field}${op}`;
+}
+
+/** `has<Edge>`, or `has<Edge>With` when `withFilter`. */
+export function hasPredicateName(edge: string, withFilter = false): string {
+  return `has${edge.charAt(0).toUpperCase()}${edge.slice(1)}${withFilter ? "With" : ""}`;
+}
+
+type Predicate =
+  | { field: WhereFieldDescription; op: WhereOp }
+  | { edge: string; with: boolean };
+
+const PREDICATES = new WeakMap<NodeType, Map<string, Predicate>>();
+
+function predicatesOf(type: NodeType): Map<string, Predicate> {
+  let map = PREDICATES.get(type);
+  if (!map) {
+    map = new Map();
+    for (const [name, field] of Object.entries(type.where?.fields ?? {})) {
+      for (const op of field.ops) map.set(predicateName(name, op), { field, op });
+    }
+    for (const edge of type.where?.edges ?? []) {
+      map.set(hasPredicateName(edge), { edge, with: false });
+      map.set(hasPredicateName(edge, true), { edge, with: true });
+    }
+    PREDICATES.set(type, map);
+  }
+  return map;
+}
+
+/**
+ * Turns the `<T>WhereInput` value `where` of the node type `typeName` into a MikroORM filter on
+ * its entity. Used by root connections and, through field collection, nested connections.
+ *
+ * @param where the argument value (`null`/`undefined` is no filter)
+ * @param path where the input sits in the operation, for error messages (e.g. `"where"`)
+ * @returns the filter; `{}` when `where` holds no predicate
+ * @throws GraphQLError `BAD_USER_INPUT` naming the path of an empty nested input or list, of a
+ *   global id that does not name a node of the predicate's type, or of a user field with no
+ *   registered filter function
+ */
+export function whereFilter(
+  em: EntityManager,
+  graph: Graph,
+  typeName: string,
+  where: unknown,
+  path = "where",
+): FilterQuery<object> {
+  if (where == null) return {};
+  const compiler = new WhereCompiler(em, graph);
+  return compiler.input(graph.types[typeName], where as Input, path) ?? {};
+}
+
+type Input = Record<string, unknown>;
+
+class WhereCompiler {
+  readonly #dialect: Dialect;
+
+  constructor(readonly em: EntityManager, readonly graph: Graph) {
+    this.#dialect = dialectOf(em);
+  }
+
+  /** The filter of one input object, or `undefined` when it holds no predicate. */
+  input(type: NodeType, input: Input, path: string): FilterQuery<object> | undefined {
+    const parts: FilterQuery<object>[] = [];
+    for (const [key, value] of Object.entries(input)) {
+      if (value == null) continue;
+      const at = `${path}.${key}`;
+      if (key === "not") parts.push({ $not: this.nested(type, value as Input, at) });
+      else if (key === "and" || key === "or") {
+        parts.push({ [`$${key}`]: this.list(type, value, at) });
+      } else {
+        const part = this.predicate(type, key, value, at);
+        if (part) parts.push(part);
+      }
+    }
+    return parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : { $and: parts };
+  }
+
+  nested(type: NodeType, input: Input, path: string): FilterQuery<object> {
+    const filter = this.input(type, input, path);
+    if (!filter) throw badInput(`${path}: empty ${type.where!.name}: give at least one predicate`);
+    return filter;
+  }
+
+  list(type: NodeType, value: unknown, path: string): FilterQuery<object>[] {
+    const inputs = value as Input[];
+    if (inputs.length === 0) throw badInput(`${path}: empty list: give at least one input`);
+    return inputs.map((input, i) => this.nested(type, input, `${path}[${i}]`));
+  }
+
+  predicate(
+    type: NodeType,
+    key: string,
+    value: unknown,
+    path: string,
+  ): FilterQuery<object> | undefined {
+    const predicate = predicatesOf(type).get(key);
+    if (!predicate) {
+      const extension = this.graph.hooks?.where?.[type.where!.name]?.[key];
+      if (!extension) {
+        throw badInput(`${path}: no filter function is registered for ${type.where!.name}.${key}`);
+      }
+      const filter = extension(value, { em: this.em, type, path });
+      return Object.keys(filter).length + Object.getOwnPropertySymbols(filter).length === 0
+        ? undefined
+        : filter;
+    }
+    if ("edge" in predicate) return this.edge(type, predicate.edge, predicate.with, value, path);
+    return this.field(type, predicate.field, predicate.op, value, path);
+  }
+
+  field(
+    type: NodeType,
+    field: WhereFieldDescription,
+    op: WhereOp,
+    value: unknown,
+    path: string,
+  ): FilterQuery<object> | undefined {
+    const v = field.kind === "id" ? this.ids(field.target!, value, path) : value;
+    const on = (condition: unknown) => ({ [field.prop]: condition });
+    switch (op) {
+      case "EQ":
+        return on(v);
+      case "NEQ":
+        return on({ $ne: v });
+      case "In":
+        return on({ $in: v });
+      case "NotIn":
+        return on({ $nin: v });
+      case "GT":
+      case "GTE":
+      case "LT":
+      case "LTE":
+        return on({ [`$${op.toLowerCase()}`]: v });
+      case "IsNil":
+        return v === true ? on(null) : undefined;
+      case "NotNil":
+        return v === true ? on({ $ne: null }) : undefined;
+      case "Contains":
+      case "HasPrefix":
+      case "HasSuffix": {
+        const match = op === "Contains" ? "contains" : op === "HasPrefix" ? "prefix" : "suffix";
+        return this.sql(
+          type,
+          field.prop,
+          (column) => matchText(this.#dialect, column, match, v as string),
+        );
+      }
+      case "EqualFold":
+        return this.sql(type, field.prop, (column) => [`lower(${column}) = lower(?)`, v as string]);
+      case "ContainsFold":
+        return this.sql(type, field.prop, (column) => containsFold(column, v as string));
+    }
+  }
+
+  /** A raw SQL condition on the column of `prop`, against the row's alias. */
+  sql(
+    type: NodeType,
+    prop: string,
+    condition: (column: string) => [string, unknown],
+  ): FilterQuery<object> {
+    const meta = this.em.getMetadata().find(type.entity)!;
+    const column = this.em.getPlatform().quoteIdentifier(meta.properties[prop].fieldNames[0]);
+    const [sql, param] = condition(`__alias__.${column}`);
+    return {
+      [raw((alias: string) => sql.replaceAll("__alias__", alias), [param]) as never]: [],
+    };
+  }
+
+  /** Global ids (one, or a list) of `target` -> primary keys. */
+  ids(target: string, value: unknown, path: string): unknown {
+    const decode = (id: string, at: string) => {
+      const decoded = decodeGlobalId(this.graph, id);
+      if (decoded?.type.name !== target) {
+        throw badInput(`${at}: ${JSON.stringify(id)} is not the global id of a ${target}`);
+      }
+      return decoded.pk;
+    };
+    return Array.isArray(value)
+      ? value.map((id, i) => decode(id, `${path}[${i}]`))
+      : decode(value as string, path);
+  }
+
+  edge(
+    type: NodeType,
+    name: string,
+    withFilter: boolean,
+    value: unknown,
+    path: string,
+  ): FilterQuery<object> {
+    const edge = type.edges[name];
+    const unique = edge.kind === "m:1" || edge.kind === "1:1";
+    if (!withFilter) {
+      const exists = value === true;
+      return unique
+        ? { [edge.prop]: exists ? { $ne: null } : null }
+        : { [edge.prop]: exists ? { $some: {} } : { $none: {} } };
+    }
+    const filters = this.list(this.graph.types[edge.target], value, path);
+    const filter = filters.length === 1 ? filters[0] : { $and: filters };
+    return unique
+      ? { $and: [{ [edge.prop]: { $ne: null } }, { [edge.prop]: filter }] }
+      : { [edge.prop]: { $some: filter } };
+  }
+}
+
+function badInput(message: string): Error {
+  return gqlError(ErrorCode.BAD_USER_INPUT, message);
+}
