@@ -23,10 +23,12 @@ import {
   ForeignKeyConstraintViolationException,
   UniqueConstraintViolationException,
 } from "@mikro-orm/core";
-import type { GraphQLFieldResolver, GraphQLResolveInfo } from "graphql";
+import type { GraphQLFieldResolver } from "graphql";
 import { ErrorCode, gqlError } from "./errors.ts";
 import type { Graph, MutationInputFieldDescription, NodeType } from "./graph.ts";
 import { decodeGlobalId, notFound } from "./node.ts";
+import type { CollectLimits } from "./collect.ts";
+import { resolveReturnedNode } from "./roots.ts";
 import { fromContext, type MikroContext } from "./transaction.ts";
 
 /** A `Create<T>Input` / `Update<T>Input` value as graphql-js passes it: field name -> value. */
@@ -155,26 +157,19 @@ export async function deleteNode(
   return id;
 }
 
-/**
- * The node a mutation field returns, given the saved entity: the one step between writing and
- * resolving the selection (field collection hooks in here).
- */
-export function mutatedNode(
-  _ctx: MikroContext,
-  _info: GraphQLResolveInfo,
-  _type: NodeType,
-  entity: object,
-): Promise<object> | object {
-  return entity;
-}
-
 type Resolver = GraphQLFieldResolver<unknown, MikroContext, Record<string, unknown>>;
 
 /**
  * The generated `Mutation` resolvers of `graph`: `create<T>`, `update<T>` and `delete<T>` for
- * every type annotated `Mutations()`.
+ * every type annotated `Mutations()`. The returned node goes through field collection like a
+ * query's ({@linkcode resolveReturnedNode}).
+ *
+ * @param limits the page-size and depth limits of field collection
  */
-export function mutationResolvers(graph: Graph): Record<string, Resolver> {
+export function mutationResolvers(
+  graph: Graph,
+  limits: CollectLimits = {},
+): Record<string, Resolver> {
   const resolvers: Record<string, Resolver> = {};
   for (const type of Object.values(graph.types)) {
     const { create, update, delete: remove } = type.mutations ?? {};
@@ -182,14 +177,14 @@ export function mutationResolvers(graph: Graph): Record<string, Resolver> {
       resolvers[create.field] = async (_root, args, ctx, info) => {
         const entity = await createNode(fromContext(ctx), graph, type.name)
           .set(args.input as MutationInput).save();
-        return mutatedNode(ctx, info, type, entity);
+        return resolveReturnedNode(fromContext(ctx), graph, type, entity, info, limits);
       };
     }
     if (update) {
       resolvers[update.field] = async (_root, args, ctx, info) => {
         const entity = await updateNode(fromContext(ctx), graph, type.name, args.id as string)
           .set(args.input as MutationInput).save();
-        return mutatedNode(ctx, info, type, entity);
+        return resolveReturnedNode(fromContext(ctx), graph, type, entity, info, limits);
       };
     }
     if (remove) {

@@ -101,7 +101,7 @@ export function createResolvers(
   }
   map.Query = query;
   // Mutations: `create<T>`, `update<T>`, `delete<T>` of the types annotated `Mutations()`.
-  const mutation = mutationResolvers(graph);
+  const mutation = mutationResolvers(graph, options);
   if (Object.keys(mutation).length > 0) map.Mutation = mutation as Record<string, Resolver>;
   return map;
 }

@@ -213,6 +213,32 @@ for (const dialect of dialects()) {
           );
         });
 
+        await t.step("a mutation's returned node goes through field collection", async () => {
+          const ids = await server.query<{ users: { edges: { node: { id: string } }[] } }>(
+            `{ users(first: 1) { edges { node { id } } } }`,
+          );
+          const author = ids.data!.users.edges[0].node.id;
+          const create = (selection: string) =>
+            counted<
+              { createPost: { author?: { posts: { totalCount: number; edges: unknown[] } } } }
+            >(
+              db,
+              server,
+              `mutation($a: ID!) { createPost(input: { title: "new", body: "b", authorID: $a }) { ${selection} } }`,
+              { a: author },
+            );
+          const flat = await create("id");
+          assertEquals(flat.errors, undefined);
+          const nested = await create(
+            "id author { name posts(first: 2) { totalCount edges { node { comments(first: 1) { edges { node { text } } } } } } }",
+          );
+          assertEquals(nested.errors, undefined);
+          assertEquals(nested.data.createPost.author!.posts.totalCount, 6);
+          assertEquals(nested.data.createPost.author!.posts.edges.length, 2);
+          // author, posts page, posts count, comments: one statement per edge per level.
+          assertEquals(nested.statements - flat.statements, 4);
+        });
+
         await t.step("too deep or too large pages are rejected before any SQL runs", async () => {
           let deep = "id";
           for (let i = 0; i < 12; i++) {
