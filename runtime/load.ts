@@ -21,6 +21,7 @@ import { raw, type SqlEntityManager } from "@mikro-orm/sql";
 import type { GraphQLResolveInfo } from "graphql";
 import type { EdgePlan, NodePlan } from "./collect.ts";
 import type { Graph, NodeType } from "./graph.ts";
+import { whereFilter } from "./where.ts";
 import {
   type Connection,
   type PagePlan,
@@ -85,6 +86,7 @@ export async function loadPlan(
       : edgePlan.edge.inverse
       ? await loadMany(
         em as SqlEntityManager,
+        graph,
         plan.type,
         target,
         parents,
@@ -138,6 +140,7 @@ async function loadUnique(
 
 async function loadMany(
   em: SqlEntityManager,
+  graph: Graph,
   parentType: NodeType,
   target: NodeType,
   parents: object[],
@@ -148,6 +151,8 @@ async function loadMany(
   const { edge, args } = plan;
   const inverse = edge.inverse!;
   const page = planPage(target, edge.connection ? args : {}, limits);
+  const filter = edge.connection ? whereFilter(em, graph, target.name, args.where, "where") : {};
+  const where = { $and: [filter, page.query.where] } as FilterQuery<object>;
   const fields = fieldsOf(plan.node, page.terms.map((t) => t.path));
   const ids = [...new Set(parents.map(pk))];
   const rowsByParent = new Map<string, object[]>(ids.map((id) => [id, []]));
@@ -155,7 +160,7 @@ async function loadMany(
     if (ids.length === 1) {
       const rows = await em.find(
         target.entity,
-        { $and: [{ [inverse]: ids[0] }, page.query.where] } as FilterQuery<object>,
+        { $and: [{ [inverse]: ids[0] }, where] } as FilterQuery<object>,
         { orderBy: page.query.orderBy as never, limit: page.query.limit, fields: fields as never },
       );
       rowsByParent.set(ids[0], rows);
@@ -168,6 +173,7 @@ async function loadMany(
           inverse,
           ids,
           page,
+          where,
           fields,
         )
       ) {
@@ -179,7 +185,7 @@ async function loadMany(
   const paginated = args.first != null || args.last != null || args.after != null ||
     args.before != null;
   const counts = edge.connection && plan.totalCount && paginated
-    ? await countPartitioned(em, parentType, target, inverse, ids)
+    ? await countPartitioned(em, parentType, target, inverse, ids, filter)
     : undefined;
   for (const parent of parents) {
     const rows = rowsByParent.get(pk(parent)) ?? [];
@@ -221,6 +227,7 @@ async function loadPartitioned(
   inverse: string,
   ids: string[],
   page: PagePlan,
+  where: FilterQuery<object>,
   fields: string[] | undefined,
 ): Promise<[string, object][]> {
   const parentKey = quote(em, "p", column(em, parentType, parentType.id.prop));
@@ -232,7 +239,7 @@ async function loadPartitioned(
   const qb = em.createQueryBuilder(target.entity, "t")
     .select([...selected, raw(`${parentKey} as ${quote(em, "__parent")}`)] as never)
     .join(`t.${inverse}`, "p")
-    .where({ $and: [{ [`p.${parentType.id.prop}`]: { $in: ids } }, page.query.where] } as never);
+    .where({ $and: [{ [`p.${parentType.id.prop}`]: { $in: ids } }, where] } as never);
   let sql: string;
   let params: readonly unknown[];
   if (page.query.limit === undefined) {
@@ -265,6 +272,7 @@ async function countPartitioned(
   target: NodeType,
   inverse: string,
   ids: string[],
+  filter: FilterQuery<object>,
 ): Promise<Map<string, number>> {
   const parentKey = quote(em, "p", column(em, parentType, parentType.id.prop));
   const rows: Row[] = await em.createQueryBuilder(target.entity, "t")
@@ -275,7 +283,7 @@ async function countPartitioned(
       ] as never,
     )
     .join(`t.${inverse}`, "p")
-    .where({ [`p.${parentType.id.prop}`]: { $in: ids } } as never)
+    .where({ $and: [{ [`p.${parentType.id.prop}`]: { $in: ids } }, filter] } as never)
     .groupBy(raw(parentKey) as never)
     .execute("all", false);
   return new Map(rows.map((r) => [String(r.__parent), Number(r.__count)]));

@@ -213,6 +213,39 @@ for (const dialect of dialects()) {
           );
         });
 
+        await t.step(
+          "where on nested connections: batched, filtered pages and counts",
+          async () => {
+            const where = { or: [{ titleHasPrefix: "Post 1" }, { titleContainsFold: "POST 3" }] };
+            const r = await counted<
+              {
+                users: {
+                  edges: { node: { name: string; posts: Conn & { totalCount: number } } }[];
+                };
+              }
+            >(
+              db,
+              server,
+              `query($w: PostWhereInput) { users(first: 4) { edges { node { name
+              posts(first: 1, where: $w, orderBy: { field: TITLE, direction: DESC }) { totalCount edges { node { title } } }
+            } } } }`,
+              { w: where },
+            );
+            assertEquals(r.errors, undefined);
+            assertEquals(r.statements, 3);
+            for (const { node } of r.data.users.edges) {
+              assertEquals(node.posts.totalCount, 2);
+              assertEquals(node.posts.edges.map((e) => e.node.title), [`Post 3 by ${node.name}`]);
+            }
+            const bad = await counted(
+              db,
+              server,
+              `{ users(first: 2) { edges { node { posts(where: { not: {} }) { totalCount } } } } }`,
+            );
+            assertEquals(bad.errors?.[0].extensions?.code, "BAD_USER_INPUT");
+          },
+        );
+
         await t.step("a mutation's returned node goes through field collection", async () => {
           const ids = await server.query<{ users: { edges: { node: { id: string } }[] } }>(
             `{ users(first: 1) { edges { node { id } } } }`,
