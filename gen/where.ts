@@ -144,7 +144,7 @@ export function buildWhereInputs(
 }
 
 function isUuid(prop: EntityProperty): boolean {
-  return String(prop.type).toLowerCase() === "uuid" ||
+  return /^uuid(type)?$/i.test(String(prop.type)) ||
     (prop.columnTypes?.[0] ?? "").toLowerCase() === "uuid";
 }
 

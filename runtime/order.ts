@@ -8,7 +8,9 @@
  *   <row foreign key>)`, nullable (a row without the edge sorts as null);
  * - date fields: the column itself, but its cursor value is the database's own representation
  *   (`dialect.exactValue`), so a PostgreSQL microsecond timestamp survives the round trip through
- *   a cursor and a page boundary inside one millisecond neither skips nor repeats rows.
+ *   a cursor and a page boundary inside one millisecond neither skips nor repeats rows;
+ * - enum fields on MariaDB/MySQL: the column's text (an `ENUM` column sorts by declaration index
+ *   there, but compares to a cursor's string as a string).
  *
  * Expressions are MikroORM `raw()` fragments with the row alias left open, usable in `orderBy`
  * and filter keys of `em.find`, `Collection.matching` and the QueryBuilder alike.
@@ -50,8 +52,9 @@ export interface TermSource {
  * @throws Error when MikroORM's metadata lacks the properties the generated tables name
  */
 export function termSql(em: EntityManager, type: NodeType, term: TermSource): TermSql | undefined {
-  if (!term.count && !term.field && term.kind !== "time") return undefined;
   const dialect = dialectOf(em);
+  const enumColumn = term.kind === "enum" && dialect === "mysql";
+  if (!term.count && !term.field && term.kind !== "time" && !enumColumn) return undefined;
   const q = (name: string) => em.getPlatform().quoteIdentifier(name);
   const meta = metaOf(em, type.entity);
   const prop = meta.properties[term.path];
@@ -88,6 +91,10 @@ export function termSql(em: EntityManager, type: NodeType, term: TermSource): Te
         q("__o")
       } where ${condition})`;
     };
+  } else if (enumColumn) {
+    // MariaDB/MySQL sort an ENUM column by declaration index but compare it to a string as a
+    // string: order and compare its text instead, as the other dialects do.
+    sql = (alias) => `cast(${own(alias, field(meta, term.path))} as char)`;
   } else {
     sql = (alias) => own(alias, field(meta, term.path));
   }

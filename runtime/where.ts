@@ -147,7 +147,8 @@ class WhereCompiler {
     value: unknown,
     path: string,
   ): FilterQuery<object> | undefined {
-    const v = field.kind === "id" ? this.ids(field.target!, value, path) : value;
+    const nil = op === "IsNil" || op === "NotNil";
+    const v = field.kind === "id" && !nil ? this.ids(field.target!, value, path) : value;
     const on = (condition: unknown) => ({ [field.prop]: condition });
     switch (op) {
       case "EQ":

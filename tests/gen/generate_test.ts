@@ -1,11 +1,11 @@
 /**
- * The generator: committed output of both examples is the reviewed snapshot and must equal a
+ * The generator: committed output of every example is the reviewed snapshot and must equal a
  * fresh generation byte for byte; generation is deterministic; generated TypeScript type-checks;
  * invalid models exit non-zero naming file and property and write nothing.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { exists } from "@std/fs/exists";
-import { fromFileUrl, join } from "@std/path";
+import { fromFileUrl, join, toFileUrl } from "@std/path";
 import { generate } from "../../gen/mod.ts";
 
 const root = fromFileUrl(new URL("../../", import.meta.url));
@@ -18,7 +18,16 @@ async function readDir(dir: string): Promise<Map<string, string>> {
   return files;
 }
 
-for (const example of ["blog", "realworld"]) {
+/** Example directory (with its `gen.config.ts`) and the number of node types it generates. */
+const EXAMPLES = [
+  ["blog", 4],
+  ["realworld", 4],
+  ["todo", 4],
+  ["todo/variants/universal", 2],
+  ["todo/variants/raw", 3],
+] as const;
+
+for (const [example, types] of EXAMPLES) {
   Deno.test({
     name: `generate ${example}: equals the committed snapshot, deterministic`,
     sanitizeResources: false,
@@ -30,12 +39,11 @@ for (const example of ["blog", "realworld"]) {
       );
       const second = `${first}-again`;
       try {
-        const result = await generate({
-          entities: join(base, "entities"),
-          out: first,
-        });
-        await generate({ entities: join(base, "entities"), out: second });
-        assertEquals(result.graph.types.length, 4);
+        const config = (await import(toFileUrl(join(base, "gen.config.ts")).href)).default;
+        const options = { ...config, entities: join(base, config.entities) };
+        const result = await generate({ ...options, out: first });
+        await generate({ ...options, out: second });
+        assertEquals(result.graph.types.length, types);
         const committed = await readDir(join(base, "generated"));
         const fresh = await readDir(first);
         assertEquals([...fresh.keys()].sort(), [...committed.keys()].sort());
@@ -55,12 +63,11 @@ for (const example of ["blog", "realworld"]) {
   });
 }
 
-Deno.test("generated TypeScript of both examples passes deno check", async () => {
+Deno.test("generated TypeScript of every example passes deno check", async () => {
   const result = await new Deno.Command(Deno.execPath(), {
     args: [
       "check",
-      "examples/blog/generated/mod.ts",
-      "examples/realworld/generated/mod.ts",
+      ...EXAMPLES.map(([example]) => `examples/${example}/generated/mod.ts`),
     ],
     cwd: root,
     stderr: "piped",
@@ -76,6 +83,10 @@ const invalid: [string, RegExp][] = [
   [
     "same_name",
     /same_name\/b\.ts: Beta: GraphQL type name "Shared" is already used by an entity in .*same_name\/a\.ts/,
+  ],
+  [
+    "edge_order",
+    /edge_order\/task\.ts: Task\.parent: OrderField "PARENT_NOPE" on a unique edge must be "PARENT_<FIELD>" with <FIELD> one of Task's field order fields \(TITLE\)/,
   ],
   [
     "relay_unique",

@@ -1,0 +1,33 @@
+import { defineEntity, p } from "@mikro-orm/core";
+import { annotate, MultiOrder, OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
+import { Todo } from "./todo.ts";
+
+/** Whether a category is in use. */
+export const CategoryStatus = ["ENABLED", "DISABLED"] as const;
+
+/** A category of todos. */
+export const Category = defineEntity({
+  name: "Category",
+  properties: {
+    id: p.integer().primary(),
+    text: p.text(),
+    status: p.enum(CategoryStatus),
+    /** A float, for the where-input operators on floats. */
+    weight: p.double().nullable(),
+    /** A 64-bit integer (entgql's `Uint64` count). */
+    count: p.bigint().nullable(),
+    /** JSON: no where-input predicates. */
+    config: p.json<Record<string, unknown>>().nullable(),
+    todos: () => p.oneToMany(Todo).mappedBy("category"),
+  },
+});
+
+annotate(Category, {
+  entity: [QueryField(), MultiOrder()],
+  fields: {
+    text: [OrderField("TEXT")],
+    status: [OrderField("STATUS")],
+    count: [OrderField("COUNT")],
+    todos: [RelayConnection(), OrderField("TODOS_COUNT")],
+  },
+});

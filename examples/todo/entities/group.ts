@@ -1,0 +1,18 @@
+import { defineEntity, p } from "@mikro-orm/core";
+import { annotate, OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
+import { User } from "./user.ts";
+
+/** A group of users. */
+export const Group = defineEntity({
+  name: "Group",
+  properties: {
+    id: p.integer().primary(),
+    name: p.string(),
+    users: () => p.manyToMany(User).mappedBy("groups"),
+  },
+});
+
+annotate(Group, {
+  entity: [QueryField()],
+  fields: { users: [RelayConnection(), OrderField("USERS_COUNT")] },
+});

@@ -1,0 +1,37 @@
+import { defineEntity, p } from "@mikro-orm/core";
+import { annotate, MultiOrder, OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
+import { Category } from "./category.ts";
+
+/** Progress of a todo (entgql's todo example: `IN_PROGRESS`, `COMPLETED`, `PENDING`). */
+export const TodoStatus = ["IN_PROGRESS", "COMPLETED", "PENDING"] as const;
+
+/** A todo item, with sub-todos, in an optional category. */
+export const Todo = defineEntity({
+  name: "Todo",
+  properties: {
+    id: p.integer().primary(),
+    /** Microsecond precision where the database has it (PostgreSQL, MariaDB). */
+    createdAt: p.datetime().length(6).onCreate(() => new Date()),
+    status: p.enum(TodoStatus),
+    priority: p.integer().default(0),
+    text: p.text(),
+    parent: () => p.manyToOne(Todo).nullable(),
+    children: () => p.oneToMany(Todo).mappedBy("parent"),
+    category: () => p.manyToOne(Category).nullable(),
+  },
+});
+
+annotate(Todo, {
+  entity: [QueryField(), MultiOrder()],
+  fields: {
+    createdAt: [OrderField("CREATED_AT")],
+    status: [OrderField("STATUS")],
+    priority: [OrderField("PRIORITY")],
+    text: [OrderField("TEXT")],
+    // Unique edge: UPPER(<edge>)_<order field of the target>.
+    parent: [OrderField("PARENT_STATUS")],
+    // Non-unique edge: UPPER(<edge>)_COUNT.
+    children: [RelayConnection(), OrderField("CHILDREN_COUNT")],
+    category: [OrderField("CATEGORY_TEXT")],
+  },
+});

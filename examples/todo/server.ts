@@ -1,0 +1,54 @@
+/**
+ * The todo example server (entgql's todo model): GraphQL Yoga over `Deno.serve` on 127.0.0.1
+ * with GraphiQL, on embedded SQLite (or `DATABASE_URL`), seeded on start.
+ *
+ * ```sh
+ * deno run -A examples/todo/server.ts
+ * DATABASE_URL=postgres://postgres@127.0.0.1:5432/test deno run -A examples/todo/server.ts
+ * ```
+ *
+ * @module
+ */
+import { createYoga } from "graphql-yoga";
+import { openDatabase } from "../database.ts";
+import { Category } from "./entities/category.ts";
+import { Group } from "./entities/group.ts";
+import { Todo } from "./entities/todo.ts";
+import { User } from "./entities/user.ts";
+import { createSchema } from "./generated/mod.ts";
+import { seed } from "./seed.ts";
+
+/** The todo example's entities. */
+export const entities = [Todo, Category, User, Group];
+
+const SAMPLE = `{
+  todos(first: 3, orderBy: [{ field: STATUS }, { field: CHILDREN_COUNT, direction: DESC }],
+        where: { or: [{ textContainsFold: "report" }, { hasParentWith: [{ status: PENDING }] }] }) {
+    totalCount
+    edges { cursor node { text status priority parent { text } category { text } } }
+  }
+}`;
+
+if (import.meta.main) {
+  const orm = await openDatabase({ entities, url: Deno.env.get("DATABASE_URL") });
+  await orm.schema.refresh();
+  const rows = await seed(orm.em.fork());
+  const yoga = createYoga({
+    schema: createSchema(),
+    context: () => ({ em: orm.em.fork() }),
+    graphiql: true,
+  });
+  const port = Number(Deno.env.get("PORT") ?? 8000);
+  Deno.serve({
+    hostname: "127.0.0.1",
+    port,
+    onListen: ({ port }) => {
+      console.log(`seeded ${rows} rows; GraphiQL at http://127.0.0.1:${port}/graphql`);
+      console.log(
+        `try:\ncurl -s http://127.0.0.1:${port}/graphql -H 'content-type: application/json' \\\n  -d '${
+          JSON.stringify({ query: SAMPLE.replace(/\s+/g, " ") })
+        }'`,
+      );
+    },
+  }, yoga.fetch);
+}
