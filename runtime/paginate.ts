@@ -24,6 +24,7 @@ import type { SqlEntityManager } from "@mikro-orm/sql";
 import { type Cursor, type CursorShape, decodeCursor, encodeCursor } from "./cursor.ts";
 import { ErrorCode, gqlError } from "./errors.ts";
 import type { NodeType, ScalarKind } from "./graph.ts";
+import { dialectOf } from "./dialect.ts";
 import { type TermSql, termSql } from "./order.ts";
 
 /** `ASC` or `DESC`, the values of the `OrderDirection` enum. */
@@ -393,6 +394,33 @@ export function cursorOf(plan: PagePlan, node: object): string {
     order: plan.shape.order,
   };
   return encodeCursor(cursor);
+}
+
+/**
+ * `plan`'s order as SQL text on the row alias `alias`, the same order as `plan.query.orderBy`
+ * (id last, reversed for `last`, nulls smallest; MariaDB/MySQL get `IS NULL` terms for their
+ * missing `NULLS FIRST/LAST`): for a window function's `ORDER BY`, e.g. per-parent pages with
+ * `ROW_NUMBER() OVER (PARTITION BY ... ORDER BY <this>)`.
+ */
+export function orderSql(em: EntityManager, plan: PagePlan, alias: string): string {
+  const dialect = dialectOf(em);
+  const meta = em.getMetadata().find(plan.type.entity)!;
+  const reverse = plan.args.last != null;
+  const id: OrderTerm = {
+    path: plan.idProp,
+    kind: "int",
+    direction: plan.terms.at(-1)?.direction ?? "ASC",
+  };
+  return [...plan.terms, id].flatMap((term) => {
+    const direction = flip(term.direction, reverse).toLowerCase();
+    const sql = term.sql?.text(alias) ??
+      `${alias}.${em.getPlatform().quoteIdentifier(meta.properties[term.path].fieldNames[0])}`;
+    if (!term.nullable) return [`${sql} ${direction}`];
+    const nullsFirst = direction === "asc";
+    return dialect === "mysql"
+      ? [`${sql} ${nullsFirst ? "is not null" : "is null"}`, `${sql} ${direction}`]
+      : [`${sql} ${direction} nulls ${nullsFirst ? "first" : "last"}`];
+  }).join(", ");
 }
 
 function orderKey(orderBy: PaginationArgs["orderBy"]): string {

@@ -6,7 +6,8 @@
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { encodeBase64Url } from "@std/encoding/base64url";
-import { createSchema } from "../../examples/todo/generated/mod.ts";
+import { orderSql, planPage } from "../../mod.ts";
+import { createSchema, graph } from "../../examples/todo/generated/mod.ts";
 import { seed, TODOS } from "../../examples/todo/seed.ts";
 import { entities } from "../../examples/todo/server.ts";
 import type { Dialect } from "../../examples/database.ts";
@@ -209,6 +210,29 @@ for (const dialect of dialects()) {
             await assertOrder(server, "users", "User", byGroups, expected(users, [byGroups]));
             const byUsers = { field: "USERS_COUNT", direction: o };
             await assertOrder(server, "groups", "Group", byUsers, expected(groups, [byUsers]));
+          }
+        });
+
+        await t.step("orderSql (window functions) orders as the page query does", async () => {
+          const em = db.orm.em.fork();
+          const type = graph.types.Todo;
+          for (
+            const orderBy of [
+              [{ field: "PARENT_STATUS", direction: "DESC" }, { field: "CHILDREN_COUNT" }],
+              [{ field: "CATEGORY_TEXT" }, { field: "CREATED_AT", direction: "DESC" }],
+              [{ field: "STATUS" }],
+            ] as Order[][]
+          ) {
+            for (const args of [{ first: 10, orderBy }, { last: 10, orderBy }]) {
+              const plan = planPage(type, args, {}, em);
+              const rows: { id: number }[] = await em.getConnection().execute(
+                `select t.id from todo t order by ${orderSql(em, plan, "t")}`,
+              );
+              const found = await em.find(type.entity, {}, {
+                orderBy: plan.query.orderBy as never,
+              }) as { id: number }[];
+              assertEquals(rows.map((r) => Number(r.id)), found.map((r) => r.id));
+            }
           }
         });
 
