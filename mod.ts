@@ -22,7 +22,7 @@ export {
   noder,
   noders,
 } from "./runtime/node.ts";
-export { type TermSql, termSql } from "./runtime/order.ts";
+export type { TermSql } from "./runtime/order.ts";
 export { RANGE, setupUniversalIds, TYPE_TABLE } from "./runtime/universal.ts";
 export { hasPredicateName, predicateName, whereFilter } from "./runtime/where.ts";
 export * from "./runtime/paginate.ts";
