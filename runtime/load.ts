@@ -24,6 +24,8 @@ import type { Graph, NodeType } from "./graph.ts";
 import { whereFilter } from "./where.ts";
 import {
   type Connection,
+  fillOrderValues,
+  orderSql,
   type PagePlan,
   type PaginationLimits,
   planPage,
@@ -150,10 +152,12 @@ async function loadMany(
 ): Promise<object[]> {
   const { edge, args } = plan;
   const inverse = edge.inverse!;
-  const page = planPage(target, edge.connection ? args : {}, limits);
+  const page = planPage(target, edge.connection ? args : {}, limits, em);
   const filter = edge.connection ? whereFilter(em, graph, target.name, args.where, "where") : {};
   const where = { $and: [filter, page.query.where] } as FilterQuery<object>;
-  const fields = fieldsOf(plan.node, page.terms.map((t) => t.path));
+  // Values of SQL order terms (dates at full precision, edge counts/fields) are read by
+  // fillOrderValues below, not selected as properties.
+  const fields = fieldsOf(plan.node, page.terms.filter((t) => !t.sql).map((t) => t.path));
   const ids = [...new Set(parents.map(pk))];
   const rowsByParent = new Map<string, object[]>(ids.map((id) => [id, []]));
   if (!page.empty) {
@@ -181,6 +185,7 @@ async function loadMany(
       }
     }
   }
+  await fillOrderValues(em, page, [...rowsByParent.values()].flat());
   const children: object[] = [];
   const paginated = args.first != null || args.last != null || args.after != null ||
     args.before != null;
@@ -231,10 +236,7 @@ async function loadPartitioned(
   fields: string[] | undefined,
 ): Promise<[string, object][]> {
   const parentKey = quote(em, "p", column(em, parentType, parentType.id.prop));
-  const order = page.query.orderBy.map((term) => {
-    const [prop, direction] = Object.entries(term)[0] as [string, string];
-    return `${quote(em, "t", column(em, target, prop))} ${direction === "desc" ? "desc" : "asc"}`;
-  }).join(", ");
+  const order = orderSql(em, page, "t");
   const selected = fields ? fields.map((f) => `t.${f}`) : ["t.*"];
   const qb = em.createQueryBuilder(target.entity, "t")
     .select([...selected, raw(`${parentKey} as ${quote(em, "__parent")}`)] as never)
