@@ -8,7 +8,7 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import type { Browser, Page, Request } from "playwright-core";
 import { axeViolations, launchBrowser } from "../support/browser.ts";
-import { startDocsSite } from "../support/docs_site.ts";
+import { runDeno, startDocsSite } from "../support/docs_site.ts";
 import type { SearchApiFaults } from "../../examples/docs-site/search_api.ts";
 import type { DocSearchRecord } from "../../examples/docs-site/records.ts";
 
@@ -71,6 +71,16 @@ const keyHint = (page: Page) =>
 
 const isOpen = (page: Page) => page.isVisible(".DocSearch-Modal");
 
+/** Waits until the modal is open (or closed); fails after 3 s. */
+const waitOpen = (page: Page, open = true) =>
+  page.waitForSelector(".DocSearch-Modal", { state: open ? "visible" : "detached", timeout: 3000 });
+
+/** Asserts that the modal stays closed (given time to react). */
+async function assertStaysClosed(page: Page, message?: string) {
+  await page.waitForTimeout(150);
+  assert(!await isOpen(page), message);
+}
+
 const closePage = (page: Page) => page.context().close();
 
 Deno.test({
@@ -127,7 +137,7 @@ async function steps(t: Deno.TestContext) {
       await page.evaluate(() => document.activeElement?.classList.contains("DocSearch-Input")),
     );
     await page.keyboard.press("Escape");
-    assert(!await isOpen(page));
+    await waitOpen(page, false);
     assert(!await page.evaluate(() => document.body.classList.contains("DocSearch--active")));
     assert(
       await page.evaluate(() => document.activeElement?.classList.contains("DocSearch-Button")),
@@ -138,16 +148,16 @@ async function steps(t: Deno.TestContext) {
   await t.step("Ctrl+K toggles, Meta+K opens, / opens but never closes", async () => {
     const page = await mount();
     await page.keyboard.press("Control+k");
-    assert(await isOpen(page));
+    await waitOpen(page);
     await page.keyboard.press("Control+k");
-    assert(!await isOpen(page));
+    await waitOpen(page, false);
     await page.keyboard.press("Meta+k");
-    assert(await isOpen(page));
+    await waitOpen(page);
     await page.keyboard.press("Escape");
     await page.keyboard.press("/");
-    assert(await isOpen(page));
+    await waitOpen(page);
     await page.keyboard.press("/");
-    assert(await isOpen(page));
+    await waitOpen(page);
     assertEquals(await page.inputValue(INPUT), "/");
     await closePage(page);
   });
@@ -167,13 +177,13 @@ async function steps(t: Deno.TestContext) {
     await page.click("#page-input");
     await page.keyboard.type("a/b");
     assertEquals(await page.inputValue("#page-input"), "a/b");
-    assert(!await isOpen(page));
+    await assertStaysClosed(page);
     await page.click("#page-editable");
     await page.keyboard.type("/");
-    assert(!await isOpen(page));
+    await assertStaysClosed(page);
     await page.click("#page-input");
     await page.keyboard.press("Control+k");
-    assert(await isOpen(page));
+    await waitOpen(page);
     await closePage(page);
   });
 
@@ -181,9 +191,9 @@ async function steps(t: Deno.TestContext) {
     const page = await mount();
     await page.click(".DocSearch-Button");
     await page.click(".DocSearch-Footer");
-    assert(await isOpen(page));
+    await waitOpen(page);
     await page.mouse.click(5, 5);
-    assert(!await isOpen(page));
+    await waitOpen(page, false);
     await closePage(page);
   });
 
@@ -193,10 +203,10 @@ async function steps(t: Deno.TestContext) {
     assertEquals(await page.getAttribute(".DocSearch-Button", "aria-keyshortcuts"), null);
     await page.keyboard.press("Control+k");
     await page.keyboard.press("/");
-    assert(!await isOpen(page));
+    await assertStaysClosed(page);
     await page.click(".DocSearch-Button");
     await page.keyboard.press("Escape");
-    assert(!await isOpen(page));
+    await waitOpen(page, false);
     await closePage(page);
   });
 
@@ -415,13 +425,16 @@ async function steps(t: Deno.TestContext) {
     s = await state();
     assertEquals(s.index, s.total - 1);
     assertEquals(s.descendant, s.activeId);
-    const inView = await page.evaluate(() => {
-      const hit = document.querySelector('[role=option][aria-selected="true"]')!
-        .getBoundingClientRect();
-      const box = document.querySelector(".DocSearch-Dropdown")!.getBoundingClientRect();
-      return hit.top >= box.top && hit.bottom <= box.bottom;
-    });
-    assert(inView, "the active hit is scrolled into view");
+    await page.waitForFunction(
+      () => {
+        const hit = document.querySelector('[role=option][aria-selected="true"]')!
+          .getBoundingClientRect();
+        const box = document.querySelector(".DocSearch-Dropdown")!.getBoundingClientRect();
+        return hit.top >= box.top && hit.bottom <= box.bottom;
+      },
+      undefined,
+      { timeout: 2000 },
+    ); // the active hit is scrolled into view
     await page.keyboard.press("ArrowDown");
     await page.keyboard.press("ArrowDown");
     await page.keyboard.press("ArrowDown");
@@ -465,7 +478,7 @@ async function steps(t: Deno.TestContext) {
         ["window", url],
         ["navigate", url, "transactions"],
       ]);
-      assert(!await isOpen(page));
+      await waitOpen(page, false);
       await closePage(page);
     },
   );
@@ -764,7 +777,7 @@ async function steps(t: Deno.TestContext) {
       await page.evaluate(`window.__destroy(); const frame = document.querySelector("iframe");
       searchBox({ ...docsSearchOptions, container: frame.contentDocument.querySelector("#inner"), environment: frame.contentWindow })`);
       await page.keyboard.press("Control+k");
-      assert(!await isOpen(page), "the top window has no listener");
+      await assertStaysClosed(page, "the top window has no listener");
       const frame = page.frames()[1];
       await frame.focus("button");
       await page.keyboard.press("Escape");
@@ -915,6 +928,54 @@ async function steps(t: Deno.TestContext) {
         }
         await closePage(page);
       }
+    },
+  );
+
+  await t.step(
+    "SearchBox component: props, modal in portalContainer or document.body",
+    async () => {
+      await runDeno([
+        "bundle",
+        "--quiet",
+        "--platform",
+        "browser",
+        "-o",
+        `${site.distDir}/component_page.js`,
+        "tests/widget/fixtures/component_page.ts",
+      ]);
+      const page = await mount();
+      await page.evaluate(() => {
+        document.querySelector("main")!.insertAdjacentHTML(
+          "beforeend",
+          '<div id="app"></div><div id="portal"></div>',
+        );
+      });
+      await page.evaluate("window.__destroy()");
+      await page.addScriptTag({ type: "module", url: "/dist/component_page.js" });
+      await page.waitForFunction(() => "mountSearchBox" in globalThis);
+      await page.evaluate(
+        `mountSearchBox({ portalContainer: document.querySelector("#portal"), translations: { button: { buttonText: "Find" } } })`,
+      );
+      assertEquals(await page.textContent("#app .DocSearch-Button-Placeholder"), "Find");
+      await page.click("#app .DocSearch-Button");
+      await page.fill("#portal .DocSearch-Input", "theming");
+      await page.waitForSelector(`#portal ${HIT}`);
+      assertEquals(await page.locator("#app .DocSearch-Modal").count(), 0);
+      await page.keyboard.press("Escape");
+      assertEquals(await page.locator("#portal .DocSearch-Modal").count(), 0);
+
+      await page.evaluate(`mountSearchBox({ portalContainer: undefined })`);
+      await page.keyboard.press("Control+k");
+      assert(
+        await page.evaluate(() =>
+          document.querySelector(".DocSearch-Modal")!.closest("body > div") !== null
+        ),
+      );
+      assertEquals(
+        await page.locator("#portal .DocSearch-Modal, #app .DocSearch-Modal").count(),
+        0,
+      );
+      await closePage(page);
     },
   );
 }

@@ -109,7 +109,7 @@ export function Modal(props: ModalProps): VNode {
   };
   const activeId = items.length > 0 ? `${idPrefix}-item-${active}` : undefined;
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (activeId) {
       env.document.getElementById(activeId)?.scrollIntoView({
         block: "nearest",
