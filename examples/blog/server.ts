@@ -9,8 +9,7 @@
  *
  * @module
  */
-import { createYoga } from "graphql-yoga";
-import { openDatabase } from "../database.ts";
+import { serveExample } from "../serve.ts";
 import { Comment } from "./entities/comment.ts";
 import { Photo } from "./entities/photo.ts";
 import { Post } from "./entities/post.ts";
@@ -30,30 +29,5 @@ const SAMPLE = `{
 }`;
 
 if (import.meta.main) {
-  const orm = await openDatabase({
-    entities,
-    url: Deno.env.get("DATABASE_URL"),
-  });
-  await orm.schema.refresh();
-  const rows = await seed(orm.em.fork());
-  const yoga = createYoga({
-    schema: createSchema(),
-    context: () => ({ em: orm.em.fork() }),
-    graphiql: true,
-  });
-  const port = Number(Deno.env.get("PORT") ?? 8000);
-  Deno.serve({
-    hostname: "127.0.0.1",
-    port,
-    onListen: ({ port }) => {
-      console.log(
-        `seeded ${rows} rows; GraphiQL at http://127.0.0.1:${port}/graphql`,
-      );
-      console.log(
-        `try:\ncurl -s http://127.0.0.1:${port}/graphql -H 'content-type: application/json' \\\n  -d '${
-          JSON.stringify({ query: SAMPLE.replace(/\s+/g, " ") })
-        }'`,
-      );
-    },
-  }, yoga.fetch);
+  await serveExample({ entities, schema: createSchema, seed, sample: SAMPLE });
 }

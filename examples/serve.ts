@@ -1,0 +1,50 @@
+/**
+ * Runs an example: opens the database (embedded SQLite, or `DATABASE_URL`), recreates the schema,
+ * seeds it, and serves GraphQL Yoga with GraphiQL over `Deno.serve` on 127.0.0.1 (`PORT`, default
+ * 8000), with the `Transactioner` installed; prints the URL and a sample query as a curl command.
+ *
+ * @module
+ */
+import type { EntityManager } from "@mikro-orm/core";
+import type { GraphQLSchema } from "graphql";
+import { createYoga } from "graphql-yoga";
+import { Transactioner } from "@mikrogql/ext";
+import { type DatabaseOptions, openDatabase } from "./database.ts";
+
+/** What an example serves. */
+export interface Example {
+  entities: DatabaseOptions["entities"];
+  /** The generated `createSchema()` result. */
+  schema: () => GraphQLSchema;
+  /** Inserts the seed data. */
+  seed: (em: EntityManager) => Promise<unknown>;
+  /** A query to print as the first thing to try. */
+  sample: string;
+}
+
+/**
+ * Serves `example` until the process is stopped.
+ *
+ * @throws Error for an unsupported `DATABASE_URL`, or the database's connection error
+ */
+export async function serveExample(example: Example): Promise<Deno.HttpServer> {
+  const orm = await openDatabase({ entities: example.entities, url: Deno.env.get("DATABASE_URL") });
+  await orm.schema.refresh();
+  await example.seed(orm.em.fork());
+  const yoga = createYoga({
+    schema: example.schema(),
+    context: () => ({ em: orm.em.fork() }),
+    plugins: [Transactioner({ txOpener: orm })],
+    graphiql: true,
+  });
+  return Deno.serve({
+    hostname: "127.0.0.1",
+    port: Number(Deno.env.get("PORT") ?? 8000),
+    onListen: ({ port }) => {
+      const url = `http://127.0.0.1:${port}/graphql`;
+      const body = JSON.stringify({ query: example.sample.replace(/\s+/g, " ").trim() });
+      console.log(`seeded; GraphiQL at ${url}`);
+      console.log(`try:\ncurl -s ${url} -H 'content-type: application/json' \\\n  -d '${body}'`);
+    },
+  }, yoga.fetch);
+}
