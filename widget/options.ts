@@ -58,12 +58,30 @@ export interface Navigator {
 /** The AskAi object (spec "AskAi object"). */
 export interface AskAiOptions {
   assistantId: string;
+  /** Index for Ask AI; default: the first index. */
   indexName?: string;
   apiKey?: string;
   appId?: string;
+  /**
+   * Standard backend: a flat object (`facetFilters`, `filters`, ...).
+   * Agent platform (`agentStudio`): keyed by index name, no `facetFilters`.
+   */
   searchParameters?: Record<string, unknown>;
   suggestedQuestions?: boolean;
   agentStudio?: boolean;
+  /**
+   * Base URL of the Ask AI backend: default `https://askai.algolia.com` for the
+   * standard backend, `https://{appId}.algolia.net` for the agent platform.
+   */
+  baseUrl?: string;
+}
+
+/** The AskAi object with its credentials, index and base URL settled. */
+export interface ResolvedAskAi extends AskAiOptions {
+  appId: string;
+  apiKey: string;
+  indexName: string;
+  baseUrl: string;
 }
 
 /** The options of `searchBox()` and the props of `SearchBox` (spec "Options"). */
@@ -104,7 +122,7 @@ export interface ResolvedOptions {
   apiKey: string;
   indices: IndexEntry[];
   placeholder: string;
-  askAi: AskAiOptions | null;
+  askAi: ResolvedAskAi | null;
   transformItems: (items: DocSearchHit[]) => DocSearchHit[];
   hitComponent: Template<HitComponentProps> | null;
   transformSearchClient: (client: SearchClient) => SearchClient;
@@ -137,7 +155,17 @@ export function resolveOptions(options: SearchBoxOptions): ResolvedOptions {
   const appId = text(o, "appId", true)!;
   const apiKey = text(o, "apiKey", true)!;
   const indices = resolveIndices(options);
-  const askAi = resolveAskAi(options.askAi);
+  const ask = resolveAskAi(options.askAi);
+  const askAiAppId = ask?.appId ?? appId;
+  const askAi: ResolvedAskAi | null = ask && {
+    ...ask,
+    appId: askAiAppId,
+    apiKey: ask.apiKey ?? apiKey,
+    indexName: ask.indexName ?? indices[0].name,
+    baseUrl: (ask.baseUrl ??
+      (ask.agentStudio ? `https://${askAiAppId}.algolia.net` : "https://askai.algolia.com"))
+      .replace(/\/$/, ""),
+  };
   const translations = mergeTranslations(options.translations);
   const open = (features?: string) => (p: NavigatorParams) =>
     environment.open(p.itemUrl, "_blank", features);
@@ -233,7 +261,7 @@ function resolveAskAi(askAi: SearchBoxOptions["askAi"]): AskAiOptions | null {
   const value = typeof askAi === "string" ? { assistantId: askAi } : askAi;
   const o = record({ askAi: value }, "askAi") as Record<string, unknown>;
   text(o, "assistantId", true, "askAi.");
-  for (const key of ["indexName", "apiKey", "appId"]) {
+  for (const key of ["indexName", "apiKey", "appId", "baseUrl"]) {
     text(o, key, false, "askAi.");
   }
   for (const key of ["suggestedQuestions", "agentStudio"]) {

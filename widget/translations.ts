@@ -99,6 +99,8 @@ export interface AskAiScreenTranslations {
   /** Separators used by the default rendering of consecutive searches. */
   aggregatedToolCallText?: (queries: string[]) => AggregatedToolCallText;
   stoppedStreamingText: string;
+  /** Title of the button that stops a streaming answer (an addition to the spec's keys). */
+  stopButtonTitle: string;
 }
 
 /** Texts of the modal's footer. */
@@ -213,6 +215,7 @@ export const DEFAULT_TRANSLATIONS: Translations = {
       duringToolCallText: "Searching for ",
       afterToolCallText: "Searched for",
       stoppedStreamingText: "You stopped this response",
+      stopButtonTitle: "Stop answering",
     },
     footer: {
       selectText: "Select",

@@ -51,6 +51,7 @@ const docsSearchOptions = {
   apiKey: "search-only-key",
   indices: ["mikrogql-docs", "mikrogql-readme"],
   transformSearchClient: () => liteClient("mikrogql", "search-only-key", { hosts }),
+  askAi: { assistantId: "mikrogql-docs-assistant", baseUrl: location.origin, suggestedQuestions: true },
 };
 Object.assign(window, { searchBox, html, liteClient, docsSearchOptions });
 if (!new URLSearchParams(location.search).has("manual")) searchBox(docsSearchOptions);`;

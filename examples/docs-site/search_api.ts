@@ -36,7 +36,10 @@ interface QueryRequest {
 /** A searchable index of records. */
 export interface RecordIndex {
   records: DocSearchRecord[];
+  /** All words must match; ranked as DocSearch ranks. */
   search(query: string): MiniSearchResult[];
+  /** Any word may match; by relevance (for the assistant's searches). */
+  searchAny(query: string): DocSearchRecord[];
 }
 
 /** The attributes of a record that are searched, with their boosts. */
@@ -67,7 +70,7 @@ export function createRecordIndex(records: DocSearchRecord[]): RecordIndex {
         ? record.objectID
         : field === "content"
         ? record.content ?? ""
-        : (byId.get(record.objectID) ?? record).hierarchy[field as Level] ?? "",
+        : (byId.get(record.objectID) ?? record).hierarchy?.[field as Level] ?? "",
     searchOptions: {
       prefix: true,
       fuzzy: (term) => term.length > 4 ? 0.2 : false,
@@ -84,6 +87,8 @@ export function createRecordIndex(records: DocSearchRecord[]): RecordIndex {
     result.queryTerms.filter((q) => !result.terms.some((t) => t.startsWith(q))).length;
   return {
     records,
+    searchAny: (query) =>
+      index.search(query, { combineWith: "OR" }).map((r) => byId.get(r.id as string)!),
     search: (query) =>
       index.search(query).sort((a, b) =>
         typos(a) - typos(b) ||
@@ -232,7 +237,7 @@ export function answer(
       content: record.content === null ? undefined : highlight(record.content),
     };
     const _snippetResult: Record<string, unknown> = { hierarchy: {} };
-    for (const level of Object.keys(record.hierarchy) as Level[]) {
+    for (const level of Object.keys(record.hierarchy ?? {}) as Level[]) {
       const value = record.hierarchy[level];
       if (value === null) continue;
       (_highlightResult.hierarchy as Record<string, unknown>)[level] = highlight(value);

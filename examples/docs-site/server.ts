@@ -1,7 +1,9 @@
 /**
  * The docs site: the project's own Markdown docs as HTML pages, the search
- * box bundle, and the search API over DocSearch records of those docs (index
- * `mikrogql-docs` for `docs/`, index `mikrogql-readme` for the README).
+ * box bundle, the search API over DocSearch records of those docs (index
+ * `mikrogql-docs` for `docs/`, index `mikrogql-readme` for the README, and the
+ * suggested questions of the site's assistant), and the Ask AI stand-in
+ * answering from `mikrogql-docs`.
  *
  * @module
  */
@@ -9,7 +11,20 @@ import { walk } from "@std/fs/walk";
 import { basename, dirname, fromFileUrl, join, relative } from "@std/path";
 import { layout, type Page, renderMarkdown } from "./pages.ts";
 import { type DocSearchRecord, markdownToRecords } from "./records.ts";
+import { type AskAiFaults, type AskAiRequestLog, createAskAiApi } from "./ask_ai_api.ts";
 import { createRecordIndex, createSearchApi, type SearchApiFaults } from "./search_api.ts";
+
+/** The assistant of the site, and the suggested questions published for it. */
+export const ASSISTANT_ID = "mikrogql-docs-assistant";
+
+/** Records of the suggested-questions index: three published for the site's assistant, others not. */
+export const SUGGESTED_QUESTIONS = [
+  ["sq-1", "How do I add the search box to a page?", "published", ASSISTANT_ID],
+  ["sq-2", "How do I change the keyboard shortcuts?", "published", ASSISTANT_ID],
+  ["sq-3", "How does pagination work in the generator?", "published", ASSISTANT_ID],
+  ["sq-4", "Which draft question is hidden?", "draft", ASSISTANT_ID],
+  ["sq-5", "A question of another assistant?", "published", "another-assistant"],
+].map(([objectID, question, state, assistantId]) => ({ objectID, question, state, assistantId }));
 
 const HERE = dirname(fromFileUrl(import.meta.url));
 const ROOT = join(HERE, "..", "..");
@@ -25,6 +40,10 @@ export interface DocsSiteOptions {
   faults?: SearchApiFaults;
   /** Records added to the `mikrogql-docs` index (for tests of hostile content). */
   extraRecords?: DocSearchRecord[];
+  /** Faults of the Ask AI stand-in, mutable while serving. */
+  askAiFaults?: AskAiFaults;
+  /** Receives every Ask AI request. */
+  askAiLog?: AskAiRequestLog[];
 }
 
 /** A running docs site. */
@@ -88,7 +107,14 @@ export async function serveDocsSite(
       [name, list],
     ) => [name, createRecordIndex(list)]),
   );
+  indices.algolia_ask_ai_suggested_questions = createRecordIndex(
+    SUGGESTED_QUESTIONS as unknown as DocSearchRecord[],
+  );
   const searchApi = createSearchApi(indices, options.faults);
+  const askAiApi = createAskAiApi(indices["mikrogql-docs"], {
+    faults: options.askAiFaults,
+    log: options.askAiLog,
+  });
   const html = (body: string, status = 200) =>
     new Response(body, {
       status,
@@ -100,7 +126,7 @@ export async function serveDocsSite(
     port: options.port ?? 0,
     onListen: () => {},
   }, async (request) => {
-    const api = await searchApi(request);
+    const api = await searchApi(request) ?? await askAiApi(request);
     if (api) return api;
     const { pathname } = new URL(request.url);
     if (pathname.startsWith("/dist/")) {

@@ -9,6 +9,7 @@ import { fromFileUrl } from "@std/path";
 import { type DocsSite, serveDocsSite } from "../../examples/docs-site/server.ts";
 import type { DocSearchRecord } from "../../examples/docs-site/records.ts";
 import type { SearchApiFaults } from "../../examples/docs-site/search_api.ts";
+import type { AskAiFaults, AskAiRequestLog } from "../../examples/docs-site/ask_ai_api.ts";
 
 const ROOT = fromFileUrl(new URL("../..", import.meta.url));
 
@@ -42,7 +43,13 @@ export async function buildBundle(): Promise<string> {
 
 /** A docs site over a fresh bundle; `faults` stays mutable while it runs. */
 export async function startDocsSite(
-  options: { faults?: SearchApiFaults; extraRecords?: DocSearchRecord[]; distDir?: string } = {},
+  options: {
+    faults?: SearchApiFaults;
+    extraRecords?: DocSearchRecord[];
+    distDir?: string;
+    askAiFaults?: AskAiFaults;
+    askAiLog?: AskAiRequestLog[];
+  } = {},
 ): Promise<DocsSite & { distDir: string }> {
   const distDir = options.distDir ?? await buildBundle();
   const site = await serveDocsSite({ ...options, distDir });

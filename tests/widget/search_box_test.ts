@@ -42,7 +42,10 @@ async function mount(extra = "", path = "/"): Promise<Page> {
   const page = await context.newPage();
   await page.goto(`${site.url}${path}${path.includes("?") ? "&" : "?"}manual`);
   await page.waitForFunction(() => "searchBox" in globalThis);
-  await page.evaluate(`window.__destroy = searchBox({ ...docsSearchOptions, ${extra} })`);
+  // keyword search only: the Ask AI mode of the docs site is tested in ask_ai_test.ts
+  await page.evaluate(
+    `window.__destroy = searchBox({ ...docsSearchOptions, askAi: undefined, ${extra} })`,
+  );
   return page;
 }
 
@@ -912,7 +915,7 @@ async function steps(t: Deno.TestContext) {
       for (const [name, setup] of Object.entries(setups)) {
         const page = await mount();
         await page.evaluate(
-          `window.__destroy(); ${setup} searchBox({ ...docsSearchOptions, navigator: { navigate: () => {} } })`,
+          `window.__destroy(); ${setup} searchBox({ ...docsSearchOptions, askAi: undefined, navigator: { navigate: () => {} } })`,
         );
         await page.click(".DocSearch-Button");
         await page.waitForSelector(".DocSearch-StartScreen");

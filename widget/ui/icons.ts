@@ -44,3 +44,6 @@ export const arrowIcon = (up: boolean): VNode =>
 /** Empty and error screens. */
 export const alertIcon = (): VNode =>
   icon("M10 6v5m0 3v.1M10 19a9 9 0 1 0 0-18 9 9 0 0 0 0 18Z", 40);
+/** Ask AI. */
+export const sparklesIcon = (): VNode =>
+  icon("M10 2.5 11.6 8.4 17.5 10l-5.9 1.6L10 17.5l-1.6-5.9L2.5 10l5.9-1.6zM16 2v3m-1.5-1.5h3");

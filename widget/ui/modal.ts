@@ -2,15 +2,22 @@
  * The search modal: the search bar, the screen for the current state (start,
  * results, no results, error), keyboard navigation across the rows and the
  * footer. The loading indicator shows when results take more than 300 ms.
+ * With `askAi`, the rows start with "Ask AI: <query>" (active by default),
+ * the start screen lists the recent conversations, and the Ask AI mode (a
+ * chunk loaded when the modal opens) replaces the modal's content until
+ * Escape or its back button.
  *
  * @module
  */
 import type { VNode } from "preact";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
+import type { ConversationStorage } from "../ask_ai/conversations.ts";
+import type { AskAiStart } from "../ask_ai/view.ts";
 import { type Group, groupHits, type GroupItem } from "../groups.ts";
 import type { NavigatorParams, ResolvedOptions, SearchState } from "../options.ts";
-import { MAX_QUERY_LENGTH, type SearchResult } from "../search.ts";
+import { MAX_QUERY_LENGTH, type SearchClient, type SearchResult } from "../search.ts";
 import type { SearchStorage } from "../storage.ts";
+import { AskAiRow, RecentConversations } from "./ask_ai_rows.ts";
 import { ErrorScreen } from "./error_screen.ts";
 import { trapFocus } from "./focus_trap.ts";
 import { Footer } from "./footer.ts";
@@ -27,8 +34,11 @@ export const STALLED_DELAY_MS = 300;
 export interface ModalProps {
   options: ResolvedOptions;
   storage: SearchStorage;
+  conversations: ConversationStorage;
   /** Multi-index search; resolves `null` for a stale answer. */
   search(query: string): Promise<SearchResult[] | null>;
+  /** Search client with the Ask AI credentials (suggested questions). */
+  askAiClient: SearchClient | null;
   /** Prefix of the element ids of this search box. */
   idPrefix: string;
   onClose(): void;
@@ -40,13 +50,14 @@ interface Results {
   nbHits: number;
 }
 
+type AskAiModule = typeof import("../ask_ai/view.ts");
+
 /** The modal dialog (`.DocSearch-Container` > `.DocSearch-Modal`). */
 export function Modal(props: ModalProps): VNode {
   const { options, storage, idPrefix } = props;
   const t = options.translations.modal;
-  const [query, setQuery] = useState(
-    options.initialQuery.slice(0, MAX_QUERY_LENGTH),
-  );
+  const env = options.environment;
+  const [query, setQuery] = useState(options.initialQuery.slice(0, MAX_QUERY_LENGTH));
   const [status, setStatus] = useState<"idle" | "stalled" | "error">("idle");
   const [results, setResults] = useState<Results | null>(null);
   const [active, setActive] = useState(0);
@@ -54,12 +65,17 @@ export function Modal(props: ModalProps): VNode {
     recent: storage.recent(),
     favorites: storage.favorites(),
   }));
+  const [history, setHistory] = useState(() => props.conversations.list());
+  const [askAi, setAskAi] = useState<AskAiStart | null>(null);
+  const [askAiModule, setAskAiModule] = useState<AskAiModule | null>(null);
   const suggestions = useRef<string[]>([]);
   const input = useRef<HTMLInputElement>(null);
   const container = useRef<HTMLDivElement>(null);
-  const env = options.environment;
 
-  useLayoutEffect(() => input.current?.focus(), []);
+  useLayoutEffect(() => input.current?.focus(), [askAi]);
+  useEffect(() => {
+    if (options.askAi) import("../ask_ai/view.ts").then(setAskAiModule, () => {});
+  }, []);
 
   useEffect(() => {
     if (query === "") {
@@ -73,13 +89,8 @@ export function Modal(props: ModalProps): VNode {
       env.clearTimeout(timer);
       const hits = options.transformItems(answer.flatMap((r) => r?.hits ?? []));
       const groups = groupHits(hits, options.maxResultsPerGroup);
-      if (groups.length > 0) {
-        suggestions.current = groups.map((g) => g.title).filter(Boolean);
-      }
-      const nbHits = answer.reduce(
-        (n, r) => n + (r?.nbHits ?? r?.hits?.length ?? 0),
-        0,
-      );
+      if (groups.length > 0) suggestions.current = groups.map((g) => g.title).filter(Boolean);
+      const nbHits = answer.reduce((n, r) => n + (r?.nbHits ?? r?.hits?.length ?? 0), 0);
       setResults({ query, groups, nbHits });
       setStatus("idle");
       setActive(0);
@@ -96,36 +107,25 @@ export function Modal(props: ModalProps): VNode {
       showResults
         ? results!.groups.flatMap((g) => g.items)
         : query === ""
-        ? [...saved.recent, ...saved.favorites].map((hit) => ({
-          hit,
-          parent: null,
-        }))
+        ? [...saved.recent, ...saved.favorites].map((hit) => ({ hit, parent: null }))
         : [],
     [showResults, results, saved, query],
   );
-  const state: SearchState = {
-    query,
-    context: { nbHits: showResults ? results!.nbHits : 0 },
-  };
-  const activeId = items.length > 0 ? `${idPrefix}-item-${active}` : undefined;
+  const askAiRow = !!options.askAi && query !== "" && status !== "error";
+  const offset = askAiRow ? 1 : 0;
+  const count = offset + items.length;
+  const state: SearchState = { query, context: { nbHits: showResults ? results!.nbHits : 0 } };
+  const activeId = count > 0 && !askAi ? `${idPrefix}-item-${active}` : undefined;
 
   useLayoutEffect(() => {
-    if (activeId) {
-      env.document.getElementById(activeId)?.scrollIntoView({
-        block: "nearest",
-      });
-    }
+    if (activeId) env.document.getElementById(activeId)?.scrollIntoView({ block: "nearest" });
   }, [activeId]);
 
   const refresh = () => setSaved({ recent: storage.recent(), favorites: storage.favorites() });
   const onSelect = (item: GroupItem, event: MouseEvent | KeyboardEvent) => {
     storage.addRecent(item);
     refresh();
-    const params: NavigatorParams = {
-      itemUrl: item.hit.url,
-      item: item.hit,
-      state,
-    };
+    const params: NavigatorParams = { itemUrl: item.hit.url, item: item.hit, state };
     const newTab = event.metaKey || event.ctrlKey;
     if (event.type === "keydown") {
       if (newTab) options.navigator.navigateNewTab(params);
@@ -138,24 +138,31 @@ export function Modal(props: ModalProps): VNode {
     setQuery(text.slice(0, MAX_QUERY_LENGTH));
     setActive(0);
   };
+  const leaveAskAi = (text?: string) => {
+    setAskAi(null);
+    setHistory(props.conversations.list());
+    if (text !== undefined) setText(text);
+  };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
-      if (items.length === 0) return;
+      if (count === 0) return;
       const step = event.key === "ArrowDown" ? 1 : -1;
-      setActive((active + step + items.length) % items.length);
+      setActive((active + step + count) % count);
     } else if (event.key === "Enter") {
       event.preventDefault();
       if (event.isComposing || event.keyCode === 229) return;
-      if (items[active]) onSelect(items[active], event);
+      if (askAiRow && active === 0) setAskAi({ question: query });
+      else if (items[active - offset]) onSelect(items[active - offset], event);
     }
   };
 
-  let screen: unknown;
+  let list: unknown = null;
+  let screen: unknown = null;
   if (status === "error") {
     screen = html`<${ErrorScreen} translations=${t.errorScreen} />`;
   } else if (query === "") {
-    screen = html`
+    const start = html`
       <${StartScreen}
         ...${saved}
         idPrefix=${idPrefix}
@@ -164,34 +171,31 @@ export function Modal(props: ModalProps): VNode {
         hitComponent=${options.hitComponent}
         onSelect=${onSelect}
         onHover=${setActive}
-        onFavorite=${(
-          hit: GroupItem["hit"],
-        ) => (storage.addFavorite(hit), refresh())}
-        onRemoveRecent=${(
-          hit: GroupItem["hit"],
-        ) => (storage.removeRecent(hit.objectID), refresh())}
+        onFavorite=${(hit: GroupItem["hit"]) => (storage.addFavorite(hit), refresh())}
+        onRemoveRecent=${(hit: GroupItem["hit"]) => (storage.removeRecent(hit.objectID), refresh())}
         onRemoveFavorite=${(
           hit: GroupItem["hit"],
         ) => (storage.removeFavorite(hit.objectID), refresh())}
       />
     `;
+    if (items.length > 0) list = start;
+    else screen = start;
   } else if (results && results.groups.length === 0) {
     screen = html`
       <${NoResultsScreen}
         query=${results.query}
         suggestions=${suggestions.current}
         translations=${t.noResultsScreen}
-        missingResultsUrl=${options.getMissingResultsUrl?.({
-          query: results.query,
-        }) ?? null}
+        missingResultsUrl=${options.getMissingResultsUrl?.({ query: results.query }) ?? null}
         onSuggestion=${(s: string) => (setText(s), input.current?.focus())}
       />
     `;
   } else if (results) {
-    screen = html`
+    list = html`
       <${ResultsScreen}
         groups=${results.groups}
         idPrefix=${idPrefix}
+        offset=${offset}
         active=${active}
         hitComponent=${options.hitComponent}
         onSelect=${onSelect}
@@ -202,86 +206,133 @@ export function Modal(props: ModalProps): VNode {
   const listId = `${idPrefix}-list`;
   const labelId = `${idPrefix}-label`;
 
+  const keyword = html`
+    <div class="DocSearch-SearchBar">
+      <form
+        class="DocSearch-Form"
+        role="search"
+        onSubmit=${(event: Event) => event.preventDefault()}
+        onReset=${(event: Event) => {
+          event.preventDefault();
+          setText("");
+          input.current?.focus();
+        }}
+      >
+        <label class="DocSearch-MagnifierLabel" for=${`${idPrefix}-input`} id=${labelId}>
+          ${searchIcon()}<span class="DocSearch-VisuallyHiddenForAccessibility">${t.searchBox
+            .searchInputLabel}</span>
+        </label>
+        <div class="DocSearch-LoadingIndicator">${loadingIcon()}</div>
+        <input
+          class="DocSearch-Input"
+          id=${`${idPrefix}-input`}
+          ref=${input}
+          type="search"
+          role="combobox"
+          aria-autocomplete="list"
+          aria-expanded=${count > 0}
+          aria-controls=${count > 0 ? listId : undefined}
+          aria-activedescendant=${activeId}
+          autocomplete="off"
+          autocorrect="off"
+          autocapitalize="off"
+          spellcheck=${false}
+          enterkeyhint=${t.searchBox.enterKeyHint}
+          maxlength=${MAX_QUERY_LENGTH}
+          placeholder=${options.placeholder}
+          value=${query}
+          onInput=${(event: Event) => setText((event.target as HTMLInputElement).value)}
+          onKeyDown=${onKeyDown}
+        />
+        <button
+          type="reset"
+          class="DocSearch-Reset"
+          title=${t.searchBox.clearButtonTitle}
+          aria-label=${t.searchBox.clearButtonAriaLabel}
+          hidden=${query === ""}
+        >${closeIcon()}</button>
+      </form>
+      <button
+        type="button"
+        class="DocSearch-Cancel"
+        aria-label=${t.searchBox.closeButtonAriaLabel}
+        onClick=${props.onClose}
+      >${t.searchBox.closeButtonText}</button>
+    </div>
+    <div class="DocSearch-Dropdown">
+      ${count > 0 &&
+        html`<div class="DocSearch-Dropdown-Container" role="listbox" id=${listId} aria-labelledby=${labelId}>
+        ${
+          askAiRow &&
+          html`
+            <${AskAiRow}
+              id=${`${idPrefix}-item-0`}
+              query=${query}
+              active=${active === 0}
+              noResults=${!!results && results.groups.length === 0}
+              translations=${t.resultsScreen}
+              onSelect=${() => setAskAi({ question: query })}
+              onHover=${() => setActive(0)}
+            />
+          `
+        }
+        ${list}
+      </div>`}
+      ${screen}
+      ${showResults && results!.groups.length > 0 && options.resultsFooterComponent &&
+        html`<${ResultsFooter} template=${options.resultsFooterComponent} state=${state} />`}
+      ${options.askAi && query === "" && status !== "error" &&
+        html`
+          <${RecentConversations}
+            conversations=${history}
+            translations=${t}
+            onOpen=${(conversation: AskAiStart["conversation"]) => setAskAi({ conversation })}
+            onRemove=${(
+              id: string,
+            ) => (props.conversations.remove(id), setHistory(props.conversations.list()))}
+            onNew=${() => setAskAi({})}
+          />
+        `}
+    </div>
+    <${Footer} translations=${t.footer} />
+  `;
+
+  const askAiView = askAi && (askAiModule
+    ? html`
+      <${askAiModule.AskAiView}
+        options=${options}
+        conversations=${props.conversations}
+        searchClient=${props.askAiClient}
+        start=${askAi}
+        idPrefix=${idPrefix}
+        onBack=${leaveAskAi}
+      />
+    `
+    : html`<p class="DocSearch-AskAiScreen-Thinking">${t.askAiScreen.thinkingText}</p>`);
+
   return html`
     <div
       class=${`DocSearch DocSearch-Container${
         status === "stalled" ? " DocSearch-Container--Stalled" : ""
-      }${status === "error" ? " DocSearch-Container--Errored" : ""}`}
+      }${status === "error" ? " DocSearch-Container--Errored" : ""}${
+        askAi ? " DocSearch-Container--AskAi" : ""
+      }`}
       role="dialog"
       aria-modal="true"
-      aria-labelledby=${labelId}
+      aria-label=${t.searchBox.searchInputLabel}
       ref=${container}
       onMouseDown=${(event: MouseEvent) => event.target === event.currentTarget && props.onClose()}
-      onKeyDown=${(event: KeyboardEvent) => trapFocus(event, container.current!)}
+      onKeyDown=${(event: KeyboardEvent) => {
+        if (askAi && event.key === "Escape") {
+          event.preventDefault();
+          event.stopPropagation();
+          leaveAskAi();
+        } else {
+          trapFocus(event, container.current!);
+        }
+      }}
     >
-      <div class="DocSearch-Modal">
-        <div class="DocSearch-SearchBar">
-          <form
-            class="DocSearch-Form"
-            role="search"
-            onSubmit=${(event: Event) => event.preventDefault()}
-            onReset=${(event: Event) => {
-              event.preventDefault();
-              setText("");
-              input.current?.focus();
-            }}
-          >
-            <label class="DocSearch-MagnifierLabel" for=${`${idPrefix}-input`} id=${labelId}>
-                ${searchIcon()}<span class="DocSearch-VisuallyHiddenForAccessibility">${t
-                  .searchBox.searchInputLabel}</span>
-              </label>
-            <div class="DocSearch-LoadingIndicator">${loadingIcon()}</div>
-            <input
-              class="DocSearch-Input"
-              id=${`${idPrefix}-input`}
-              ref=${input}
-              type="search"
-              role="combobox"
-              aria-autocomplete="list"
-              aria-expanded=${items.length > 0}
-              aria-controls=${items.length > 0 ? listId : undefined}
-              aria-activedescendant=${activeId}
-              autocomplete="off"
-              autocorrect="off"
-              autocapitalize="off"
-              spellcheck=${false}
-              enterkeyhint=${t.searchBox.enterKeyHint}
-              maxlength=${MAX_QUERY_LENGTH}
-              placeholder=${options.placeholder}
-              value=${query}
-              onInput=${(event: Event) => setText((event.target as HTMLInputElement).value)}
-              onKeyDown=${onKeyDown}
-            />
-            <button
-              type="reset"
-              class="DocSearch-Reset"
-              title=${t.searchBox.clearButtonTitle}
-              aria-label=${t.searchBox.clearButtonAriaLabel}
-              hidden=${query === ""}
-            >${closeIcon()}</button>
-          </form>
-          <button
-            type="button"
-            class="DocSearch-Cancel"
-            aria-label=${t.searchBox.closeButtonAriaLabel}
-            onClick=${props.onClose}
-          >${t.searchBox.closeButtonText}</button>
-        </div>
-        <div class="DocSearch-Dropdown">
-            ${items.length > 0
-              ? html`
-                <div class="DocSearch-Dropdown-Container" role="listbox" id=${listId}
-                  aria-labelledby=${labelId}>
-                          ${screen}
-                        </div>
-              `
-              : screen}
-            ${showResults && results!.groups.length > 0 &&
-              options.resultsFooterComponent &&
-              html`<${ResultsFooter} template=${options.resultsFooterComponent} state=${state} />`}
-          </div>
-        <${Footer} translations=${t.footer} />
-      </div>
+      <div class="DocSearch-Modal">${askAiView || keyword}</div>
     </div>
   ` as VNode;
 }

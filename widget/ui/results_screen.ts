@@ -16,6 +16,8 @@ import { renderTemplate } from "./template.ts";
 export interface ResultsScreenProps {
   groups: Group[];
   idPrefix: string;
+  /** Number of rows before the first hit (the Ask AI row). */
+  offset: number;
   active: number;
   hitComponent: Template<HitComponentProps> | null;
   onSelect(item: GroupItem, event: MouseEvent): void;
@@ -24,7 +26,7 @@ export interface ResultsScreenProps {
 
 /** The grouped results. */
 export function ResultsScreen(props: ResultsScreenProps): VNode {
-  let index = 0;
+  let index = props.offset;
   return html`${
     props.groups.map((group, g) =>
       html`<${HitSection} key=${group.title} id=${`${props.idPrefix}-group-${g}`} title=${group.title}>

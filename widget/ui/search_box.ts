@@ -8,6 +8,7 @@
 import type { ComponentChildren, VNode } from "preact";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { type ResolvedOptions, resolveOptions, type SearchBoxOptions } from "../options.ts";
+import { createConversationStorage } from "../ask_ai/conversations.ts";
 import { createLatestSearch, createSearchClient } from "../search.ts";
 import { installShortcuts } from "../shortcuts.ts";
 import { createSearchStorage } from "../storage.ts";
@@ -47,6 +48,18 @@ export function SearchBoxRoot(
     );
     return createLatestSearch(client, options.indices);
   }, [options]);
+  const askAiClient = useMemo(() =>
+    options.askAi &&
+    options.transformSearchClient(createSearchClient(options.askAi.appId, options.askAi.apiKey)), [
+    options,
+  ]);
+  const conversations = useMemo(() =>
+    createConversationStorage({
+      environment: env,
+      appId: options.askAi?.appId ?? options.appId,
+      indexName: options.askAi?.indexName ?? options.indices[0].name,
+      disabled: options.disableUserPersonalization,
+    }), [options]);
   const storage = useMemo(() =>
     createSearchStorage({
       environment: env,
@@ -82,6 +95,8 @@ export function SearchBoxRoot(
       <${Modal}
         options=${options}
         storage=${storage}
+        conversations=${conversations}
+        askAiClient=${askAiClient}
         search=${search}
         idPrefix=${idPrefix}
         onClose=${() => setOpen(false)}

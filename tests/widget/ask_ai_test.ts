@@ -1,0 +1,657 @@
+/// <reference lib="dom" />
+/**
+ * The search box's Ask AI mode in a real Chromium against the docs site's
+ * Ask AI stand-in (issue 7): the Ask AI row, the streamed answer and its
+ * states, tool calls, sources, copy, feedback, stop, follow-ups, history,
+ * suggested questions, the agent platform, every error path, hostile
+ * Markdown, accessibility.
+ */
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
+import type { Browser, Page } from "playwright-core";
+import { axeViolations, launchBrowser } from "../support/browser.ts";
+import { startDocsSite } from "../support/docs_site.ts";
+import type { AskAiFaults, AskAiRequestLog } from "../../examples/docs-site/ask_ai_api.ts";
+
+const askAiFaults: AskAiFaults = {};
+const log: AskAiRequestLog[] = [];
+const site = await startDocsSite({ askAiFaults, askAiLog: log });
+let browser: Browser;
+const pageErrors = new WeakMap<Page, string[]>();
+
+const INPUT = ".DocSearch-Input";
+const ANSWER = ".DocSearch-AskAiScreen-Response";
+
+/** A fresh page (own storage, clipboard allowed) with the docs site's search box (Ask AI on) plus `extra` options. */
+async function mount(extra = ""): Promise<Page> {
+  const context = await browser.newContext({ permissions: ["clipboard-read", "clipboard-write"] });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  pageErrors.set(page, errors);
+  page.on("pageerror", (error) => errors.push(`${error.message}\n${error.stack}`));
+  await page.goto(`${site.url}/?manual`);
+  await page.waitForFunction(() => "searchBox" in globalThis);
+  await page.evaluate(`
+    window.__rejections = [];
+    addEventListener("unhandledrejection", (e) => window.__rejections.push(String(e.reason)));
+    searchBox({ ...docsSearchOptions, ${extra} })`);
+  return page;
+}
+
+/** Types `question` in the keyword search and asks it through the Ask AI row. */
+async function ask(page: Page, question: string) {
+  if (!await page.isVisible(".DocSearch-Modal")) await page.click(".DocSearch-Button");
+  await page.fill(INPUT, question);
+  await page.waitForSelector(`.DocSearch-Hit--AskAI [aria-selected="true"]`);
+  await page.keyboard.press("Enter");
+  await page.waitForSelector(".DocSearch-AskAiScreen");
+}
+
+/** Waits until no answer streams (the question input is enabled again). */
+const settled = (page: Page) =>
+  page.waitForSelector(`${INPUT}:not([disabled])`, { timeout: 20_000 });
+
+const requests = (path: string | RegExp) =>
+  log.filter((r) => typeof path === "string" ? r.path === path : path.test(r.path));
+
+const closePage = async (page: Page) => {
+  assertEquals(await page.evaluate("window.__rejections"), [], "no unhandled rejection");
+  assertEquals(pageErrors.get(page), [], "no uncaught error");
+  await page.context().close();
+};
+
+Deno.test({
+  name: "search box Ask AI mode in Chromium",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn(t) {
+    browser = await launchBrowser();
+    try {
+      await steps(t);
+    } finally {
+      await browser.close();
+      await site.close();
+      await Deno.remove(site.distDir, { recursive: true });
+    }
+  },
+});
+
+function reset() {
+  for (const key of Object.keys(askAiFaults)) delete askAiFaults[key as keyof AskAiFaults];
+  log.length = 0;
+}
+
+async function steps(t: Deno.TestContext) {
+  const step = (name: string, fn: () => Promise<void>) =>
+    t.step(name, async () => {
+      reset();
+      await fn();
+    });
+
+  await step(
+    "the Ask AI row comes first and is active; Enter asks; states and protocol",
+    async () => {
+      const page = await mount();
+      await page.click(".DocSearch-Button");
+      assertEquals(
+        await page.getAttribute(INPUT, "placeholder"),
+        "Search docs or ask AI a question",
+      );
+      await page.fill(INPUT, "theming");
+      await page.waitForSelector(".DocSearch-Hit a");
+      const first = page.locator("[role=option]").first();
+      assertEquals(await first.getAttribute("aria-selected"), "true");
+      assertEquals((await first.textContent())?.trim(), "Ask AI: theming");
+      assertEquals(
+        await page.getAttribute(INPUT, "aria-activedescendant"),
+        await first.getAttribute("id"),
+      );
+      assertEquals(await axeViolations(page), []);
+
+      askAiFaults.delayMs = 60;
+      await page.keyboard.press("Enter");
+      await page.waitForSelector(".DocSearch-AskAiScreen-Thinking");
+      assertEquals(await page.textContent(".DocSearch-AskAiScreen-Query"), "theming");
+      assert(await page.isDisabled(INPUT), "the input is disabled while the answer streams");
+      assertEquals(await page.getAttribute(INPUT, "placeholder"), "Answering...");
+      await page.waitForSelector(".DocSearch-Markdown-Content");
+      assertEquals(await page.locator(".DocSearch-AskAiScreen-Thinking").count(), 0);
+      const partial = await page.textContent(".DocSearch-Markdown-Content");
+      await settled(page);
+      const full = await page.textContent(".DocSearch-Markdown-Content");
+      assert(full!.length > partial!.length, "the answer streamed in pieces");
+      assertStringIncludes(full!, 'Here is what the documentation says about "theming"');
+      assertEquals(await page.getAttribute(INPUT, "placeholder"), "Ask another question...");
+      assertEquals(await page.getAttribute(INPUT, "enterkeyhint"), "enter");
+      assertStringIncludes(
+        await page.textContent(".DocSearch-AskAiScreen-Disclaimer") ?? "",
+        "Answers are generated with AI",
+      );
+
+      const [token] = requests("/chat/token");
+      assertEquals(token.headers["x-algolia-assistant-id"], "mikrogql-docs-assistant");
+      const [chat] = requests("/chat");
+      assertMatch(chat.headers.authorization, /^TOKEN [\w-]+\.[\w-]+\.local$/);
+      assertEquals(chat.headers["x-algolia-api-key"], "search-only-key");
+      assertEquals(chat.headers["x-algolia-application-id"], "mikrogql");
+      assertEquals(chat.headers["x-algolia-index-name"], "mikrogql-docs");
+      assertEquals(chat.headers["x-algolia-assistant-id"], "mikrogql-docs-assistant");
+      assertEquals(chat.headers["x-ai-sdk-version"], "v5");
+      const body = chat.body as {
+        id: string;
+        trigger: string;
+        messages: Array<{ role: string; parts: unknown[] }>;
+      };
+      assertEquals(body.trigger, "submit-message");
+      assert(typeof body.id === "string" && body.id.length > 0);
+      assertEquals(body.messages.map((m) => m.role), ["user"]);
+      assertEquals(body.messages[0].parts, [{ type: "text", text: "theming" }]);
+      await closePage(page);
+    },
+  );
+
+  await step(
+    "tool calls: Searching..., Searching for, Searched for; a query goes back to keyword search",
+    async () => {
+      const page = await mount();
+      askAiFaults.delayMs = 250;
+      await ask(page, "pagination cursors");
+      await page.waitForFunction(() =>
+        document.querySelector(".DocSearch-AskAiScreen-ToolCall")?.textContent === "Searching..."
+      );
+      await page.waitForFunction(() =>
+        document.querySelector(".DocSearch-AskAiScreen-ToolCall")?.textContent ===
+          'Searching for "pagination cursors"'
+      );
+      await page.waitForFunction(() =>
+        document.querySelector(".DocSearch-AskAiScreen-ToolCall")?.textContent ===
+          'Searched for "pagination cursors"'
+      );
+      delete askAiFaults.delayMs;
+      await settled(page);
+      await page.click(".DocSearch-AskAiScreen-ToolCallQuery");
+      await page.waitForSelector(".DocSearch-Hit a");
+      assertEquals(await page.inputValue(INPUT), "pagination cursors");
+      await closePage(page);
+    },
+  );
+
+  await step(
+    "consecutive searches aggregated; aggregatedToolCallText and aggregatedToolCallNode",
+    async () => {
+      askAiFaults.toolQueries = ["pagination", "cursor", "order"];
+      const page = await mount();
+      await ask(page, "paging");
+      await settled(page);
+      assertEquals(
+        await page.textContent(".DocSearch-AskAiScreen-ToolCall"),
+        'Searched for "pagination", "cursor" and "order"',
+      );
+      await closePage(page);
+
+      const custom = await mount(`translations: { modal: { askAiScreen: {
+      aggregatedToolCallText: (queries) => ({ before: queries.length + " searches: ", separator: " / ", lastSeparator: " & ", after: "." }),
+    } } }`);
+      await ask(custom, "paging");
+      await settled(custom);
+      assertEquals(
+        await custom.textContent(".DocSearch-AskAiScreen-ToolCall"),
+        '3 searches: "pagination" / "cursor" & "order".',
+      );
+      await closePage(custom);
+
+      const node = await mount(`translations: { modal: { askAiScreen: {
+      aggregatedToolCallNode: (queries, onClick) => html\`<button type="button" class="mine" onClick=\${() => onClick(queries[1])}>\${queries.join("+")}</button>\`,
+    } } }`);
+      await ask(node, "paging");
+      await settled(node);
+      assertEquals(
+        await node.textContent(".DocSearch-AskAiScreen-ToolCall .mine"),
+        "pagination+cursor+order",
+      );
+      await node.click(".mine");
+      await node.waitForSelector(".DocSearch-Hit a");
+      assertEquals(await node.inputValue(INPUT), "cursor");
+      await closePage(node);
+    },
+  );
+
+  await step("related sources: links of the answer, deduplicated", async () => {
+    const page = await mount();
+    await ask(page, "How do I add the search box to a page?");
+    await settled(page);
+    assertEquals(
+      await page.textContent(".DocSearch-AskAiScreen-RelatedSources-Title"),
+      "Related sources",
+    );
+    const links = await page.$$eval(
+      ".DocSearch-AskAiScreen-RelatedSources a",
+      (as) => as.map((a) => a.getAttribute("href")),
+    );
+    const inAnswer = await page.$$eval(
+      ".DocSearch-Markdown-Content a",
+      (as) => as.map((a) => a.getAttribute("href")),
+    );
+    assert(inAnswer.length > links.length, "the answer repeats a link");
+    assertEquals(links, [...new Set(inAnswer)]);
+    assert(links.every((l) => l!.startsWith("/docs/")));
+    await closePage(page);
+  });
+
+  await step("copy puts the answer on the clipboard", async () => {
+    const page = await mount();
+    await ask(page, "keyboard shortcuts");
+    await settled(page);
+    assertEquals(await page.textContent(".DocSearch-AskAiScreen-CopyButton"), "Copy");
+    assertEquals(await page.getAttribute(".DocSearch-AskAiScreen-CopyButton", "title"), "Copy");
+    await page.click(".DocSearch-AskAiScreen-CopyButton");
+    await page.waitForFunction(() =>
+      document.querySelector(".DocSearch-AskAiScreen-CopyButton")?.textContent === "Copied!"
+    );
+    const clipboard = await page.evaluate(() => navigator.clipboard.readText());
+    assert(clipboard.startsWith('Here is what the documentation says about "keyboard shortcuts"'));
+    assertStringIncludes(clipboard, "](/docs/reference/keyboard-shortcuts.html");
+    await closePage(page);
+  });
+
+  await step("like sends one feedback request; thanks replaces the buttons", async () => {
+    const page = await mount();
+    await ask(page, "translations");
+    await settled(page);
+    assertEquals(await page.getAttribute(".DocSearch-AskAiScreen-LikeButton", "title"), "Like");
+    assertEquals(
+      await page.getAttribute(".DocSearch-AskAiScreen-DislikeButton", "title"),
+      "Dislike",
+    );
+    await page.click(".DocSearch-AskAiScreen-LikeButton");
+    await page.waitForSelector(".DocSearch-AskAiScreen-FeedbackText");
+    assertEquals(
+      await page.textContent(".DocSearch-AskAiScreen-FeedbackText"),
+      "Thanks for your feedback!",
+    );
+    assertEquals(await page.locator(".DocSearch-AskAiScreen-LikeButton").count(), 0);
+    await page.waitForTimeout(200);
+    const feedback = requests("/chat/feedback");
+    assertEquals(feedback.length, 1);
+    const body = feedback[0].body as { appId: string; messageId: string; thumbs: number };
+    assertEquals(body.appId, "mikrogql");
+    assertEquals(body.thumbs, 1);
+    assertMatch(body.messageId, /^msg_/);
+    assertMatch(feedback[0].headers.authorization, /^TOKEN /);
+    await closePage(page);
+  });
+
+  await step("stop mid-stream: the stopped note, a working input", async () => {
+    const page = await mount();
+    askAiFaults.delayMs = 150;
+    await ask(page, "generated files");
+    await page.waitForSelector(".DocSearch-Markdown-Content");
+    assertEquals(
+      await page.getAttribute(".DocSearch-AskAiScreen-StopButton", "title"),
+      "Stop answering",
+    );
+    await page.click(".DocSearch-AskAiScreen-StopButton");
+    await settled(page);
+    assertEquals(
+      await page.textContent(".DocSearch-AskAiScreen-Stopped"),
+      "You stopped this response",
+    );
+    const text = await page.textContent(".DocSearch-Markdown-Content");
+    assert(!text!.includes("For more, see"), "the answer was cut");
+    delete askAiFaults.delayMs;
+    await page.fill(INPUT, "install");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() =>
+      document.querySelectorAll(".DocSearch-AskAiScreen-Response").length === 2
+    );
+    await settled(page);
+    await closePage(page);
+  });
+
+  await step("a follow-up question sends the whole conversation; the token is reused", async () => {
+    const page = await mount();
+    await ask(page, "theming");
+    await settled(page);
+    await page.fill(INPUT, "and the dark theme?");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() =>
+      document.querySelectorAll(".DocSearch-AskAiScreen-Response").length === 2
+    );
+    await settled(page);
+    const chats = requests("/chat");
+    assertEquals(chats.length, 2);
+    const [first, second] = chats.map((c) =>
+      c.body as {
+        id: string;
+        messages: Array<{ role: string; parts: Array<{ type: string; text?: string }> }>;
+      }
+    );
+    assertEquals(second.id, first.id, "one conversation id");
+    assertEquals(second.messages.map((m) => m.role), ["user", "assistant", "user"]);
+    assertEquals(second.messages[2].parts[0].text, "and the dark theme?");
+    assertStringIncludes(
+      second.messages[1].parts.filter((p) => p.type === "text").map((p) => p.text).join(""),
+      'Here is what the documentation says about "theming"',
+    );
+    assertEquals(requests("/chat/token").length, 1, "the cached token is reused");
+    assert(
+      await page.evaluate(() =>
+        sessionStorage.getItem("__DOCSEARCH_ASKAI_TOKEN__mikrogql-docs-assistant")
+      ),
+    );
+    await closePage(page);
+  });
+
+  await step("a token about to expire (within 30 s) is requested again", async () => {
+    askAiFaults.tokenTtlSeconds = 20;
+    const page = await mount();
+    await ask(page, "theming");
+    await settled(page);
+    await page.fill(INPUT, "and colors?");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() =>
+      document.querySelectorAll(".DocSearch-AskAiScreen-Response").length === 2
+    );
+    await settled(page);
+    assertEquals(requests("/chat/token").length, 2);
+    await closePage(page);
+  });
+
+  await step(
+    "Escape goes back to keyword search; conversations saved, listed, reopened, deleted",
+    async () => {
+      const page = await mount();
+      await ask(page, "keyboard shortcuts");
+      await settled(page);
+      await page.keyboard.press("Escape");
+      await page.waitForSelector(".DocSearch-Hit a");
+      assertEquals(await page.inputValue(INPUT), "keyboard shortcuts");
+      await page.click(".DocSearch-Reset");
+      await page.waitForSelector(".DocSearch-AskAiConversation");
+      assertStringIncludes(
+        await page.textContent(".DocSearch-AskAiConversations") ?? "",
+        "Recent conversations",
+      );
+      assertEquals(
+        await page.textContent(".DocSearch-AskAiConversation-Open"),
+        "keyboard shortcuts",
+      );
+      const chats = requests("/chat").length;
+      await page.click(".DocSearch-AskAiConversation-Open");
+      await page.waitForSelector(ANSWER);
+      assertStringIncludes(await page.textContent(ANSWER) ?? "", "keyboard");
+      assertEquals(requests("/chat").length, chats, "reopening sends nothing");
+      await page.keyboard.press("Escape");
+      await page.waitForSelector(".DocSearch-AskAiConversation");
+      await page.click(
+        `.DocSearch-AskAiConversation [title="Remove this conversation from history"]`,
+      );
+      await page.waitForSelector(".DocSearch-AskAiConversation", { state: "detached" });
+      assertEquals(
+        await page.evaluate(() =>
+          JSON.parse(
+            localStorage.getItem("__DOCSEARCH_ASKAI_CONVERSATIONS__mikrogql-mikrogql-docs") ?? "[]",
+          ).length
+        ),
+        0,
+      );
+      await page.keyboard.press("Escape");
+      await page.waitForSelector(".DocSearch-Modal", { state: "detached" });
+      await closePage(page);
+    },
+  );
+
+  await step("at most 10 conversations; none with disableUserPersonalization", async () => {
+    const page = await mount();
+    await page.evaluate(() => {
+      const conversations = Array.from({ length: 10 }, (_, i) => ({
+        id: `c${i}`,
+        title: `question ${i}`,
+        messages: [{ id: `m${i}`, role: "user", parts: [{ type: "text", text: `question ${i}` }] }],
+      }));
+      localStorage.setItem(
+        "__DOCSEARCH_ASKAI_CONVERSATIONS__mikrogql-mikrogql-docs",
+        JSON.stringify(conversations),
+      );
+    });
+    await ask(page, "install");
+    await settled(page);
+    const stored = await page.evaluate(() =>
+      JSON.parse(localStorage.getItem("__DOCSEARCH_ASKAI_CONVERSATIONS__mikrogql-mikrogql-docs")!)
+        .map((c: { title: string }) => c.title)
+    );
+    assertEquals(stored.length, 10);
+    assertEquals(stored[0], "install");
+    assertEquals(stored.at(-1), "question 8");
+    await closePage(page);
+
+    const anonymous = await mount("disableUserPersonalization: true");
+    await ask(anonymous, "install");
+    await settled(anonymous);
+    assertEquals(
+      await anonymous.evaluate(() =>
+        Object.keys(localStorage).filter((k) => k.startsWith("__DOCSEARCH"))
+      ),
+      [],
+    );
+    await closePage(anonymous);
+  });
+
+  await step(
+    "new conversation: three published suggested questions; a click asks with its id",
+    async () => {
+      const page = await mount();
+      await page.click(".DocSearch-Button");
+      await page.click(".DocSearch-AskAiConversations-New");
+      await page.waitForSelector(".DocSearch-NewConversationScreen-SuggestedQuestion");
+      assertEquals(
+        await page.textContent(".DocSearch-NewConversationScreen .DocSearch-Title"),
+        "How can I help you today?",
+      );
+      assertEquals(await page.getAttribute(INPUT, "placeholder"), "Ask a question");
+      const questions = await page.$$eval(
+        ".DocSearch-NewConversationScreen-SuggestedQuestion",
+        (bs) => bs.map((b) => b.textContent),
+      );
+      assertEquals(questions, [
+        "How do I add the search box to a page?",
+        "How do I change the keyboard shortcuts?",
+        "How does pagination work in the generator?",
+      ]);
+      await page.click(".DocSearch-NewConversationScreen-SuggestedQuestion >> nth=1");
+      await settled(page);
+      const [chat] = requests("/chat");
+      assertEquals((chat.body as { suggestedQuestionId: string }).suggestedQuestionId, "sq-2");
+      assertEquals(
+        await page.textContent(".DocSearch-AskAiScreen-Query"),
+        "How do I change the keyboard shortcuts?",
+      );
+      await closePage(page);
+
+      const off = await mount(`askAi: { ...docsSearchOptions.askAi, suggestedQuestions: false }`);
+      await off.click(".DocSearch-Button");
+      await off.click(".DocSearch-AskAiConversations-New");
+      await off.waitForSelector(".DocSearch-NewConversationScreen");
+      await off.waitForTimeout(300);
+      assertEquals(
+        await off.locator(".DocSearch-NewConversationScreen-SuggestedQuestion").count(),
+        0,
+      );
+      await closePage(off);
+    },
+  );
+
+  await step(
+    "agentStudio: the agent endpoint, no token, per-index parameters, its feedback",
+    async () => {
+      const page = await mount(
+        `askAi: { assistantId: "agent-7", baseUrl: location.origin, agentStudio: true,
+      appId: "askai-app", apiKey: "askai-key", indexName: "mikrogql-readme",
+      searchParameters: { "mikrogql-docs": { filters: "type:content", attributesToRetrieve: ["url"] } } }`,
+      );
+      await ask(page, "transactions");
+      await settled(page);
+      assertEquals(requests("/chat/token").length, 0);
+      const [chat] = requests(/^\/agent-studio\/1\/agents\//);
+      assertEquals(chat.path, "/agent-studio/1/agents/agent-7/completions");
+      assertEquals(chat.headers["x-algolia-application-id"], "askai-app");
+      assertEquals(chat.headers["x-algolia-api-key"], "askai-key");
+      assertEquals(chat.headers.authorization, undefined);
+      const body = chat.body as { searchParameters: unknown; messages: unknown[] };
+      assertEquals(body.searchParameters, {
+        "mikrogql-docs": { filters: "type:content", attributesToRetrieve: ["url"] },
+      });
+      assertEquals(body.messages.length, 1);
+      const url = await page.evaluate(() =>
+        performance.getEntriesByType("resource").map((e) => e.name).find((n) =>
+          n.includes("/completions")
+        )
+      );
+      assertStringIncludes(
+        url!,
+        "/agent-studio/1/agents/agent-7/completions?stream=true&compatibilityMode=ai-sdk-5",
+      );
+      await page.click(".DocSearch-AskAiScreen-DislikeButton");
+      await page.waitForSelector(".DocSearch-AskAiScreen-FeedbackText");
+      await page.waitForTimeout(200);
+      const [feedback] = requests("/agent-studio/1/feedback");
+      const vote = feedback.body as { messageId: string; agentId: string; vote: number };
+      assertEquals([vote.agentId, vote.vote], ["agent-7", 0]);
+      assertMatch(vote.messageId, /^msg_/);
+
+      const error = await page.evaluate(
+        `(() => { try { searchBox({ ...docsSearchOptions, askAi: { assistantId: "a", agentStudio: true, searchParameters: { docs: { facetFilters: ["lang:en"] } } } }); return "no error"; } catch (e) { return e.message; } })()`,
+      );
+      assertStringIncludes(error as string, "`askAi.searchParameters.docs.facetFilters`");
+      await closePage(page);
+    },
+  );
+
+  await step("standard backend: askAi credentials, index and flat searchParameters", async () => {
+    const page = await mount(
+      `askAi: { assistantId: "mikrogql-docs-assistant", baseUrl: location.origin,
+      appId: "askai-app", apiKey: "askai-key", indexName: "mikrogql-readme",
+      searchParameters: { facetFilters: ["type:content"], distinct: true } }`,
+    );
+    await ask(page, "install");
+    await settled(page);
+    const [chat] = requests("/chat");
+    assertEquals(chat.headers["x-algolia-application-id"], "askai-app");
+    assertEquals(chat.headers["x-algolia-api-key"], "askai-key");
+    assertEquals(chat.headers["x-algolia-index-name"], "mikrogql-readme");
+    assertEquals((chat.body as { searchParameters: unknown }).searchParameters, {
+      facetFilters: ["type:content"],
+      distinct: true,
+    });
+    await closePage(page);
+  });
+
+  await step(
+    "errors: token, non-2xx chat, error chunk, dropped connection; the input keeps working",
+    async () => {
+      const cases: Array<[string, AskAiFaults, string]> = [
+        ["token", { tokenStatus: 503 }, "The assistant is not available"],
+        ["chat", { chatStatus: 500 }, "The assistant failed to answer"],
+        ["error chunk", { errorChunk: true }, "The assistant is unavailable"],
+        ["dropped", { dropAfter: 8 }, "The connection was lost before the answer was complete"],
+      ];
+      for (const [name, fault, message] of cases) {
+        reset();
+        Object.assign(askAiFaults, fault);
+        const page = await mount();
+        await ask(page, "cursor");
+        await page.waitForSelector(".DocSearch-AskAiScreen-Error");
+        await settled(page);
+        assertEquals(await page.textContent(".DocSearch-AskAiScreen-Error"), message, name);
+        reset();
+        await page.fill(INPUT, "cursors");
+        await page.keyboard.press("Enter");
+        await page.waitForFunction(() =>
+          document.querySelectorAll(".DocSearch-AskAiScreen-Response").length === 2
+        );
+        await settled(page);
+        assertStringIncludes(
+          await page.textContent(`${ANSWER} >> nth=1`) ?? "",
+          "Here is what",
+          name,
+        );
+        await closePage(page);
+      }
+    },
+  );
+
+  await step("the server stopping mid-answer marks the answer stopped", async () => {
+    askAiFaults.abortAfter = 10;
+    const page = await mount();
+    await ask(page, "theming");
+    await page.waitForSelector(".DocSearch-AskAiScreen-Stopped");
+    await settled(page);
+    await closePage(page);
+  });
+
+  await step(
+    "streamed Markdown: hostile HTML never runs, javascript: links lose their href",
+    async () => {
+      askAiFaults.answer =
+        `Look **here** <img src=x onerror="window.__pwned='img'"> and <script>window.__pwned='script'</script>
+[trap](javascript:window.__pwned='link') [quote](/docs/a.html"onmouseover="window.__pwned='attr') [ok](/docs/guides/theming.html)
+
+<iframe src="javascript:parent.__pwned='iframe'"></iframe>`;
+      const page = await mount();
+      await ask(page, "theming");
+      await settled(page);
+      const answer = page.locator(".DocSearch-Markdown-Content");
+      assertEquals(await answer.locator("img, script, iframe").count(), 0);
+      assertEquals(await answer.locator("strong").textContent(), "here");
+      const links = await answer.locator("a").evaluateAll((as) =>
+        as.map((a) => ({
+          text: a.textContent,
+          href: a.getAttribute("href"),
+          attrs: a.getAttributeNames(),
+        }))
+      );
+      assertEquals(links.find((l) => l.text === "trap")?.href, null);
+      assert(links.every((l) => l.attrs.every((n) => n === "href")), JSON.stringify(links));
+      assertEquals(links.find((l) => l.text === "ok")?.href, "/docs/guides/theming.html");
+      await answer.locator("a", { hasText: "trap" }).click();
+      await answer.locator("a", { hasText: "quote" }).hover();
+      await page.waitForTimeout(200);
+      assertEquals(await page.evaluate("window.__pwned"), undefined);
+      const sources = await page.$$eval(
+        ".DocSearch-AskAiScreen-RelatedSources a",
+        (as) => as.map((a) => a.getAttribute("href")),
+      );
+      assert(
+        sources.every((s) => s!.startsWith("/docs/")),
+        JSON.stringify(sources),
+      );
+      await closePage(page);
+    },
+  );
+
+  await step("axe: 0 violations on the Ask AI screen", async () => {
+    const page = await mount();
+    await ask(page, "search box options");
+    await settled(page);
+    assertEquals(await axeViolations(page), []);
+    await page.click(".DocSearch-AskAiScreen-HistoryButton");
+    await page.waitForSelector(".DocSearch-ConversationHistory");
+    assertEquals(
+      await page.textContent(".DocSearch-ConversationHistory .DocSearch-Hit-source"),
+      "My conversation history",
+    );
+    await closePage(page);
+  });
+
+  await step("the Ask AI row on the no-results screen", async () => {
+    const page = await mount();
+    await page.click(".DocSearch-Button");
+    await page.fill(INPUT, "qwzxqwzx");
+    await page.waitForSelector(".DocSearch-NoResults");
+    assertEquals(
+      (await page.textContent(".DocSearch-Hit--AskAI"))?.trim(),
+      "Didn't find it in the docs? Ask AI to help: qwzxqwzx",
+    );
+    assertEquals(await axeViolations(page), []);
+    await closePage(page);
+  });
+}

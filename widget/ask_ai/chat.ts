@@ -1,0 +1,110 @@
+/**
+ * The Ask AI requests: the chat (standard backend with a token, or the agent
+ * platform's completions endpoint) and the feedback on an answer.
+ *
+ * @module
+ */
+import type { ResolvedAskAi } from "../options.ts";
+import type { UiMessage } from "./messages.ts";
+
+/** What a chat request carries besides the settings. */
+export interface ChatRequest {
+  /** The conversation's id. */
+  id: string;
+  /** The whole conversation, the new question last. */
+  messages: UiMessage[];
+  suggestedQuestionId?: string;
+  signal?: AbortSignal;
+}
+
+/** How to reach the backend. */
+export interface ChatSettings {
+  askAi: ResolvedAskAi;
+  environment: Window;
+  /** The standard backend's token (unused by the agent platform). */
+  token: () => Promise<string>;
+}
+
+/** The SDK version header value the hosted backend expects. */
+export const AI_SDK_VERSION = "v5";
+
+/**
+ * Sends the conversation; resolves to the streaming response.
+ *
+ * @throws {Error} when the token cannot be had or the answer is not 2xx
+ * (message from the body's `message`/`error`, else the status).
+ */
+export async function sendChat(settings: ChatSettings, request: ChatRequest): Promise<Response> {
+  const { askAi } = settings;
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "x-algolia-application-id": askAi.appId,
+    "x-algolia-api-key": askAi.apiKey,
+  };
+  let url: string;
+  const body: Record<string, unknown> = { id: request.id, messages: request.messages };
+  if (askAi.agentStudio) {
+    url = `${askAi.baseUrl}/agent-studio/1/agents/${
+      encodeURIComponent(askAi.assistantId)
+    }/completions?stream=true&compatibilityMode=ai-sdk-5`;
+  } else {
+    url = `${askAi.baseUrl}/chat`;
+    Object.assign(headers, {
+      authorization: `TOKEN ${await settings.token()}`,
+      "x-algolia-index-name": askAi.indexName,
+      "x-algolia-assistant-id": askAi.assistantId,
+      "x-ai-sdk-version": AI_SDK_VERSION,
+    });
+    body.trigger = "submit-message";
+  }
+  if (askAi.searchParameters) body.searchParameters = askAi.searchParameters;
+  if (request.suggestedQuestionId) body.suggestedQuestionId = request.suggestedQuestionId;
+  const response = await settings.environment.fetch(url, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(body),
+    signal: request.signal,
+  });
+  if (!response.ok || !response.body) {
+    const error = await response.json().catch(() => ({}));
+    throw new Error(error.message || error.error || `The answer failed (HTTP ${response.status})`);
+  }
+  return response;
+}
+
+/**
+ * Sends a like (`true`) or dislike for an answer: `{appId, messageId, thumbs}`
+ * to the standard backend, `{messageId, agentId, vote}` to the agent platform.
+ *
+ * @throws {Error} when the answer is not 2xx.
+ */
+export async function sendFeedback(
+  settings: ChatSettings,
+  messageId: string,
+  like: boolean,
+): Promise<void> {
+  const { askAi } = settings;
+  const vote = like ? 1 : 0;
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "x-algolia-application-id": askAi.appId,
+    "x-algolia-api-key": askAi.apiKey,
+  };
+  const [url, body] = askAi.agentStudio
+    ? [`${askAi.baseUrl}/agent-studio/1/feedback`, {
+      messageId,
+      agentId: askAi.assistantId,
+      vote,
+    }]
+    : [`${askAi.baseUrl}/chat/feedback`, { appId: askAi.appId, messageId, thumbs: vote }];
+  if (!askAi.agentStudio) {
+    headers.authorization = `TOKEN ${await settings.token()}`;
+    headers["x-algolia-assistant-id"] = askAi.assistantId;
+  }
+  const response = await settings.environment.fetch(url, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`The feedback failed (HTTP ${response.status})`);
+}

@@ -1,0 +1,67 @@
+/**
+ * Answers as Markdown: rendered by `snarkdown`, then sanitized against an
+ * allow-list inside an inert template (nothing loads or runs there), so raw
+ * HTML from the answer never becomes
+ * elements (disallowed elements are replaced by their text, `script`/`style`
+ * dropped), attributes other than a safe `href` are removed, and links with
+ * schemes other than http, https and mailto (e.g. `javascript:`) lose it.
+ *
+ * @module
+ */
+import snarkdown from "snarkdown";
+
+const ALLOWED = new Set(
+  "A P BR STRONG B EM I CODE PRE UL OL LI H1 H2 H3 H4 H5 H6 BLOCKQUOTE HR DEL S TABLE THEAD TBODY TR TH TD"
+    .split(" "),
+);
+
+/** Whether `href` is relative or uses http, https or mailto. */
+export function isSafeUrl(href: string, base: string): boolean {
+  try {
+    return ["http:", "https:", "mailto:"].includes(new URL(href, base).protocol);
+  } catch {
+    return false;
+  }
+}
+
+function clean(node: Element | DocumentFragment, base: string): void {
+  for (const child of [...node.children]) {
+    if (child.tagName === "SCRIPT" || child.tagName === "STYLE") {
+      child.remove();
+      continue;
+    }
+    clean(child, base);
+    if (!ALLOWED.has(child.tagName)) {
+      child.replaceWith(...child.childNodes);
+      continue;
+    }
+    for (const { name, value } of [...child.attributes]) {
+      const keep = name === "href" && child.tagName === "A" && isSafeUrl(value, base);
+      if (!keep) child.removeAttribute(name);
+    }
+  }
+}
+
+/** Sanitized HTML for the Markdown `text`, relative links resolved against `document`'s URL. */
+export function renderMarkdown(text: string, document: Document): string {
+  const template = document.createElement("template");
+  template.innerHTML = snarkdown(text);
+  clean(template.content, document.baseURI);
+  return template.innerHTML;
+}
+
+/** The safe links of sanitized answer HTML, deduplicated, in order, with their texts. */
+export function answerLinks(
+  html: string,
+  document: Document,
+): Array<{ url: string; title: string }> {
+  const template = document.createElement("template");
+  template.innerHTML = html;
+  const seen = new Set<string>();
+  return [...template.content.querySelectorAll("a[href]")].flatMap((a) => {
+    const url = a.getAttribute("href")!;
+    if (seen.has(url)) return [];
+    seen.add(url);
+    return [{ url, title: a.textContent || url }];
+  });
+}
