@@ -24,6 +24,29 @@ export type {
   Template,
   TemplateResult,
 } from "./options.ts";
-export type { DocSearchHit, IndexEntry, SearchClient } from "./search.ts";
+export type { Html } from "./ui/html.ts";
+export type {
+  DocSearchHit,
+  HighlightResult,
+  HighlightValue,
+  HitType,
+  IndexEntry,
+  Level,
+  SearchClient,
+  SearchRequest,
+} from "./search.ts";
 export type { KeyboardShortcuts } from "./shortcuts.ts";
-export type { PartialTranslations, Translations } from "./translations.ts";
+export type {
+  AggregatedToolCallText,
+  AskAiScreenTranslations,
+  ButtonTranslations,
+  ErrorScreenTranslations,
+  FooterTranslations,
+  NewConversationTranslations,
+  NoResultsScreenTranslations,
+  PartialTranslations,
+  ResultsScreenTranslations,
+  SearchBoxTranslations,
+  StartScreenTranslations,
+  Translations,
+} from "./translations.ts";

@@ -26,48 +26,64 @@ export type Template<P> = (props: P, helpers: { html: Html }) => TemplateResult;
 
 /** What `resultsFooterComponent` and the navigator get as `state`. */
 export interface SearchState {
+  /** The current query text. */
   query: string;
+  /** `nbHits`: the number of hits of the current results, summed over the indices. */
   context: { nbHits: number };
 }
 
 /** Props of `hitComponent`: the hit and the default rendered content. */
 export interface HitComponentProps {
+  /** The hit, with every attribute the search API returned. */
   hit: DocSearchHit;
+  /** The default content of the row (icon, highlighted title and path). */
   children: VNode;
 }
 
 /** Props of `resultsFooterComponent`. */
 export interface ResultsFooterProps {
+  /** The query and the number of hits. */
   state: SearchState;
 }
 
 /** What the navigator's methods get. */
 export interface NavigatorParams {
+  /** The URL of the selected hit. */
   itemUrl: string;
+  /** The selected hit. */
   item: DocSearchHit;
+  /** The query and the number of hits. */
   state: SearchState;
 }
 
 /** The autocomplete navigator interface: how a selected hit is opened. */
 export interface Navigator {
+  /** Enter: opens the hit (default `location.assign`); the modal closes. */
   navigate(params: NavigatorParams): void;
+  /** Ctrl/Cmd+Enter: opens the hit in a new tab (default `window.open(url, "_blank")`). */
   navigateNewTab(params: NavigatorParams): void;
+  /** Shift+Enter: opens the hit in a new window (default `window.open` as a popup). */
   navigateNewWindow(params: NavigatorParams): void;
 }
 
 /** The AskAi object (spec "AskAi object"). */
 export interface AskAiOptions {
+  /** The assistant ID (a plain string `askAi` is this ID). */
   assistantId: string;
   /** Index for Ask AI; default: the first index. */
   indexName?: string;
+  /** Search API key for Ask AI; default: the top-level `apiKey`. */
   apiKey?: string;
+  /** Application ID for Ask AI; default: the top-level `appId`. */
   appId?: string;
   /**
    * Standard backend: a flat object (`facetFilters`, `filters`, ...).
    * Agent platform (`agentStudio`): keyed by index name, no `facetFilters`.
    */
   searchParameters?: Record<string, unknown>;
+  /** Shows three published suggested questions on the new-conversation screen. */
   suggestedQuestions?: boolean;
+  /** Experimental: chat with the agent platform instead of the standard Ask AI backend. */
   agentStudio?: boolean;
   /**
    * Base URL of the Ask AI backend: default `https://askai.algolia.com` for the
@@ -78,9 +94,13 @@ export interface AskAiOptions {
 
 /** The AskAi object with its credentials, index and base URL settled. */
 export interface ResolvedAskAi extends AskAiOptions {
+  /** Ask AI's application ID. */
   appId: string;
+  /** Ask AI's search API key. */
   apiKey: string;
+  /** Ask AI's index. */
   indexName: string;
+  /** Ask AI's backend, without a trailing slash. */
   baseUrl: string;
 }
 
@@ -90,28 +110,45 @@ export interface SearchBoxOptions {
   container?: string | HTMLElement;
   /** The window the search box runs in; default `window`. */
   environment?: Window;
+  /** Application ID of the search provider (required). */
   appId: string;
+  /** Search-only API key (required). */
   apiKey: string;
   /** Indices in priority order: a name, or `{name, searchParameters}`. */
   indices?: Array<string | IndexEntry>;
   /** @deprecated use `indices`. */
   indexName?: string;
+  /** Placeholder of the modal's input; default `Search docs` (a variant mentioning AI with `askAi`). */
   placeholder?: string;
+  /** Enables Ask AI: the assistant ID, or the {@link AskAiOptions} object. */
   askAi?: string | AskAiOptions;
   /** @deprecated use `indices` entries' `searchParameters`. */
   searchParameters?: Record<string, unknown>;
+  /** Gets the hits of a search response before display; returns a new array of hits. */
   transformItems?: (items: DocSearchHit[]) => DocSearchHit[];
+  /** Renders each result (default: a link to `hit.url` around `children`). */
   hitComponent?: Template<HitComponentProps>;
+  /** Gets the `algoliasearch/lite` client and returns the client to use. */
   transformSearchClient?: (client: SearchClient) => SearchClient;
+  /** When true, recent searches, favorites and conversations are not stored. */
   disableUserPersonalization?: boolean;
+  /** Text of the input when the modal opens. */
   initialQuery?: string;
+  /** How a selected hit is opened (any method left out keeps its default). */
   navigator?: Partial<Navigator>;
+  /** Overrides of any text and aria label. */
   translations?: PartialTranslations;
+  /** URL where a user can report a query without results. */
   getMissingResultsUrl?: (params: { query: string }) => string;
+  /** Turns the global shortcuts on or off (both on by default). */
   keyboardShortcuts?: KeyboardShortcuts;
+  /** Renders content below the results. */
   resultsFooterComponent?: Template<ResultsFooterProps>;
+  /** Results shown per group (lvl0); default 5. */
   maxResultsPerGroup?: number;
+  /** Recent searches kept; default 7. */
   recentSearchesLimit?: number;
+  /** Recent searches kept once a favorite exists; default 4. */
   recentSearchesWithFavoritesLimit?: number;
 }
 

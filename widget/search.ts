@@ -22,14 +22,19 @@ export type HitType = Level | "content";
 
 /** One highlighted or snippeted attribute: `value` holds `<mark>` tags around matches. */
 export interface HighlightValue {
+  /** The attribute's text with `<mark>`/`</mark>` around matched words. */
   value: string;
+  /** How many of the query's words matched. */
   matchLevel?: "none" | "partial" | "full";
+  /** The query's words that matched. */
   matchedWords?: string[];
 }
 
 /** Highlighted (or snippeted) attributes of a hit, in the shape of the hit. */
 export interface HighlightResult {
+  /** The paragraph text. */
   content?: HighlightValue;
+  /** The headings. */
   hierarchy?: Partial<Record<Level, HighlightValue>>;
 }
 
@@ -38,19 +43,29 @@ export interface HighlightResult {
  * heading (`lvl2`-`lvl6`) or a paragraph (`content`).
  */
 export interface DocSearchHit {
+  /** Unique id of the record. */
   objectID: string;
+  /** Where the hit leads, with the anchor of its section. */
   url: string;
+  /** The section's anchor, when it has one. */
   anchor?: string | null;
+  /** What the record stands for: a page or heading level, or a paragraph. */
   type: HitType;
+  /** The paragraph text of a `content` record. */
   content: string | null;
+  /** The headings above the record: lvl0 (section of the site), lvl1 (page), lvl2-lvl6. */
   hierarchy: Partial<Record<Level, string | null>>;
+  /** The attributes with `<mark>` around matches. */
   _highlightResult?: HighlightResult;
+  /** The snippeted attributes (15 words around matches) with `<mark>` around matches. */
   _snippetResult?: HighlightResult;
+  /** Any other attribute of the record. */
   [attribute: string]: unknown;
 }
 
 /** An entry of the `indices` option, in object form. */
 export interface IndexEntry {
+  /** The index name. */
   name: string;
   /** Search parameters of this index's request; they override {@link DEFAULT_SEARCH_PARAMETERS}. */
   searchParameters?: Record<string, unknown>;
@@ -58,14 +73,19 @@ export interface IndexEntry {
 
 /** One request of a multi-index search: the index, the query and its parameters. */
 export interface SearchRequest extends Record<string, unknown> {
+  /** The index searched. */
   indexName: string;
+  /** The query text (at most {@link MAX_QUERY_LENGTH} characters). */
   query: string;
 }
 
 /** One index's answer to a multi-index search. */
 export interface SearchResult {
+  /** The hits of this page of results. */
   hits: DocSearchHit[];
+  /** The number of hits in total. */
   nbHits?: number;
+  /** Any other field of the answer (`processingTimeMS`, `page`, ...). */
   [field: string]: unknown;
 }
 
@@ -75,6 +95,7 @@ export interface SearchResult {
  * may wrap it.
  */
 export interface SearchClient {
+  /** One request per index; the results in the same order. */
   search(
     params: { requests: SearchRequest[] },
   ): Promise<{ results: unknown[] }>;

@@ -9,7 +9,9 @@
 
 /** Which shortcuts are on; each defaults to `true`. */
 export interface KeyboardShortcuts {
+  /** Ctrl+K (Cmd+K on Apple platforms) opens and closes the modal; off also hides the button's hint. */
   "Ctrl/Cmd+K"?: boolean;
+  /** `/` opens the modal (not while the user types in a field). */
   "/"?: boolean;
 }
 

@@ -9,87 +9,133 @@ import type { VNode } from "preact";
 
 /** Texts of the search button. */
 export interface ButtonTranslations {
+  /** Default `Search`. */
   buttonText: string;
+  /** Default `Search`. */
   buttonAriaLabel: string;
 }
 
 /** Texts of the modal's search bar. */
 export interface SearchBoxTranslations {
+  /** Default `Clear`. */
   clearButtonTitle: string;
+  /** Default `Clear the query`. */
   clearButtonAriaLabel: string;
+  /** Default `Close`. */
   closeButtonText: string;
+  /** Default `Close`. */
   closeButtonAriaLabel: string;
   /** Unset by default: `Search docs`, or a variant that mentions asking AI when Ask AI is on. */
   placeholderText?: string;
   /** Unset by default: `Ask another question...`. */
   placeholderTextAskAi?: string;
+  /** Default `Answering...`. */
   placeholderTextAskAiStreaming: string;
   /** One of the HTML `enterkeyhint` values ({@link ENTER_KEY_HINTS}). */
   enterKeyHint: string;
   /** One of the HTML `enterkeyhint` values ({@link ENTER_KEY_HINTS}). */
   enterKeyHintAskAi: string;
+  /** Default `Search`. */
   searchInputLabel: string;
+  /** Default `Back to keyword search`. */
   backToKeywordSearchButtonText: string;
+  /** Default `Back to keyword search`. */
   backToKeywordSearchButtonAriaLabel: string;
+  /** Default `Ask a question`. */
   newConversationPlaceholder: string;
+  /** Default `My conversation history`. */
   conversationHistoryTitle: string;
+  /** Default `Start a new conversation`. */
   startNewConversationText: string;
+  /** Default `Conversation history`. */
   viewConversationHistoryText: string;
 }
 
 /** Texts of the start screen (recent and favorite searches, recent conversations). */
 export interface StartScreenTranslations {
+  /** Default `Recent`. */
   recentSearchesTitle: string;
+  /** Default `No recent searches`. */
   noRecentSearchesText: string;
+  /** Default `Save this search`. */
   saveRecentSearchButtonTitle: string;
+  /** Default `Remove this search from history`. */
   removeRecentSearchButtonTitle: string;
+  /** Default `Favorite`. */
   favoriteSearchesTitle: string;
+  /** Default `Remove this search from favorites`. */
   removeFavoriteSearchButtonTitle: string;
+  /** Default `Recent conversations`. */
   recentConversationsTitle: string;
+  /** Default `Remove this conversation from history`. */
   removeRecentConversationButtonTitle: string;
 }
 
 /** Texts of the error screen. */
 export interface ErrorScreenTranslations {
+  /** Default `Unable to fetch results`. */
   titleText: string;
+  /** Default `You might want to check your network connection.`. */
   helpText: string;
 }
 
 /** Texts of the no-results screen. */
 export interface NoResultsScreenTranslations {
+  /** Default `No results found for`. */
   noResultsText: string;
+  /** Default `Try searching for`. */
   suggestedQueryText: string;
+  /** Default `Believe this query should return results?`. */
   reportMissingResultsText: string;
+  /** Default `Let us know.`. */
   reportMissingResultsLinkText: string;
 }
 
 /** Texts of the results screen's Ask AI row. */
 export interface ResultsScreenTranslations {
+  /** Default `Ask AI: `. */
   askAiPlaceholder: string;
+  /** Default `Didn't find it in the docs? Ask AI to help: `. */
   noResultsAskAiPlaceholder: string;
 }
 
 /** Separators of an aggregated tool-call line (`Searched for "a", "b" and "c"`). */
 export interface AggregatedToolCallText {
+  /** Text before the first query; default `Searched for `. */
   before?: string;
+  /** Between queries; default `, `. */
   separator?: string;
+  /** Between the last two queries; default ` and `. */
   lastSeparator?: string;
+  /** Text after the last query; default none. */
   after?: string;
 }
 
 /** Texts of the Ask AI screen. */
 export interface AskAiScreenTranslations {
+  /** Default `Answers are generated with AI which can make mistakes. Verify responses.`. */
   disclaimerText: string;
+  /** Default `Related sources`. */
   relatedSourcesText: string;
+  /** Default `Thinking...`. */
   thinkingText: string;
+  /** Default `Copy`. */
   copyButtonText: string;
+  /** Default `Copied!`. */
   copyButtonCopiedText: string;
+  /** Default `Copy`. */
   copyButtonTitle: string;
+  /** Default `Like`. */
   likeButtonTitle: string;
+  /** Default `Dislike`. */
   dislikeButtonTitle: string;
+  /** Default `Thanks for your feedback!`. */
   thanksForFeedbackText: string;
+  /** Default `Searching...`. */
   preToolCallText: string;
+  /** Default `Searching for `. */
   duringToolCallText: string;
+  /** Default `Searched for`. */
   afterToolCallText: string;
   /** Replaces the default rendering of consecutive searches of one answer. */
   aggregatedToolCallNode?: (
@@ -98,6 +144,7 @@ export interface AskAiScreenTranslations {
   ) => VNode | string;
   /** Separators used by the default rendering of consecutive searches. */
   aggregatedToolCallText?: (queries: string[]) => AggregatedToolCallText;
+  /** Default `You stopped this response`. */
   stoppedStreamingText: string;
   /** Title of the button that stops a streaming answer (an addition to the spec's keys). */
   stopButtonTitle: string;
@@ -105,27 +152,41 @@ export interface AskAiScreenTranslations {
 
 /** Texts of the modal's footer. */
 export interface FooterTranslations {
+  /** Default `Select`. */
   selectText: string;
+  /** Default `Submit question`. */
   submitQuestionText: string;
+  /** Default `Enter key`. */
   selectKeyAriaLabel: string;
+  /** Default `Navigate`. */
   navigateText: string;
+  /** Default `Arrow up`. */
   navigateUpKeyAriaLabel: string;
+  /** Default `Arrow down`. */
   navigateDownKeyAriaLabel: string;
+  /** Default `Close`. */
   closeText: string;
+  /** Default `Back to search`. */
   backToSearchText: string;
+  /** Default `Escape key`. */
   closeKeyAriaLabel: string;
+  /** Default `Powered by`. */
   poweredByText: string;
 }
 
 /** Texts of the new-conversation screen. */
 export interface NewConversationTranslations {
+  /** Default `How can I help you today?`. */
   newConversationTitle: string;
+  /** Default `I search through your documentation to help you find setup guides, feature details and troubleshooting tips, fast.`. */
   newConversationDescription: string;
 }
 
 /** Every text of the search box, grouped as the spec groups them. */
 export interface Translations {
+  /** The search button. */
   button: ButtonTranslations;
+  /** The modal, by screen. */
   modal: {
     searchBox: SearchBoxTranslations;
     startScreen: StartScreenTranslations;
@@ -140,7 +201,9 @@ export interface Translations {
 
 /** The `translations` option: any subset of {@link Translations}. */
 export interface PartialTranslations {
+  /** The search button. */
   button?: Partial<ButtonTranslations>;
+  /** The modal, by screen. */
   modal?: {
     [G in keyof Translations["modal"]]?: Partial<Translations["modal"][G]>;
   };
