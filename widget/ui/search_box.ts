@@ -6,7 +6,7 @@
  * @module
  */
 import type { ComponentChildren, VNode } from "preact";
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { type ResolvedOptions, resolveOptions, type SearchBoxOptions } from "../options.ts";
 import { createConversationStorage } from "../ask_ai/conversations.ts";
 import { createLatestSearch, createSearchClient } from "../search.ts";
@@ -70,7 +70,8 @@ export function SearchBoxRoot(
       recentSearchesWithFavoritesLimit: options.recentSearchesWithFavoritesLimit,
     }), [options]);
 
-  useEffect(() =>
+  // a layout effect: the shortcuts work as soon as `searchBox()` returns
+  useLayoutEffect(() =>
     installShortcuts(env, options.keyboardShortcuts, {
       isOpen: () => openRef.current,
       open: () => setOpen(true),
