@@ -10,6 +10,7 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/as
 import type { Browser, Page } from "playwright-core";
 import { axeViolations, launchBrowser } from "../support/browser.ts";
 import { startDocsSite } from "../support/docs_site.ts";
+import { createTokenSource } from "../../widget/ask_ai/token.ts";
 import type { AskAiFaults, AskAiRequestLog } from "../../examples/docs-site/ask_ai_api.ts";
 
 const askAiFaults: AskAiFaults = {};
@@ -58,6 +59,40 @@ const closePage = async (page: Page) => {
   assertEquals(pageErrors.get(page), [], "no uncaught error");
   await page.context().close();
 };
+
+Deno.test("Ask AI token: one request in flight, cached in sessionStorage, renewed 30 s before expiry", async () => {
+  reset();
+  sessionStorage.clear();
+  const token = createTokenSource({
+    baseUrl: site.url,
+    assistantId: "mikrogql-docs-assistant",
+    environment: globalThis as unknown as Window,
+  });
+  const [a, b] = await Promise.all([token(), token()]);
+  assertEquals(a, b);
+  assertEquals(requests("/chat/token").length, 1, "one request for two concurrent callers");
+  assertEquals(sessionStorage.getItem("__DOCSEARCH_ASKAI_TOKEN__mikrogql-docs-assistant"), a);
+  assertEquals(await token(), a);
+  assertEquals(requests("/chat/token").length, 1, "the cached token is used");
+
+  askAiFaults.tokenTtlSeconds = 31;
+  sessionStorage.clear();
+  await token();
+  assertEquals(requests("/chat/token").length, 2);
+  await token();
+  assertEquals(requests("/chat/token").length, 2, "31 s left: still fresh");
+  askAiFaults.tokenTtlSeconds = 29;
+  sessionStorage.clear();
+  await token();
+  await token();
+  assertEquals(requests("/chat/token").length, 4, "29 s left: renewed on every use");
+
+  askAiFaults.tokenStatus = 401;
+  sessionStorage.clear();
+  const error = await token().then(() => null, (e: Error) => e.message);
+  assertEquals(error, "The assistant is not available");
+  reset();
+});
 
 Deno.test({
   name: "search box Ask AI mode in Chromium",

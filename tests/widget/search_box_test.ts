@@ -883,7 +883,58 @@ async function steps(t: Deno.TestContext) {
     assertEquals(await texts(custom, ".DocSearch-Hit-source"), ["Recent", "Favorite"]);
     assertEquals(await custom.locator(HIT).count(), 2);
     await closePage(custom);
+
+    const favorites = await mount(`navigator: { navigate: () => {} }`);
+    await favorites.evaluate(() => {
+      const hit = (i: number) => ({
+        objectID: `fav-${i}`,
+        url: `/docs/guides/getting-started.html#fav-${i}`,
+        type: "lvl2",
+        content: null,
+        hierarchy: { lvl0: "Guides", lvl1: "Getting started", lvl2: `Favorite ${i}` },
+      });
+      localStorage.setItem(
+        "__DOCSEARCH_FAVORITE_SEARCHES__mikrogql-mikrogql-docs",
+        JSON.stringify(Array.from({ length: 10 }, (_, i) => hit(i))),
+      );
+    });
+    await select(favorites, 1);
+    await favorites.click(`${HIT} >> nth=0 >> [title="Save this search"]`);
+    const stored = await favorites.evaluate(() =>
+      JSON.parse(localStorage.getItem("__DOCSEARCH_FAVORITE_SEARCHES__mikrogql-mikrogql-docs")!)
+        .map((h: { objectID: string }) => h.objectID)
+    );
+    assertEquals(stored.length, 10, "at most 10 favorites");
+    assertEquals(stored.at(-1), "fav-8");
+    assertEquals(await favorites.locator(`.DocSearch-Hits >> nth=-1 >> ${HIT}`).count(), 10);
+    await closePage(favorites);
   });
+
+  await t.step(
+    "theme: DocSearch custom properties, dark on html[data-theme=dark] and prefers-color-scheme",
+    async () => {
+      const page = await mount();
+      await page.click(".DocSearch-Button");
+      const background = () =>
+        page.evaluate(() =>
+          getComputedStyle(document.querySelector(".DocSearch-Modal")!).backgroundColor
+        );
+      assertEquals(await background(), "rgb(245, 246, 247)");
+      await page.evaluate(() => document.documentElement.dataset.theme = "dark");
+      assertEquals(await background(), "rgb(21, 23, 42)");
+      await page.evaluate(() => {
+        delete document.documentElement.dataset.theme;
+        document.documentElement.style.setProperty("--docsearch-modal-background", "rgb(1, 2, 3)");
+      });
+      assertEquals(await background(), "rgb(1, 2, 3)");
+      await page.evaluate(() =>
+        document.documentElement.style.removeProperty("--docsearch-modal-background")
+      );
+      await page.emulateMedia({ colorScheme: "dark" });
+      assertEquals(await background(), "rgb(21, 23, 42)");
+      await closePage(page);
+    },
+  );
 
   await t.step("disableUserPersonalization writes nothing", async () => {
     const page = await mount(`navigator: { navigate: () => {} }, disableUserPersonalization: true`);
