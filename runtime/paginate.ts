@@ -40,9 +40,13 @@ export interface OrderInput {
 
 /** The pagination arguments of a connection field. */
 export interface PaginationArgs {
+  /** Rows after this cursor. */
   after?: string | null;
+  /** The first `n` rows (`n >= 0`); not with `last`. */
   first?: number | null;
+  /** Rows before this cursor. */
   before?: string | null;
+  /** The last `n` rows (`n >= 0`); not with `first`. */
   last?: number | null;
   /** One order, or a list of orders for `MultiOrder()` types. */
   orderBy?: OrderInput | OrderInput[] | null;
@@ -56,13 +60,17 @@ export interface PaginationLimits {
 
 /** `PageInfo` of the Relay connection specification. */
 export interface PageInfo {
+  /** `before` was given, or `first` found more rows. */
   hasNextPage: boolean;
+  /** `after` was given, or `last` found more rows. */
   hasPreviousPage: boolean;
+  /** Cursor of the first edge; `null` on an empty page. */
   startCursor: string | null;
+  /** Cursor of the last edge; `null` on an empty page. */
   endCursor: string | null;
 }
 
-/** A connection edge. */
+/** A connection edge: the node and its opaque cursor (encoded when read). */
 export interface Edge<T> {
   node: T;
   cursor: string;
