@@ -13,13 +13,13 @@
  *
  * @module
  */
-import { TextLineStream } from "@std/streams/text-line-stream";
 import { Comment } from "../examples/blog/entities/comment.ts";
 import { Post } from "../examples/blog/entities/post.ts";
 import { User } from "../examples/blog/entities/user.ts";
 import { entities } from "../examples/blog/server.ts";
 import { openDatabase } from "../examples/database.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
+import { startServerProcess } from "./server_process.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
 const CONCURRENCY = 10;
@@ -50,21 +50,11 @@ interface Result {
 }
 
 async function run(kind: "generated" | "naive"): Promise<Result> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("./graphql_server.ts", import.meta.url).pathname, kind, db.url],
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(new TextLineStream());
-  let port = 0;
-  for await (const line of lines) {
-    const match = line.match(/^listening (\d+)/);
-    if (match) {
-      port = Number(match[1]);
-      break;
-    }
-  }
-  const url = `http://127.0.0.1:${port}`;
+  const server = await startServerProcess(new URL("./graphql_server.ts", import.meta.url), [
+    kind,
+    db.url,
+  ]);
+  const url = `http://127.0.0.1:${server.port}`;
   const post = async () => {
     const response = await fetch(`${url}/graphql`, {
       method: "POST",
@@ -78,8 +68,7 @@ async function run(kind: "generated" | "naive"): Promise<Result> {
   const before = await (await fetch(`${url}/stats`)).json();
   const load = wrkPath() ? await loadWithWrk(`${url}/graphql`) : await loadInProcess(post);
   const after = await (await fetch(`${url}/stats`)).json();
-  child.kill();
-  await child.status;
+  await server.stop();
   return {
     ...load,
     statements: (after.statements - before.statements) / (after.requests - before.requests),
@@ -159,7 +148,8 @@ try {
       r.statements.toFixed(1).padStart(6)
     } statements/req  RSS ${(r.rss / 2 ** 20).toFixed(0)} MiB  (${r.requests} requests)`;
   console.log(
-    `users(first:10){posts(first:10){comments(first:10)}}, ${SECONDS} s at concurrency ${CONCURRENCY}, PostgreSQL`,
+    `users(first:10){posts(first:10){comments(first:10)}}, ${SECONDS} s at concurrency ${CONCURRENCY}, ` +
+      `PostgreSQL, load from ${wrkPath() ? "wrk" : "in-process fetch loops"}`,
   );
   console.log(row("generated", generated));
   console.log(row("naive", naive));

@@ -12,7 +12,6 @@
  *
  * @module
  */
-import { TextLineStream } from "@std/streams/text-line-stream";
 import { encodeGlobalId } from "@mikrogql/ext";
 import { Comment } from "../examples/blog/entities/comment.ts";
 import { Post } from "../examples/blog/entities/post.ts";
@@ -20,6 +19,7 @@ import { User } from "../examples/blog/entities/user.ts";
 import { entities } from "../examples/blog/server.ts";
 import { openDatabase } from "../examples/database.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
+import { startServerProcess } from "./server_process.ts";
 
 const OPS = Number(Deno.env.get("BENCH_OPS") ?? 2000);
 const WARMUP = 100;
@@ -49,23 +49,12 @@ interface Result {
 }
 
 async function run(mode: typeof MODES[number], ids: string[]): Promise<Result> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("./mutation_server.ts", import.meta.url).pathname, mode, db.url],
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
+  const server = await startServerProcess(new URL("./mutation_server.ts", import.meta.url), [
+    mode,
+    db.url,
+  ]);
+  const port = server.port;
   try {
-    const lines = child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(
-      new TextLineStream(),
-    );
-    let port = 0;
-    for await (const line of lines) {
-      const match = line.match(/^listening (\d+)/);
-      if (match) {
-        port = Number(match[1]);
-        break;
-      }
-    }
     let errors = 0;
     const create = async (i: number) => {
       const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
@@ -98,8 +87,7 @@ async function run(mode: typeof MODES[number], ids: string[]): Promise<Result> {
     const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * OPS))];
     return { rate: OPS / seconds, p50: at(0.5), p99: at(0.99), errors };
   } finally {
-    child.kill();
-    await child.status;
+    await server.stop();
   }
 }
 
