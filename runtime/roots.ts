@@ -85,7 +85,10 @@ export async function resolveNodes(
   for (const node of nodes) {
     if (node instanceof Error) continue;
     const name = nodeTypeOf(graph, node)?.name;
-    if (name) byType.set(name, [...(byType.get(name) ?? []), node]);
+    if (!name) continue;
+    const list = byType.get(name);
+    if (list) list.push(node);
+    else byType.set(name, [node]);
   }
   for (const [name, list] of byType) {
     await loadPlan(em, graph, [...new Set(list)], plans.get(name)!, rootScope(info.path), limits);
