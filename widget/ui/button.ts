@@ -20,8 +20,6 @@ export interface SearchButtonProps {
   environment: Window;
   buttonRef: Ref<HTMLButtonElement>;
   onClick(): void;
-  /** A sign that the user may open the modal soon (pointer over, focus, touch). */
-  onIntent(): void;
 }
 
 /** Whether the page runs on an Apple platform (the Command key is `⌘`). */
@@ -44,9 +42,6 @@ export function SearchButton(props: SearchButtonProps): VNode {
       aria-label=${translations.buttonAriaLabel}
       aria-keyshortcuts=${keys || undefined}
       onClick=${props.onClick}
-      onPointerEnter=${props.onIntent}
-      onFocus=${props.onIntent}
-      onTouchStart=${props.onIntent}
       ref=${props.buttonRef}
     >
         <span class="DocSearch-Button-Container">

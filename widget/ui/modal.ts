@@ -41,8 +41,6 @@ export interface ModalProps {
   askAiClient: SearchClient | null;
   /** Prefix of the element ids of this search box. */
   idPrefix: string;
-  /** Text of the input when the modal opens. */
-  query: string;
   onClose(): void;
 }
 
@@ -59,7 +57,7 @@ export function Modal(props: ModalProps): VNode {
   const { options, storage, idPrefix } = props;
   const t = options.translations.modal;
   const env = options.environment;
-  const [query, setQuery] = useState(props.query.slice(0, MAX_QUERY_LENGTH));
+  const [query, setQuery] = useState(options.initialQuery.slice(0, MAX_QUERY_LENGTH));
   const [status, setStatus] = useState<"idle" | "stalled" | "error">("idle");
   const [results, setResults] = useState<Results | null>(null);
   const [active, setActive] = useState(0);

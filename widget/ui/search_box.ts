@@ -5,13 +5,17 @@
  *
  * @module
  */
-import type { VNode } from "preact";
+import type { ComponentChildren, VNode } from "preact";
 import { useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { type ResolvedOptions, resolveOptions, type SearchBoxOptions } from "../options.ts";
+import { createConversationStorage } from "../ask_ai/conversations.ts";
+import { createLatestSearch, createSearchClient } from "../search.ts";
 import { installShortcuts } from "../shortcuts.ts";
+import { createSearchStorage } from "../storage.ts";
 import { SearchButton } from "./button.ts";
 import { html } from "./html.ts";
-import { loadedModal, loadModal, whenIdle } from "./load_modal.ts";
+import { Modal } from "./modal.ts";
+import { Portal } from "./portal.ts";
 import { lockScroll } from "./scroll_lock.ts";
 
 /** Props of {@link SearchBox}: the options, plus where the modal mounts. */
@@ -24,11 +28,7 @@ let instances = 0;
 
 /**
  * The search box for resolved options; `portal` is where the modal mounts,
- * `null` for next to the button (the initializer's `container`). The modal's
- * chunk is imported on intent (pointer on the button, focus, touch, a
- * shortcut; at once with `initialQuery`) or when the page is idle. Opened
- * before it arrives, the box locks the page and keeps the keys typed
- * meanwhile for the input.
+ * `null` for next to the button (the initializer's `container`).
  */
 export function SearchBoxRoot(
   { options, portal }: {
@@ -38,34 +38,46 @@ export function SearchBoxRoot(
 ): VNode {
   const env = options.environment;
   const [open, setOpen] = useState(false);
-  const [modal, setModal] = useState(loadedModal);
   const button = useRef<HTMLButtonElement>(null);
-  const typed = useRef("");
   const openRef = useRef(open);
   openRef.current = open;
   const idPrefix = useMemo(() => `docsearch-${++instances}`, []);
-  const load = () => {
-    loadModal().then(setModal, () => setOpen(false));
-  };
-  const show = () => {
-    typed.current = "";
-    load();
-    setOpen(true);
-  };
+  const search = useMemo(() => {
+    const client = options.transformSearchClient(
+      createSearchClient(options.appId, options.apiKey),
+    );
+    return createLatestSearch(client, options.indices);
+  }, [options]);
+  const askAiClient = useMemo(() =>
+    options.askAi &&
+    options.transformSearchClient(createSearchClient(options.askAi.appId, options.askAi.apiKey)), [
+    options,
+  ]);
+  const conversations = useMemo(() =>
+    createConversationStorage({
+      environment: env,
+      appId: options.askAi?.appId ?? options.appId,
+      indexName: options.askAi?.indexName ?? options.indices[0].name,
+      disabled: options.disableUserPersonalization,
+    }), [options]);
+  const storage = useMemo(() =>
+    createSearchStorage({
+      environment: env,
+      appId: options.appId,
+      indexName: options.indices[0].name,
+      disabled: options.disableUserPersonalization,
+      recentSearchesLimit: options.recentSearchesLimit,
+      recentSearchesWithFavoritesLimit: options.recentSearchesWithFavoritesLimit,
+    }), [options]);
 
   // a layout effect: the shortcuts work as soon as `searchBox()` returns
   useLayoutEffect(() =>
     installShortcuts(env, options.keyboardShortcuts, {
       isOpen: () => openRef.current,
-      open: show,
+      open: () => setOpen(true),
       close: () => setOpen(false),
       onEscape: () => setOpen(false),
     }), [options]);
-
-  useLayoutEffect(() => {
-    if (!options.initialQuery) return whenIdle(env, load);
-    load();
-  }, [options]);
 
   useLayoutEffect(() => {
     if (!open) return;
@@ -79,38 +91,29 @@ export function SearchBoxRoot(
     };
   }, [open]);
 
-  // open while the chunk loads: text keys go to the input-to-be, not the page
-  useLayoutEffect(() => {
-    if (!open || modal) return;
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
-      if (event.key === "Backspace") typed.current = typed.current.slice(0, -1);
-      else if (event.key.length === 1) typed.current += event.key;
-      else return;
-      event.preventDefault();
-    };
-    env.addEventListener("keydown", onKeyDown, true);
-    return () => env.removeEventListener("keydown", onKeyDown, true);
-  }, [open, modal]);
-
+  let modal: ComponentChildren = open &&
+    html`
+      <${Modal}
+        options=${options}
+        storage=${storage}
+        conversations=${conversations}
+        askAiClient=${askAiClient}
+        search=${search}
+        idPrefix=${idPrefix}
+        onClose=${() => setOpen(false)}
+      />
+    `;
+  if (modal && portal) {
+    modal = html`<${Portal} container=${portal}>${modal}<//>`;
+  }
   return html`
     <${SearchButton}
       translations=${options.translations.button}
       shortcuts=${options.keyboardShortcuts}
       environment=${env}
       buttonRef=${button}
-      onClick=${show}
-      onIntent=${load}
-    />${open && modal &&
-      html`
-        <${modal.SearchModal}
-          options=${options}
-          portal=${portal}
-          idPrefix=${idPrefix}
-          query=${options.initialQuery + typed.current}
-          onClose=${() => setOpen(false)}
-        />
-      `}
+      onClick=${() => setOpen(true)}
+    />${modal}
   ` as VNode;
 }
 
