@@ -19,8 +19,8 @@
  */
 import type { EntityProperty } from "@mikro-orm/core";
 import { type Annotation, annotationsOf, SkipWhereInput } from "../runtime/annotations.ts";
-import type { ScalarKind, WhereOp } from "../runtime/graph.ts";
-import { hasPredicateName, predicateName } from "../runtime/where.ts";
+import type { ScalarKind, WhereOpFamily } from "../runtime/graph.ts";
+import { hasPredicateName, predicateName, whereOps } from "../runtime/where.ts";
 import type { GraphType } from "./graph.ts";
 
 /** The predicates of one property in a where input. */
@@ -35,7 +35,10 @@ export interface GraphWhereField {
   target?: string;
   /** GraphQL named type of one value (`ID`, `String`, `Time`, an enum name, ...). */
   graphqlType: string;
-  ops: WhereOp[];
+  /** The operator family (the operators follow: `whereOps`). */
+  ops: WhereOpFamily;
+  /** Adds `IsNil`/`NotNil`. */
+  nullable: boolean;
 }
 
 /** The edge predicates of one edge in a where input. */
@@ -55,12 +58,6 @@ export interface GraphWhereInput {
   fields: GraphWhereField[];
   edges: GraphWhereEdge[];
 }
-
-const EQUALITY: WhereOp[] = ["EQ", "NEQ", "In", "NotIn"];
-const COMPARISON: WhereOp[] = [...EQUALITY, "GT", "GTE", "LT", "LTE"];
-const STRING: WhereOp[] = [...COMPARISON, "Contains", "HasPrefix", "HasSuffix"];
-const FOLD: WhereOp[] = ["EqualFold", "ContainsFold"];
-const NIL: WhereOp[] = ["IsNil", "NotNil"];
 
 /**
  * Decides the where inputs of all `types` (in place: sets `type.where`). Run after every type's
@@ -86,23 +83,25 @@ export function buildWhereInputs(
       kind: "id",
       target: type.name,
       graphqlType: "ID",
-      ops: COMPARISON,
+      ops: "comparison",
+      nullable: false,
     }];
     for (const field of type.fields) {
       if (field.kind === "json" || !keep(field.prop)) continue;
-      const nil = field.nullable ? NIL : [];
-      let ops: WhereOp[];
-      if (field.kind === "boolean") ops = ["EQ", "NEQ", ...nil];
-      else if (field.kind === "enum") ops = [...EQUALITY, ...nil];
-      else if (field.kind === "string" && !isUuid(type.meta.properties[field.prop])) {
-        ops = [...STRING, ...nil, ...FOLD];
-      } else ops = [...COMPARISON, ...nil];
+      const ops: WhereOpFamily = field.kind === "boolean"
+        ? "boolean"
+        : field.kind === "enum"
+        ? "equality"
+        : field.kind === "string" && !isUuid(type.meta.properties[field.prop])
+        ? "string"
+        : "comparison";
       fields.push({
         name: field.name,
         prop: field.prop,
         kind: field.kind,
         graphqlType: field.graphqlType,
         ops,
+        nullable: field.nullable,
       });
     }
     for (const edge of type.edges) {
@@ -114,7 +113,8 @@ export function buildWhereInputs(
         kind: "id",
         target: edge.target,
         graphqlType: "ID",
-        ops: [...EQUALITY, ...(edge.nullable ? NIL : [])],
+        ops: "equality",
+        nullable: edge.nullable,
       });
     }
     const edges = type.edges.filter((e) => keep(e.prop)).map((e) => ({
@@ -134,7 +134,7 @@ export function buildWhereInputs(
       names.set(name, prop);
     };
     for (const name of ["not", "and", "or"]) claim(name, name);
-    for (const f of fields) for (const op of f.ops) claim(predicateName(f.name, op), f.prop);
+    for (const f of fields) for (const op of whereOps(f)) claim(predicateName(f.name, op), f.prop);
     for (const e of edges) {
       claim(hasPredicateName(e.name), e.name);
       if (e.with) claim(hasPredicateName(e.name, true), e.name);

@@ -16,7 +16,7 @@ import {
   GraphQLNonNull,
   type GraphQLScalarType,
 } from "graphql";
-import { hasPredicateName, predicateName } from "../runtime/where.ts";
+import { hasPredicateName, predicateName, whereOps } from "../runtime/where.ts";
 import type { Graph } from "./graph.ts";
 
 /**
@@ -49,7 +49,7 @@ export function buildWhereInputTypes(
           };
           for (const field of where.fields) {
             const value = field.graphqlType === "ID" ? GraphQLID : input(field.graphqlType);
-            field.ops.forEach((op, i) => {
+            whereOps(field).forEach((op, i) => {
               fields[predicateName(field.name, op)] = {
                 type: op === "IsNil" || op === "NotNil"
                   ? GraphQLBoolean

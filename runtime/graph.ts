@@ -119,9 +119,19 @@ export interface WhereFieldDescription {
   kind: ScalarKind | "id";
   /** For `kind: "id"`: the GraphQL type the global ids name. */
   target?: string;
-  /** The operators, in SDL order. */
-  ops: WhereOp[];
+  /** The operator family; the operators follow from it (`whereOps` in runtime/where.ts). */
+  ops: WhereOpFamily;
+  /** The property is nullable: adds `IsNil`/`NotNil`. */
+  nullable?: boolean;
 }
+
+/**
+ * Operator families, entgql's operators per property type: `boolean` (EQ, NEQ), `equality`
+ * (EQ, NEQ, In, NotIn: enums, foreign keys), `comparison` (equality plus GT, GTE, LT, LTE:
+ * numbers, dates, UUIDs, ids), `string` (comparison plus Contains, HasPrefix, HasSuffix,
+ * EqualFold, ContainsFold).
+ */
+export type WhereOpFamily = "boolean" | "equality" | "comparison" | "string";
 
 /** A generated `<T>WhereInput` (entgql `WhereInput`). */
 export interface WhereInputDescription {

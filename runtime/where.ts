@@ -23,8 +23,39 @@
 import { type EntityManager, type FilterQuery, raw } from "@mikro-orm/core";
 import { containsFold, type Dialect, dialectOf, matchText } from "./dialect.ts";
 import { ErrorCode, gqlError } from "./errors.ts";
-import type { Graph, NodeType, WhereFieldDescription, WhereOp } from "./graph.ts";
+import type { Graph, NodeType, WhereFieldDescription, WhereOp, WhereOpFamily } from "./graph.ts";
 import { decodeGlobalId } from "./node.ts";
+
+const FAMILIES: Record<WhereOpFamily, WhereOp[]> = {
+  boolean: ["EQ", "NEQ"],
+  equality: ["EQ", "NEQ", "In", "NotIn"],
+  comparison: ["EQ", "NEQ", "In", "NotIn", "GT", "GTE", "LT", "LTE"],
+  string: [
+    "EQ",
+    "NEQ",
+    "In",
+    "NotIn",
+    "GT",
+    "GTE",
+    "LT",
+    "LTE",
+    "Contains",
+    "HasPrefix",
+    "HasSuffix",
+  ],
+};
+
+/**
+ * The operators of a where field, in SDL order: its family's, then `IsNil`/`NotNil` when it is
+ * nullable, then `EqualFold`/`ContainsFold` for strings (entgql's order).
+ */
+export function whereOps(field: { ops: WhereOpFamily; nullable?: boolean }): WhereOp[] {
+  return [
+    ...FAMILIES[field.ops],
+    ...(field.nullable ? ["IsNil", "NotNil"] as const : []),
+    ...(field.ops === "string" ? ["EqualFold", "ContainsFold"] as const : []),
+  ];
+}
 
 /** The name of the predicate `op` on the field `field`: `text` for `EQ`, else `textNEQ`, .... */
 export function predicateName(field: string, op: WhereOp): string {
@@ -47,7 +78,7 @@ function predicatesOf(type: NodeType): Map<string, Predicate> {
   if (!map) {
     map = new Map();
     for (const [name, field] of Object.entries(type.where?.fields ?? {})) {
-      for (const op of field.ops) map.set(predicateName(name, op), { field, op });
+      for (const op of whereOps(field)) map.set(predicateName(name, op), { field, op });
     }
     for (const edge of type.where?.edges ?? []) {
       map.set(hasPredicateName(edge), { edge, with: false });

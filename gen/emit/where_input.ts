@@ -1,6 +1,7 @@
 /**
  * `where_input.ts`: per type, its `<T>WhereInput` as a table (predicate base name -> property,
- * value kind, operators; edges with `has<Edge>` predicates), read by the runtime's `whereFilter`.
+ * value kind, operator family, nullability; edges with `has<Edge>` predicates), read by the
+ * runtime's `whereFilter`.
  *
  * @module
  */
@@ -18,6 +19,7 @@ export function emitWhereInput(graph: Graph, runtime: string): string {
           kind: f.kind,
           target: f.target,
           ops: f.ops,
+          nullable: f.nullable || undefined,
         }]),
       ),
       edges: t.where!.edges.map((e) => e.name),
