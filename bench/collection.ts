@@ -8,7 +8,9 @@
  * deno task bench:collection
  * ```
  *
- * The load comes from `wrk` when it is installed (`apt-get install wrk`), else from fetch loops in
+ * `BENCH_DB_DELAY_MS=1` puts a TCP proxy between the servers and PostgreSQL that delays each
+ * direction, to see both servers as if the database were a few milliseconds away (the measured
+ * round trip is printed; see bench/latency_proxy.ts for its resolution). The load comes from `wrk` when it is installed (`apt-get install wrk`), else from fetch loops in
  * this process (which compete with the servers for the same cores).
  *
  * @module
@@ -19,9 +21,12 @@ import { User } from "../examples/blog/entities/user.ts";
 import { entities } from "../examples/blog/server.ts";
 import { openDatabase } from "../examples/database.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
+import { startLatencyProxy } from "./latency_proxy.ts";
 import { startServerProcess } from "./server_process.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
+/** Delay added each way between the servers and PostgreSQL by a TCP proxy; 0 connects directly. */
+const DB_DELAY_MS = Number(Deno.env.get("BENCH_DB_DELAY_MS") ?? 0);
 const CONCURRENCY = 10;
 const QUERY = `{ users(first: 10) { edges { node { name posts(first: 10) { edges { node { title
   comments(first: 10) { edges { node { text } } } } } } } } } }`;
@@ -40,6 +45,24 @@ for (let u = 0; u < 100; u++) {
 await em.flush();
 await orm.close();
 
+const proxy = DB_DELAY_MS > 0
+  ? startLatencyProxy({ hostname: "127.0.0.1", port: 5432 }, DB_DELAY_MS)
+  : undefined;
+const serverUrl = proxy ? db.url.replace(":5432/", `:${proxy.port}/`) : db.url;
+
+/** Median time of `select 1` from a fresh connection to `url`, in ms. */
+async function roundTrip(url: string): Promise<number> {
+  const probe = await openDatabase({ entities, url });
+  const times: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    const t0 = performance.now();
+    await probe.em.fork().getConnection().execute("select 1");
+    times.push(performance.now() - t0);
+  }
+  await probe.close();
+  return times.sort((a, b) => a - b)[15];
+}
+
 interface Result {
   requests: number;
   rps: number;
@@ -52,7 +75,7 @@ interface Result {
 async function run(kind: "generated" | "naive"): Promise<Result> {
   const server = await startServerProcess(new URL("./graphql_server.ts", import.meta.url), [
     kind,
-    db.url,
+    serverUrl,
   ]);
   const url = `http://127.0.0.1:${server.port}`;
   const post = async () => {
@@ -151,9 +174,14 @@ try {
     `users(first:10){posts(first:10){comments(first:10)}}, ${SECONDS} s at concurrency ${CONCURRENCY}, ` +
       `PostgreSQL, load from ${wrkPath() ? "wrk" : "in-process fetch loops"}`,
   );
+  console.log(
+    `database round trip (select 1, median): ${(await roundTrip(serverUrl)).toFixed(2)} ms` +
+      (proxy ? ` through a proxy adding ${DB_DELAY_MS} ms each way` : " (loopback, direct)"),
+  );
   console.log(row("generated", generated));
   console.log(row("naive", naive));
   console.log(`ratio generated/naive: ${(generated.rps / naive.rps).toFixed(2)}x req/s`);
 } finally {
+  proxy?.close();
   await db.drop();
 }
