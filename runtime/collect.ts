@@ -261,8 +261,8 @@ export function collectNode(
 }
 
 /**
- * The plans of a field returning the `Node` interface (`node`, `nodes`): one per node type,
- * built from the fields on `Node` and the fragments that apply to that type.
+ * The plans of a field returning the `Node` interface (`node`, `nodes`): one per node type in
+ * `types`, built from the fields on `Node` and the fragments that apply to that type.
  *
  * @throws GraphQLError `QUERY_TOO_DEEP` or `INVALID_PAGINATION` before any SQL runs
  */
@@ -270,8 +270,9 @@ export function collectNodes(
   graph: Graph,
   info: GraphQLResolveInfo,
   limits: CollectLimits = {},
+  types: readonly NodeType[] = Object.values(graph.types),
 ): Map<string, NodePlan> {
   const c = collector(graph, info, limits);
   const sets = selectionSets(info);
-  return new Map(Object.values(graph.types).map((type) => [type.name, c.node(type, sets, 1)]));
+  return new Map(types.map((type) => [type.name, c.node(type, sets, 1)]));
 }

@@ -15,7 +15,6 @@ import type { Connection, PaginationArgs } from "./paginate.ts";
 import { resolveConnection, resolveNode, resolveNodes } from "./roots.ts";
 import { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./scalars.ts";
 import { fromContext, type MikroContext } from "./transaction.ts";
-import { whereFilter } from "./where.ts";
 
 /**
  * Options of {@linkcode createResolvers}: page-size and depth limits (`maxPageSize`,
@@ -73,15 +72,7 @@ export function createResolvers(
     const queryField = graph.queryFields[type.name];
     if (queryField) {
       query[queryField] = (_root, args, ctx, info) =>
-        resolveConnection(
-          fromContext(ctx),
-          graph,
-          type,
-          args as PaginationArgs,
-          info,
-          options,
-          whereFilter(fromContext(ctx), graph, type.name, args.where),
-        );
+        resolveConnection(fromContext(ctx), graph, type, args as PaginationArgs, info, options);
     }
     const fields: Record<string, Resolver> = {
       id: (row) => globalIdOf(graph, type, row[type.id.prop]),

@@ -11,25 +11,27 @@ import type { GraphQLResolveInfo } from "graphql";
 import { collectConnection, type CollectLimits, collectNode, collectNodes } from "./collect.ts";
 import { type Graph, type NodeType, nodeTypeOf } from "./graph.ts";
 import { fieldsOf, loadPlan, rootScope } from "./load.ts";
-import { noder, noders } from "./node.ts";
+import { decodeGlobalId, noder, noders } from "./node.ts";
 import { type Connection, paginate, type PaginationArgs } from "./paginate.ts";
+import { whereFilter } from "./where.ts";
 
 /**
- * Resolves a root connection field (`users(...)`) of `type`.
+ * Resolves a root connection field (`users(after, first, before, last, orderBy, where)`) of
+ * `type`; the where input filters the page and the count alike.
  *
- * @param filter an extra filter on the rows (a where input), applied to the page and the count
- * @throws GraphQLError `INVALID_PAGINATION`, `INVALID_CURSOR`, `QUERY_TOO_DEEP` before any SQL
+ * @throws GraphQLError `INVALID_PAGINATION`, `INVALID_CURSOR`, `QUERY_TOO_DEEP`, or
+ *   `BAD_USER_INPUT` for a bad where input, before any SQL
  */
 export async function resolveConnection(
   em: EntityManager,
   graph: Graph,
   type: NodeType,
-  args: PaginationArgs,
+  args: PaginationArgs & { where?: unknown },
   info: GraphQLResolveInfo,
   limits: CollectLimits = {},
-  filter: FilterQuery<object> = {},
 ): Promise<Connection<object>> {
   const plan = collectConnection(graph, type, info, limits);
+  const filter = whereFilter(em, graph, type.name, args.where);
   const connection = await paginate(
     type,
     args,
@@ -64,9 +66,9 @@ export async function resolveNode(
   info: GraphQLResolveInfo,
   limits: CollectLimits = {},
 ): Promise<object> {
-  const plans = collectNodes(graph, info, limits);
+  const type = decodeGlobalId(graph, id)?.type;
+  const plans = collectNodes(graph, info, limits, type ? [type] : []);
   const node = await noder(em, graph, id);
-  const type = nodeTypeOf(graph, node);
   if (type) await loadPlan(em, graph, [node], plans.get(type.name)!, rootScope(info.path), limits);
   return node;
 }
@@ -79,7 +81,10 @@ export async function resolveNodes(
   info: GraphQLResolveInfo,
   limits: CollectLimits = {},
 ): Promise<(object | Error)[]> {
-  const plans = collectNodes(graph, info, limits);
+  const types = new Set(
+    ids.map((id) => decodeGlobalId(graph, id)?.type).filter((t) => t !== undefined),
+  );
+  const plans = collectNodes(graph, info, limits, [...types]);
   const nodes = await noders(em, graph, ids);
   const byType = new Map<string, object[]>();
   for (const node of nodes) {
