@@ -7,23 +7,14 @@
  * @module
  */
 import { Lexer, type Token, type Tokens } from "marked";
-
-/** Hierarchy levels of a record. */
-export type Level =
-  | "lvl0"
-  | "lvl1"
-  | "lvl2"
-  | "lvl3"
-  | "lvl4"
-  | "lvl5"
-  | "lvl6";
+import type { HitType, Level } from "../../widget/search.ts";
 
 /** A DocSearch record (the shape the search API stores and returns). */
 export interface DocSearchRecord {
   objectID: string;
   url: string;
   anchor: string | null;
-  type: Level | "content";
+  type: HitType;
   content: string | null;
   hierarchy: Record<Level, string | null>;
   /** Further attributes, for `filters`/`facetFilters`. */

@@ -8,7 +8,8 @@
  * @module
  */
 import MiniSearch, { type SearchResult as MiniSearchResult } from "minisearch";
-import type { DocSearchRecord, Level } from "./records.ts";
+import type { Level } from "../../widget/search.ts";
+import type { DocSearchRecord } from "./records.ts";
 
 /** Faults the API can be told to produce; mutable while it serves. */
 export interface SearchApiFaults {
