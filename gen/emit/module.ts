@@ -64,3 +64,35 @@ export function literal(value: unknown): string {
   }
   return JSON.stringify(value);
 }
+
+/** One exported constant of a table module. */
+export interface TableExport {
+  /** The constant's name. */
+  name: string;
+  /** Its docstring text. */
+  doc: string;
+  /** The JSON-able value, written with {@linkcode literal}. */
+  value: unknown;
+  /** The type it `satisfies`, e.g. `Tables<EdgeDescription>`. */
+  type: string;
+}
+
+/**
+ * Renders a declarative table module: one `export const <name> = <literal> satisfies <type>;`
+ * per export, with `types` imported type-only from the runtime.
+ */
+export function renderTables(
+  doc: string,
+  runtime: string,
+  types: string[],
+  exports: TableExport[],
+): string {
+  const imports: Imports = new Map();
+  if (types.length > 0) addImport(imports, runtime, ...types.map((t) => `type ${t}`));
+  const body = exports
+    .map((e) =>
+      `/** ${e.doc} */\nexport const ${e.name} = ${literal(e.value)} satisfies ${e.type};`
+    )
+    .join("\n\n");
+  return renderModule(doc, imports, body);
+}

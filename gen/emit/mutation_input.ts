@@ -7,7 +7,7 @@
  */
 import type { Graph } from "../graph.ts";
 import type { GraphMutationInput } from "../mutations.ts";
-import { addImport, type Imports, literal, renderModule } from "./module.ts";
+import { renderTables } from "./module.ts";
 
 /** Renders `mutation_input.ts`. */
 export function emitMutationInput(graph: Graph, runtime: string): string {
@@ -25,15 +25,15 @@ export function emitMutationInput(graph: Graph, runtime: string): string {
       delete: t.mutations!.delete,
     }]),
   );
-  const imports: Imports = new Map();
-  addImport(imports, runtime, "type MutationDescription");
-  const body = [
-    "/** GraphQL type -> root mutation fields, and input field -> entity change. */",
-    `export const mutations = ${literal(value)} satisfies Record<string, MutationDescription>;`,
-  ].join("\n");
-  return renderModule(
+  return renderTables(
     "Mutation inputs: per type, `Create<T>Input` / `Update<T>Input` field -> entity change.",
-    imports,
-    body,
+    runtime,
+    ["MutationDescription"],
+    [{
+      name: "mutations",
+      doc: "GraphQL type -> root mutation fields, and input field -> entity change.",
+      value,
+      type: "Record<string, MutationDescription>",
+    }],
   );
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Graph } from "../graph.ts";
-import { addImport, type Imports, literal, renderModule } from "./module.ts";
+import { renderTables } from "./module.ts";
 
 /** `collection.ts`: per type, GraphQL field -> entity property and scalar kind. */
 export function emitCollection(graph: Graph, runtime: string): string {
@@ -22,19 +22,24 @@ export function emitCollection(graph: Graph, runtime: string): string {
       t,
     ) => [t.name, t.collectedFor]),
   );
-  const imports: Imports = new Map();
-  addImport(imports, runtime, "type FieldDescription", "type Tables");
-  const body = [
-    `/** GraphQL type -> GraphQL field -> scalar field. */`,
-    `export const fields = ${literal(value)} satisfies Tables<FieldDescription>;`,
-    "",
-    `/** GraphQL type -> user-resolved field -> properties it needs (\`CollectedFor\`). */`,
-    `export const collectedFor = ${literal(collectedFor)} satisfies Tables<string[]>;`,
-  ].join("\n");
-  return renderModule(
+  return renderTables(
     "Field collection table: per type, GraphQL field -> entity property.",
-    imports,
-    body,
+    runtime,
+    ["FieldDescription", "Tables"],
+    [
+      {
+        name: "fields",
+        doc: "GraphQL type -> GraphQL field -> scalar field.",
+        value,
+        type: "Tables<FieldDescription>",
+      },
+      {
+        name: "collectedFor",
+        doc: "GraphQL type -> user-resolved field -> properties it needs (`CollectedFor`).",
+        value: collectedFor,
+        type: "Tables<string[]>",
+      },
+    ],
   );
 }
 
@@ -55,13 +60,16 @@ export function emitEdges(graph: Graph, runtime: string): string {
       }]),
     ),
   ]));
-  return tableModule(
-    runtime,
+  return renderTables(
     "Edges: per type, one entry per GraphQL edge field, resolved by the runtime's edge resolver.",
-    "EdgeDescription",
-    "edges",
-    "GraphQL type -> GraphQL edge -> edge.",
-    value,
+    runtime,
+    ["EdgeDescription", "Tables"],
+    [{
+      name: "edges",
+      doc: "GraphQL type -> GraphQL edge -> edge.",
+      value,
+      type: "Tables<EdgeDescription>",
+    }],
   );
 }
 
@@ -82,19 +90,24 @@ export function emitPagination(graph: Graph, runtime: string): string {
   const queryFields = Object.fromEntries(
     graph.types.filter((t) => t.queryField).map((t) => [t.name, t.queryField]),
   );
-  const imports: Imports = new Map();
-  addImport(imports, runtime, "type OrderFieldDescription", "type Tables");
-  const body = [
-    `/** GraphQL type -> \`<T>OrderField\` value -> ordered property. */`,
-    `export const orderFields = ${literal(orderFields)} satisfies Tables<OrderFieldDescription>;`,
-    "",
-    `/** GraphQL type -> root connection field of \`Query\`. */`,
-    `export const queryFields = ${literal(queryFields)} satisfies Record<string, string>;`,
-  ].join("\n");
-  return renderModule(
+  return renderTables(
     "Pagination: order fields and root connection fields per type.",
-    imports,
-    body,
+    runtime,
+    ["OrderFieldDescription", "Tables"],
+    [
+      {
+        name: "orderFields",
+        doc: "GraphQL type -> `<T>OrderField` value -> ordered property.",
+        value: orderFields,
+        type: "Tables<OrderFieldDescription>",
+      },
+      {
+        name: "queryFields",
+        doc: "GraphQL type -> root connection field of `Query`.",
+        value: queryFields,
+        type: "Record<string, string>",
+      },
+    ],
   );
 }
 
@@ -105,28 +118,10 @@ export function emitEnums(graph: Graph): string {
       e,
     ) => [e.name, Object.fromEntries(e.values.map((v) => [v.name, v.value]))]),
   );
-  const body = `/** GraphQL enum -> GraphQL value -> entity value. */\nexport const enums = ${
-    literal(value)
-  } satisfies Record<string, Record<string, string | number>>;`;
-  return renderModule(
-    "Enum value mappings between GraphQL and the entities.",
-    new Map(),
-    body,
-  );
-}
-
-function tableModule(
-  runtime: string,
-  doc: string,
-  description: string,
-  exportName: string,
-  exportDoc: string,
-  value: Record<string, unknown>,
-): string {
-  const imports: Imports = new Map();
-  addImport(imports, runtime, `type ${description}`, "type Tables");
-  const body = `/** ${exportDoc} */\nexport const ${exportName} = ${
-    literal(value)
-  } satisfies Tables<${description}>;`;
-  return renderModule(doc, imports, body);
+  return renderTables("Enum value mappings between GraphQL and the entities.", "", [], [{
+    name: "enums",
+    doc: "GraphQL enum -> GraphQL value -> entity value.",
+    value,
+    type: "Record<string, Record<string, string | number>>",
+  }]);
 }

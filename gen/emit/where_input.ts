@@ -6,7 +6,7 @@
  * @module
  */
 import type { Graph } from "../graph.ts";
-import { addImport, type Imports, literal, renderModule } from "./module.ts";
+import { renderTables } from "./module.ts";
 
 /** Renders `where_input.ts`. */
 export function emitWhereInput(graph: Graph, runtime: string): string {
@@ -25,14 +25,15 @@ export function emitWhereInput(graph: Graph, runtime: string): string {
       edges: t.where!.edges.map((e) => e.name),
     }]),
   );
-  const imports: Imports = new Map();
-  addImport(imports, runtime, "type WhereInputDescription");
-  const body = `/** GraphQL type -> its \`<T>WhereInput\`. */\nexport const whereInputs = ${
-    literal(value)
-  } satisfies Record<string, WhereInputDescription>;`;
-  return renderModule(
+  return renderTables(
     "Where inputs: per type, the predicates of `<T>WhereInput` and the properties they filter.",
-    imports,
-    body,
+    runtime,
+    ["WhereInputDescription"],
+    [{
+      name: "whereInputs",
+      doc: "GraphQL type -> its `<T>WhereInput`.",
+      value,
+      type: "Record<string, WhereInputDescription>",
+    }],
   );
 }
