@@ -237,7 +237,7 @@ async function loadPartitioned(
 ): Promise<[string, object][]> {
   const parentKey = quote(em, "p", column(em, parentType, parentType.id.prop));
   const order = orderSql(em, page, "t");
-  const selected = fields ? fields.map((f) => `t.${f}`) : ["t.*"];
+  const selected = fields ? selectColumns(em, target, fields, "t") : ["t.*"];
   const qb = em.createQueryBuilder(target.entity, "t")
     .select([...selected, raw(`${parentKey} as ${quote(em, "__parent")}`)] as never)
     .join(`t.${inverse}`, "p")
@@ -276,6 +276,27 @@ async function loadPartitioned(
   ]);
   await em.getUnitOfWork().dispatchOnLoadEvent();
   return hydrated;
+}
+
+/**
+ * The select list of `props` on the row alias `alias`. Reference properties (the foreign keys of
+ * unique edges) are selected as their raw columns: the query joins the parent through one of
+ * them, and the QueryBuilder would turn `t.<edge>` into the joined entity's key instead.
+ */
+function selectColumns(
+  em: SqlEntityManager,
+  type: NodeType,
+  props: string[],
+  alias: string,
+): unknown[] {
+  const meta = em.getMetadata().find(type.entity)!;
+  return props.map((prop) => {
+    const property = meta.properties[prop];
+    const reference = property?.kind === "m:1" || (property?.kind === "1:1" && property.owner);
+    return reference
+      ? raw(property.fieldNames.map((c) => quote(em, alias, c)).join(", "))
+      : `${alias}.${prop}`;
+  });
 }
 
 /** One grouped `COUNT(*)` for all parents: parent key -> number of related rows. */
