@@ -3,11 +3,25 @@
  *
  * @module
  */
+import type { Diagnostic } from "./diagnostics.ts";
 
 /**
  * An invalid model or option. The message names the entity file and property, e.g.
- * `entities/user.ts: User.meta: OrderField "META" on a non-comparable property (json)`.
+ * `entities/user.ts: User.meta: OrderField "META" on a non-comparable property (json)`; when a
+ * run finds several problems, the message lists them all, one a line, and `diagnostics` holds
+ * each (and the warnings of the run).
  */
 export class GenerateError extends Error {
   override name = "GenerateError";
+  /** Every problem of the run, each naming file, entity and property where known. */
+  readonly diagnostics: readonly Diagnostic[];
+
+  /**
+   * @param message the problem, or the list of problems
+   * @param diagnostics the structured problems; empty for a single problem given as `message`
+   */
+  constructor(message: string, diagnostics: readonly Diagnostic[] = []) {
+    super(message);
+    this.diagnostics = diagnostics;
+  }
 }

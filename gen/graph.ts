@@ -1,7 +1,8 @@
 /**
  * Step 3 of generation: turn MikroORM metadata and the annotations into one intermediate
- * representation, the Graph, with every GraphQL name decided here, once. Invalid models are
- * rejected here with a {@linkcode GenerateError} naming the entity file and property.
+ * representation, the Graph, with every GraphQL name decided here, once. Every problem of an
+ * invalid model is collected (naming the entity file and property) and the model rejected with
+ * one `GenerateError` listing them all.
  *
  * @module
  */
@@ -17,7 +18,7 @@ import {
   SkipType,
 } from "../runtime/annotations.ts";
 import type { GlobalIdFormat, ScalarKind } from "../runtime/graph.ts";
-import { GenerateError } from "./errors.ts";
+import { Diagnostics } from "./diagnostics.ts";
 import type { LoadedEntity, LoadedModel } from "./load.ts";
 import { buildMutations, type GraphMutations } from "./mutations.ts";
 import { addEdgeOrderFields, type PendingEdgeOrder } from "./order.ts";
@@ -129,9 +130,16 @@ const COMPARABLE = new Set<ScalarKind>([
  * Builds the Graph of a loaded model.
  *
  * @param cwd base directory for the file names in error messages
- * @throws GenerateError naming the entity file and property for an invalid model
+ * @param diagnostics collects the problems found (errors and warnings such as an edge into a
+ *   type that is not generated)
+ * @throws GenerateError listing every problem (each naming the entity file and property) of an
+ *   invalid model
  */
-export function buildGraph(model: LoadedModel, cwd = Deno.cwd()): Graph {
+export function buildGraph(
+  model: LoadedModel,
+  cwd = Deno.cwd(),
+  diagnostics = new Diagnostics(),
+): Graph {
   const enums: GraphEnum[] = [];
   const candidates: {
     loaded: LoadedEntity;
@@ -139,20 +147,39 @@ export function buildGraph(model: LoadedModel, cwd = Deno.cwd()): Graph {
     name: string;
     where: string;
   }[] = [];
+  /** Class name -> why it is not a node type, for the warning on edges into it. */
+  const leftOut = new Map<string, string>();
   for (const loaded of model.entities) {
     const meta = model.metadata.get(loaded.className);
-    if (
-      !meta || meta.pivotTable || meta.embeddable || meta.virtual ||
-      meta.abstract
-    ) continue;
+    const why = !meta
+      ? "not discovered by MikroORM"
+      : meta.pivotTable
+      ? "a pivot entity"
+      : meta.embeddable
+      ? "an embeddable"
+      : meta.virtual
+      ? "a virtual entity"
+      : meta.abstract
+      ? "abstract"
+      : undefined;
+    if (!meta || why) {
+      leftOut.set(loaded.className, why!);
+      continue;
+    }
     const annotations = annotationsOf(loaded.entity);
-    if (skipped(annotations.entity, SkipType)) continue;
+    if (skipped(annotations.entity, SkipType)) {
+      leftOut.set(loaded.className, "skipped with Skip(SkipType)");
+      continue;
+    }
     const where = relative(cwd, loaded.file);
     const name = find(annotations.entity, "Type")?.name ?? meta.className;
     if (!NAME.test(name)) {
-      throw new GenerateError(
-        `${where}: ${meta.className}: invalid GraphQL type name "${name}"`,
-      );
+      diagnostics.error({
+        file: where,
+        entity: meta.className,
+        message: `invalid GraphQL type name "${name}"`,
+      });
+      continue;
     }
     candidates.push({ loaded, meta, name, where });
   }
@@ -161,22 +188,22 @@ export function buildGraph(model: LoadedModel, cwd = Deno.cwd()): Graph {
   for (const c of candidates) {
     const other = fileOfName.get(c.name);
     if (other) {
-      throw new GenerateError(
-        `${c.where}: ${c.meta.className}: GraphQL type name "${c.name}" is already used by an entity in ${other}`,
-      );
+      diagnostics.error({
+        file: c.where,
+        entity: c.meta.className,
+        message: `GraphQL type name "${c.name}" is already used by an entity in ${other}`,
+      });
+      continue;
     }
     fileOfName.set(c.name, `${c.where} (${c.meta.className})`);
     typeOfClass.set(c.meta.className, c.name);
   }
   const pendingOrders: PendingEdgeOrder[] = [];
   const fails = new Map<GraphType, (prop: string, message: string) => never>();
-  const types = candidates.map(({ loaded, meta, name, where }) => {
+  const types = diagnostics.map(candidates, ({ loaded, meta, name, where }) => {
     const annotations = annotationsOf(loaded.entity);
-    const fail = (prop: string, message: string): never => {
-      throw new GenerateError(
-        `${where}: ${meta.className}.${prop}: ${message}`,
-      );
-    };
+    const fail = (prop: string, message: string): never =>
+      diagnostics.fail({ file: where, entity: meta.className, prop, message });
     if (meta.primaryKeys.length !== 1) {
       fail(
         meta.primaryKeys.join(","),
@@ -220,16 +247,16 @@ export function buildGraph(model: LoadedModel, cwd = Deno.cwd()): Graph {
       }
       graphqlNames.add(field);
     };
-    for (const prop of Object.values(meta.properties)) {
+    diagnostics.forEach(Object.values(meta.properties), (prop) => {
       const list = annotations.fields[prop.name] ?? [];
       for (const field of find(list, "CollectedFor")?.fields ?? []) {
         (type.collectedFor[field] ??= []).push(prop.name);
       }
-      if (prop.primary || prop.hidden || skipped(list, SkipType)) continue;
+      if (prop.primary || prop.hidden || skipped(list, SkipType)) return;
       const orderField = find(list, "OrderField");
       if (prop.kind === "scalar") {
         const kind = scalarKind(prop);
-        if (!kind) continue;
+        if (!kind) return;
         const field: GraphField = {
           name: prop.name,
           prop: prop.name,
@@ -277,7 +304,17 @@ export function buildGraph(model: LoadedModel, cwd = Deno.cwd()): Graph {
         prop.kind === "m:n"
       ) {
         const target = typeOfClass.get(prop.type);
-        if (!target) continue;
+        if (!target) {
+          diagnostics.warn({
+            file: where,
+            entity: meta.className,
+            prop: prop.name,
+            message: `edge left out: its target ${prop.type} is not a node type (${
+              leftOut.get(prop.type) ?? "not exported by an entity module"
+            }); Skip(SkipType) on the property silences this`,
+          });
+          return;
+        }
         const unique = prop.kind === "m:1" || prop.kind === "1:1";
         const connection = !!find(list, "RelayConnection");
         if (connection && unique) {
@@ -315,22 +352,25 @@ export function buildGraph(model: LoadedModel, cwd = Deno.cwd()): Graph {
           });
         }
       }
-    }
+    });
     type.mutations = buildMutations(type, annotations.entity, annotations.fields, fail);
     fails.set(type, fail);
     return type;
   });
-  addEdgeOrderFields(types, pendingOrders);
-  buildWhereInputs(types, (type, prop, message) => fails.get(type)!(prop, message));
+  // Edges into an entity that failed above would dangle: stop here with what was found.
+  diagnostics.throwIfErrors();
+  diagnostics.forEach(pendingOrders, (pending) => addEdgeOrderFields(types, [pending]));
+  diagnostics.attempt(() =>
+    buildWhereInputs(types, (type, prop, message) => fails.get(type)!(prop, message))
+  );
   const enumNames = new Set<string>();
   for (const e of enums) {
     if (fileOfName.has(e.name) || enumNames.has(e.name)) {
-      throw new GenerateError(
-        `GraphQL enum name "${e.name}" collides with another type`,
-      );
+      diagnostics.error({ message: `GraphQL enum name "${e.name}" collides with another type` });
     }
     enumNames.add(e.name);
   }
+  diagnostics.throwIfErrors();
   return { types, enums };
 }
 

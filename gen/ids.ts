@@ -5,7 +5,9 @@
  *
  * @module
  */
+import { relative } from "@std/path";
 import type { GlobalIdFormat } from "../runtime/graph.ts";
+import { Diagnostics } from "./diagnostics.ts";
 import { GenerateError } from "./errors.ts";
 import type { Graph } from "./graph.ts";
 
@@ -14,10 +16,15 @@ const FORMATS: GlobalIdFormat[] = ["opaque", "universal", "raw"];
 /**
  * Sets `graph.ids` to `format`.
  *
- * @throws GenerateError naming the entity when its primary key or `IdPrefix` does not fit the
- *   format, two types share a prefix, or the format is unknown
+ * @param diagnostics collects the problems; every type is checked before the run fails
+ * @throws GenerateError naming each entity whose primary key or `IdPrefix` does not fit the
+ *   format or whose prefix another type shares, or when the format is unknown
  */
-export function applyGlobalIds(graph: Graph, format: GlobalIdFormat): void {
+export function applyGlobalIds(
+  graph: Graph,
+  format: GlobalIdFormat,
+  diagnostics = new Diagnostics(),
+): void {
   if (!FORMATS.includes(format)) {
     throw new GenerateError(
       `globalIds must be one of ${FORMATS.join(", ")}, got ${JSON.stringify(format)}`,
@@ -25,26 +32,34 @@ export function applyGlobalIds(graph: Graph, format: GlobalIdFormat): void {
   }
   const prefixes = new Map<string, string>();
   for (const type of graph.types) {
-    const where = `${type.entity.file}: ${type.meta.className}`;
+    const at = { file: relative(Deno.cwd(), type.entity.file), entity: type.meta.className };
     if (format === "universal" && type.id.kind === "string") {
-      throw new GenerateError(
-        `${where}: universal global ids need integer primary keys, ${type.id.prop} is a string`,
-      );
+      diagnostics.error({
+        ...at,
+        message: `universal global ids need integer primary keys, ${type.id.prop} is a string`,
+      });
+      continue;
     }
     if (format === "raw" && type.id.kind !== "string") {
-      throw new GenerateError(
-        `${where}: raw global ids need string primary keys (UUIDs, prefixed ULIDs), ${type.id.prop} is an integer`,
-      );
+      diagnostics.error({
+        ...at,
+        message:
+          `raw global ids need string primary keys (UUIDs, prefixed ULIDs), ${type.id.prop} is an integer`,
+      });
+      continue;
     }
     if (type.prefix === undefined) continue;
     if (format !== "raw") {
-      throw new GenerateError(`${where}: IdPrefix("${type.prefix}") needs globalIds: "raw"`);
+      diagnostics.error({ ...at, message: `IdPrefix("${type.prefix}") needs globalIds: "raw"` });
+      continue;
     }
     const other = prefixes.get(type.prefix);
     if (other) {
-      throw new GenerateError(`${where}: IdPrefix("${type.prefix}") is also used by ${other}`);
+      diagnostics.error({ ...at, message: `IdPrefix("${type.prefix}") is also used by ${other}` });
+      continue;
     }
     prefixes.set(type.prefix, type.name);
   }
+  diagnostics.throwIfErrors();
   graph.ids = format;
 }

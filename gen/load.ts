@@ -8,7 +8,8 @@
 import { type EntityMetadata, EntitySchema, MetadataStorage, MikroORM } from "@mikro-orm/core";
 import { NodeSqliteDialect, SqliteDriver } from "@mikro-orm/sql";
 import { walk } from "@std/fs/walk";
-import { toFileUrl } from "@std/path";
+import { relative, toFileUrl } from "@std/path";
+import { Diagnostics } from "./diagnostics.ts";
 import { GenerateError } from "./errors.ts";
 
 /** An entity found in an entity module. */
@@ -37,10 +38,15 @@ const NOT_MODULE = /(\.d\.ts|_test\.ts|\.test\.ts)$/;
  * Imports every module under `dir` (sorted by path, so the result is deterministic) and collects
  * the entities they export, then discovers their metadata.
  *
- * @throws GenerateError when the directory has no entity, a module fails to import, or
- *   MikroORM's discovery rejects the model
+ * @param diagnostics collects the problems: every module that fails to import is reported
+ *   before the run fails
+ * @throws GenerateError when the directory has no entity, modules fail to import (all named),
+ *   or MikroORM's discovery rejects the model (naming the entity's file)
  */
-export async function loadModel(dir: string): Promise<LoadedModel> {
+export async function loadModel(
+  dir: string,
+  diagnostics = new Diagnostics(),
+): Promise<LoadedModel> {
   const files: string[] = [];
   try {
     for await (
@@ -65,9 +71,11 @@ export async function loadModel(dir: string): Promise<LoadedModel> {
     try {
       exports = await import(toFileUrl(file).href);
     } catch (error) {
-      throw new GenerateError(
-        `${file}: cannot import: ${(error as Error).message}`,
-      );
+      diagnostics.error({
+        file: relative(Deno.cwd(), file),
+        message: `cannot import: ${(error as Error).message}`,
+      });
+      continue;
     }
     const decorated = new Set<unknown>(
       Object.values(MetadataStorage.getMetadata()).map((m) => m.class),
@@ -93,6 +101,7 @@ export async function loadModel(dir: string): Promise<LoadedModel> {
       }
     }
   }
+  diagnostics.throwIfErrors();
   if (entities.length === 0) {
     throw new GenerateError(`no MikroORM entity exported under ${dir}`);
   }
@@ -110,8 +119,12 @@ function discover(entities: LoadedEntity[]): Map<string, EntityMetadata> {
       discovery: { warnWhenNoEntities: false },
     });
   } catch (error) {
+    const message = (error as Error).message;
+    const culprit = entities.find((e) => new RegExp(`\\b${e.className}\\b`).test(message));
     throw new GenerateError(
-      `MikroORM metadata discovery failed: ${(error as Error).message}`,
+      `${
+        culprit ? `${relative(Deno.cwd(), culprit.file)}: ${culprit.className}: ` : ""
+      }MikroORM metadata discovery failed: ${message}`,
     );
   }
   const metadata = new Map<string, EntityMetadata>();

@@ -14,7 +14,7 @@
 import { parseArgs } from "@std/cli/parse-args";
 import { dirname, resolve, toFileUrl } from "@std/path";
 import type { GenerateConfig } from "./config.ts";
-import { generate, GenerateError } from "./mod.ts";
+import { type Diagnostic, formatDiagnostic, generate, GenerateError } from "./mod.ts";
 
 const USAGE =
   `usage: generate [--config gen.config.ts] [--entities DIR] [--out DIR] [--runtime-import SPECIFIER]`;
@@ -58,23 +58,35 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const started = performance.now();
+  let warnings: readonly Diagnostic[];
   try {
-    await generate({
+    ({ warnings } = await generate({
       ...config,
       entities,
       out,
       runtimeImport: args["runtime-import"] ?? config.runtimeImport,
       log: true,
-    });
+    }));
   } catch (error) {
     if (error instanceof GenerateError) {
-      console.error(`error: ${error.message}`);
+      report(
+        error.diagnostics.length
+          ? error.diagnostics
+          : [{ severity: "error", message: error.message }],
+      );
+      console.error("nothing was written");
       return 1;
     }
     throw error;
   }
+  report(warnings);
   console.log(`  took ${Math.round(performance.now() - started)} ms`);
   return 0;
+}
+
+/** Prints each diagnostic on stderr as `error: file: Entity.prop: message`. */
+function report(diagnostics: readonly Diagnostic[]): void {
+  for (const d of diagnostics) console.error(`${d.severity}: ${formatDiagnostic(d)}`);
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));

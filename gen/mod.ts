@@ -6,6 +6,8 @@
  */
 import { resolve } from "@std/path";
 import type { GenerateOptions } from "./config.ts";
+import type { Diagnostic } from "./diagnostics.ts";
+import { Diagnostics } from "./diagnostics.ts";
 import { emitMod, emitNode, emitResolvers } from "./emit/node.ts";
 import { emitMutationInput } from "./emit/mutation_input.ts";
 import { emitWhereInput } from "./emit/where_input.ts";
@@ -17,6 +19,7 @@ import { printGraphSchema } from "./schema.ts";
 import { writeFiles } from "./write.ts";
 
 export { defineConfig, type GenerateConfig, type GenerateOptions } from "./config.ts";
+export { type Diagnostic, formatDiagnostic } from "./diagnostics.ts";
 export { GenerateError } from "./errors.ts";
 export type {
   Graph,
@@ -37,13 +40,15 @@ export interface GenerateResult {
   out: string;
   /** Names of the files written, in write order. */
   files: string[];
+  /** The warnings of the run (e.g. an edge into a type that is not generated). */
+  warnings: Diagnostic[];
 }
 
 /**
  * Generates the GraphQL API for the entities under `options.entities` into `options.out`.
  *
- * @throws GenerateError naming the entity file and property when the model is invalid; nothing
- *   is written then
+ * @throws GenerateError listing every problem of an invalid model, each naming the entity
+ *   file and property (`diagnostics` holds them, and the run's warnings); nothing is written then
  */
 export async function generate(
   options: GenerateOptions,
@@ -51,8 +56,9 @@ export async function generate(
   const entities = resolve(options.entities);
   const out = resolve(options.out);
   const runtime = options.runtimeImport ?? "@mikrogql/ext";
-  const graph = buildGraph(await loadModel(entities));
-  applyGlobalIds(graph, options.globalIds ?? "opaque");
+  const diagnostics = new Diagnostics();
+  const graph = buildGraph(await loadModel(entities, diagnostics), Deno.cwd(), diagnostics);
+  applyGlobalIds(graph, options.globalIds ?? "opaque", diagnostics);
   const files = new Map<string, string>([
     ["schema.graphql", printGraphSchema(graph) + "\n"],
     ["node.ts", emitNode(graph, runtime, out)],
@@ -74,5 +80,5 @@ export async function generate(
     );
     console.log(`  files: ${[...files.keys()].join(", ")}`);
   }
-  return { graph, out, files: [...files.keys()] };
+  return { graph, out, files: [...files.keys()], warnings: diagnostics.warnings };
 }

@@ -133,3 +133,57 @@ Deno.test("generator CLI: bad usage exits 2", async () => {
     /missing --entities or --out/,
   );
 });
+
+Deno.test("generator reports every problem of a model in one run: three broken entities, all named", async () => {
+  const out = join(await Deno.makeTempDir(), "out");
+  const result = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "gen/main.ts",
+      "--entities",
+      "tests/gen/fixtures/three_broken",
+      "--out",
+      out,
+    ],
+    cwd: root,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assertEquals(result.code, 1);
+  const errors = new TextDecoder().decode(result.stderr).split("\n").filter((l) =>
+    l.startsWith("error: ")
+  );
+  assertEquals(errors, [
+    'error: tests/gen/fixtures/three_broken/gamma.ts: Gamma: invalid GraphQL type name "Gam-ma"',
+    'error: tests/gen/fixtures/three_broken/alpha.ts: Alpha.meta: OrderField "META" on a non-comparable property (json)',
+    'error: tests/gen/fixtures/three_broken/alpha.ts: Alpha.extra: OrderField "EXTRA" on a non-comparable property (json)',
+    "error: tests/gen/fixtures/three_broken/beta.ts: Beta.alpha: RelayConnection() on a unique edge",
+  ]);
+  assertEquals(await exists(out), false);
+});
+
+Deno.test("generate: an edge into a type that is not generated is a warning naming file, entity and property", async () => {
+  const out = join(await Deno.makeTempDir(), "out");
+  try {
+    const result = await generate({
+      entities: join(root, "tests/gen/fixtures/skipped_edge"),
+      out,
+    });
+    assertEquals(
+      result.warnings.map((w) => [w.severity, w.file, w.entity, w.prop]),
+      [
+        ["warning", "tests/gen/fixtures/skipped_edge/models.ts", "Owner", "pets"],
+        ["warning", "tests/gen/fixtures/skipped_edge/models.ts", "Owner", "favorite"],
+      ],
+    );
+    assertMatch(
+      result.warnings[0].message,
+      /target Pet is not a node type \(skipped with Skip\(SkipType\)\)/,
+    );
+    const sdl = await Deno.readTextFile(join(out, "schema.graphql"));
+    assertEquals(/\b(pets|favorite|hiddenPet)\b/.test(sdl), false);
+  } finally {
+    await Deno.remove(out, { recursive: true }).catch(() => {});
+  }
+});
