@@ -1,0 +1,44 @@
+/**
+ * Micro benchmark of the global id and cursor codec (issue 12, point 5): the btoa/atob codec of
+ * `runtime/base64url.ts` against `@std/encoding/base64url` through `TextEncoder`, the previous
+ * implementation, on the 1,110 ids and cursors of one Q1 answer.
+ *
+ * Run: `deno bench -A bench/base64url_bench.ts`.
+ */
+import { decodeBase64Url, encodeBase64Url } from "@std/encoding/base64url";
+import { base64UrlToText, textToBase64Url } from "../runtime/base64url.ts";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+const ids = Array.from({ length: 1110 }, (_, i) => `Comment:${100_000 + i * 97}`);
+const cursors = Array.from(
+  { length: 1110 },
+  (_, i) => JSON.stringify([i, [`2026-01-02 03:04:05.${100_000 + i}+00`], "createdAt"]),
+);
+const encodedIds = ids.map(textToBase64Url);
+const encodedCursors = cursors.map(textToBase64Url);
+
+Deno.bench("@std/encoding", { group: "encode 1,110 ids", baseline: true }, () => {
+  for (const id of ids) encodeBase64Url(encoder.encode(id));
+});
+Deno.bench("btoa + swap", { group: "encode 1,110 ids" }, () => {
+  for (const id of ids) textToBase64Url(id);
+});
+Deno.bench("@std/encoding", { group: "encode 1,110 cursors", baseline: true }, () => {
+  for (const cursor of cursors) encodeBase64Url(encoder.encode(cursor));
+});
+Deno.bench("btoa + swap", { group: "encode 1,110 cursors" }, () => {
+  for (const cursor of cursors) textToBase64Url(cursor);
+});
+Deno.bench("@std/encoding", { group: "decode 1,110 ids", baseline: true }, () => {
+  for (const id of encodedIds) decoder.decode(decodeBase64Url(id));
+});
+Deno.bench("swap + atob", { group: "decode 1,110 ids" }, () => {
+  for (const id of encodedIds) base64UrlToText(id);
+});
+Deno.bench("@std/encoding", { group: "decode 1,110 cursors", baseline: true }, () => {
+  for (const cursor of encodedCursors) decoder.decode(decodeBase64Url(cursor));
+});
+Deno.bench("swap + atob", { group: "decode 1,110 cursors" }, () => {
+  for (const cursor of encodedCursors) base64UrlToText(cursor);
+});
