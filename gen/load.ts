@@ -5,8 +5,19 @@
  *
  * @module
  */
-import { type EntityMetadata, EntitySchema, MetadataStorage, MikroORM } from "@mikro-orm/core";
-import { NodeSqliteDialect, SqliteDriver } from "@mikro-orm/sql";
+import {
+  type Configuration,
+  type EntityMetadata,
+  EntitySchema,
+  MetadataStorage,
+  MikroORM,
+} from "@mikro-orm/core";
+import {
+  AbstractSqlDriver,
+  BaseSqliteConnection,
+  NodeSqliteDialect,
+  SqlitePlatform,
+} from "@mikro-orm/sql";
 import { walk } from "@std/fs/walk";
 import { relative, toFileUrl } from "@std/path";
 import { Diagnostics } from "./diagnostics.ts";
@@ -112,7 +123,7 @@ function discover(entities: LoadedEntity[]): Map<string, EntityMetadata> {
   let orm: MikroORM;
   try {
     orm = new MikroORM({
-      driver: SqliteDriver,
+      driver: DiscoveryDriver,
       dbName: ":memory:",
       driverOptions: new NodeSqliteDialect(":memory:"),
       entities: entities.map((e) => e.entity),
@@ -132,4 +143,20 @@ function discover(entities: LoadedEntity[]): Map<string, EntityMetadata> {
     metadata.set(meta.className, meta);
   }
   return metadata;
+}
+
+/**
+ * SQLite without its implicit foreign-key indexes, so that discovered metadata has `index` only
+ * where the model declares one (read by the index check of `indexes.ts`).
+ */
+class DiscoveryPlatform extends SqlitePlatform {
+  override indexForeignKeys(): boolean {
+    return false;
+  }
+}
+
+class DiscoveryDriver extends AbstractSqlDriver {
+  constructor(config: Configuration) {
+    super(config, new DiscoveryPlatform(), BaseSqliteConnection, ["kysely"]);
+  }
 }

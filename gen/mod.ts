@@ -14,6 +14,7 @@ import { emitWhereInput } from "./emit/where_input.ts";
 import { emitCollection, emitEdges, emitEnums, emitPagination } from "./emit/tables.ts";
 import { buildGraph, type Graph } from "./graph.ts";
 import { applyGlobalIds } from "./ids.ts";
+import { checkForeignKeyIndexes } from "./indexes.ts";
 import { loadModel } from "./load.ts";
 import { printGraphSchema } from "./schema.ts";
 import { writeFiles } from "./write.ts";
@@ -40,7 +41,10 @@ export interface GenerateResult {
   out: string;
   /** Names of the files written, in write order. */
   files: string[];
-  /** The warnings of the run (e.g. an edge into a type that is not generated). */
+  /**
+   * The warnings of the run (e.g. an edge into a type that is not generated, an exposed
+   * one-to-many edge whose foreign key has no index).
+   */
   warnings: Diagnostic[];
 }
 
@@ -59,6 +63,7 @@ export async function generate(
   const diagnostics = new Diagnostics();
   const graph = buildGraph(await loadModel(entities, diagnostics), Deno.cwd(), diagnostics);
   applyGlobalIds(graph, options.globalIds ?? "opaque", diagnostics);
+  checkForeignKeyIndexes(graph, diagnostics);
   const files = new Map<string, string>([
     ["schema.graphql", printGraphSchema(graph) + "\n"],
     ["node.ts", emitNode(graph, runtime, out)],

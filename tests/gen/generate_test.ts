@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { exists } from "@std/fs/exists";
-import { fromFileUrl, join, toFileUrl } from "@std/path";
+import { dirname, fromFileUrl, join, toFileUrl } from "@std/path";
 import { generate } from "../../gen/mod.ts";
 
 const root = fromFileUrl(new URL("../../", import.meta.url));
@@ -55,6 +55,7 @@ for (const [example, types] of EXAMPLES) {
           );
         }
         assertEquals(await readDir(second), fresh);
+        assertEquals(result.warnings, [], "every exposed edge's foreign key is indexed");
       } finally {
         await Deno.remove(first, { recursive: true }).catch(() => {});
         await Deno.remove(second, { recursive: true }).catch(() => {});
@@ -185,5 +186,37 @@ Deno.test("generate: an edge into a type that is not generated is a warning nami
     assertEquals(/\b(pets|favorite|hiddenPet)\b/.test(sdl), false);
   } finally {
     await Deno.remove(out, { recursive: true }).catch(() => {});
+  }
+});
+
+Deno.test("generator warns about an exposed one-to-many edge whose foreign key has no index", async () => {
+  const out = join(await Deno.makeTempDir(), "out");
+  try {
+    const result = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "gen/main.ts",
+        "--entities",
+        "tests/gen/fixtures/unindexed_edge",
+        "--out",
+        out,
+      ],
+      cwd: root,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(result.stderr);
+    assertEquals(result.code, 0, stderr);
+    const warnings = stderr.split("\n").filter((line) => line.startsWith("warning: "));
+    assertEquals(warnings.length, 2, stderr);
+    assertMatch(
+      warnings[0],
+      /^warning: tests\/gen\/fixtures\/unindexed_edge\/models\.ts: Pet\.owner: foreign key of the edge Owner\.pets has no index; add \.index\(\) \(or @Index\(\)\) to Pet\.owner/,
+    );
+    assertMatch(warnings[1], /: Bowl\.owner: foreign key of the edge Owner\.bowls has no index/);
+    assert(await exists(join(out, "schema.graphql")), "a warning does not stop generation");
+  } finally {
+    await Deno.remove(dirname(out), { recursive: true });
   }
 });

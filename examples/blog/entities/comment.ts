@@ -10,8 +10,8 @@ export const Comment = defineEntity({
     id: p.integer().primary(),
     text: p.text(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    post: () => p.manyToOne(Post),
-    author: () => p.manyToOne(User),
+    post: () => p.manyToOne(Post).index(),
+    author: () => p.manyToOne(User).index(),
   },
 });
 

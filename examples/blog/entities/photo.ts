@@ -9,7 +9,7 @@ export const Photo = defineEntity({
     id: p.integer().primary(),
     url: p.string(),
     caption: p.string().nullable(),
-    user: () => p.manyToOne(User),
+    user: () => p.manyToOne(User).index(),
   },
 });
 

@@ -17,7 +17,7 @@ export const Post = defineEntity({
     views: p.integer().default(0),
     publishedAt: p.datetime().nullable(),
     meta: p.json<Record<string, unknown>>().nullable(),
-    author: () => p.manyToOne(User),
+    author: () => p.manyToOne(User).index(),
     comments: () => p.oneToMany(Comment).mappedBy("post"),
   },
 });

@@ -44,7 +44,7 @@ export class Article {
   })
   updatedAt: Date = new Date();
 
-  @ManyToOne({ entity: () => User })
+  @ManyToOne({ entity: () => User, index: true })
   author!: User;
 
   @ManyToMany({

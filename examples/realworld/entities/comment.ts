@@ -16,9 +16,9 @@ export class Comment {
   @Property({ type: "datetime", onCreate: () => new Date() })
   createdAt: Date = new Date();
 
-  @ManyToOne({ entity: () => User })
+  @ManyToOne({ entity: () => User, index: true })
   author!: User;
 
-  @ManyToOne({ entity: () => Article })
+  @ManyToOne({ entity: () => Article, index: true })
   article!: Article;
 }

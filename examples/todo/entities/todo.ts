@@ -15,9 +15,9 @@ export const Todo = defineEntity({
     status: p.enum(TodoStatus),
     priority: p.integer().default(0),
     text: p.text(),
-    parent: () => p.manyToOne(Todo).nullable(),
+    parent: () => p.manyToOne(Todo).index().nullable(),
     children: () => p.oneToMany(Todo).mappedBy("parent"),
-    category: () => p.manyToOne(Category).nullable(),
+    category: () => p.manyToOne(Category).index().nullable(),
   },
 });
 

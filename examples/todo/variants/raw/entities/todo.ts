@@ -10,8 +10,8 @@ export const Todo = defineEntity({
   properties: {
     id: p.string().primary().onCreate(() => `todo_${ulid()}`),
     text: p.text(),
-    category: () => p.manyToOne(Category).nullable(),
-    owner: () => p.manyToOne(User).nullable(),
+    category: () => p.manyToOne(Category).index().nullable(),
+    owner: () => p.manyToOne(User).index().nullable(),
   },
 });
 

@@ -8,7 +8,7 @@ export const Todo = defineEntity({
   properties: {
     id: p.bigint().primary(),
     text: p.text(),
-    category: () => p.manyToOne(Category).nullable(),
+    category: () => p.manyToOne(Category).index().nullable(),
   },
 });
 
