@@ -12,7 +12,14 @@ export {
   decodeCursor,
   encodeCursor,
 } from "./runtime/cursor.ts";
-export { ErrorCode, gqlError } from "./runtime/errors.ts";
+export { clipMessage, ErrorCode, gqlError, MAX_QUOTED_INPUT, quote } from "./runtime/errors.ts";
+export { DEFAULT_LIMITS, Limits, type LimitsOptions } from "./runtime/limits.ts";
+export { type CostContext, operationCost } from "./runtime/cost.ts";
+export {
+  documentCache,
+  type DocumentCacheOptions,
+  type YogaDocumentCache,
+} from "./runtime/document_cache.ts";
 export * from "./runtime/graph.ts";
 export {
   decodeGlobalId,

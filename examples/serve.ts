@@ -1,14 +1,16 @@
 /**
- * Runs an example: opens the database (embedded SQLite, or `DATABASE_URL`), recreates the schema,
- * seeds it, and serves GraphQL Yoga with GraphiQL over `Deno.serve` on 127.0.0.1 (`PORT`, default
- * 8000), with the `Transactioner` installed; prints the URL and a sample query as a curl command.
+ * Runs an example: opens the database (embedded SQLite, or `DATABASE_URL`), creates the missing
+ * tables and columns without dropping anything (`orm.schema.update({ safe: true })`), seeds only
+ * an empty database, and serves GraphQL Yoga with GraphiQL over `Deno.serve` on 127.0.0.1
+ * (`PORT`, default 8000), with the `Limits` plugin, a bounded document cache and the
+ * `Transactioner` installed; prints the URL and a sample query as a curl command.
  *
  * @module
  */
 import type { EntityManager } from "@mikro-orm/core";
 import type { GraphQLSchema } from "graphql";
 import { createYoga } from "graphql-yoga";
-import { Transactioner } from "@mikrogql/ext";
+import { documentCache, Limits, Transactioner } from "@mikrogql/ext";
 import { type DatabaseOptions, openDatabase } from "./database.ts";
 
 /** What an example serves. */
@@ -29,12 +31,16 @@ export interface Example {
  */
 export async function serveExample(example: Example): Promise<Deno.HttpServer> {
   const orm = await openDatabase({ entities: example.entities, url: Deno.env.get("DATABASE_URL") });
-  await orm.schema.refresh();
-  await example.seed(orm.em.fork());
+  await orm.schema.update({ safe: true, dropTables: false });
+  const em = orm.em.fork();
+  const rows = await Promise.all(example.entities.map((entity) => em.count(entity)));
+  const empty = rows.every((n) => n === 0);
+  if (empty) await example.seed(orm.em.fork());
   const yoga = createYoga({
     schema: example.schema(),
     context: () => ({ em: orm.em.fork() }),
-    plugins: [Transactioner({ txOpener: orm })],
+    parserAndValidationCache: documentCache(),
+    plugins: [Limits(), Transactioner({ txOpener: orm })],
     graphiql: true,
   });
   return Deno.serve({
@@ -43,7 +49,7 @@ export async function serveExample(example: Example): Promise<Deno.HttpServer> {
     onListen: ({ port }) => {
       const url = `http://127.0.0.1:${port}/graphql`;
       const body = JSON.stringify({ query: example.sample.replace(/\s+/g, " ").trim() });
-      console.log(`seeded; GraphiQL at ${url}`);
+      console.log(`${empty ? "seeded" : "kept the existing rows"}; GraphiQL at ${url}`);
       console.log(`try:\ncurl -s ${url} -H 'content-type: application/json' \\\n  -d '${body}'`);
     },
   }, yoga.fetch);

@@ -88,11 +88,16 @@ class Collector {
     readonly limits: CollectLimits,
   ) {}
 
-  /** Expands fragments and directives: the fields of `sets` that apply to `object`. */
+  /**
+   * Expands fragments and directives: the fields of `sets` that apply to `object`. Like
+   * graphql-js's `collectFields`, a named fragment is expanded once per call however often it is
+   * spread (`visited`), so the work is linear in the document.
+   */
   fields(
     sets: readonly SelectionSetNode[],
     object: GraphQLObjectType,
     out: FieldNode[] = [],
+    visited = new Set<string>(),
   ): FieldNode[] {
     for (const set of sets) {
       for (const selection of set.selections) {
@@ -101,12 +106,15 @@ class Collector {
           out.push(selection);
         } else if (selection.kind === "InlineFragment") {
           if (this.applies(selection.typeCondition?.name.value, object)) {
-            this.fields([selection.selectionSet], object, out);
+            this.fields([selection.selectionSet], object, out, visited);
           }
         } else {
-          const fragment = this.fragments[selection.name.value];
+          const name = selection.name.value;
+          if (visited.has(name)) continue;
+          visited.add(name);
+          const fragment = this.fragments[name];
           if (fragment && this.applies(fragment.typeCondition.name.value, object)) {
-            this.fields([fragment.selectionSet], object, out);
+            this.fields([fragment.selectionSet], object, out, visited);
           }
         }
       }
@@ -134,6 +142,13 @@ class Collector {
 
   /** The plan of `type`'s nodes selected by `sets`. */
   node(type: NodeType, sets: readonly SelectionSetNode[], depth: number): NodePlan {
+    const maxDepth = this.limits.maxDepth ?? DEFAULT_MAX_DEPTH;
+    if (depth > maxDepth) {
+      throw gqlError(
+        ErrorCode.QUERY_TOO_DEEP,
+        `query nests edges ${depth} levels deep; the limit is ${maxDepth}`,
+      );
+    }
     const object = this.object(type.name);
     const plan: NodePlan = { type, props: new Set([type.id.prop]), edges: [] };
     const byKey = new Map<string, EdgePlan>();
@@ -176,14 +191,6 @@ class Collector {
       }
     }
     plan.edges = [...byKey.values()];
-    if (depth > (this.limits.maxDepth ?? DEFAULT_MAX_DEPTH)) {
-      throw gqlError(
-        ErrorCode.QUERY_TOO_DEEP,
-        `query nests edges ${depth} levels deep; the limit is ${
-          this.limits.maxDepth ?? DEFAULT_MAX_DEPTH
-        }`,
-      );
-    }
     return plan;
   }
 
@@ -224,6 +231,37 @@ function merge(into: NodePlan, from: NodePlan): void {
   }
 }
 
+/**
+ * Collected plans per field of a parsed document (GraphQL Yoga reuses the parsed document of a
+ * repeated query), then per graph, limits, types and variables. Plans are never changed once
+ * built, so requests share them.
+ */
+const PLANS = new WeakMap<FieldNode, WeakMap<object, Map<string, unknown>>>();
+/** Variables longer than this (as JSON) are not a cache key: such plans are rebuilt. */
+const MAX_VARIABLES_KEY = 2_000;
+/** Plans kept per field and limits; the map is emptied when full. */
+const MAX_PLANS_PER_FIELD = 32;
+
+function cachedPlan<T>(
+  info: GraphQLResolveInfo,
+  limits: CollectLimits,
+  key: string,
+  build: () => T,
+): T {
+  const variables = JSON.stringify(info.variableValues);
+  if (info.fieldNodes.length !== 1 || variables.length > MAX_VARIABLES_KEY) return build();
+  let byLimits = PLANS.get(info.fieldNodes[0]);
+  if (!byLimits) PLANS.set(info.fieldNodes[0], byLimits = new WeakMap());
+  let plans = byLimits.get(limits);
+  if (!plans) byLimits.set(limits, plans = new Map());
+  const full = `${key}\n${variables}`;
+  if (plans.has(full)) return plans.get(full) as T;
+  const plan = build();
+  if (plans.size >= MAX_PLANS_PER_FIELD) plans.clear();
+  plans.set(full, plan);
+  return plan;
+}
+
 function collector(graph: Graph, info: GraphQLResolveInfo, limits: CollectLimits): Collector {
   return new Collector(graph, info.schema, info.fragments, info.variableValues, limits);
 }
@@ -243,7 +281,12 @@ export function collectConnection(
   info: GraphQLResolveInfo,
   limits: CollectLimits = {},
 ): { node: NodePlan; totalCount: boolean } {
-  return collector(graph, info, limits).connection(type, selectionSets(info), 1);
+  return cachedPlan(
+    info,
+    limits,
+    `connection:${type.name}`,
+    () => collector(graph, info, limits).connection(type, selectionSets(info), 1),
+  );
 }
 
 /**
@@ -257,7 +300,12 @@ export function collectNode(
   info: GraphQLResolveInfo,
   limits: CollectLimits = {},
 ): NodePlan {
-  return collector(graph, info, limits).node(type, selectionSets(info), 1);
+  return cachedPlan(
+    info,
+    limits,
+    `node:${type.name}`,
+    () => collector(graph, info, limits).node(type, selectionSets(info), 1),
+  );
 }
 
 /**
@@ -272,7 +320,9 @@ export function collectNodes(
   limits: CollectLimits = {},
   types: readonly NodeType[] = Object.values(graph.types),
 ): Map<string, NodePlan> {
-  const c = collector(graph, info, limits);
-  const sets = selectionSets(info);
-  return new Map(types.map((type) => [type.name, c.node(type, sets, 1)]));
+  return cachedPlan(info, limits, `nodes:${types.map((t) => t.name).join(",")}`, () => {
+    const c = collector(graph, info, limits);
+    const sets = selectionSets(info);
+    return new Map(types.map((type) => [type.name, c.node(type, sets, 1)]));
+  });
 }

@@ -9,7 +9,7 @@
  * @module
  */
 import { base64UrlToText, textToBase64Url } from "./base64url.ts";
-import { ErrorCode, gqlError } from "./errors.ts";
+import { ErrorCode, gqlError, quote } from "./errors.ts";
 import type { ScalarKind } from "./graph.ts";
 
 /** A decoded cursor. */
@@ -67,7 +67,7 @@ export function decodeCursor(
   const invalid = (why: string) =>
     gqlError(
       ErrorCode.INVALID_CURSOR,
-      `invalid cursor in "${argument}": ${why} (${JSON.stringify(value)})`,
+      `invalid cursor in "${argument}": ${why} (${quote(value)})`,
     );
   const text = base64UrlToText(value);
   if (text === undefined) throw invalid("not base64url");
@@ -84,7 +84,7 @@ export function decodeCursor(
   }
   const [rawId, rawValues, order] = parsed as [unknown, unknown[], unknown];
   if (order !== shape.order) {
-    throw invalid(`made for another order (${String(order)})`);
+    throw invalid(`made for another order (${quote(String(order))})`);
   }
   if (rawValues.length !== shape.valueKinds.length) {
     throw invalid("wrong number of order values");

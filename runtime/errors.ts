@@ -20,6 +20,17 @@ export const ErrorCode = {
   QUERY_TOO_DEEP: "QUERY_TOO_DEEP",
   /** The Transactioner could not open, commit or roll back a mutation's transaction. */
   TRANSACTION_FAILED: "TRANSACTION_FAILED",
+  /**
+   * An operation over a limit of the `Limits` plugin (document size, tokens, aliases, field
+   * repeats, cost, where tree size or depth), refused before any SQL runs.
+   */
+  QUERY_TOO_COMPLEX: "QUERY_TOO_COMPLEX",
+  /** The request ran out of its time budget; its statements were cancelled or rolled back. */
+  QUERY_TIMEOUT: "QUERY_TIMEOUT",
+  /** No database connection could be had within the wait limit, or the connection died. */
+  DATABASE_UNAVAILABLE: "DATABASE_UNAVAILABLE",
+  /** A request refused for its HTTP shape: a POST that is not `application/json` (CSRF). */
+  BAD_REQUEST: "BAD_REQUEST",
 } as const;
 
 /** One of the {@linkcode ErrorCode} values. */
@@ -34,4 +45,27 @@ export type ErrorCode = typeof ErrorCode[keyof typeof ErrorCode];
  */
 export function gqlError(code: ErrorCode, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code } });
+}
+
+/** Longest piece of user input an error message quotes. */
+export const MAX_QUOTED_INPUT = 100;
+
+/**
+ * A user's string as a JSON string for an error message, cut to {@linkcode MAX_QUOTED_INPUT}
+ * characters (an ellipsis and the full length follow a cut value).
+ */
+export function quote(text: string): string {
+  if (text.length <= MAX_QUOTED_INPUT) return JSON.stringify(text);
+  return `${JSON.stringify(text.slice(0, MAX_QUOTED_INPUT))}… (${text.length} characters)`;
+}
+
+/**
+ * `message` with every quoted string longer than {@linkcode MAX_QUOTED_INPUT} characters cut
+ * (graphql-js quotes the offending value in its coercion and validation errors).
+ */
+export function clipMessage(message: string): string {
+  return message.replace(
+    new RegExp(`"((?:[^"\\\\]|\\\\.){${MAX_QUOTED_INPUT}})(?:[^"\\\\]|\\\\.)+"`, "g"),
+    `"$1…"`,
+  );
 }

@@ -24,7 +24,7 @@ import {
   UniqueConstraintViolationException,
 } from "@mikro-orm/core";
 import type { GraphQLFieldResolver } from "graphql";
-import { ErrorCode, gqlError } from "./errors.ts";
+import { ErrorCode, gqlError, quote } from "./errors.ts";
 import type { Graph, MutationInputFieldDescription, NodeType } from "./graph.ts";
 import { decodeGlobalId, notFound } from "./node.ts";
 import type { CollectLimits } from "./collect.ts";
@@ -224,7 +224,7 @@ async function resolveIds(
       if (decoded?.type !== target) {
         throw gqlError(
           ErrorCode.BAD_USER_INPUT,
-          `${where}: ${JSON.stringify(id)} is not the global id of a ${target.name}`,
+          `${where}: ${quote(id)} is not the global id of a ${target.name}`,
         );
       }
       const byPk = wanted.get(target) ?? new Map();
@@ -245,7 +245,7 @@ async function resolveIds(
       if (!row) {
         throw gqlError(
           ErrorCode.BAD_USER_INPUT,
-          `${where}: no ${target.name} has the global id ${JSON.stringify(id)}`,
+          `${where}: no ${target.name} has the global id ${quote(id)}`,
         );
       }
       return row;

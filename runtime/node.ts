@@ -16,7 +16,7 @@
  */
 import type { EntityManager } from "@mikro-orm/core";
 import { base64UrlToText, textToBase64Url } from "./base64url.ts";
-import { ErrorCode, gqlError } from "./errors.ts";
+import { ErrorCode, gqlError, quote } from "./errors.ts";
 import type { Graph, NodeType } from "./graph.ts";
 
 /** A decoded global id. */
@@ -110,7 +110,7 @@ function keyOf(type: NodeType, raw: string): GlobalId | undefined {
 export function notFound(id: string): Error {
   return gqlError(
     ErrorCode.NOT_FOUND,
-    `could not resolve to a node with the global id of ${JSON.stringify(id)}`,
+    `could not resolve to a node with the global id of ${quote(id)}`,
   );
 }
 

@@ -170,7 +170,7 @@ export function validatePagination(
  * Resolves `orderBy` into order terms.
  *
  * @throws GraphQLError `BAD_USER_INPUT` for an order field the type does not have, or the same
- *   field twice in a row
+ *   field twice (so a keyset has at most one term per order field)
  */
 export function orderTerms(
   type: NodeType,
@@ -185,7 +185,7 @@ export function orderTerms(
         `unknown order field ${input.field} for ${type.name}`,
       );
     }
-    if (i > 0 && inputs[i - 1].field === input.field) {
+    if (inputs.findIndex((other) => other.field === input.field) < i) {
       throw gqlError(
         ErrorCode.BAD_USER_INPUT,
         `order field ${input.field} is repeated in "orderBy"`,

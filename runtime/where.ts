@@ -22,7 +22,7 @@
  */
 import { type EntityManager, type FilterQuery, raw } from "@mikro-orm/core";
 import { containsFold, type Dialect, dialectOf, matchText } from "./dialect.ts";
-import { ErrorCode, gqlError } from "./errors.ts";
+import { ErrorCode, gqlError, quote } from "./errors.ts";
 import type { Graph, NodeType, WhereFieldDescription, WhereOp, WhereOpFamily } from "./graph.ts";
 import { decodeGlobalId } from "./node.ts";
 
@@ -235,7 +235,7 @@ class WhereCompiler {
     const decode = (id: string, at: string) => {
       const decoded = decodeGlobalId(this.graph, id);
       if (decoded?.type.name !== target) {
-        throw badInput(`${at}: ${JSON.stringify(id)} is not the global id of a ${target}`);
+        throw badInput(`${at}: ${quote(id)} is not the global id of a ${target}`);
       }
       return decoded.pk;
     };

@@ -6,7 +6,7 @@
  */
 import type { MikroORM } from "@mikro-orm/core";
 import type { GraphQLSchema } from "graphql";
-import { createYoga, type Plugin } from "graphql-yoga";
+import { createYoga, type Plugin, type YogaServerOptions } from "graphql-yoga";
 
 /** A GraphQL response as received over HTTP. */
 export interface Response<T = Record<string, unknown>> {
@@ -29,11 +29,17 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Starts Yoga for `schema` with a forked EntityManager per request. */
+/**
+ * Starts Yoga for `schema` with a forked EntityManager per request.
+ *
+ * @param options more `createYoga` options (`parserAndValidationCache`, ...)
+ */
 export function startServer(
   orm: MikroORM,
   schema: GraphQLSchema,
   plugins: Plugin[] = [],
+  // deno-lint-ignore ban-types
+  options: Partial<YogaServerOptions<{}, {}>> = {},
 ): TestServer {
   const yoga = createYoga({
     schema,
@@ -41,6 +47,7 @@ export function startServer(
     context: () => ({ em: orm.em.fork() }),
     logging: false,
     maskedErrors: true,
+    ...options,
   });
   const server = Deno.serve({
     hostname: "127.0.0.1",

@@ -1,0 +1,155 @@
+/**
+ * The argument limits of the `Limits` plugin, checked on the operation's argument values
+ * (variables substituted) before anything runs: string length, list length, the size and the
+ * `has<Edge>With` depth of `where` trees, and `orderBy` terms (each order field at most once, so
+ * at most as many terms as the type has order fields). Every argument of the document is looked
+ * at once (fragments included).
+ *
+ * @module
+ */
+import {
+  BREAK,
+  type DocumentNode,
+  getNamedType,
+  type GraphQLError,
+  type GraphQLSchema,
+  isInputObjectType,
+  TypeInfo,
+  valueFromASTUntyped,
+  visit,
+  visitWithTypeInfo,
+} from "graphql";
+import { ErrorCode, gqlError } from "./errors.ts";
+
+/** The limits {@linkcode checkArguments} applies. */
+export interface ArgumentLimits {
+  /** Longest string value, in UTF-16 code units. */
+  maxStringLength: number;
+  /** Most items of a list value (`idIn`, `nodes(ids)`, `orderBy`, `or`). */
+  maxListLength: number;
+  /** Most input objects plus predicates in one `where` tree. */
+  maxWhereSize: number;
+  /** Deepest nesting of `has<Edge>With` predicates in one `where` tree. */
+  maxWhereDepth: number;
+}
+
+/**
+ * The first argument value of `document` over a limit: `BAD_USER_INPUT` for a string, a list or
+ * an `orderBy`, `QUERY_TOO_COMPLEX` for a `where` tree, each naming the argument, the limit and
+ * its value; `undefined` when all are within the limits.
+ */
+export function checkArguments(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown>,
+  limits: ArgumentLimits,
+): GraphQLError | undefined {
+  const typeInfo = new TypeInfo(schema);
+  let error: GraphQLError | undefined;
+  let field = "";
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field(node) {
+        field = node.name.value;
+      },
+      Argument(node) {
+        const path = `${field}(${node.name.value})`;
+        const value = valueFromASTUntyped(node.value, variables);
+        error = checkValue(value, path, limits);
+        const type = typeInfo.getArgument()?.type;
+        const named = type && getNamedType(type);
+        if (!error && named && isInputObjectType(named)) {
+          if (named.name.endsWith("WhereInput")) error = checkWhere(value, path, limits);
+          else if (named.name.endsWith("Order")) error = checkOrder(value, path);
+        }
+        if (error) return BREAK;
+      },
+    }),
+  );
+  return error;
+}
+
+function checkValue(
+  value: unknown,
+  path: string,
+  limits: ArgumentLimits,
+): GraphQLError | undefined {
+  if (typeof value === "string") {
+    return value.length > limits.maxStringLength
+      ? gqlError(
+        ErrorCode.BAD_USER_INPUT,
+        `${path}: a string of ${value.length} characters; the limit is maxStringLength = ${limits.maxStringLength}`,
+      )
+      : undefined;
+  }
+  if (Array.isArray(value)) {
+    if (value.length > limits.maxListLength) {
+      return gqlError(
+        ErrorCode.BAD_USER_INPUT,
+        `${path}: a list of ${value.length} items; the limit is maxListLength = ${limits.maxListLength}`,
+      );
+    }
+    for (const item of value) {
+      const error = checkValue(item, path, limits);
+      if (error) return error;
+    }
+  } else if (value !== null && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      const error = checkValue(item, `${path}.${key}`, limits);
+      if (error) return error;
+    }
+  }
+  return undefined;
+}
+
+function checkWhere(
+  value: unknown,
+  path: string,
+  limits: ArgumentLimits,
+): GraphQLError | undefined {
+  let size = 0;
+  let depth = 0;
+  const walk = (node: unknown, level: number): void => {
+    if (Array.isArray(node)) return node.forEach((item) => walk(item, level));
+    if (node === null || typeof node !== "object") return;
+    size++;
+    depth = Math.max(depth, level);
+    for (const [key, item] of Object.entries(node)) {
+      size++;
+      walk(item, /^has.+With$/.test(key) ? level + 1 : level);
+    }
+  };
+  walk(value, 0);
+  if (size > limits.maxWhereSize) {
+    return gqlError(
+      ErrorCode.QUERY_TOO_COMPLEX,
+      `${path}: a where tree of ${size} objects and predicates; the limit is maxWhereSize = ${limits.maxWhereSize}`,
+    );
+  }
+  if (depth > limits.maxWhereDepth) {
+    return gqlError(
+      ErrorCode.QUERY_TOO_COMPLEX,
+      `${path}: has<Edge>With nested ${depth} deep; the limit is maxWhereDepth = ${limits.maxWhereDepth}`,
+    );
+  }
+  return undefined;
+}
+
+function checkOrder(value: unknown, path: string): GraphQLError | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const seen = new Set<unknown>();
+  for (const term of value) {
+    const field = (term as { field?: unknown } | null)?.field;
+    if (seen.has(field)) {
+      return gqlError(
+        ErrorCode.BAD_USER_INPUT,
+        `${path}: order field ${
+          String(field).slice(0, 100)
+        } is given twice; each order field may appear once`,
+      );
+    }
+    seen.add(field);
+  }
+  return undefined;
+}
