@@ -22,6 +22,7 @@ import { entities } from "../examples/blog/server.ts";
 import { openDatabase } from "../examples/database.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { startLatencyProxy } from "./latency_proxy.ts";
+import { type Load, loadGenerator, postLoad } from "./load.ts";
 import { startServerProcess } from "./server_process.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
@@ -63,11 +64,7 @@ async function roundTrip(url: string): Promise<number> {
   return times.sort((a, b) => a - b)[15];
 }
 
-interface Result {
-  requests: number;
-  rps: number;
-  p50: number;
-  p99: number;
+interface Result extends Load {
   statements: number;
   rss: number;
 }
@@ -89,75 +86,18 @@ async function run(kind: "generated" | "naive"): Promise<Result> {
   };
   for (let i = 0; i < 20; i++) await post(); // warm-up
   const before = await (await fetch(`${url}/stats`)).json();
-  const load = wrkPath() ? await loadWithWrk(`${url}/graphql`) : await loadInProcess(post);
+  const load = await postLoad(
+    `${url}/graphql`,
+    JSON.stringify({ query: QUERY }),
+    SECONDS,
+    CONCURRENCY,
+  );
   const after = await (await fetch(`${url}/stats`)).json();
   await server.stop();
   return {
     ...load,
     statements: (after.statements - before.statements) / (after.requests - before.requests),
     rss: after.rss,
-  };
-}
-
-type Load = Pick<Result, "requests" | "rps" | "p50" | "p99">;
-
-function wrkPath(): string | undefined {
-  try {
-    return Deno.statSync("/usr/bin/wrk").isFile ? "/usr/bin/wrk" : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Load from `wrk` (a separate C process: far less CPU than a JS client on the same 2 cores). */
-async function loadWithWrk(url: string): Promise<Load> {
-  const script = await Deno.makeTempFile({ suffix: ".lua" });
-  await Deno.writeTextFile(
-    script,
-    `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = ${
-      JSON.stringify(JSON.stringify({ query: QUERY }))
-    }\n`,
-  );
-  const result = await new Deno.Command("/usr/bin/wrk", {
-    args: ["-t1", `-c${CONCURRENCY}`, `-d${SECONDS}s`, "--latency", "-s", script, url],
-    stdout: "piped",
-  }).output();
-  await Deno.remove(script);
-  const out = new TextDecoder().decode(result.stdout);
-  const ms = (label: string) => {
-    const [, value, unit] = out.match(new RegExp(`${label}\\s+([\\d.]+)(us|ms|s)`))!;
-    return Number(value) * (unit === "us" ? 0.001 : unit === "s" ? 1000 : 1);
-  };
-  if (/Non-2xx/.test(out)) throw new Error(`wrk saw errors:\n${out}`);
-  return {
-    requests: Number(out.match(/(\d+) requests in/)![1]),
-    rps: Number(out.match(/Requests\/sec:\s+([\d.]+)/)![1]),
-    p50: ms("50%"),
-    p99: ms("99%"),
-  };
-}
-
-/** Load from `CONCURRENCY` fetch loops in this process (when `wrk` is not installed). */
-async function loadInProcess(post: () => Promise<void>): Promise<Load> {
-  const latencies: number[] = [];
-  const deadline = performance.now() + SECONDS * 1000;
-  const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      await post();
-      latencies.push(performance.now() - t0);
-    }
-  }));
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-  return {
-    requests: latencies.length,
-    rps: latencies.length / elapsed,
-    p50: at(0.5),
-    p99: at(0.99),
   };
 }
 
@@ -172,7 +112,7 @@ try {
     } statements/req  RSS ${(r.rss / 2 ** 20).toFixed(0)} MiB  (${r.requests} requests)`;
   console.log(
     `users(first:10){posts(first:10){comments(first:10)}}, ${SECONDS} s at concurrency ${CONCURRENCY}, ` +
-      `PostgreSQL, load from ${wrkPath() ? "wrk" : "in-process fetch loops"}`,
+      `PostgreSQL, load from ${loadGenerator()}`,
   );
   console.log(
     `database round trip (select 1, median): ${(await roundTrip(serverUrl)).toFixed(2)} ms` +

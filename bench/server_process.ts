@@ -10,18 +10,40 @@ import { TextLineStream } from "@std/streams/text-line-stream";
 export interface ServerProcess {
   /** The port the server listens on, on 127.0.0.1. */
   port: number;
+  /** The process id (for its `/proc/<pid>` figures). */
+  pid: number;
   /** Stops the process and waits for it to exit. */
   stop(): Promise<void>;
 }
 
 /**
- * Runs `deno run -A <script> ...args` and resolves once it prints `listening <port>`.
+ * Runs `deno run -A [...flags] <script> ...args` and resolves once it prints `listening <port>`.
  *
+ * @param flags extra `deno run` flags, e.g. `--inspect=127.0.0.1:0`
  * @throws Error when the process exits before printing its port
  */
-export async function startServerProcess(script: URL, args: string[]): Promise<ServerProcess> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", script.pathname, ...args],
+export function startServerProcess(
+  script: URL,
+  args: string[],
+  flags: string[] = [],
+): Promise<ServerProcess> {
+  return startProcess(Deno.execPath(), ["run", "-A", ...flags, script.pathname, ...args]);
+}
+
+/**
+ * Runs `command ...args` and resolves once it prints `listening <port>` on stdout.
+ *
+ * @param env extra environment variables
+ * @throws Error when the process exits before printing its port
+ */
+export async function startProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
+  const child = new Deno.Command(command, {
+    args,
+    env,
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
@@ -31,6 +53,7 @@ export async function startServerProcess(script: URL, args: string[]): Promise<S
     if (match) {
       return {
         port: Number(match[1]),
+        pid: child.pid,
         stop: async () => {
           child.kill();
           await child.status;
@@ -38,5 +61,5 @@ export async function startServerProcess(script: URL, args: string[]): Promise<S
       };
     }
   }
-  throw new Error(`${script.pathname} exited before printing "listening <port>"`);
+  throw new Error(`${command} ${args.join(" ")} exited before printing "listening <port>"`);
 }

@@ -1,0 +1,339 @@
+/**
+ * Peer benchmark (issue 12): the generated blog server against PostGraphile 5 (grafserv, amber +
+ * Relay presets, Node 22) and the naive per-parent server of `bench/`, on one PostgreSQL
+ * database of 2,000 users, 20,000 posts, 200,000 comments and 6,000 photos with an index on
+ * every foreign key (`bench/peers/data.ts`).
+ *
+ * ```sh
+ * deno task bench:peers                      # 10 s per run, 3 interleaved rounds
+ * BENCH_SECONDS=2 BENCH_ROUNDS=1 deno task bench:peers
+ * ```
+ *
+ * Installs Node 22 and PostGraphile into `bench/.peers/` (git-ignored) on first use, checks that
+ * both servers return the same ids for Q1, then runs the floor `{ __typename }` and Q1–Q5 on
+ * each server in turn, round after round, with 10 connections, and prints per query the medians
+ * over the rounds of req/s, p50, p99, SQL statements per request, server CPU ms per request and
+ * peak RSS during the run (both from `/proc/<pid>`), and the ratio of req/s to PostGraphile's;
+ * the naive server runs Q1 only.
+ *
+ * @module
+ */
+import { fromFileUrl } from "@std/path";
+import { encodeGlobalId } from "../runtime/node.ts";
+import { createTestDatabase } from "../tests/support/databases.ts";
+import { loadGenerator, postLoad } from "./load.ts";
+import { createPeerData, SIZE } from "./peers/data.ts";
+import { installPeers } from "./peers/install.ts";
+import { cpuMs, sampleRss } from "./peers/proc.ts";
+import { type ServerProcess, startProcess, startServerProcess } from "./server_process.ts";
+
+const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
+const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
+const CONCURRENCY = 10;
+const PEERS_FOLDER = fromFileUrl(new URL("./.peers/", import.meta.url));
+
+/** The GraphQL names that differ between the two schemas. */
+interface Names {
+  users: string;
+  posts: string;
+  comments: string;
+}
+const OURS: Names = { users: "users", posts: "posts", comments: "comments" };
+const POSTGRAPHILE: Names = {
+  users: "allUsers",
+  posts: "postsByAuthorId",
+  comments: "commentsByPostId",
+};
+
+/** One benchmark query: its text in a schema's names, and its variables. */
+interface Query {
+  name: string;
+  label: string;
+  text(n: Names): string;
+}
+
+const tree = (n: Names, count: string) =>
+  `{ ${n.users}(first: 10) { ${count} edges { node { id name ${n.posts}(first: 10) { ${count} edges { node { id title ${n.comments}(first: 10) { ${count} edges { node { id text } } } } } } } } } }`;
+
+const QUERIES: Query[] = [
+  { name: "floor", label: "{ __typename }", text: () => `{ __typename }` },
+  { name: "Q1", label: "users(10) → posts(10) → comments(10)", text: (n) => tree(n, "") },
+  { name: "Q2", label: "Q1 + totalCount at every level", text: (n) => tree(n, "totalCount") },
+  {
+    name: "Q3",
+    label: "users(first:50) flat, pageInfo, totalCount",
+    text: (n) =>
+      `{ ${n.users}(first: 50) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id name email createdAt } } } }`,
+  },
+  {
+    name: "Q4",
+    label: "keyset page after the 1,900th user, first:10",
+    text: (n) =>
+      `query ($after: Cursor) { ${n.users}(first: 10, after: $after) { pageInfo { hasNextPage endCursor } edges { cursor node { id name } } } }`,
+  },
+  {
+    name: "Q5",
+    label: "node(id) of a post with comments(first:10)",
+    text: (n) =>
+      `query ($id: ID!) { node(id: $id) { id ... on Post { title ${n.comments}(first: 10) { edges { node { id text } } } } } }`,
+  },
+];
+
+/** A server under test. */
+interface Server {
+  name: string;
+  process: ServerProcess;
+  names: Names;
+  /** Variables of Q4 and Q5 in this server's id and cursor formats. */
+  variables: Record<string, unknown>;
+  /** The global id of `type` row `pk` in this server's format. */
+  globalId(type: string, pk: number): string;
+  /** `Type:pk` of a global id of this server. */
+  decodeId(id: string): string;
+}
+
+/** Figures of one load run. */
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  statements: number;
+  cpuMs: number;
+  rss: number;
+}
+
+async function graphql(
+  server: Server,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
+  const response = await fetch(`http://127.0.0.1:${server.process.port}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = await response.json();
+  if (body.errors || !body.data) {
+    throw new Error(`${server.name}: ${JSON.stringify(body.errors ?? body)}\n${query}`);
+  }
+  return body.data;
+}
+
+/** The cursor after the 1,900th user (pages of at most 1,000: our maximum page size). */
+async function cursorAfter1900(server: Server): Promise<string> {
+  let after: string | null = null;
+  for (const first of [1000, 900]) {
+    const data = await graphql(
+      server,
+      `query ($first: Int, $after: Cursor) { ${server.names.users}(first: $first, after: $after) { pageInfo { endCursor } } }`,
+      { first, after },
+    );
+    after = (data[server.names.users] as { pageInfo: { endCursor: string } }).pageInfo.endCursor;
+  }
+  return after!;
+}
+
+function idsIn(value: unknown, into: unknown[] = []): unknown[] {
+  if (Array.isArray(value)) value.forEach((item) => idsIn(item, into));
+  else if (value && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      if (key === "id") into.push(item);
+      else idsIn(item, into);
+    }
+  }
+  return into;
+}
+
+async function stats(server: ServerProcess): Promise<{ requests: number; statements: number }> {
+  return await (await fetch(`http://127.0.0.1:${server.port}/stats`)).json();
+}
+
+async function measure(server: Server, query: Query): Promise<Run> {
+  const body = JSON.stringify({ query: query.text(server.names), variables: server.variables });
+  const before = await stats(server.process);
+  const cpuBefore = cpuMs(server.process.pid);
+  const peakRss = sampleRss(server.process.pid);
+  const load = await postLoad(
+    `http://127.0.0.1:${server.process.port}/graphql`,
+    body,
+    SECONDS,
+    CONCURRENCY,
+  );
+  const rss = peakRss();
+  const cpu = cpuMs(server.process.pid) - cpuBefore;
+  const after = await stats(server.process);
+  const requests = after.requests - before.requests;
+  return {
+    rps: load.rps,
+    p50: load.p50,
+    p99: load.p99,
+    statements: (after.statements - before.statements) / requests,
+    cpuMs: cpu / requests,
+    rss,
+  };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+function summary(runs: Run[]): Run {
+  const of = (key: keyof Run) => median(runs.map((run) => run[key]));
+  return {
+    rps: of("rps"),
+    p50: of("p50"),
+    p99: of("p99"),
+    statements: of("statements"),
+    cpuMs: of("cpuMs"),
+    rss: Math.max(...runs.map((run) => run.rss)),
+  };
+}
+
+const peers = await installPeers(PEERS_FOLDER);
+const db = await createTestDatabase("postgresql");
+const started: ServerProcess[] = [];
+try {
+  const t0 = performance.now();
+  await createPeerData(db.url);
+  console.log(
+    `data: ${SIZE.users} users, ${SIZE.posts} posts, ${SIZE.comments} comments, ${SIZE.photos} photos ` +
+      `(generate_series, ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  );
+  const serverScript = new URL("./graphql_server.ts", import.meta.url);
+  const start = async (process: Promise<ServerProcess>) => {
+    const started_ = await process;
+    started.push(started_);
+    return started_;
+  };
+  const ours: Server = {
+    name: "mikrogql",
+    process: await start(startServerProcess(serverScript, ["generated", db.url])),
+    names: OURS,
+    variables: {},
+    globalId: (type, pk) => encodeGlobalId(type, pk),
+    decodeId: (id) => atob(id.replaceAll("-", "+").replaceAll("_", "/")),
+  };
+  const postgraphile: Server = {
+    name: "PostGraphile",
+    process: await start(
+      startProcess(
+        peers.node,
+        [
+          fromFileUrl(new URL("./peers/postgraphile_server.cjs", import.meta.url)),
+          PEERS_FOLDER,
+          db.url,
+        ],
+        { NODE_ENV: "production" },
+      ),
+    ),
+    names: POSTGRAPHILE,
+    variables: {},
+    globalId: (type, pk) => btoa(JSON.stringify([type, pk])),
+    decodeId: (id) => (JSON.parse(atob(id)) as [string, number]).join(":"),
+  };
+  const naive: Server = {
+    name: "naive",
+    process: await start(startServerProcess(serverScript, ["naive", db.url])),
+    names: OURS,
+    variables: {},
+    globalId: (_type, pk) => String(pk),
+    decodeId: (id) => id,
+  };
+  const peersUnderTest = [ours, postgraphile];
+  for (const server of peersUnderTest) {
+    server.variables = {
+      after: await cursorAfter1900(server),
+      id: server.globalId("Post", SIZE.posts / 2),
+    };
+  }
+
+  // Both answer Q1 with the same rows.
+  const q1 = QUERIES.find((q) => q.name === "Q1")!;
+  const idsOf = async (server: Server) =>
+    idsIn(await graphql(server, q1.text(server.names))).map((id) => server.decodeId(String(id)));
+  const [ourIds, theirIds] = [await idsOf(ours), await idsOf(postgraphile)];
+  if (ourIds.length !== 1110 || JSON.stringify(ourIds) !== JSON.stringify(theirIds)) {
+    throw new Error(
+      `Q1 answers differ: mikrogql ${ourIds.length} ids, PostGraphile ${theirIds.length} ids`,
+    );
+  }
+  const naiveIds = idsIn(await graphql(naive, q1.text(naive.names)));
+  if (naiveIds.length !== 1110) throw new Error(`naive Q1: ${naiveIds.length} ids, not 1,110`);
+  console.log(`Q1: both return the same ${ourIds.length} ids (users, posts, comments), in order`);
+
+  // Warm-up: every query answers without errors, 20 times.
+  for (const server of peersUnderTest) {
+    for (const query of QUERIES) {
+      for (let i = 0; i < 20; i++) {
+        await graphql(server, query.text(server.names), server.variables);
+      }
+    }
+  }
+  for (let i = 0; i < 20; i++) await graphql(naive, q1.text(naive.names));
+
+  const runs = new Map<string, Run[]>();
+  const record = (key: string, run: Run) => runs.set(key, [...runs.get(key) ?? [], run]);
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const query of QUERIES) {
+      for (const server of peersUnderTest) {
+        record(`${query.name} ${server.name}`, await measure(server, query));
+      }
+      if (query === q1) record(`${query.name} naive`, await measure(naive, query));
+    }
+    console.log(`round ${round}/${ROUNDS} done`);
+  }
+
+  console.log(
+    `\nPostgreSQL 15, ${SECONDS} s per run at concurrency ${CONCURRENCY}, load from ${loadGenerator()}, ` +
+      `medians of ${ROUNDS} interleaved round(s); PostGraphile ${peers.postgraphile} on Node 22 ` +
+      `(amber + Relay presets); CPU and RSS of each server process from /proc\n`,
+  );
+  const header = [
+    "query",
+    "server",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "stmts/req",
+    "CPU ms/req",
+    "peak RSS MiB",
+    "ratio",
+  ];
+  const rows: string[][] = [];
+  for (const query of QUERIES) {
+    const theirs = summary(runs.get(`${query.name} PostGraphile`)!);
+    for (const name of [ours.name, postgraphile.name, ...(query === q1 ? ["naive"] : [])]) {
+      const run = summary(runs.get(`${query.name} ${name}`)!);
+      rows.push([
+        query.name,
+        name,
+        run.rps.toFixed(1),
+        run.p50.toFixed(2),
+        run.p99.toFixed(2),
+        run.statements.toFixed(1),
+        run.cpuMs.toFixed(2),
+        (run.rss / 2 ** 20).toFixed(0),
+        name === postgraphile.name ? "1.00" : (run.rps / theirs.rps).toFixed(2),
+      ]);
+    }
+  }
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])).join("  ");
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+  console.log("");
+  for (const query of QUERIES) console.log(`${query.name}: ${query.label}`);
+  const q1Ours = summary(runs.get("Q1 mikrogql")!);
+  const q1Naive = summary(runs.get("Q1 naive")!);
+  console.log(
+    `ratio is req/s to PostGraphile's; Q1 mikrogql/naive: ${
+      (q1Ours.rps / q1Naive.rps).toFixed(1)
+    }x`,
+  );
+} finally {
+  for (const server of started) await server.stop();
+  await db.drop();
+}

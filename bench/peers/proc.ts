@@ -1,0 +1,39 @@
+/**
+ * CPU time and memory of a process from Linux `/proc/<pid>` (`proc(5)`), for the server
+ * benchmarks: the servers run in their own processes, so their figures exclude the load
+ * generator's.
+ *
+ * @module
+ */
+
+const TICKS_PER_SECOND = Number(
+  new TextDecoder().decode(new Deno.Command("getconf", { args: ["CLK_TCK"] }).outputSync().stdout),
+) || 100;
+
+/** User + system CPU time the process has used, in ms (`utime` + `stime` of `/proc/<pid>/stat`). */
+export function cpuMs(pid: number): number {
+  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  // Fields after the parenthesised command name start at field 3 (state).
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 1000 / TICKS_PER_SECOND;
+}
+
+/** Resident set size of the process, in bytes (`VmRSS` of `/proc/<pid>/status`). */
+export function rssBytes(pid: number): number {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  return Number(status.match(/^VmRSS:\s+(\d+) kB/m)![1]) * 1024;
+}
+
+/**
+ * Samples the process's RSS every `intervalMs` until the returned function is called.
+ *
+ * @returns a function that stops sampling and returns the highest RSS seen, in bytes
+ */
+export function sampleRss(pid: number, intervalMs = 100): () => number {
+  let peak = rssBytes(pid);
+  const timer = setInterval(() => peak = Math.max(peak, rssBytes(pid)), intervalMs);
+  return () => {
+    clearInterval(timer);
+    return Math.max(peak, rssBytes(pid));
+  };
+}
