@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { EntityMetadata, EntityProperty } from "@mikro-orm/core";
+import type { EntityMetadata } from "@mikro-orm/core";
 import { relative } from "@std/path";
 import pluralize from "pluralize";
 import {
@@ -19,6 +19,8 @@ import {
 } from "../runtime/annotations.ts";
 import type { GlobalIdFormat, ScalarKind } from "../runtime/graph.ts";
 import { Diagnostics } from "./diagnostics.ts";
+import { addEnum, enumOf, type GraphEnum } from "./enums.ts";
+import { computedKind, getterReads, internal, scalarShape } from "./fields.ts";
 import type { LoadedEntity, LoadedModel } from "./load.ts";
 import { buildMutations, type GraphMutations } from "./mutations.ts";
 import { addEdgeOrderFields, type PendingEdgeOrder } from "./order.ts";
@@ -36,6 +38,15 @@ export interface GraphField {
   nullable: boolean;
   /** For enum fields, the GraphQL enum name. */
   enum?: string;
+  /** `[T!]`: string and enum arrays. */
+  list?: boolean;
+  /**
+   * Read-only: `getter` for `persist: false` properties (computed by the entity class from
+   * `reads`), `formula` for SQL formulas. Never in inputs or filters.
+   */
+  computed?: "getter" | "formula";
+  /** For computed getters: the stored properties field collection selects for them. */
+  reads?: string[];
   description?: string;
 }
 
@@ -74,13 +85,7 @@ export interface GraphOrderField {
   field?: string;
 }
 
-/** A GraphQL enum generated for an enum property. */
-export interface GraphEnum {
-  /** `<Type><Field>`, e.g. `TodoStatus`. */
-  name: string;
-  /** GraphQL value name and the entity value behind it. */
-  values: { name: string; value: string | number }[];
-}
+export type { GraphEnum } from "./enums.ts";
 
 /** A node type: an entity exposed as a GraphQL object implementing `Node`. */
 export interface GraphType {
@@ -211,7 +216,7 @@ export function buildGraph(
       );
     }
     const idProp = meta.properties[meta.primaryKeys[0]];
-    const idKind = scalarKind(idProp);
+    const idKind = scalarShape(idProp)?.kind;
     const id = {
       prop: idProp.name,
       kind: idKind === "int"
@@ -252,17 +257,22 @@ export function buildGraph(
       for (const field of find(list, "CollectedFor")?.fields ?? []) {
         (type.collectedFor[field] ??= []).push(prop.name);
       }
-      if (prop.primary || prop.hidden || skipped(list, SkipType)) return;
+      if (prop.primary || prop.hidden || internal(prop) || skipped(list, SkipType)) return;
       const orderField = find(list, "OrderField");
       if (prop.kind === "scalar") {
-        const kind = scalarKind(prop);
-        if (!kind) return;
+        const shape = scalarShape(prop);
+        if (!shape) return;
+        const { kind } = shape;
+        const computed = computedKind(prop);
         const field: GraphField = {
           name: prop.name,
           prop: prop.name,
           kind,
           graphqlType: GRAPHQL_SCALAR[kind],
-          nullable: !!prop.nullable,
+          nullable: !!prop.nullable || !!computed,
+          list: shape.list || undefined,
+          computed,
+          reads: computed === "getter" ? getterReads(meta, prop) : undefined,
           description: prop.comment,
         };
         if (kind === "enum") {
@@ -270,17 +280,22 @@ export function buildGraph(
             field.kind = "string";
             field.graphqlType = "String";
           } else {
-            field.enum = field.graphqlType = `${name}${pascal(prop.name)}`;
-            enums.push({
-              name: field.enum,
-              values: enumValues(prop, (m) => fail(prop.name, m)),
-            });
+            const e = enumOf(
+              name,
+              prop,
+              model.enums.get(`${meta.className}.${prop.name}`),
+              find(list, "Type")?.name,
+              (m) => fail(prop.name, m),
+            );
+            field.enum = field.graphqlType = e.name;
+            const clash = addEnum(enums, e);
+            if (clash) fail(prop.name, clash);
           }
         }
         claim(prop.name, field.name);
         type.fields.push(field);
         if (orderField && !skipped(list, SkipOrderField)) {
-          if (!COMPARABLE.has(field.kind)) {
+          if (!COMPARABLE.has(field.kind) || field.list || field.computed) {
             fail(
               prop.name,
               `OrderField "${orderField.name}" on a non-comparable property (${field.kind})`,
@@ -304,6 +319,7 @@ export function buildGraph(
         prop.kind === "m:n"
       ) {
         const target = typeOfClass.get(prop.type);
+        if (internal(prop)) return;
         if (!target) {
           diagnostics.warn({
             file: where,
@@ -353,6 +369,13 @@ export function buildGraph(
         }
       }
     });
+    for (const field of type.fields) {
+      // `CollectedFor("<getter>")` on properties overrides what the getter is seen to read.
+      if (field.reads && type.collectedFor[field.name]) {
+        field.reads = type.collectedFor[field.name];
+        delete type.collectedFor[field.name];
+      }
+    }
     type.mutations = buildMutations(type, annotations.entity, annotations.fields, fail);
     fails.set(type, fail);
     return type;
@@ -386,50 +409,6 @@ export const GRAPHQL_SCALAR: Record<ScalarKind, string> = {
   enum: "String",
 };
 
-function scalarKind(prop: EntityProperty): ScalarKind | undefined {
-  if (prop.enum) return "enum";
-  const column = (prop.columnTypes?.[0] ?? "").toLowerCase();
-  switch (prop.runtimeType) {
-    case "number":
-      return /int|serial/.test(column) && !/interval|point/.test(column) ? "int" : "float";
-    case "bigint":
-      return "bigint";
-    case "string":
-      return "string";
-    case "boolean":
-      return "boolean";
-    case "Date":
-      return "time";
-    case "Buffer":
-    case "Uint8Array":
-      return undefined;
-    default:
-      return "json";
-  }
-}
-
-function enumValues(
-  prop: EntityProperty,
-  fail: (message: string) => never,
-): GraphEnum["values"] {
-  const items =
-    (typeof prop.items === "function" ? (prop.items as () => unknown[])() : prop.items) ?? [];
-  const values = items.map((value) => {
-    const name = String(value).replace(/[^_0-9A-Za-z]+/g, "_").replace(
-      /^(\d)/,
-      "_$1",
-    ).toUpperCase();
-    return { name, value: value as string | number };
-  });
-  const names = new Set(values.map((v) => v.name));
-  if (names.size !== values.length || values.length === 0) {
-    fail(
-      `enum values ${JSON.stringify(items)} do not map to distinct GraphQL enum values`,
-    );
-  }
-  return values;
-}
-
 function find<K extends AnnotationKind>(
   list: Annotation[],
   kind: K,
@@ -441,11 +420,6 @@ function find<K extends AnnotationKind>(
 
 function skipped(list: Annotation[], mode: number): boolean {
   return list.some((a) => a.kind === "Skip" && (a.modes & mode) !== 0);
-}
-
-function pascal(name: string): string {
-  return name.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase())
-    .replace(/_/g, "");
 }
 
 function camel(name: string): string {

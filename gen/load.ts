@@ -35,11 +35,24 @@ export interface LoadedEntity {
   className: string;
 }
 
+/** A TypeScript enum (or enum-like object) an enum property names, found among the exports. */
+export interface LoadedEnum {
+  /** The export's name: the GraphQL enum's name. */
+  name: string;
+  /** Member name -> value, without the reverse mappings of numeric enums. */
+  members: [string, string | number][];
+}
+
 /** The loaded entities with MikroORM's discovered metadata. */
 export interface LoadedModel {
   entities: LoadedEntity[];
   /** Class name -> discovered metadata, for every entity MikroORM discovered. */
   metadata: Map<string, EntityMetadata>;
+  /**
+   * `<class name>.<property>` -> the exported enum object its `items` names (`p.enum(() => Tier)`,
+   * `@Enum(() => Tier)`), read before discovery replaces `items` by the enum's values.
+   */
+  enums: Map<string, LoadedEnum>;
 }
 
 const MODULE = /\.(ts|mts|js|mjs)$/;
@@ -77,6 +90,7 @@ export async function loadModel(
   files.sort();
   const entities: LoadedEntity[] = [];
   const seen = new Set<unknown>();
+  const exported = new Map<object, string>();
   for (const file of files) {
     let exports: Record<string, unknown>;
     try {
@@ -92,6 +106,7 @@ export async function loadModel(
       Object.values(MetadataStorage.getMetadata()).map((m) => m.class),
     );
     for (const [exportName, value] of Object.entries(exports)) {
+      if (isEnumObject(value) && !exported.has(value)) exported.set(value, exportName);
       if (seen.has(value)) continue;
       if (value instanceof EntitySchema) {
         seen.add(value);
@@ -116,7 +131,53 @@ export async function loadModel(
   if (entities.length === 0) {
     throw new GenerateError(`no MikroORM entity exported under ${dir}`);
   }
-  return { entities, metadata: discover(entities) };
+  const enums = enumsOf(entities, exported);
+  return { entities, metadata: discover(entities), enums };
+}
+
+/** A plain object whose values are all strings or numbers: a TypeScript enum or a const map. */
+function isEnumObject(value: unknown): value is Record<string, string | number> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  const values = Object.values(value);
+  return values.length > 0 && values.every((v) => typeof v === "string" || typeof v === "number");
+}
+
+/** The members of an enum object, leaving out the reverse mappings TypeScript adds (`1: "Low"`). */
+function members(object: Record<string, string | number>): [string, string | number][] {
+  return Object.entries(object).filter(([key, value]) =>
+    !(typeof value === "string" && /^-?\d+(\.\d+)?$/.test(key) && object[value] === Number(key))
+  );
+}
+
+function enumsOf(
+  entities: LoadedEntity[],
+  exported: Map<object, string>,
+): Map<string, LoadedEnum> {
+  const found = new Map<string, LoadedEnum>();
+  const decorated = Object.values(MetadataStorage.getMetadata());
+  for (const loaded of entities) {
+    const properties = loaded.entity instanceof EntitySchema
+      ? loaded.entity.meta.properties
+      : decorated.find((m) => m.class === loaded.entity)?.properties ?? {};
+    for (const [name, prop] of Object.entries(properties)) {
+      const items = (prop as { items?: unknown }).items;
+      let object: unknown = items;
+      try {
+        if (typeof items === "function") object = (items as () => unknown)();
+      } catch {
+        continue;
+      }
+      const exportName = isEnumObject(object) ? exported.get(object) : undefined;
+      if (exportName) {
+        found.set(`${loaded.className}.${name}`, {
+          name: exportName,
+          members: members(object as Record<string, string | number>),
+        });
+      }
+    }
+  }
+  return found;
 }
 
 function discover(entities: LoadedEntity[]): Map<string, EntityMetadata> {

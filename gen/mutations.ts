@@ -25,6 +25,7 @@ import {
   SkipMutationUpdateInput,
 } from "../runtime/annotations.ts";
 import type { MutationInputFieldDescription } from "../runtime/graph.ts";
+import { optionalOnCreate } from "./fields.ts";
 import type { GraphType } from "./graph.ts";
 
 /** One field of `Create<T>Input` or `Update<T>Input`. */
@@ -96,6 +97,10 @@ interface Settable {
   name: string;
   prop: EntityProperty;
   graphqlType: string;
+  /** `[T!]` (string and enum arrays). */
+  list?: boolean;
+  /** A create input may leave it out (nullable or defaulted). */
+  optional?: boolean;
   /** For edges: target type, and whether the edge is non-unique. */
   edge?: { target: string; many: boolean };
 }
@@ -112,7 +117,13 @@ function inputFields(
   const settables: Settable[] = [];
   const props = type.meta.properties;
   for (const f of type.fields) {
-    settables.push({ name: f.name, prop: props[f.prop], graphqlType: f.graphqlType });
+    settables.push({
+      name: f.name,
+      prop: props[f.prop],
+      graphqlType: f.graphqlType,
+      list: f.list,
+      optional: optionalOnCreate(type.meta, props[f.prop]),
+    });
   }
   const seen = new Set<string>();
   for (const e of type.edges) {
@@ -153,12 +164,9 @@ function generated(prop: EntityProperty): boolean {
     prop.generated || prop.persist === false);
 }
 
-const createFields: Contribute = ({ name, prop, graphqlType, edge }) => {
+const createFields: Contribute = ({ name, prop, graphqlType, edge, list, optional }) => {
   if (!edge) {
-    const defaulted = prop.default !== undefined || prop.defaultRaw !== undefined;
-    return [field(name, "set", "field", prop, graphqlType, {
-      required: !prop.nullable && !defaulted,
-    })];
+    return [field(name, "set", "field", prop, graphqlType, { required: !optional, list })];
   }
   if (!edge.many) {
     return [field(`${name}ID`, "set", "edge", prop, "ID", {
@@ -172,11 +180,11 @@ const createFields: Contribute = ({ name, prop, graphqlType, edge }) => {
   })];
 };
 
-const updateFields: Contribute = ({ name, prop, graphqlType, edge }) => {
+const updateFields: Contribute = ({ name, prop, graphqlType, edge, list }) => {
   const clear = (kind: GraphMutationInputField["kind"]) =>
     field(`clear${upperFirst(name)}`, "clear", kind, prop, "Boolean", {});
   if (!edge) {
-    const set = field(name, "set", "field", prop, graphqlType, {});
+    const set = field(name, "set", "field", prop, graphqlType, { list });
     return prop.nullable ? [set, clear("field")] : [set];
   }
   if (!edge.many) {

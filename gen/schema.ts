@@ -216,7 +216,8 @@ export function buildSchema(graph: Graph): GraphQLSchema {
             id: { type: nonNull(GraphQLID) },
           };
           for (const f of type.fields) {
-            const base = f.enum ? enums.get(f.enum)! : scalar(f.graphqlType);
+            const named = f.enum ? enums.get(f.enum)! : scalar(f.graphqlType);
+            const base = f.list ? new GraphQLList(nonNull(named)) : named;
             fields[f.name] = {
               type: f.nullable ? base : nonNull(base),
               description: f.description,

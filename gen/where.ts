@@ -87,7 +87,7 @@ export function buildWhereInputs(
       nullable: false,
     }];
     for (const field of type.fields) {
-      if (field.kind === "json" || !keep(field.prop)) continue;
+      if (field.kind === "json" || field.list || field.computed || !keep(field.prop)) continue;
       const ops: WhereOpFamily = field.kind === "boolean"
         ? "boolean"
         : field.kind === "enum"

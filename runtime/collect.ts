@@ -157,7 +157,7 @@ class Collector {
       if (name === "__typename" || name === "id") continue;
       const scalar = type.fields[name];
       if (scalar) {
-        plan.props?.add(scalar.prop);
+        for (const prop of scalar.reads ?? [scalar.prop]) plan.props?.add(prop);
         continue;
       }
       const edge = type.edges[name];

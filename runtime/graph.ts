@@ -54,6 +54,15 @@ export interface FieldDescription {
   kind: ScalarKind;
   /** For `kind: "enum"`, the GraphQL enum type name. */
   enum?: string;
+  /** `[T!]`: a string or enum array. */
+  list?: boolean;
+  /**
+   * Read-only, computed: `getter` (a `persist: false` property the entity computes from `reads`)
+   * or `formula` (an SQL expression MikroORM selects; re-read after a mutation writes the row).
+   */
+  computed?: "getter" | "formula";
+  /** For `computed: "getter"`: the stored properties field collection selects for it. */
+  reads?: string[];
 }
 
 /** An edge (relation) of a node type. */

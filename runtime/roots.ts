@@ -8,7 +8,13 @@
  */
 import type { EntityManager, FilterQuery } from "@mikro-orm/core";
 import type { GraphQLResolveInfo } from "graphql";
-import { collectConnection, type CollectLimits, collectNode, collectNodes } from "./collect.ts";
+import {
+  collectConnection,
+  type CollectLimits,
+  collectNode,
+  collectNodes,
+  type NodePlan,
+} from "./collect.ts";
 import { type Graph, type NodeType, nodeTypeOf } from "./graph.ts";
 import { fieldsOf, loadPlan, rootScope } from "./load.ts";
 import { decodeGlobalId, noder, noders } from "./node.ts";
@@ -69,7 +75,10 @@ export async function resolveNode(
   const type = decodeGlobalId(graph, id)?.type;
   const plans = collectNodes(graph, info, limits, type ? [type] : []);
   const node = await noder(em, graph, id);
-  if (type) await loadPlan(em, graph, [node], plans.get(type.name)!, rootScope(info.path), limits);
+  if (type) {
+    await loadLazy(em, type, [node], plans.get(type.name)!);
+    await loadPlan(em, graph, [node], plans.get(type.name)!, rootScope(info.path), limits);
+  }
   return node;
 }
 
@@ -96,6 +105,7 @@ export async function resolveNodes(
     else byType.set(name, [node]);
   }
   for (const [name, list] of byType) {
+    await loadLazy(em, graph.types[name], list, plans.get(name)!);
     await loadPlan(em, graph, [...new Set(list)], plans.get(name)!, rootScope(info.path), limits);
   }
   return nodes;
@@ -113,13 +123,33 @@ export async function resolveReturnedNode<T extends object>(
   info: GraphQLResolveInfo,
   limits: CollectLimits = {},
 ): Promise<T> {
-  await loadPlan(
-    em,
-    graph,
-    [node],
-    collectNode(graph, type, info, limits),
-    rootScope(info.path),
-    limits,
+  const plan = collectNode(graph, type, info, limits);
+  // A formula is computed by the database when the row is read: a node just written holds no
+  // value for it, so it is read again when one is selected.
+  const formula = Object.values(type.fields).some((f) =>
+    f.computed === "formula" && (!plan.props || plan.props.has(f.prop))
   );
+  if (formula) await em.refresh(node);
+  await loadLazy(em, type, [node], plan);
+  await loadPlan(em, graph, [node], plan, rootScope(info.path), limits);
   return node;
+}
+
+/**
+ * Loads the selected `lazy` properties of nodes read whole (`node`, `nodes`, mutation payloads),
+ * which MikroORM leaves out unless asked: one query for the nodes that miss one.
+ */
+async function loadLazy(
+  em: EntityManager,
+  type: NodeType,
+  nodes: object[],
+  plan: NodePlan,
+): Promise<void> {
+  const properties = em.getMetadata().find(type.entity)?.properties ?? {};
+  const lazy = [...plan.props ?? []].filter((p) => properties[p]?.lazy);
+  if (lazy.length === 0) return;
+  const missing = nodes.filter((n) =>
+    lazy.some((p) => (n as Record<string, unknown>)[p] === undefined)
+  );
+  if (missing.length > 0) await em.populate(missing, lazy as never[]);
 }

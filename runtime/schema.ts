@@ -6,8 +6,9 @@
  *
  * @module
  */
-import type { GraphQLSchema } from "graphql";
+import { GraphQLEnumType, GraphQLError, type GraphQLSchema } from "graphql";
 import { createSchema } from "graphql-yoga";
+import { ErrorCode, gqlError } from "./errors.ts";
 import type { Graph } from "./graph.ts";
 import { createResolvers, type ResolverOptions } from "./resolvers.ts";
 
@@ -36,11 +37,34 @@ export function createGraphQLSchema(
 ): GraphQLSchema {
   const extraTypeDefs = options.typeDefs === undefined ? [] : [options.typeDefs].flat();
   const extraResolvers = options.resolvers === undefined ? [] : [options.resolvers].flat();
-  return createSchema({
+  const schema = createSchema({
     typeDefs: [typeDefs, ...extraTypeDefs],
     resolvers: [
       createResolvers(graph, options),
       ...extraResolvers,
     ] as UserResolvers,
   });
+  for (const name of Object.keys(graph.enums)) {
+    const type = schema.getType(name);
+    if (type instanceof GraphQLEnumType) rejectAsBadInput(type);
+  }
+  return schema;
+}
+
+/**
+ * Makes a bad value of a generated enum in a variable (`"Nope"` for `Tier`, alone or in a list) a
+ * `BAD_USER_INPUT` error: graphql-js keeps the extensions of the error a type's `parseValue`
+ * throws when it reports the variable. (A bad literal in the operation text stays a validation
+ * error, `GRAPHQL_VALIDATION_FAILED`.)
+ */
+function rejectAsBadInput(type: GraphQLEnumType): void {
+  const parseValue = type.parseValue.bind(type);
+  type.parseValue = (value) => {
+    try {
+      return parseValue(value);
+    } catch (error) {
+      if (!(error instanceof GraphQLError)) throw error;
+      throw gqlError(ErrorCode.BAD_USER_INPUT, error.message);
+    }
+  };
 }

@@ -12,9 +12,14 @@ export function emitCollection(graph: Graph, runtime: string): string {
   const value = Object.fromEntries(graph.types.map((t) => [
     t.name,
     Object.fromEntries(
-      t.fields.map((
-        f,
-      ) => [f.name, { prop: f.prop, kind: f.kind, enum: f.enum }]),
+      t.fields.map((f) => [f.name, {
+        prop: f.prop,
+        kind: f.kind,
+        enum: f.enum,
+        list: f.list,
+        computed: f.computed,
+        reads: f.reads,
+      }]),
     ),
   ]));
   const collectedFor = Object.fromEntries(

@@ -25,6 +25,7 @@ const EXAMPLES = [
   ["todo", 4],
   ["todo/variants/universal", 2],
   ["todo/variants/raw", 3],
+  ["shop", 2],
 ] as const;
 
 for (const [example, types] of EXAMPLES) {

@@ -1,0 +1,38 @@
+import type { Opt, Ref } from "@mikro-orm/core";
+import { Entity, Enum, ManyToOne, PrimaryKey, Property } from "@mikro-orm/decorators/es";
+import { Mutations, OrderField, QueryField } from "@mikrogql/ext";
+import { Customer } from "./customer.ts";
+import { OrderStatus, Tier } from "./enums.ts";
+
+/** An order (decorator style): UUID key, enums shared with the customer, a computed getter. */
+@Entity({ tableName: "orders" })
+@QueryField()
+@Mutations()
+export class Order {
+  @PrimaryKey({ type: "uuid" })
+  id: string = crypto.randomUUID();
+
+  @ManyToOne({ entity: () => Customer, ref: true })
+  customer!: Ref<InstanceType<typeof Customer.class>>;
+
+  @Enum({ items: () => OrderStatus })
+  status: OrderStatus = OrderStatus.Placed;
+
+  /** The customer's tier when ordering: the same TypeScript enum, the same GraphQL enum. */
+  @Enum({ items: () => Tier, nullable: true })
+  tier?: Tier;
+
+  @OrderField("PLACED_AT")
+  @Property({ type: "datetime" })
+  placedAt: Date = new Date();
+
+  /** Defaulted by the class initializer: optional in `CreateOrderInput`. */
+  @Property({ type: "string[]" })
+  notes: string[] = [];
+
+  /** Computed from `status` and `placedAt` when selected (`persist: false`). */
+  @Property({ type: "string", persist: false })
+  get summary(): Opt<string> {
+    return `${this.status} on ${this.placedAt.toISOString().slice(0, 10)}`;
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Seed data of the shop example: customers (with a referrer and friends) and their orders.
+ *
+ * @module
+ */
+import type { EntityManager } from "@mikro-orm/core";
+import { Customer } from "./entities/customer.ts";
+import { Interest, OrderStatus, Priority, Tier } from "./entities/enums.ts";
+import { Order } from "./entities/order.ts";
+
+/**
+ * Inserts deterministic data: `ada` (gold, high priority, 2 orders), `bob` (referred by ada,
+ * friend of ada, 1 order) and `cy` (all defaults, no order).
+ *
+ * @returns the number of rows inserted
+ */
+export async function seed(em: EntityManager): Promise<number> {
+  const ada = em.create(Customer, {
+    name: "Ada",
+    email: "ada@example.com",
+    passwordHash: "hash-ada",
+    bio: "Reads a lot.",
+    nicknames: ["ace", "countess"],
+    tier: Tier.Gold,
+    priority: Priority.High,
+    interests: [Interest.Books, Interest.Music],
+    points: 4_294_967_296n,
+    balance: "12.50",
+    rating: 4.5,
+    birthday: "1990-12-10",
+    wakeUpAt: "06:30:00",
+    preferences: { newsletter: true },
+    createdAt: new Date(Date.UTC(2026, 0, 1)),
+  });
+  const bob = em.create(Customer, {
+    name: "Bob",
+    email: "bob@example.com",
+    passwordHash: "hash-bob",
+    referrer: ada,
+    createdAt: new Date(Date.UTC(2026, 0, 2)),
+  });
+  em.create(Customer, {
+    name: "Cy",
+    email: "cy@example.com",
+    passwordHash: "hash-cy",
+    createdAt: new Date(Date.UTC(2026, 0, 3)),
+  });
+  bob.friends.add(ada);
+  const orders = [
+    { customer: ada, status: OrderStatus.Shipped, tier: Tier.Gold, day: 5, notes: ["gift"] },
+    { customer: ada, status: OrderStatus.Paid, tier: Tier.Gold, day: 6, notes: [] },
+    { customer: bob, status: OrderStatus.Placed, tier: undefined, day: 7, notes: [] },
+  ].map(({ day, ...o }) => em.create(Order, { ...o, placedAt: new Date(Date.UTC(2026, 1, day)) }));
+  await em.flush();
+  return 3 + orders.length + 1;
+}

@@ -1,0 +1,31 @@
+/**
+ * The shop example server: the kitchen-sink model (every MikroORM mapping feature) served by
+ * GraphQL Yoga over `Deno.serve` on 127.0.0.1 with GraphiQL, on an embedded SQLite database (or
+ * `DATABASE_URL`), seeded on start.
+ *
+ * ```sh
+ * deno run -A examples/shop/server.ts
+ * DATABASE_URL=postgres://postgres@127.0.0.1:5432/test deno run -A examples/shop/server.ts
+ * ```
+ *
+ * @module
+ */
+import { serveExample } from "../serve.ts";
+import { Customer } from "./entities/customer.ts";
+import { Order } from "./entities/order.ts";
+import { createSchema } from "./generated/mod.ts";
+import { seed } from "./seed.ts";
+
+/** The shop's entities. */
+export const entities = [Customer, Order];
+
+const SAMPLE = `{
+  customers(first: 2, orderBy: { field: NAME }) {
+    edges { node { id name tier priority interests nicknames orderCount
+      orders(first: 2) { edges { node { status tier summary } } } } }
+  }
+}`;
+
+if (import.meta.main) {
+  await serveExample({ entities, schema: createSchema, seed, sample: SAMPLE });
+}

@@ -1,0 +1,123 @@
+/**
+ * How a scalar property becomes a GraphQL field: its scalar kind and list-ness, whether it is
+ * computed (`persist: false` getters, `formula`) and what a computed getter reads, whether a
+ * create input may leave it out (defaulted), and which properties are MikroORM internals.
+ *
+ * @module
+ */
+import type { EntityMetadata, EntityProperty } from "@mikro-orm/core";
+import type { ScalarKind } from "../runtime/graph.ts";
+
+/** The GraphQL shape of a scalar property. */
+export interface ScalarShape {
+  kind: ScalarKind;
+  /** `[T!]`: string arrays (`p.array()`, `string[]`) and enum arrays. */
+  list: boolean;
+}
+
+/**
+ * The scalar kind of a property, or `undefined` for properties GraphQL cannot carry (blobs).
+ */
+export function scalarShape(prop: EntityProperty): ScalarShape | undefined {
+  if (prop.enum) return { kind: "enum", list: false };
+  if (prop.array && prop.items) return { kind: "enum", list: true };
+  const column = (prop.columnTypes?.[0] ?? "").toLowerCase();
+  switch (prop.runtimeType) {
+    case "number":
+      return {
+        kind: /int|serial/.test(column) && !/interval|point/.test(column) ? "int" : "float",
+        list: false,
+      };
+    case "bigint":
+      return { kind: "bigint", list: false };
+    case "string":
+      return { kind: "string", list: false };
+    case "string[]":
+      return { kind: "string", list: true };
+    case "boolean":
+      return { kind: "boolean", list: false };
+    case "Date":
+      return { kind: "time", list: false };
+    case "Buffer":
+    case "Uint8Array":
+      return undefined;
+    default:
+      return { kind: "json", list: false };
+  }
+}
+
+/**
+ * `getter` for a `persist: false` property (a getter or a plain property the class computes),
+ * `formula` for an SQL formula; `undefined` for stored columns.
+ */
+export function computedKind(prop: EntityProperty): "getter" | "formula" | undefined {
+  if (prop.formula) return "formula";
+  return prop.persist === false ? "getter" : undefined;
+}
+
+/**
+ * The stored properties a computed getter reads, found by running it once on a recording stand-in
+ * of an entity: every stored property it touches (directly, or through the getters and methods
+ * of the class it calls) is recorded and answers with a placeholder that absorbs any use (method
+ * calls, property reads, string conversion). Reads behind a branch not taken are not seen; a
+ * `CollectedFor("<getter>")` annotation on the properties it needs overrides the result. When it
+ * touches none, every stored column (non-lazy scalars and foreign keys) is selected.
+ */
+export function getterReads(meta: EntityMetadata, prop: EntityProperty): string[] {
+  const props = meta.properties as Record<string, EntityProperty>;
+  const stored = (p: EntityProperty) =>
+    p.persist !== false && !p.formula && !p.lazy &&
+    (p.kind === "scalar" || p.kind === "embedded" || p.kind === "m:1" ||
+      (p.kind === "1:1" && !!p.owner));
+  const reads = new Set<string>();
+  const absorb: unknown = new Proxy(function () {}, {
+    get: (_target, key) =>
+      key === Symbol.toPrimitive
+        ? () => ""
+        : typeof key === "symbol" || key === "then"
+        ? undefined
+        : absorb,
+    apply: () => absorb,
+  });
+  const self = new Proxy(Object.create(meta.prototype as object), {
+    get(target, key, receiver) {
+      const p = typeof key === "string" ? props[key] : undefined;
+      if (p && stored(p)) {
+        reads.add(p.name);
+        return absorb;
+      }
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  try {
+    (self as Record<string, unknown>)[prop.name];
+  } catch {
+    // The getter failed on a placeholder: what it read until then is what is known.
+  }
+  if (reads.size === 0) return Object.values(props).filter(stored).map((p) => p.name);
+  return Object.values(props).filter((p) => reads.has(p.name)).map((p) => p.name);
+}
+
+/**
+ * A create input may leave the property out: it is nullable, has a default (`default`,
+ * `defaultRaw`), or a fresh instance of the entity class already holds a value (a class field
+ * initializer such as `nicknames: string[] = []`).
+ */
+export function optionalOnCreate(meta: EntityMetadata, prop: EntityProperty): boolean {
+  if (prop.nullable || prop.default !== undefined || prop.defaultRaw !== undefined) return true;
+  try {
+    const Class = meta.class as unknown as new () => Record<string, unknown>;
+    return new Class()[prop.name] != null;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A property MikroORM adds for its own use: the inverse side it creates for a unidirectional
+ * m:n (`Author_friends__inverse`).
+ */
+export function internal(prop: EntityProperty): boolean {
+  return prop.persist === false && prop.kind !== "scalar" &&
+    prop.name === `${prop.type}_${prop.mappedBy}__inverse`;
+}
