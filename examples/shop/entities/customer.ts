@@ -33,7 +33,7 @@ export const Customer = defineEntity({
     orderCount: p.formula<Opt<number>>((cols) =>
       `(select count(*) from orders o where o.customer_id = ${cols.id})`
     ).type("integer"),
-    referrer: () => p.manyToOne(Customer).nullable(),
+    referrer: () => p.manyToOne(Customer).nullable().index(),
     referrals: () => p.oneToMany(Customer).mappedBy("referrer"),
     /** Unidirectional self-referencing m:n. */
     friends: () => p.manyToMany(Customer),

@@ -12,7 +12,7 @@ export class Order {
   @PrimaryKey({ type: "uuid" })
   id: string = crypto.randomUUID();
 
-  @ManyToOne({ entity: () => Customer, ref: true })
+  @ManyToOne({ entity: () => Customer, ref: true, index: true })
   customer!: Ref<InstanceType<typeof Customer.class>>;
 
   @Enum({ items: () => OrderStatus })
