@@ -150,6 +150,13 @@ export interface SearchBoxOptions {
   recentSearchesLimit?: number;
   /** Recent searches kept once a favorite exists; default 4. */
   recentSearchesWithFavoritesLimit?: number;
+  /**
+   * Colour scheme. `"light"` (default): light, dark only under
+   * `html[data-theme=dark]`, as DocSearch; `"auto"`: also dark when the OS
+   * prefers a dark scheme (`prefers-color-scheme: dark`), unless
+   * `html[data-theme=light]`.
+   */
+  theme?: "light" | "auto";
 }
 
 /** The options with defaults applied and validated. */
@@ -173,6 +180,7 @@ export interface ResolvedOptions {
   maxResultsPerGroup: number;
   recentSearchesLimit: number;
   recentSearchesWithFavoritesLimit: number;
+  theme: "light" | "auto";
 }
 
 const identity = <T>(value: T) => value;
@@ -215,6 +223,10 @@ export function resolveOptions(options: SearchBoxOptions): ResolvedOptions {
   for (const method of ["navigate", "navigateNewTab", "navigateNewWindow"]) {
     fn(navigator as Record<string, unknown>, method, "navigator.");
   }
+  const theme = options.theme ?? "light";
+  if (theme !== "light" && theme !== "auto") {
+    throw new Error(`\`theme\` must be "light" or "auto", got ${JSON.stringify(theme)}`);
+  }
   const shortcuts = {
     "Ctrl/Cmd+K": true,
     "/": true,
@@ -255,6 +267,7 @@ export function resolveOptions(options: SearchBoxOptions): ResolvedOptions {
       "recentSearchesWithFavoritesLimit",
       4,
     ),
+    theme,
   };
 }
 

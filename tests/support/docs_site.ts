@@ -6,6 +6,7 @@
  * @module
  */
 import { fromFileUrl } from "@std/path";
+import type { Browser, Page } from "playwright-core";
 import { type DocsSite, serveDocsSite } from "../../examples/docs-site/server.ts";
 import type { DocSearchRecord } from "../../examples/docs-site/records.ts";
 import type { SearchApiFaults } from "../../examples/docs-site/search_api.ts";
@@ -54,4 +55,40 @@ export async function startDocsSite(
   const distDir = options.distDir ?? await buildBundle();
   const site = await serveDocsSite({ ...options, distDir });
   return { ...site, distDir };
+}
+
+/** How {@link openSearchPage} sets up the page. */
+export interface SearchPageOptions {
+  /** Extra options of `searchBox()`, as JavaScript source (`key: value, ...`). */
+  extra?: string;
+  /** Path of the page; default `/`. */
+  path?: string;
+  viewport?: { width: number; height: number };
+  colorScheme?: "light" | "dark";
+}
+
+/**
+ * A page of `site` in a fresh browser context (own storage) with the search
+ * box mounted by the page's own bootstrap options plus `extra` (Ask AI off
+ * unless `extra` sets `askAi`); the page has `window.__destroy`.
+ */
+export async function openSearchPage(
+  browser: Browser,
+  site: { url: string },
+  options: SearchPageOptions = {},
+): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+    colorScheme: options.colorScheme ?? "light",
+  });
+  const page = await context.newPage();
+  const path = options.path ?? "/";
+  await page.goto(`${site.url}${path}${path.includes("?") ? "&" : "?"}manual`);
+  await page.waitForFunction(() => "searchBox" in globalThis);
+  await page.evaluate(
+    `window.__destroy = searchBox({ ...docsSearchOptions, askAi: undefined, ${
+      options.extra ?? ""
+    } })`,
+  );
+  return page;
 }

@@ -42,7 +42,7 @@ async function mount(extra = ""): Promise<Page> {
 async function ask(page: Page, question: string) {
   if (!await page.isVisible(".DocSearch-Modal")) await page.click(".DocSearch-Button");
   await page.fill(INPUT, question);
-  await page.waitForSelector(`.DocSearch-Hit--AskAI [aria-selected="true"]`);
+  await page.waitForSelector(`.DocSearch-Hit[aria-selected="true"] .DocSearch-Hit--AskAI`);
   await page.keyboard.press("Enter");
   await page.waitForSelector(".DocSearch-AskAiScreen");
 }
@@ -133,12 +133,12 @@ async function steps(t: Deno.TestContext) {
       );
       await page.fill(INPUT, "theming");
       await page.waitForSelector(".DocSearch-Hit a");
-      const first = page.locator("[role=option]").first();
+      const first = page.locator(".DocSearch-Hit").first();
       assertEquals(await first.getAttribute("aria-selected"), "true");
       assertEquals((await first.textContent())?.trim(), "Ask AI: theming");
       assertEquals(
         await page.getAttribute(INPUT, "aria-activedescendant"),
-        await first.getAttribute("id"),
+        await first.locator("[role=gridcell]").getAttribute("id"),
       );
       assertEquals(await axeViolations(page), []);
 

@@ -1,6 +1,6 @@
 /**
  * The keyword screens' entries into Ask AI: the "Ask AI: <query>" row at the
- * top of the results (an option of the results listbox), and the start
+ * top of the results (a row of the results grid), and the start
  * screen's recent conversations with a button for a new one.
  *
  * @module
@@ -23,16 +23,20 @@ export interface AskAiRowProps {
   onHover(): void;
 }
 
-/** The "Ask AI: <query>" option. */
+/** The "Ask AI: <query>" row. */
 export function AskAiRow(props: AskAiRowProps): VNode {
   const t = props.translations;
   return html`
-    <section class="DocSearch-Hits DocSearch-AskAiSection" role="group" aria-labelledby=${props.id}>
-      <ul role="presentation">
-        <li class="DocSearch-Hit DocSearch-Hit--AskAI" role="none" onMouseMove=${() =>
-          !props.active && props.onHover()}
-          onClick=${props.onSelect}>
-          <div id=${props.id} role="option" aria-selected=${props.active}>
+    <div class="DocSearch-Hits DocSearch-AskAiSection" role="rowgroup">
+      <div
+        class="DocSearch-Hit"
+        role="row"
+        aria-selected=${props.active}
+        onMouseMove=${() => !props.active && props.onHover()}
+        onClick=${props.onSelect}
+      >
+        <div class="DocSearch-Hit-cell" id=${props.id} role="gridcell">
+          <div class="DocSearch-Hit--AskAI">
             <div class="DocSearch-Hit-Container">
               <div class="DocSearch-Hit-icon">${sparklesIcon()}</div>
               <div class="DocSearch-Hit-content-wrapper">
@@ -42,9 +46,9 @@ export function AskAiRow(props: AskAiRowProps): VNode {
               </div>
             </div>
           </div>
-        </li>
-      </ul>
-    </section>
+        </div>
+      </div>
+    </div>
   ` as VNode;
 }
 

@@ -19,6 +19,8 @@ export interface SearchButtonProps {
   shortcuts: Required<KeyboardShortcuts>;
   environment: Window;
   buttonRef: Ref<HTMLButtonElement>;
+  /** `theme: "auto"`: the button follows the OS's colour scheme too. */
+  autoTheme: boolean;
   onClick(): void;
 }
 
@@ -38,7 +40,7 @@ export function SearchButton(props: SearchButtonProps): VNode {
   return html`
     <button
       type="button"
-      class="DocSearch DocSearch-Button"
+      class=${`DocSearch DocSearch-Button${props.autoTheme ? " DocSearch--auto" : ""}`}
       aria-label=${translations.buttonAriaLabel}
       aria-keyshortcuts=${keys || undefined}
       onClick=${props.onClick}

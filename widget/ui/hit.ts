@@ -18,14 +18,14 @@ import { renderTemplate } from "./template.ts";
 /** Props of {@link Hit}. */
 export interface HitProps {
   item: GroupItem;
-  /** The option's element id (for `aria-activedescendant`). */
+  /** The element id of the link's cell (for `aria-activedescendant`). */
   id: string;
   active: boolean;
   hitComponent: Template<HitComponentProps> | null;
   /** Icon in front of the texts; default by `type`. */
   icon?: VNode;
-  /** Buttons after the link (save, remove), instead of the enter hint. */
-  actions?: ComponentChildren;
+  /** Buttons after the link (save, remove), each in a cell, instead of the enter hint. */
+  actions?: ComponentChildren[];
   onSelect(item: GroupItem, event: MouseEvent): void;
   onHover(): void;
 }
@@ -45,8 +45,12 @@ export function hitTexts(hit: DocSearchHit): [string, string | null] {
 }
 
 /**
- * A result row: `li.DocSearch-Hit` holding the option (the hit's link, or a
- * `div` around the `hitComponent` output) and the row's action buttons.
+ * A result row of the modal's grid (WAI-ARIA 1.2 combobox with a grid
+ * popup), structured as DocSearch v4's so its themes apply
+ * (`.DocSearch-Hit[aria-selected=true] a`): `div.DocSearch-Hit` is the row;
+ * its cells are the hit's link (or the `hitComponent` output; the active
+ * descendant) and each action button. A grid rather than a listbox: options
+ * may hold neither links nor buttons.
  */
 export function Hit(props: HitProps): VNode {
   const { item, hitComponent } = props;
@@ -70,17 +74,21 @@ export function Hit(props: HitProps): VNode {
     html`<div class="DocSearch-Hit-action">${enterIcon()}</div>`
   }
   </div>` as VNode;
-  const option = { id: props.id, role: "option", "aria-selected": props.active };
+  const content = hitComponent
+    ? renderTemplate(hitComponent, { hit, children }, "DocSearch-Hit-template")
+    : html`<a href=${hit.url} tabindex="-1">${children}</a>`;
   return html`
-    <li
+    <div
       class=${`DocSearch-Hit${item.parent ? " DocSearch-Hit--Child" : ""}`}
-      role="none"
+      role="row"
+      aria-selected=${props.active}
       onMouseMove=${() => !props.active && props.onHover()}
       onClick=${(event: MouseEvent) => props.onSelect(item, event)}
-    >${hitComponent
-      ? html`<div ...${option}>${
-        renderTemplate(hitComponent, { hit, children }, "DocSearch-Hit-template")
-      }</div>`
-      : html`<a ...${option} href=${hit.url} tabindex="-1">${children}</a>`}${props.actions}</li>
+    >
+      <div class="DocSearch-Hit-cell" id=${props.id} role="gridcell">${content}</div>
+      ${props.actions?.map((button) =>
+        html`<div class="DocSearch-Hit-action-cell" role="gridcell">${button}</div>`
+      )}
+    </div>
   ` as VNode;
 }

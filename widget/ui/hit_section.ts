@@ -1,5 +1,5 @@
 /**
- * A titled group of result rows inside the results listbox (`role="group"`
+ * A titled group of result rows inside the modal's grid (`role="rowgroup"`
  * labelled by its title, as DocSearch's `.DocSearch-Hits` sections).
  *
  * @module
@@ -14,12 +14,14 @@ export interface HitSectionProps {
   children: ComponentChildren;
 }
 
-/** A `section.DocSearch-Hits` with its `.DocSearch-Hit-source` title and its rows. */
+/** A `div.DocSearch-Hits` row group whose first row is its `.DocSearch-Hit-source` title. */
 export function HitSection({ id, title, children }: HitSectionProps): VNode {
   return html`
-    <section class="DocSearch-Hits" role="group" aria-labelledby=${id}>
-      <div class="DocSearch-Hit-source" id=${id}>${title}</div>
-      <ul role="presentation">${children}</ul>
-    </section>
+    <div class="DocSearch-Hits" role="rowgroup" aria-labelledby=${id}>
+      <div class="DocSearch-Hit-source" role="row">
+        <span role="rowheader" id=${id}>${title}</span>
+      </div>
+      ${children}
+    </div>
   ` as VNode;
 }

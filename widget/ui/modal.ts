@@ -22,6 +22,7 @@ import { ErrorScreen } from "./error_screen.ts";
 import { trapFocus } from "./focus_trap.ts";
 import { Footer } from "./footer.ts";
 import { html } from "./html.ts";
+import { keepInView } from "./keep_in_view.ts";
 import { closeIcon, loadingIcon, searchIcon } from "./icons.ts";
 import { NoResultsScreen } from "./no_results_screen.ts";
 import { ResultsFooter, ResultsScreen } from "./results_screen.ts";
@@ -71,6 +72,7 @@ export function Modal(props: ModalProps): VNode {
   const suggestions = useRef<string[]>([]);
   const input = useRef<HTMLInputElement>(null);
   const container = useRef<HTMLDivElement>(null);
+  const dropdown = useRef<HTMLDivElement>(null);
 
   useLayoutEffect(() => input.current?.focus(), [askAi]);
   useEffect(() => {
@@ -118,7 +120,8 @@ export function Modal(props: ModalProps): VNode {
   const activeId = count > 0 && !askAi ? `${idPrefix}-item-${active}` : undefined;
 
   useLayoutEffect(() => {
-    if (activeId) env.document.getElementById(activeId)?.scrollIntoView({ block: "nearest" });
+    const row = activeId && env.document.getElementById(activeId);
+    if (row && dropdown.current) keepInView(dropdown.current, row);
   }, [activeId]);
 
   const refresh = () => setSaved({ recent: storage.recent(), favorites: storage.favorites() });
@@ -206,6 +209,8 @@ export function Modal(props: ModalProps): VNode {
   const listId = `${idPrefix}-list`;
   const labelId = `${idPrefix}-label`;
 
+  // `autoCorrect`: Preact would set Chromium's boolean `autocorrect` property,
+  // which turns "off" into "on"; an unknown name goes in as the attribute.
   const keyword = html`
     <div class="DocSearch-SearchBar">
       <form
@@ -230,11 +235,12 @@ export function Modal(props: ModalProps): VNode {
           type="search"
           role="combobox"
           aria-autocomplete="list"
+          aria-haspopup="grid"
           aria-expanded=${count > 0}
           aria-controls=${count > 0 ? listId : undefined}
           aria-activedescendant=${activeId}
           autocomplete="off"
-          autocorrect="off"
+          autoCorrect="off"
           autocapitalize="off"
           spellcheck=${false}
           enterkeyhint=${t.searchBox.enterKeyHint}
@@ -259,25 +265,26 @@ export function Modal(props: ModalProps): VNode {
         onClick=${props.onClose}
       >${t.searchBox.closeButtonText}</button>
     </div>
-    <div class="DocSearch-Dropdown">
+    <div class="DocSearch-Dropdown" ref=${dropdown}>
       ${count > 0 &&
-        html`<div class="DocSearch-Dropdown-Container" role="listbox" id=${listId} aria-labelledby=${labelId}>
-        ${
-          askAiRow &&
-          html`
-            <${AskAiRow}
-              id=${`${idPrefix}-item-0`}
-              query=${query}
-              active=${active === 0}
-              noResults=${!!results && results.groups.length === 0}
-              translations=${t.resultsScreen}
-              onSelect=${() => setAskAi({ question: query })}
-              onHover=${() => setActive(0)}
-            />
-          `
-        }
-        ${list}
-      </div>`}
+        html`
+          <div class="DocSearch-Dropdown-Container" role="grid" id=${listId}
+            aria-labelledby=${labelId}>
+                  ${askAiRow &&
+                    html`
+                      <${AskAiRow}
+                        id=${`${idPrefix}-item-0`}
+                        query=${query}
+                        active=${active === 0}
+                        noResults=${!!results && results.groups.length === 0}
+                        translations=${t.resultsScreen}
+                        onSelect=${() => setAskAi({ question: query })}
+                        onHover=${() => setActive(0)}
+                      />
+                    `}
+                  ${list}
+                </div>
+        `}
       ${screen}
       ${showResults && results!.groups.length > 0 && options.resultsFooterComponent &&
         html`<${ResultsFooter} template=${options.resultsFooterComponent} state=${state} />`}
@@ -316,12 +323,17 @@ export function Modal(props: ModalProps): VNode {
         status === "stalled" ? " DocSearch-Container--Stalled" : ""
       }${status === "error" ? " DocSearch-Container--Errored" : ""}${
         askAi ? " DocSearch-Container--AskAi" : ""
-      }`}
+      }${options.theme === "auto" ? " DocSearch--auto" : ""}`}
       role="dialog"
       aria-modal="true"
       aria-label=${t.searchBox.searchInputLabel}
       ref=${container}
-      onMouseDown=${(event: MouseEvent) => event.target === event.currentTarget && props.onClose()}
+      onMouseDown=${(event: MouseEvent) => {
+        if (event.target !== event.currentTarget) return;
+        // no default action: it would move the focus given back to the button to the body
+        event.preventDefault();
+        props.onClose();
+      }}
       onKeyDown=${(event: KeyboardEvent) => {
         if (askAi && event.key === "Escape") {
           event.preventDefault();

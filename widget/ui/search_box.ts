@@ -81,13 +81,10 @@ export function SearchBoxRoot(
 
   useLayoutEffect(() => {
     if (!open) return;
-    const { body } = env.document;
-    body.classList.add("DocSearch--active");
     const unlock = lockScroll(env);
     return () => {
-      body.classList.remove("DocSearch--active");
       unlock();
-      button.current?.focus();
+      button.current?.focus({ preventScroll: true });
     };
   }, [open]);
 
@@ -112,6 +109,7 @@ export function SearchBoxRoot(
       shortcuts=${options.keyboardShortcuts}
       environment=${env}
       buttonRef=${button}
+      autoTheme=${options.theme === "auto"}
       onClick=${() => setOpen(true)}
     />${modal}
   ` as VNode;

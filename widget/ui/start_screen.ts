@@ -67,11 +67,11 @@ export function StartScreen(props: StartScreenProps): VNode {
         hitComponent=${props.hitComponent}
         icon=${favorite ? starIcon() : recentIcon()}
         actions=${favorite
-          ? action(
+          ? [action(
             t.removeFavoriteSearchButtonTitle,
             closeIcon(),
             () => props.onRemoveFavorite(hit),
-          )
+          )]
           : [
             action(t.saveRecentSearchButtonTitle, starIcon(), () => props.onFavorite(hit)),
             action(t.removeRecentSearchButtonTitle, closeIcon(), () => props.onRemoveRecent(hit)),
