@@ -24,11 +24,16 @@ import { createTestDatabase } from "../tests/support/databases.ts";
 import { loadGenerator, postLoad } from "./load.ts";
 import { createPeerData, SIZE } from "./peers/data.ts";
 import { installPeers } from "./peers/install.ts";
+import { freePort, profileDuring } from "./peers/profile.ts";
 import { cpuMs, sampleRss } from "./peers/proc.ts";
 import { type ServerProcess, startProcess, startServerProcess } from "./server_process.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
+/** `BENCH_PROFILE=1`: after the rounds, a CPU profile of our server under Q1 load. */
+const PROFILE = Deno.env.get("BENCH_PROFILE") === "1";
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
+/** `BENCH_QUERIES=Q1,Q5`: run only these (the floor always runs). */
+const ONLY = Deno.env.get("BENCH_QUERIES")?.split(",");
 const CONCURRENCY = 10;
 const PEERS_FOLDER = fromFileUrl(new URL("./.peers/", import.meta.url));
 
@@ -202,6 +207,7 @@ try {
       `(generate_series, ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
   );
   const serverScript = new URL("./graphql_server.ts", import.meta.url);
+  const inspectPort = freePort();
   const start = async (process: Promise<ServerProcess>) => {
     const started_ = await process;
     started.push(started_);
@@ -209,7 +215,13 @@ try {
   };
   const ours: Server = {
     name: "mikrogql",
-    process: await start(startServerProcess(serverScript, ["generated", db.url])),
+    process: await start(
+      startServerProcess(
+        serverScript,
+        ["generated", db.url],
+        PROFILE ? [`--inspect=127.0.0.1:${inspectPort}`] : [],
+      ),
+    ),
     names: OURS,
     variables: {},
     globalId: (type, pk) => encodeGlobalId(type, pk),
@@ -277,6 +289,7 @@ try {
   const record = (key: string, run: Run) => runs.set(key, [...runs.get(key) ?? [], run]);
   for (let round = 1; round <= ROUNDS; round++) {
     for (const query of QUERIES) {
+      if (ONLY && query.name !== "floor" && !ONLY.includes(query.name)) continue;
       for (const server of peersUnderTest) {
         record(`${query.name} ${server.name}`, await measure(server, query));
       }
@@ -303,6 +316,7 @@ try {
   ];
   const rows: string[][] = [];
   for (const query of QUERIES) {
+    if (!runs.has(`${query.name} PostGraphile`)) continue;
     const theirs = summary(runs.get(`${query.name} PostGraphile`)!);
     for (const name of [ours.name, postgraphile.name, ...(query === q1 ? ["naive"] : [])]) {
       const run = summary(runs.get(`${query.name} ${name}`)!);
@@ -326,13 +340,23 @@ try {
   for (const row of rows) console.log(line(row));
   console.log("");
   for (const query of QUERIES) console.log(`${query.name}: ${query.label}`);
-  const q1Ours = summary(runs.get("Q1 mikrogql")!);
-  const q1Naive = summary(runs.get("Q1 naive")!);
-  console.log(
-    `ratio is req/s to PostGraphile's; Q1 mikrogql/naive: ${
-      (q1Ours.rps / q1Naive.rps).toFixed(1)
-    }x`,
-  );
+  console.log("ratio: req/s to PostGraphile's");
+  if (runs.has("Q1 naive")) {
+    const q1Ours = summary(runs.get("Q1 mikrogql")!);
+    const q1Naive = summary(runs.get("Q1 naive")!);
+    console.log(`Q1 mikrogql/naive: ${(q1Ours.rps / q1Naive.rps).toFixed(1)}x req/s`);
+  }
+  if (PROFILE) {
+    const lines = await profileDuring(inspectPort, () =>
+      postLoad(
+        `http://127.0.0.1:${ours.process.port}/graphql`,
+        JSON.stringify({ query: q1.text(ours.names) }),
+        SECONDS,
+        CONCURRENCY,
+      ));
+    console.log(`\nQ1 on mikrogql, ${SECONDS} s:`);
+    for (const line of lines) console.log(line);
+  }
 } finally {
   for (const server of started) await server.stop();
   await db.drop();
