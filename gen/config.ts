@@ -3,12 +3,36 @@
  *
  * @module
  */
+import type { Options } from "@mikro-orm/core";
 import type { GlobalIdFormat } from "../runtime/graph.ts";
+
+/**
+ * The MikroORM options the generator's metadata discovery takes from a project's MikroORM config
+ * (`orm` or `ormConfig`); connection options are ignored (discovery runs on an in-memory SQLite
+ * driver without connecting). `entitiesTs` or else `entities` (class references, `EntitySchema`s,
+ * or paths and globs relative to `baseDir`, default the working directory, as MikroORM resolves
+ * them) is used when no entity directory is given.
+ */
+export type OrmDiscoveryOptions = Partial<
+  Pick<
+    Options,
+    | "metadataProvider"
+    | "discovery"
+    | "namingStrategy"
+    | "embeddables"
+    | "entities"
+    | "entitiesTs"
+    | "baseDir"
+  >
+>;
 
 /** Options of `generate`. Paths are absolute, or relative to the current directory. */
 export interface GenerateOptions {
-  /** Directory holding the MikroORM entity modules. Walked recursively. */
-  entities: string;
+  /**
+   * Directory holding the MikroORM entity modules. Walked recursively. Optional when `orm` or
+   * `ormConfig` lists the entities.
+   */
+  entities?: string;
   /** Output directory for the generated files. Created when missing. */
   out: string;
   /**
@@ -23,7 +47,24 @@ export interface GenerateOptions {
   globalIds?: GlobalIdFormat;
   /** Run `deno fmt` on the generated TypeScript. Default `true`. */
   format?: boolean;
-  /** Print what was generated to stdout. Default `false` (the CLI turns it on). */
+  /**
+   * MikroORM options for metadata discovery (`metadataProvider: ReflectMetadataProvider` for
+   * legacy decorators, `discovery`, `namingStrategy`, `entities`), e.g. a project's MikroORM
+   * config object as is.
+   */
+  orm?: OrmDiscoveryOptions;
+  /**
+   * Path of a MikroORM config module (`mikro-orm.config.ts`) whose default export (an options
+   * object, or a function or promise giving one) is used as `orm`; `orm` wins where both set an
+   * option.
+   */
+  ormConfig?: string;
+  /**
+   * Compare instead of write: nothing is written, and `GenerateResult.stale` lists the files
+   * of `out` that differ from a fresh generation. Default `false`.
+   */
+  check?: boolean;
+  /** Print progress lines (entities found, types and files written) to stdout. Default `false`. */
   log?: boolean;
 }
 

@@ -1,7 +1,8 @@
 /**
- * Step 1 and 2 of generation: import every module of the entity directory, collect the MikroORM
- * entities they export, and run MikroORM's own metadata discovery on them (no database
- * connection).
+ * Step 1 and 2 of generation: import every module of the entity directory (or of the paths a
+ * MikroORM config lists), collect the MikroORM entities they export, and run MikroORM's own
+ * metadata discovery on them (no database connection) with the project's metadata provider and
+ * discovery options.
  *
  * @module
  */
@@ -11,6 +12,7 @@ import {
   EntitySchema,
   MetadataStorage,
   MikroORM,
+  type Options,
 } from "@mikro-orm/core";
 import {
   AbstractSqlDriver,
@@ -18,8 +20,10 @@ import {
   NodeSqliteDialect,
   SqlitePlatform,
 } from "@mikro-orm/sql";
+import { expandGlob } from "@std/fs/expand-glob";
 import { walk } from "@std/fs/walk";
-import { relative, toFileUrl } from "@std/path";
+import { isGlob, relative, resolve, toFileUrl } from "@std/path";
+import type { OrmDiscoveryOptions } from "./config.ts";
 import { Diagnostics } from "./diagnostics.ts";
 import { GenerateError } from "./errors.ts";
 
@@ -55,39 +59,52 @@ export interface LoadedModel {
   enums: Map<string, LoadedEnum>;
 }
 
+/** Where the entities come from. */
+export interface ModelSource {
+  /** Directory of entity modules, walked recursively. */
+  dir?: string;
+  /** MikroORM discovery options; its `entitiesTs` or `entities` are used when `dir` is absent. */
+  orm?: OrmDiscoveryOptions;
+  /**
+   * The MikroORM config module `orm` came from: the file named for the entities it lists as
+   * class references.
+   */
+  ormFile?: string;
+}
+
 const MODULE = /\.(ts|mts|js|mjs)$/;
 const NOT_MODULE = /(\.d\.ts|_test\.ts|\.test\.ts)$/;
+/** The options of `orm` passed to MikroORM's discovery. */
+const DISCOVERY_OPTIONS = [
+  "metadataProvider",
+  "discovery",
+  "namingStrategy",
+  "embeddables",
+] as const;
 
 /**
- * Imports every module under `dir` (sorted by path, so the result is deterministic) and collects
- * the entities they export, then discovers their metadata.
+ * Imports every entity module (sorted by path, so the result is deterministic) and collects the
+ * entities they export, then discovers their metadata.
  *
  * @param diagnostics collects the problems: every module that fails to import is reported
  *   before the run fails
- * @throws GenerateError when the directory has no entity, modules fail to import (all named),
- *   or MikroORM's discovery rejects the model (naming the entity's file)
+ * @throws GenerateError when there is no entity, modules fail to import (all named), or
+ *   MikroORM's discovery rejects the model (naming the entity's file)
  */
 export async function loadModel(
-  dir: string,
+  source: ModelSource,
   diagnostics = new Diagnostics(),
 ): Promise<LoadedModel> {
-  const files: string[] = [];
-  try {
-    for await (
-      const entry of walk(dir, {
-        includeDirs: false,
-        match: [MODULE],
-        skip: [NOT_MODULE],
-      })
-    ) {
-      files.push(entry.path);
+  const refs: unknown[] = [];
+  const paths: string[] = [];
+  if (source.dir) paths.push(source.dir);
+  else {
+    for (const entry of source.orm?.entitiesTs ?? source.orm?.entities ?? []) {
+      if (typeof entry === "string") paths.push(resolve(source.orm?.baseDir ?? Deno.cwd(), entry));
+      else refs.push(entry);
     }
-  } catch (error) {
-    throw new GenerateError(
-      `cannot read entity directory ${dir}: ${(error as Error).message}`,
-    );
   }
-  files.sort();
+  const files = await modules(paths);
   const entities: LoadedEntity[] = [];
   const seen = new Set<unknown>();
   const exported = new Map<object, string>();
@@ -102,37 +119,80 @@ export async function loadModel(
       });
       continue;
     }
-    const decorated = new Set<unknown>(
-      Object.values(MetadataStorage.getMetadata()).map((m) => m.class),
-    );
     for (const [exportName, value] of Object.entries(exports)) {
       if (isEnumObject(value) && !exported.has(value)) exported.set(value, exportName);
-      if (seen.has(value)) continue;
-      if (value instanceof EntitySchema) {
-        seen.add(value);
-        entities.push({
-          entity: value,
-          exportName,
-          file,
-          className: value.meta.className,
-        });
-      } else if (typeof value === "function" && decorated.has(value)) {
-        seen.add(value);
-        entities.push({
-          entity: value as LoadedEntity["entity"],
-          exportName,
-          file,
-          className: value.name,
-        });
-      }
     }
+    collect(Object.entries(exports), file, entities, seen);
   }
+  collect(
+    refs.map((r) => [(r as { name?: string }).name ?? "", r]),
+    source.ormFile ?? "(orm options)",
+    entities,
+    seen,
+  );
   diagnostics.throwIfErrors();
   if (entities.length === 0) {
-    throw new GenerateError(`no MikroORM entity exported under ${dir}`);
+    throw new GenerateError(
+      `no MikroORM entity exported under ${
+        paths.map((p) => relative(Deno.cwd(), p)).join(", ") || source.ormFile ||
+        "the orm options"
+      }`,
+    );
   }
   const enums = enumsOf(entities, exported);
-  return { entities, metadata: discover(entities), enums };
+  return { entities, metadata: discover(entities, source.orm), enums };
+}
+
+/** The entity modules of `paths` (directories, globs or files), sorted. */
+async function modules(paths: string[]): Promise<string[]> {
+  const files = new Set<string>();
+  for (const path of paths) {
+    try {
+      if (isGlob(path)) {
+        for await (const entry of expandGlob(path, { includeDirs: false })) {
+          if (MODULE.test(entry.path) && !NOT_MODULE.test(entry.path)) files.add(entry.path);
+        }
+        continue;
+      }
+      for await (
+        const entry of walk(path, { includeDirs: false, match: [MODULE], skip: [NOT_MODULE] })
+      ) {
+        files.add(entry.path);
+      }
+    } catch (error) {
+      throw new GenerateError(
+        `cannot read entity directory ${path}: ${(error as Error).message}`,
+      );
+    }
+  }
+  return [...files].sort();
+}
+
+/** Adds the MikroORM entities among `exports` (name, value) of `file` to `entities`. */
+function collect(
+  exports: [string, unknown][],
+  file: string,
+  entities: LoadedEntity[],
+  seen: Set<unknown>,
+): void {
+  const decorated = new Set<unknown>(
+    Object.values(MetadataStorage.getMetadata()).map((m) => m.class),
+  );
+  for (const [exportName, value] of exports) {
+    if (seen.has(value)) continue;
+    if (value instanceof EntitySchema) {
+      seen.add(value);
+      entities.push({ entity: value, exportName, file, className: value.meta.className });
+    } else if (typeof value === "function" && decorated.has(value)) {
+      seen.add(value);
+      entities.push({
+        entity: value as LoadedEntity["entity"],
+        exportName,
+        file,
+        className: value.name,
+      });
+    }
+  }
 }
 
 /** A plain object whose values are all strings or numbers: a TypeScript enum or a const map. */
@@ -180,19 +240,29 @@ function enumsOf(
   return found;
 }
 
-function discover(entities: LoadedEntity[]): Map<string, EntityMetadata> {
-  let orm: MikroORM;
+function discover(
+  entities: LoadedEntity[],
+  orm: OrmDiscoveryOptions = {},
+): Map<string, EntityMetadata> {
+  const options: Partial<Pick<Options, typeof DISCOVERY_OPTIONS[number]>> = {};
+  for (const key of DISCOVERY_OPTIONS) {
+    if (orm[key] !== undefined) Object.assign(options, { [key]: orm[key] });
+  }
+  let discovered: MikroORM;
   try {
-    orm = new MikroORM({
+    discovered = new MikroORM({
+      ...options,
       driver: DiscoveryDriver,
       dbName: ":memory:",
       driverOptions: new NodeSqliteDialect(":memory:"),
       entities: entities.map((e) => e.entity),
-      discovery: { warnWhenNoEntities: false },
+      discovery: { warnWhenNoEntities: false, ...options.discovery },
     });
   } catch (error) {
     const message = (error as Error).message;
-    const culprit = entities.find((e) => new RegExp(`\\b${e.className}\\b`).test(message));
+    const culprit = entities.find((e) =>
+      new RegExp(`\\b${e.className.replace(/\$/g, "\\$")}\\b`).test(message)
+    );
     throw new GenerateError(
       `${
         culprit ? `${relative(Deno.cwd(), culprit.file)}: ${culprit.className}: ` : ""
@@ -200,7 +270,7 @@ function discover(entities: LoadedEntity[]): Map<string, EntityMetadata> {
     );
   }
   const metadata = new Map<string, EntityMetadata>();
-  for (const meta of orm.getMetadata().getAll().values()) {
+  for (const meta of discovered.getMetadata().getAll().values()) {
     metadata.set(meta.className, meta);
   }
   return metadata;

@@ -1,73 +1,72 @@
 /**
- * The generator's command line:
+ * The generator's command line (`deno task generate`, or
+ * `deno run -A jsr:@mikrogql/ext/gen/main`); `--help` describes every option:
  *
  * ```sh
- * deno run -A jsr:@mikrogql/ext/gen/main.ts --config gen.config.ts
- * deno run -A jsr:@mikrogql/ext/gen/main.ts --entities ./entities --out ./generated
+ * deno run -A jsr:@mikrogql/ext/gen/main --config gen.config.ts
+ * deno run -A jsr:@mikrogql/ext/gen/main --entities ./entities --out ./generated --global-ids raw
+ * deno run -A jsr:@mikrogql/ext/gen/main --orm-config mikro-orm.config.ts --out ./generated
+ * deno run -A jsr:@mikrogql/ext/gen/main --check   # CI: exit 1 when ./generated is stale
+ * deno run -A jsr:@mikrogql/ext/gen/main --watch   # regenerate on entity changes
  * ```
  *
- * `--config` names a module whose default export is a `GenerateConfig` (paths relative to it);
- * `--entities`/`--out` override it. Exits 1 with the message on an invalid model, 2 on bad usage.
+ * Exit status: 0 done, 1 invalid model (every problem listed) or stale output (`--check`), 2 bad
+ * usage or config file. Errors are one line each on stderr.
  *
  * @module
  */
 import { parseArgs } from "@std/cli/parse-args";
-import { dirname, resolve, toFileUrl } from "@std/path";
-import type { GenerateConfig } from "./config.ts";
+import { debounce } from "@std/async/debounce";
+import { dirname, relative, resolve, toFileUrl } from "@std/path";
+import type { GenerateConfig, GenerateOptions } from "./config.ts";
+import { childConfig, findDenoConfig } from "./deno_config.ts";
 import { type Diagnostic, formatDiagnostic, generate, GenerateError } from "./mod.ts";
+import { VERSION } from "./version.ts";
 
-const USAGE =
-  `usage: generate [--config gen.config.ts] [--entities DIR] [--out DIR] [--runtime-import SPECIFIER]`;
+const HELP =
+  `mikrogql generate ${VERSION}: a Relay GraphQL API (GraphQL Yoga + MikroORM) from MikroORM entities
+
+usage: deno task generate [options]
+       deno run -A jsr:@mikrogql/ext/gen/main [options]
+
+options (each also a key of the config module, in camelCase):
+  -c, --config FILE          generator config module; its default export is a GenerateConfig
+                             (defineConfig), paths relative to it. Default: ./gen.config.ts when
+                             it exists. Flags override its options.
+  -e, --entities DIR         directory of MikroORM entity modules, walked recursively
+  -o, --out DIR              output directory; written all at once, nothing on error
+      --orm-config FILE      a MikroORM config module (mikro-orm.config.ts) used as is: its
+                             metadataProvider, discovery, namingStrategy and embeddables options,
+                             and its entities/entitiesTs when --entities is not given
+      --global-ids FORMAT    opaque (default) | universal | raw   (also --globalIds)
+      --runtime-import SPEC  module the generated code imports the runtime from
+                             (default @mikrogql/ext)
+      --no-format            do not run deno fmt on the generated TypeScript
+      --deno-config FILE     deno.json whose import map and compilerOptions load the entity
+                             modules. Default: the nearest deno.json(c) from the working directory
+      --check                write nothing; exit 1 when the files in --out differ from a fresh
+                             generation (for CI)
+  -w, --watch                generate, then regenerate whenever an entity module or config
+                             changes (Ctrl-C stops)
+  -q, --quiet                print errors and warnings only
+  -h, --help                 print this help
+  -V, --version              print the version
+
+exit status: 0 done, 1 invalid model or stale output (--check), 2 bad usage or config`;
+
+/** Set in the child processes the CLI starts; they generate once, in-process. */
+const CHILD = "MIKROGQL_GEN_CHILD";
+
+class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, {
-    string: ["config", "entities", "out", "runtime-import"],
-    boolean: ["help"],
-    unknown: (arg) => {
-      console.error(`unknown option ${arg}\n${USAGE}`);
-      Deno.exit(2);
-    },
-  });
-  if (args.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  let config: Partial<GenerateConfig> = {};
-  if (args.config) {
-    const path = resolve(args.config);
-    const loaded = (await import(toFileUrl(path).href)).default as
-      | GenerateConfig
-      | undefined;
-    if (!loaded) {
-      console.error(`${args.config}: the config module has no default export`);
+  try {
+    return await run(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`error: ${error.message}\n(see --help)`);
       return 2;
     }
-    const base = dirname(path);
-    config = {
-      ...loaded,
-      entities: loaded.entities && resolve(base, loaded.entities),
-      out: loaded.out && resolve(base, loaded.out),
-    };
-  }
-  const entities = args.entities ?? config.entities;
-  const out = args.out ?? config.out;
-  if (!entities || !out) {
-    console.error(
-      `missing --entities or --out (or a --config that sets them)\n${USAGE}`,
-    );
-    return 2;
-  }
-  const started = performance.now();
-  let warnings: readonly Diagnostic[];
-  try {
-    ({ warnings } = await generate({
-      ...config,
-      entities,
-      out,
-      runtimeImport: args["runtime-import"] ?? config.runtimeImport,
-      log: true,
-    }));
-  } catch (error) {
     if (error instanceof GenerateError) {
       report(
         error.diagnostics.length
@@ -79,9 +78,212 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  report(warnings);
-  console.log(`  took ${Math.round(performance.now() - started)} ms`);
+}
+
+async function run(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, {
+    string: [
+      "config",
+      "entities",
+      "out",
+      "orm-config",
+      "global-ids",
+      "runtime-import",
+      "deno-config",
+    ],
+    boolean: ["format", "check", "watch", "quiet", "help", "version"],
+    negatable: ["format"],
+    default: { format: undefined },
+    alias: {
+      c: "config",
+      e: "entities",
+      o: "out",
+      w: "watch",
+      q: "quiet",
+      h: "help",
+      V: "version",
+      globalIds: "global-ids",
+      runtimeImport: "runtime-import",
+      ormConfig: "orm-config",
+    },
+    unknown: (arg) => {
+      throw new UsageError(`unknown option ${arg}`);
+    },
+  });
+  if (args.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (args.version) {
+    console.log(VERSION);
+    return 0;
+  }
+  if (args.check && args.watch) throw new UsageError("--check and --watch exclude each other");
+  const config = await readConfig(args.config);
+  const options: Partial<GenerateOptions> = {
+    ...config.options,
+    entities: args.entities ?? config.options.entities,
+    out: args.out ?? config.options.out,
+    ormConfig: args["orm-config"] ?? config.options.ormConfig,
+    globalIds: (args["global-ids"] as GenerateOptions["globalIds"]) ?? config.options.globalIds,
+    runtimeImport: args["runtime-import"] ?? config.options.runtimeImport,
+    format: args.format ?? config.options.format,
+    check: args.check || config.options.check,
+    log: !args.quiet,
+  };
+  if (options.globalIds && !GLOBAL_IDS.includes(options.globalIds)) {
+    throw new UsageError(
+      `--global-ids must be one of ${GLOBAL_IDS.join(", ")}, got "${options.globalIds}"`,
+    );
+  }
+  const out = options.out;
+  if (!out) throw new UsageError("missing --out (or a --config that sets out)");
+  if (!options.entities && !options.ormConfig && !options.orm?.entities) {
+    throw new UsageError(
+      "missing --entities or --orm-config (or a --config that sets entities, ormConfig or orm)",
+    );
+  }
+  if (args["deno-config"] && !await isFile(args["deno-config"])) {
+    throw new UsageError(`--deno-config ${args["deno-config"]}: no such file`);
+  }
+  const denoConfig = args["deno-config"] ?? await findDenoConfig(Deno.cwd());
+  const child = !Deno.env.get(CHILD) && denoConfig
+    ? await childConfig(resolve(denoConfig), import.meta.url)
+    : undefined;
+  if (!args.watch && !child) return await once({ ...options, out });
+  try {
+    return args.watch
+      ? await watch({ ...options, out }, config.file, child?.path, argv)
+      : await spawn(child?.path, argv);
+  } finally {
+    await child?.remove();
+  }
+}
+
+/** Generates in this process; prints warnings, progress and the time taken. */
+async function once(options: GenerateOptions): Promise<number> {
+  const started = performance.now();
+  const result = await generate(options);
+  report(result.warnings);
+  if (options.log) console.log(`done in ${Math.round(performance.now() - started)} ms`);
+  return result.stale?.length ? 1 : 0;
+}
+
+/** Runs this CLI again (without `--watch`) in a child process with the given Deno config. */
+async function spawn(config: string | undefined, argv: string[]): Promise<number> {
+  const args = argv.filter((a) => a !== "--watch" && a !== "-w");
+  const { code } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--no-lock",
+      ...(config ? ["--config", config] : []),
+      import.meta.url,
+      ...args,
+    ],
+    env: { [CHILD]: "1" },
+    stdin: "null",
+  }).spawn().status;
+  return code;
+}
+
+/**
+ * `--watch`: generates (in a fresh process each time, so changed modules are imported anew),
+ * then again whenever a module under the entity directory or a config module changes.
+ */
+async function watch(
+  options: GenerateOptions,
+  configFile: string | undefined,
+  denoConfig: string | undefined,
+  argv: string[],
+): Promise<number> {
+  const paths = [options.entities, configFile, options.ormConfig].filter((p): p is string => !!p)
+    .map((p) => resolve(p));
+  const out = resolve(options.out);
+  let running = Promise.resolve();
+  const regenerate = () => {
+    running = running.then(async () => {
+      await spawn(denoConfig, argv);
+      if (options.log) {
+        console.log(`watching ${paths.map((p) => relative(Deno.cwd(), p)).join(", ")}`);
+      }
+    });
+  };
+  const later = debounce(regenerate, 100);
+  regenerate();
+  const watcher = Deno.watchFs(paths, { recursive: true });
+  Deno.addSignalListener("SIGINT", () => watcher.close());
+  for await (const event of watcher) {
+    if (event.paths.some((p) => !p.startsWith(out) && /\.(ts|mts|js|mjs)$/.test(p))) later();
+  }
+  await running;
   return 0;
+}
+
+/** The config module's options (paths made relative to the working directory) and its path. */
+async function readConfig(
+  flag: string | undefined,
+): Promise<{ options: Partial<GenerateConfig>; file?: string }> {
+  const file = flag ?? (await isFile("gen.config.ts") ? "gen.config.ts" : undefined);
+  if (!file) return { options: {} };
+  const path = resolve(file);
+  if (!await isFile(path)) throw new UsageError(`--config ${file}: no such file`);
+  let module: Record<string, unknown>;
+  try {
+    module = await import(toFileUrl(path).href);
+  } catch (error) {
+    throw new UsageError(
+      `--config ${file}: cannot import: ${String((error as Error).message).split("\n")[0]}`,
+    );
+  }
+  const loaded = module.default;
+  if (!loaded || typeof loaded !== "object") {
+    throw new UsageError(
+      `--config ${file}: the module must export default a config object (defineConfig({...}))`,
+    );
+  }
+  const options = loaded as Record<string, unknown>;
+  for (const [key, value] of Object.entries(options)) {
+    const expected = CONFIG_KEYS[key];
+    if (!expected) {
+      throw new UsageError(
+        `--config ${file}: unknown option "${key}" (one of ${Object.keys(CONFIG_KEYS).join(", ")})`,
+      );
+    }
+    if (value !== undefined && typeof value !== expected) {
+      throw new UsageError(`--config ${file}: option "${key}" must be a ${expected}`);
+    }
+  }
+  const base = dirname(path);
+  const at = (p: unknown) => typeof p === "string" ? resolve(base, p) : undefined;
+  return {
+    file: path,
+    options: {
+      ...options,
+      entities: at(options.entities),
+      out: at(options.out),
+      ormConfig: at(options.ormConfig),
+    },
+  };
+}
+
+const GLOBAL_IDS = ["opaque", "universal", "raw"];
+
+/** The keys of a config module's default export and their `typeof`. */
+const CONFIG_KEYS: Record<string, string> = {
+  entities: "string",
+  out: "string",
+  runtimeImport: "string",
+  globalIds: "string",
+  format: "boolean",
+  orm: "object",
+  ormConfig: "string",
+  check: "boolean",
+  log: "boolean",
+};
+
+async function isFile(path: string): Promise<boolean> {
+  return await Deno.stat(path).then((s) => s.isFile, () => false);
 }
 
 /** Prints each diagnostic on stderr as `error: file: Entity.prop: message`. */

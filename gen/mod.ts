@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { resolve } from "@std/path";
+import { relative, resolve } from "@std/path";
 import type { GenerateOptions } from "./config.ts";
 import type { Diagnostic } from "./diagnostics.ts";
 import { Diagnostics } from "./diagnostics.ts";
@@ -16,6 +16,7 @@ import { buildGraph, type Graph } from "./graph.ts";
 import { applyGlobalIds } from "./ids.ts";
 import { checkForeignKeyIndexes } from "./indexes.ts";
 import { loadModel } from "./load.ts";
+import { loadOrmConfig } from "./orm_config.ts";
 import { printGraphSchema } from "./schema.ts";
 import { writeFiles } from "./write.ts";
 
@@ -39,8 +40,10 @@ export interface GenerateResult {
   graph: Graph;
   /** Absolute output directory. */
   out: string;
-  /** Names of the files written, in write order. */
+  /** Names of the files written (compared, in check mode), in write order. */
   files: string[];
+  /** Check mode: the files of `out` that differ from this generation (empty: up to date). */
+  stale?: string[];
   /**
    * The warnings of the run (e.g. an edge into a type that is not generated, an exposed
    * one-to-many edge whose foreign key has no index).
@@ -49,19 +52,30 @@ export interface GenerateResult {
 }
 
 /**
- * Generates the GraphQL API for the entities under `options.entities` into `options.out`.
+ * Generates the GraphQL API for the entities under `options.entities` (or listed by the MikroORM
+ * options `orm`/`ormConfig`) into `options.out`; with `options.check`, compares instead.
  *
  * @throws GenerateError listing every problem of an invalid model, each naming the entity
- *   file and property (`diagnostics` holds them, and the run's warnings); nothing is written then
+ *   file and property (`diagnostics` holds them, and the run's warnings); nothing is written then.
+ *   Also when there is no entity, or `ormConfig` cannot be imported.
  */
 export async function generate(
   options: GenerateOptions,
 ): Promise<GenerateResult> {
-  const entities = resolve(options.entities);
   const out = resolve(options.out);
   const runtime = options.runtimeImport ?? "@mikrogql/ext";
   const diagnostics = new Diagnostics();
-  const graph = buildGraph(await loadModel(entities, diagnostics), Deno.cwd(), diagnostics);
+  const ormFile = options.ormConfig && resolve(options.ormConfig);
+  const orm = { ...(ormFile ? await loadOrmConfig(ormFile) : {}), ...options.orm };
+  const model = await loadModel(
+    { dir: options.entities && resolve(options.entities), orm, ormFile },
+    diagnostics,
+  );
+  if (options.log) {
+    const modules = new Set(model.entities.map((e) => e.file)).size;
+    console.log(`found ${model.entities.length} entities in ${modules} modules`);
+  }
+  const graph = buildGraph(model, Deno.cwd(), diagnostics);
   applyGlobalIds(graph, options.globalIds ?? "opaque", diagnostics);
   checkForeignKeyIndexes(graph, diagnostics);
   const files = new Map<string, string>([
@@ -76,14 +90,24 @@ export async function generate(
     ["resolvers.ts", emitResolvers(runtime)],
     ["mod.ts", emitMod(runtime)],
   ]);
-  await writeFiles(out, files, options.format ?? true);
+  const stale = await writeFiles(out, files, options.format ?? true, options.check);
   if (options.log) {
+    const types = `${graph.types.length} node types (${graph.types.map((t) => t.name).join(", ")})`;
+    const shown = relative(Deno.cwd(), out);
+    const where = shown.startsWith("..") ? out : shown || ".";
     console.log(
-      `generated ${graph.types.length} types (${
-        graph.types.map((t) => t.name).join(", ")
-      }) into ${out}`,
+      !options.check
+        ? `wrote ${types} in ${files.size} files to ${where}`
+        : stale.length
+        ? `${where} is stale: ${stale.join(", ")} differ from a fresh generation of ${types}`
+        : `${where} is up to date (${types})`,
     );
-    console.log(`  files: ${[...files.keys()].join(", ")}`);
   }
-  return { graph, out, files: [...files.keys()], warnings: diagnostics.warnings };
+  return {
+    graph,
+    out,
+    files: [...files.keys()],
+    stale: options.check ? stale : undefined,
+    warnings: diagnostics.warnings,
+  };
 }

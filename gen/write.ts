@@ -1,6 +1,7 @@
 /**
  * Step 4c: write the generated files into the output directory without leaving it half-written:
  * everything is rendered and formatted in a staging directory beside it first, then renamed in.
+ * In check mode the staged files are compared with the output directory's instead.
  *
  * @module
  */
@@ -9,16 +10,20 @@ import { dirname, join } from "@std/path";
 import { GenerateError } from "./errors.ts";
 
 /**
- * Writes `files` (name -> content) into `out`.
+ * Writes `files` (name -> content) into `out`, or with `check` compares them with `out`'s.
  *
  * @param format run `deno fmt` on the TypeScript files before they are moved in
+ * @param check write nothing; return the names of the files whose content in `out` differs
+ *   (or that are missing there)
+ * @returns the stale files in check mode, otherwise `[]`
  * @throws GenerateError when formatting fails; `out` is then untouched
  */
 export async function writeFiles(
   out: string,
   files: Map<string, string>,
   format: boolean,
-): Promise<void> {
+  check = false,
+): Promise<string[]> {
   await ensureDir(dirname(out));
   const staging = await Deno.makeTempDir({
     dir: dirname(out),
@@ -41,10 +46,19 @@ export async function writeFiles(
         );
       }
     }
+    if (check) {
+      const stale: string[] = [];
+      for (const name of files.keys()) {
+        const committed = await Deno.readTextFile(join(out, name)).catch(() => undefined);
+        if (committed !== await Deno.readTextFile(join(staging, name))) stale.push(name);
+      }
+      return stale;
+    }
     await ensureDir(out);
     for (const name of files.keys()) {
       await Deno.rename(join(staging, name), join(out, name));
     }
+    return [];
   } finally {
     await Deno.remove(staging, { recursive: true }).catch(() => {});
   }

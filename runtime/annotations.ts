@@ -54,10 +54,17 @@ export type Annotation =
 export type AnnotationKind = Annotation["kind"];
 
 /**
- * An annotation usable as a TC39 class or field decorator; `annotation` holds its data.
+ * An annotation usable as a class or property decorator, TC39 (standard) or legacy
+ * (`experimentalDecorators`, as with MikroORM's `@mikro-orm/decorators/legacy`); `annotation`
+ * holds its data.
  */
 export interface AnnotationDecorator<A extends Annotation = Annotation> {
+  /** TC39 class or field decorator. */
   (value: unknown, context: DecoratorContext): void;
+  /** Legacy property decorator: `target` is the class prototype. */
+  (target: object, propertyKey: string | symbol, descriptor?: PropertyDescriptor): void;
+  /** Legacy class decorator. */
+  (target: abstract new (...args: never[]) => unknown): void;
   /** The annotation's data. */
   readonly annotation: A;
 }
@@ -73,14 +80,21 @@ const KEY = Symbol.for("mikrogql.annotations");
 function decorator<A extends Annotation>(
   annotation: A,
 ): AnnotationDecorator<A> {
-  const apply = (_value: unknown, context: DecoratorContext) => {
-    const store = ownStore(
-      context.metadata as Record<PropertyKey, unknown> | undefined,
-    );
-    if (context.kind === "class") store.entity.push(annotation);
-    else (store.fields[String(context.name)] ??= []).push(annotation);
+  const apply = (value: unknown, context?: DecoratorContext | string | symbol) => {
+    if (context === undefined && typeof value === "function") {
+      // Legacy class decorator: kept on the class itself, read by annotationsOf as annotate()'s.
+      ownStore(value as unknown as Record<PropertyKey, unknown>).entity.push(annotation);
+    } else if (typeof context === "string" || typeof context === "symbol") {
+      // Legacy property decorator on the prototype.
+      const ctor = (value as { constructor: Record<PropertyKey, unknown> }).constructor;
+      (ownStore(ctor).fields[String(context)] ??= []).push(annotation);
+    } else {
+      const store = ownStore(context?.metadata as Record<PropertyKey, unknown> | undefined);
+      if (context!.kind === "class") store.entity.push(annotation);
+      else (store.fields[String(context!.name)] ??= []).push(annotation);
+    }
   };
-  return Object.assign(apply, { annotation });
+  return Object.assign(apply, { annotation }) as unknown as AnnotationDecorator<A>;
 }
 
 function ownStore(
@@ -88,7 +102,7 @@ function ownStore(
 ): EntityAnnotations {
   if (!metadata) {
     throw new Error(
-      "mikrogql annotations need TC39 decorator metadata (Symbol.metadata)",
+      "mikrogql annotations as TC39 decorators need decorator metadata (Symbol.metadata); with legacy decorators set experimentalDecorators",
     );
   }
   if (!Object.hasOwn(metadata, KEY)) {
@@ -268,8 +282,7 @@ export function annotate<E extends object>(
     fields?: Record<string, AnnotationDecorator[]>;
   },
 ): E {
-  const target = entity as Record<PropertyKey, unknown>;
-  const store = (target[KEY] ??= { entity: [], fields: {} }) as EntityAnnotations;
+  const store = ownStore(entity as Record<PropertyKey, unknown>);
   store.entity.push(...(annotations.entity ?? []).map((a) => a.annotation));
   for (const [field, list] of Object.entries(annotations.fields ?? {})) {
     (store.fields[field] ??= []).push(...list.map((a) => a.annotation));
