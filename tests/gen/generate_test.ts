@@ -132,7 +132,7 @@ Deno.test("generator CLI: bad usage exits 2", async () => {
   assertEquals(result.code, 2);
   assertMatch(
     new TextDecoder().decode(result.stderr),
-    /missing --entities or --out/,
+    /missing --out/,
   );
 });
 
