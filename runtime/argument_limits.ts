@@ -1,6 +1,6 @@
 /**
  * The argument limits of the `Limits` plugin, checked on the operation's argument values
- * (variables substituted) before anything runs: string length, list length, the size and the
+ * (variables substituted) before anything runs: string length and NUL characters, list length, the size and the
  * `has<Edge>With` depth of `where` trees, and `orderBy` terms (each order field at most once, so
  * at most as many terms as the type has order fields). Every argument of the document is looked
  * at once (fragments included).
@@ -76,6 +76,12 @@ function checkValue(
   limits: ArgumentLimits,
 ): GraphQLError | undefined {
   if (typeof value === "string") {
+    if (value.includes("\0")) {
+      return gqlError(
+        ErrorCode.BAD_USER_INPUT,
+        `${path}: contains a NUL character (U+0000), which the databases cannot store`,
+      );
+    }
     return value.length > limits.maxStringLength
       ? gqlError(
         ErrorCode.BAD_USER_INPUT,

@@ -24,11 +24,12 @@
  *
  * Every refusal names the limit and its value. The nesting depth of edges is limited by
  * `createSchema({ maxDepth })` (`QUERY_TOO_DEEP`). Error messages of every response are cut so
- * that no quoted user input in them is longer than 100 characters.
+ * that no quoted user input in them is longer than 100 characters, and a variable graphql-js
+ * cannot coerce (a bad enum value, date or number) gets the code `BAD_USER_INPUT`.
  *
  * @module
  */
-import { getOperationAST, type GraphQLError, parse } from "graphql";
+import { getOperationAST, GraphQLError, parse } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { checkArguments } from "./argument_limits.ts";
 import { operationCost } from "./cost.ts";
@@ -153,9 +154,29 @@ export function Limits(options: LimitsOptions = {}): Plugin {
     },
     onResultProcess({ result }) {
       for (const one of [result].flat()) {
-        if (!one || Symbol.asyncIterator in one) continue;
-        for (const error of one.errors ?? []) error.message = clipMessage(error.message);
+        if (!one || Symbol.asyncIterator in one || !one.errors) continue;
+        (one as { errors: readonly GraphQLError[] }).errors = one.errors.map(cleanError);
       }
     },
   };
+}
+
+/**
+ * `error` with its message clipped ({@linkcode clipMessage}), and the code `BAD_USER_INPUT` on a
+ * variable graphql-js could not coerce (a bad enum value, date or number), which carries none.
+ */
+function cleanError(error: GraphQLError): GraphQLError {
+  const message = clipMessage(error.message);
+  const badVariable = !error.extensions?.code && message.startsWith('Variable "$');
+  if (message === error.message && !badVariable) return error;
+  return new GraphQLError(message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: badVariable
+      ? { ...error.extensions, code: ErrorCode.BAD_USER_INPUT }
+      : error.extensions,
+  });
 }

@@ -19,8 +19,10 @@
 import {
   Collection,
   ConstraintViolationException,
+  DriverException,
   type EntityManager,
   ForeignKeyConstraintViolationException,
+  LockMode,
   UniqueConstraintViolationException,
 } from "@mikro-orm/core";
 import type { GraphQLFieldResolver } from "graphql";
@@ -28,6 +30,8 @@ import { ErrorCode, gqlError, quote } from "./errors.ts";
 import type { Graph, MutationInputFieldDescription, NodeType } from "./graph.ts";
 import { decodeGlobalId, notFound } from "./node.ts";
 import type { CollectLimits } from "./collect.ts";
+import { checkColumnValue } from "./column_values.ts";
+import { dialectOf } from "./dialect.ts";
 import { resolveReturnedNode } from "./roots.ts";
 import { fromContext, type MikroContext } from "./transaction.ts";
 
@@ -81,11 +85,16 @@ export class NodeMutation<T extends object = object> {
   }
 
   /**
-   * Applies the input (clear, set, add/remove), flushes, and returns the saved entity.
+   * Checks the input's values against their columns (before any SQL), applies the input
+   * (clear, set, add/remove), flushes, and returns the saved entity. In a transaction the row
+   * to update is read `FOR UPDATE`, so a concurrent delete either waits for this update or
+   * makes it `NOT_FOUND`.
    *
    * @throws GraphQLError `NOT_FOUND` when the node to update does not exist;
-   *   `BAD_USER_INPUT` naming the input field for a global id of the wrong type or of no row,
-   *   and for a write the database rejects by a constraint (unique, foreign key, not null)
+   *   `BAD_USER_INPUT` naming the input field for a value its column cannot hold (NUL
+   *   character, too long, out of range, bad date or enum value: `column_values.ts`), for a
+   *   global id of the wrong type or of no row, and for a write the database rejects by a
+   *   constraint (unique, foreign key, not null) or as a bad value
    */
   async save(): Promise<T> {
     const table = this.#type.mutations![this.#mode]!.input;
@@ -94,6 +103,12 @@ export class NodeMutation<T extends object = object> {
       const given = field?.op === "clear" ? value === true : value != null;
       return given ? [{ name, field, value }] : [];
     });
+    const meta = this.#em.getMetadata().find(this.#type.entity)!;
+    for (const { name, field, value } of fields) {
+      if (field.kind === "field" && field.op === "set") {
+        checkColumnValue(this.#em, meta.properties[field.prop], value, `input.${name}`);
+      }
+    }
     const nodes = await resolveIds(this.#em, this.#graph, fields);
     const entity = this.#mode === "create"
       ? this.#em.create(this.#type.entity, {}) as Row
@@ -137,7 +152,9 @@ export function updateNode<T extends object = object>(
 
 /**
  * Deletes the node of `type` with global id `id`, cascading as the MikroORM model says
- * (`cascade`, `orphanRemoval`, the foreign keys' delete rules).
+ * (`cascade`, `orphanRemoval`, the foreign keys' delete rules). In a transaction the row is read
+ * `FOR UPDATE`: of two concurrent deletes of one node, one succeeds and the other is
+ * `NOT_FOUND`.
  *
  * @returns `id`
  * @throws GraphQLError `NOT_FOUND` when the id is malformed, of another type or names no row;
@@ -279,7 +296,8 @@ async function apply(
 }
 
 /**
- * Loads the node of `type` with global id `id`.
+ * Loads the node of `type` with global id `id`, locked `FOR UPDATE` when `em` is in a
+ * transaction (SQLite serializes writers by itself).
  *
  * @throws GraphQLError `NOT_FOUND` when the id is malformed, of another type or names no row
  */
@@ -291,7 +309,12 @@ async function findNode(
 ): Promise<Row> {
   const decoded = decodeGlobalId(graph, id);
   if (decoded?.type !== type) throw notFound(id);
-  const row = await em.findOne(type.entity, { [type.id.prop]: decoded.pk });
+  const lock = em.isInTransaction() && dialectOf(em) !== "sqlite";
+  const row = await em.findOne(
+    type.entity,
+    { [type.id.prop]: decoded.pk },
+    lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+  );
   if (!row) throw notFound(id);
   return row as Row;
 }
@@ -299,7 +322,8 @@ async function findNode(
 /**
  * Flushes, turning constraint violations into `BAD_USER_INPUT` errors.
  *
- * @throws GraphQLError `BAD_USER_INPUT` for a unique, foreign-key or other constraint violation
+ * @throws GraphQLError `BAD_USER_INPUT` for a unique, foreign-key or other constraint violation,
+ *   or a value the database refuses (SQLSTATE class 22, MariaDB's incorrect-value errors)
  */
 async function flush(
   em: EntityManager,
@@ -309,6 +333,12 @@ async function flush(
   try {
     await em.flush();
   } catch (error) {
+    if (isValueError(error)) {
+      throw gqlError(
+        ErrorCode.BAD_USER_INPUT,
+        `cannot ${mode} ${type.name}: a value does not fit its column`,
+      );
+    }
     if (!(error instanceof ConstraintViolationException)) throw error;
     const why = error instanceof UniqueConstraintViolationException
       ? `another ${type.name} already has the same value of a unique field`
@@ -319,4 +349,14 @@ async function flush(
       : `a value violates a constraint of ${type.name}`;
     throw gqlError(ErrorCode.BAD_USER_INPUT, `cannot ${mode} ${type.name}: ${why}`);
   }
+}
+
+/** MariaDB errors for a value a column cannot hold that do not carry SQLSTATE class 22. */
+const MYSQL_VALUE_ERRNOS = new Set([1265, 1292, 1366, 1367, 1406, 1264]);
+
+/** A driver error for a value that does not fit its column (a data exception). */
+function isValueError(error: unknown): boolean {
+  if (!(error instanceof DriverException)) return false;
+  const state = error.sqlState ?? (/^[0-9A-Z]{5}$/.test(error.code ?? "") ? error.code : "");
+  return state?.startsWith("22") === true || MYSQL_VALUE_ERRNOS.has(error.errno ?? -1);
 }

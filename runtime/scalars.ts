@@ -5,15 +5,24 @@
  * @module
  */
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from "graphql";
+import { quote } from "./errors.ts";
 
+const RFC3339 = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)$/i;
+
+/** A date-time whose every part is in range (no 30 February, no hour 24). */
 function timeValue(value: unknown): Date {
+  const parts = typeof value === "string" ? value.match(RFC3339) : null;
+  const [year, month, day, hour, minute, second] = (parts?.slice(1, 7) ?? []).map(Number);
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate(); // days in that month
   const date = typeof value === "string" ? new Date(value) : undefined;
   if (
-    !date || Number.isNaN(date.getTime()) ||
-    !/^\d{4}-\d\d-\d\dT/.test(value as string)
+    !parts || !date || Number.isNaN(date.getTime()) || month < 1 || month > 12 || day < 1 ||
+    day > days || hour > 23 || minute > 59 || second > 59
   ) {
     throw new GraphQLError(
-      `Time must be an RFC 3339 date-time string, got ${JSON.stringify(value)}`,
+      `Time must be an RFC 3339 date-time string, got ${
+        typeof value === "string" ? quote(value) : typeof value
+      }`,
     );
   }
   return date;
