@@ -101,9 +101,6 @@ export interface SearchClient {
   ): Promise<{ results: unknown[] }>;
 }
 
-/** Queries longer than this many UTF-16 code units are cut to it. */
-export const MAX_QUERY_LENGTH = 512;
-
 /** The parameters every request carries unless its index entry overrides them. */
 export const DEFAULT_SEARCH_PARAMETERS: Readonly<Record<string, unknown>> = {
   attributesToRetrieve: [
@@ -132,6 +129,9 @@ export const DEFAULT_SEARCH_PARAMETERS: Readonly<Record<string, unknown>> = {
   highlightPostTag: "</mark>",
   hitsPerPage: 20,
 };
+
+/** Queries longer than this many UTF-16 code units are cut to it. */
+export const MAX_QUERY_LENGTH = 512;
 
 /** Creates the `algoliasearch/lite` client for `appId` and the search-only `apiKey`. */
 export function createSearchClient(

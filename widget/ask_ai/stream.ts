@@ -1,10 +1,12 @@
 /**
  * Reads a UI message stream (server-sent events `data: {json}` ending with
- * `data: [DONE]`) with `eventsource-parser`.
+ * `data: [DONE]`): lines split by `@std/streams`' `TextLineStream`, `data:`
+ * lines of an event joined and dispatched on the blank line that ends it
+ * (the other fields and comments are not used by the protocol).
  *
  * @module
  */
-import { createParser } from "eventsource-parser";
+import { TextLineStream } from "@std/streams/text-line-stream";
 import type { UiChunk } from "./messages.ts";
 
 /**
@@ -20,29 +22,34 @@ export async function readUiMessageStream(
 ): Promise<void> {
   let done = false;
   let failure: Error | null = null;
-  const parser = createParser({
-    onEvent(event) {
-      if (done || failure) return;
-      if (event.data === "[DONE]") {
-        done = true;
-        return;
-      }
-      const chunk = JSON.parse(event.data) as UiChunk;
-      if (chunk.type === "error") failure = new Error(chunk.errorText || "The answer failed");
-      else onChunk(chunk);
-      if (chunk.type === "finish" || chunk.type === "abort") done = true;
-    },
-  });
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
+  let data: string[] = [];
+  const dispatch = (text: string) => {
+    if (text === "[DONE]") {
+      done = true;
+      return;
+    }
+    const chunk = JSON.parse(text) as UiChunk;
+    if (chunk.type === "error") failure = new Error(chunk.errorText || "The answer failed");
+    else onChunk(chunk);
+    if (chunk.type === "finish" || chunk.type === "abort") done = true;
+  };
+  const reader = body
+    .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
+    .pipeThrough(new TextLineStream({ allowCR: true }))
+    .getReader();
   try {
     while (!done && !failure) {
-      const { value, done: ended } = await reader.read().catch((error) => {
+      const { value: line, done: ended } = await reader.read().catch((error) => {
         if ((error as Error).name === "AbortError") throw error;
         return { value: undefined, done: true } as const;
       });
       if (ended) break;
-      parser.feed(decoder.decode(value, { stream: true }));
+      if (line === "") {
+        if (data.length > 0) dispatch(data.join("\n"));
+        data = [];
+      } else if (line.startsWith("data:")) {
+        data.push(line.slice(line[5] === " " ? 6 : 5));
+      }
     }
   } finally {
     reader.cancel().catch(() => {});

@@ -22,6 +22,8 @@ export interface SearchButtonProps {
   /** `theme: "auto"`: the button follows the OS's colour scheme too. */
   autoTheme: boolean;
   onClick(): void;
+  /** A sign that the user may open the modal soon (pointer over, focus, touch). */
+  onIntent(): void;
 }
 
 /** Whether the page runs on an Apple platform (the Command key is `⌘`). */
@@ -44,6 +46,9 @@ export function SearchButton(props: SearchButtonProps): VNode {
       aria-label=${translations.buttonAriaLabel}
       aria-keyshortcuts=${keys || undefined}
       onClick=${props.onClick}
+      onPointerEnter=${props.onIntent}
+      onFocus=${props.onIntent}
+      onTouchStart=${props.onIntent}
       ref=${props.buttonRef}
     >
         <span class="DocSearch-Button-Container">

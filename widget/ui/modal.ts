@@ -4,8 +4,8 @@
  * footer. The loading indicator shows when results take more than 300 ms.
  * With `askAi`, the rows start with "Ask AI: <query>" (active by default),
  * the start screen lists the recent conversations, and the Ask AI mode (a
- * chunk loaded when the modal opens) replaces the modal's content until
- * Escape or its back button.
+ * chunk loaded on its first use) replaces the modal's content until Escape
+ * or its back button.
  *
  * @module
  */
@@ -23,9 +23,9 @@ import { trapFocus } from "./focus_trap.ts";
 import { Footer } from "./footer.ts";
 import { html } from "./html.ts";
 import { keepInView } from "./keep_in_view.ts";
-import { closeIcon, loadingIcon, searchIcon } from "./icons.ts";
 import { NoResultsScreen } from "./no_results_screen.ts";
 import { ResultsFooter, ResultsScreen } from "./results_screen.ts";
+import type { SearchBar } from "./search_bar.ts";
 import { StartScreen } from "./start_screen.ts";
 
 /** Delay before a pending search shows the loading indicator, in milliseconds. */
@@ -42,6 +42,10 @@ export interface ModalProps {
   askAiClient: SearchClient | null;
   /** Prefix of the element ids of this search box. */
   idPrefix: string;
+  /** Text of the input when the modal opens. */
+  query: string;
+  /** The search bar component (up-front code, see `./search_bar.ts`). */
+  SearchBar: typeof SearchBar;
   onClose(): void;
 }
 
@@ -58,7 +62,7 @@ export function Modal(props: ModalProps): VNode {
   const { options, storage, idPrefix } = props;
   const t = options.translations.modal;
   const env = options.environment;
-  const [query, setQuery] = useState(options.initialQuery.slice(0, MAX_QUERY_LENGTH));
+  const [query, setQuery] = useState(props.query.slice(0, MAX_QUERY_LENGTH));
   const [status, setStatus] = useState<"idle" | "stalled" | "error">("idle");
   const [results, setResults] = useState<Results | null>(null);
   const [active, setActive] = useState(0);
@@ -75,9 +79,10 @@ export function Modal(props: ModalProps): VNode {
   const dropdown = useRef<HTMLDivElement>(null);
 
   useLayoutEffect(() => input.current?.focus(), [askAi]);
+  // the Ask AI chunk: on the first use of Ask AI only
   useEffect(() => {
-    if (options.askAi) import("../ask_ai/view.ts").then(setAskAiModule, () => {});
-  }, []);
+    if (askAi && !askAiModule) import("../ask_ai/view.ts").then(setAskAiModule, () => {});
+  }, [askAi]);
 
   useEffect(() => {
     if (query === "") {
@@ -209,62 +214,26 @@ export function Modal(props: ModalProps): VNode {
   const listId = `${idPrefix}-list`;
   const labelId = `${idPrefix}-label`;
 
-  // `autoCorrect`: Preact would set Chromium's boolean `autocorrect` property,
-  // which turns "off" into "on"; an unknown name goes in as the attribute.
   const keyword = html`
-    <div class="DocSearch-SearchBar">
-      <form
-        class="DocSearch-Form"
-        role="search"
-        onSubmit=${(event: Event) => event.preventDefault()}
-        onReset=${(event: Event) => {
-          event.preventDefault();
-          setText("");
-          input.current?.focus();
-        }}
-      >
-        <label class="DocSearch-MagnifierLabel" for=${`${idPrefix}-input`} id=${labelId}>
-          ${searchIcon()}<span class="DocSearch-VisuallyHiddenForAccessibility">${t.searchBox
-            .searchInputLabel}</span>
-        </label>
-        <div class="DocSearch-LoadingIndicator">${loadingIcon()}</div>
-        <input
-          class="DocSearch-Input"
-          id=${`${idPrefix}-input`}
-          ref=${input}
-          type="search"
-          role="combobox"
-          aria-autocomplete="list"
-          aria-haspopup="grid"
-          aria-expanded=${count > 0}
-          aria-controls=${count > 0 ? listId : undefined}
-          aria-activedescendant=${activeId}
-          autocomplete="off"
-          autoCorrect="off"
-          autocapitalize="off"
-          spellcheck=${false}
-          enterkeyhint=${t.searchBox.enterKeyHint}
-          maxlength=${MAX_QUERY_LENGTH}
-          placeholder=${options.placeholder}
-          value=${query}
-          onInput=${(event: Event) => setText((event.target as HTMLInputElement).value)}
-          onKeyDown=${onKeyDown}
-        />
-        <button
-          type="reset"
-          class="DocSearch-Reset"
-          title=${t.searchBox.clearButtonTitle}
-          aria-label=${t.searchBox.clearButtonAriaLabel}
-          hidden=${query === ""}
-        >${closeIcon()}</button>
-      </form>
-      <button
-        type="button"
-        class="DocSearch-Cancel"
-        aria-label=${t.searchBox.closeButtonAriaLabel}
-        onClick=${props.onClose}
-      >${t.searchBox.closeButtonText}</button>
-    </div>
+    <${props.SearchBar}
+      options=${options}
+      maxLength=${MAX_QUERY_LENGTH}
+      idPrefix=${idPrefix}
+      inputRef=${input}
+      query=${query}
+      combobox=${{
+        role: "combobox",
+        "aria-autocomplete": "list",
+        "aria-haspopup": "grid",
+        "aria-expanded": count > 0,
+        "aria-controls": count > 0 ? listId : undefined,
+        "aria-activedescendant": activeId,
+      }}
+      onInput=${setText}
+      onKeyDown=${onKeyDown}
+      onReset=${() => (setText(""), input.current?.focus())}
+      onClose=${props.onClose}
+    />
     <div class="DocSearch-Dropdown" ref=${dropdown}>
       ${count > 0 &&
         html`

@@ -3,19 +3,26 @@
  * with the page's scroll locked (`DocSearch--active` on the body), focus
  * trapped in the modal and given back to the button on close.
  *
+ * Only the button and the shortcuts load with the page. The modal, its
+ * search client and storage are a chunk (`./search_modal.ts`) imported on the
+ * first sign of intent (pointer on the button, focus, touch, a shortcut; at
+ * once with `initialQuery`) or when the page is idle. Opened before the chunk
+ * has arrived, the box shows the modal's search bar with a real input
+ * (`./modal_shell.ts`), so whatever the user types, pastes or composes
+ * meanwhile is in the modal's input when it arrives.
+ *
  * @module
  */
-import type { ComponentChildren, VNode } from "preact";
+import type { VNode } from "preact";
 import { useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { type ResolvedOptions, resolveOptions, type SearchBoxOptions } from "../options.ts";
-import { createConversationStorage } from "../ask_ai/conversations.ts";
-import { createLatestSearch, createSearchClient } from "../search.ts";
 import { installShortcuts } from "../shortcuts.ts";
-import { createSearchStorage } from "../storage.ts";
 import { SearchButton } from "./button.ts";
 import { html } from "./html.ts";
-import { Modal } from "./modal.ts";
+import { loadedModal, loadModal, whenIdle } from "./load_modal.ts";
+import { ModalShell } from "./modal_shell.ts";
 import { Portal } from "./portal.ts";
+import { SearchBar } from "./search_bar.ts";
 import { lockScroll } from "./scroll_lock.ts";
 
 /** Props of {@link SearchBox}: the options, plus where the modal mounts. */
@@ -38,46 +45,36 @@ export function SearchBoxRoot(
 ): VNode {
   const env = options.environment;
   const [open, setOpen] = useState(false);
+  const [modal, setModal] = useState(loadedModal);
   const button = useRef<HTMLButtonElement>(null);
+  // the text of the input while open, carried from the shell to the modal
+  const typed = useRef(options.initialQuery);
   const openRef = useRef(open);
   openRef.current = open;
   const idPrefix = useMemo(() => `docsearch-${++instances}`, []);
-  const search = useMemo(() => {
-    const client = options.transformSearchClient(
-      createSearchClient(options.appId, options.apiKey),
-    );
-    return createLatestSearch(client, options.indices);
-  }, [options]);
-  const askAiClient = useMemo(() =>
-    options.askAi &&
-    options.transformSearchClient(createSearchClient(options.askAi.appId, options.askAi.apiKey)), [
-    options,
-  ]);
-  const conversations = useMemo(() =>
-    createConversationStorage({
-      environment: env,
-      appId: options.askAi?.appId ?? options.appId,
-      indexName: options.askAi?.indexName ?? options.indices[0].name,
-      disabled: options.disableUserPersonalization,
-    }), [options]);
-  const storage = useMemo(() =>
-    createSearchStorage({
-      environment: env,
-      appId: options.appId,
-      indexName: options.indices[0].name,
-      disabled: options.disableUserPersonalization,
-      recentSearchesLimit: options.recentSearchesLimit,
-      recentSearchesWithFavoritesLimit: options.recentSearchesWithFavoritesLimit,
-    }), [options]);
+  const load = () => {
+    loadModal().then(setModal, () => setOpen(false));
+  };
+  const show = () => {
+    typed.current = options.initialQuery;
+    load();
+    setOpen(true);
+  };
+  const close = () => setOpen(false);
 
   // a layout effect: the shortcuts work as soon as `searchBox()` returns
   useLayoutEffect(() =>
     installShortcuts(env, options.keyboardShortcuts, {
       isOpen: () => openRef.current,
-      open: () => setOpen(true),
-      close: () => setOpen(false),
-      onEscape: () => setOpen(false),
+      open: show,
+      close,
+      onEscape: close,
     }), [options]);
+
+  useLayoutEffect(() => {
+    if (options.initialQuery) load();
+    else return whenIdle(env, load);
+  }, [options]);
 
   useLayoutEffect(() => {
     if (!open) return;
@@ -88,20 +85,28 @@ export function SearchBoxRoot(
     };
   }, [open]);
 
-  let modal: ComponentChildren = open &&
-    html`
-      <${Modal}
-        options=${options}
-        storage=${storage}
-        conversations=${conversations}
-        askAiClient=${askAiClient}
-        search=${search}
-        idPrefix=${idPrefix}
-        onClose=${() => setOpen(false)}
-      />
-    `;
-  if (modal && portal) {
-    modal = html`<${Portal} container=${portal}>${modal}<//>`;
+  let dialog: VNode | null = null;
+  if (open) {
+    dialog = (modal
+      ? html`
+        <${modal.SearchModal}
+          options=${options}
+          idPrefix=${idPrefix}
+          query=${typed.current}
+          SearchBar=${SearchBar}
+          onClose=${close}
+        />
+      `
+      : html`
+        <${ModalShell}
+          options=${options}
+          idPrefix=${idPrefix}
+          query=${typed.current}
+          onInput=${(text: string) => typed.current = text}
+          onClose=${close}
+        />
+      `) as VNode;
+    if (portal) dialog = html`<${Portal} container=${portal}>${dialog}<//>` as VNode;
   }
   return html`
     <${SearchButton}
@@ -110,8 +115,9 @@ export function SearchBoxRoot(
       environment=${env}
       buttonRef=${button}
       autoTheme=${options.theme === "auto"}
-      onClick=${() => setOpen(true)}
-    />${modal}
+      onClick=${show}
+      onIntent=${load}
+    />${dialog}
   ` as VNode;
 }
 
