@@ -33,6 +33,13 @@ export type { TermSql } from "./runtime/order.ts";
 export { RANGE, setupUniversalIds, TYPE_TABLE } from "./runtime/universal.ts";
 export { hasPredicateName, predicateName, whereFilter } from "./runtime/where.ts";
 export * from "./runtime/paginate.ts";
+export { readConnection, type ReadFrom } from "./runtime/read_from.ts";
+export { READ_PRIMARY_UNTIL, type ReadYourWritesOptions } from "./runtime/read_your_writes.ts";
+export {
+  isUnreachable,
+  replicaFailover,
+  type ReplicaFailoverOptions,
+} from "./runtime/replica_failover.ts";
 export { createResolvers, type ResolverMap, type ResolverOptions } from "./runtime/resolvers.ts";
 export { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./runtime/scalars.ts";
 export { createGraphQLSchema, type SchemaOptions, type UserResolvers } from "./runtime/schema.ts";

@@ -16,6 +16,7 @@ import {
   type PaginationArgs,
   type PaginationLimits,
 } from "./paginate.ts";
+import { readConnection } from "./read_from.ts";
 
 /**
  * Resolves the edge field `name` of `parent` (entgql's generated edge resolver, spec rule 3):
@@ -63,7 +64,7 @@ export async function loadEdge(
     ) {
       return value ?? null;
     }
-    await em.populate(parent, [edge.prop] as never[]);
+    await em.populate(parent, [edge.prop] as never[], { connectionType: readConnection(em) });
     return ((parent as Record<string, unknown>)[edge.prop] as
       | object
       | undefined) ?? null;
@@ -73,6 +74,7 @@ export async function loadEdge(
     return await collection.matching({
       orderBy: { [target.id.prop]: "asc" } as never,
       store: false,
+      connectionType: readConnection(em),
     });
   }
   const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
@@ -85,8 +87,14 @@ export async function loadEdge(
         orderBy: query.orderBy as never,
         limit: query.limit,
         store: false,
+        connectionType: readConnection(em),
       }),
-    () => collection.loadCount({ where: filter as never, refresh: true }),
+    () =>
+      collection.loadCount({
+        where: filter as never,
+        refresh: true,
+        connectionType: readConnection(em),
+      }),
     limits,
     em,
   );

@@ -31,6 +31,7 @@ import {
   planPage,
   toConnection,
 } from "./paginate.ts";
+import { readConnection } from "./read_from.ts";
 
 const LOADED = new WeakMap<object, Map<string, unknown>>();
 
@@ -121,6 +122,7 @@ async function loadUnique(
     const ids = [...new Set(parents.map(pk))];
     const rows = await em.find(target.entity, { [edge.inverse]: { $in: ids } }, {
       fields: fields as never,
+      connectionType: readConnection(em),
     });
     for (const row of rows) byKey.set(pk((row as Row)[edge.inverse]), row);
     for (const parent of parents) store(parent, scope, plan.key, byKey.get(pk(parent)) ?? null);
@@ -130,6 +132,7 @@ async function loadUnique(
     if (ids.length > 0) {
       const rows = await em.find(target.entity, { [target.id.prop]: { $in: ids } }, {
         fields: fields as never,
+        connectionType: readConnection(em),
       });
       for (const row of rows) byKey.set(pk(row), row);
     }
@@ -165,7 +168,12 @@ async function loadMany(
       const rows = await em.find(
         target.entity,
         { $and: [{ [inverse]: ids[0] }, where] } as FilterQuery<object>,
-        { orderBy: page.query.orderBy as never, limit: page.query.limit, fields: fields as never },
+        {
+          orderBy: page.query.orderBy as never,
+          limit: page.query.limit,
+          fields: fields as never,
+          connectionType: readConnection(em),
+        },
       );
       rowsByParent.set(ids[0], rows);
     } else {
@@ -238,7 +246,7 @@ async function loadPartitioned(
   const parentKey = quote(em, "p", column(em, parentType, parentType.id.prop));
   const order = orderSql(em, page, "t");
   const selected = fields ? selectColumns(em, target, fields, "t") : ["t.*"];
-  const qb = em.createQueryBuilder(target.entity, "t")
+  const qb = em.createQueryBuilder(target.entity, "t", readConnection(em))
     .select([...selected, raw(`${parentKey} as ${quote(em, "__parent")}`)] as never)
     .join(`t.${inverse}`, "p")
     .where({ $and: [{ [`p.${parentType.id.prop}`]: { $in: ids } }, where] } as never);
@@ -261,7 +269,9 @@ async function loadPartitioned(
       } <= ${page.query.limit} ` +
       `order by ${quote(em, "__parent")}, ${quote(em, "__rn")}`;
   }
-  const rows: Row[] = await em.execute(sql, params as unknown[]);
+  const rows: Row[] = await em.execute(sql, params as unknown[], {
+    connectionType: readConnection(em),
+  });
   // Hydrate as `em.find` does (driver result mapping, then the entity factory merging into the
   // identity map); `em.map` would add a full `merge` per row, the largest cost of a request.
   const meta = em.getMetadata().find(target.entity)!;
@@ -309,7 +319,7 @@ async function countPartitioned(
   filter: FilterQuery<object>,
 ): Promise<Map<string, number>> {
   const parentKey = quote(em, "p", column(em, parentType, parentType.id.prop));
-  const rows: Row[] = await em.createQueryBuilder(target.entity, "t")
+  const rows: Row[] = await em.createQueryBuilder(target.entity, "t", readConnection(em))
     .select(
       [
         raw(`${parentKey} as ${quote(em, "__parent")}`),

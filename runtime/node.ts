@@ -18,6 +18,7 @@ import type { EntityManager } from "@mikro-orm/core";
 import { base64UrlToText, textToBase64Url } from "./base64url.ts";
 import { ErrorCode, gqlError, quote } from "./errors.ts";
 import type { Graph, NodeType } from "./graph.ts";
+import { readConnection } from "./read_from.ts";
 
 /** A decoded global id. */
 export interface GlobalId {
@@ -128,7 +129,7 @@ export async function noder(
   if (!decoded) throw notFound(id);
   const row = await em.findOne(decoded.type.entity, {
     [decoded.type.id.prop]: decoded.pk,
-  });
+  }, { connectionType: readConnection(em) });
   if (!row) throw notFound(id);
   return row;
 }
@@ -152,7 +153,7 @@ export async function noders(
   await Promise.all([...byType].map(async ([type, pks]) => {
     const rows = await em.find(type.entity, {
       [type.id.prop]: { $in: [...pks] },
-    });
+    }, { connectionType: readConnection(em) });
     for (const row of rows) {
       found.set(
         `${type.name}:${String((row as Record<string, unknown>)[type.id.prop])}`,

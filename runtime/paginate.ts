@@ -26,6 +26,7 @@ import { ErrorCode, gqlError } from "./errors.ts";
 import type { NodeType, ScalarKind } from "./graph.ts";
 import { dialectOf } from "./dialect.ts";
 import { type TermSql, termSql } from "./order.ts";
+import { readConnection } from "./read_from.ts";
 
 /** `ASC` or `DESC`, the values of the `OrderDirection` enum. */
 export type OrderDirection = "ASC" | "DESC";
@@ -368,7 +369,7 @@ export async function fillOrderValues(
   const meta = em.getMetadata().find(plan.type.entity)!;
   const pkColumn = meta.properties[plan.idProp].fieldNames[0];
   const found: Record<string, unknown>[] = await (em as SqlEntityManager)
-    .createQueryBuilder(plan.type.entity, "e0")
+    .createQueryBuilder(plan.type.entity, "e0", readConnection(em))
     .select([
       plan.idProp,
       ...terms.map((t, i) => t.sql!.value("e0").as(`__order_${i}`)),

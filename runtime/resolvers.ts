@@ -14,13 +14,21 @@ import { globalIdOf } from "./node.ts";
 import type { Connection, PaginationArgs } from "./paginate.ts";
 import { resolveConnection, resolveNode, resolveNodes } from "./roots.ts";
 import { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./scalars.ts";
+import type { ReadFrom } from "./read_from.ts";
 import { fromContext, type MikroContext } from "./transaction.ts";
 
 /**
  * Options of {@linkcode createResolvers}: page-size and depth limits (`maxPageSize`,
- * `maxDepth`), and the runtime hooks (`nodeType`, `where`, `universalIds`).
+ * `maxDepth`), the runtime hooks (`nodeType`, `where`, `universalIds`), and `readFrom`.
  */
-export type ResolverOptions = CollectLimits & GraphHooks;
+export type ResolverOptions = CollectLimits & GraphHooks & {
+  /**
+   * Where reads outside a transaction go when MikroORM has read replicas: `"replica"` (the
+   * default: MikroORM's read connection) or `"primary"`. A request's `ctx.readFrom` wins; a
+   * mutation operation's reads always come from the primary.
+   */
+  readFrom?: ReadFrom;
+};
 
 type Resolver = GraphQLFieldResolver<
   Record<string, unknown>,
@@ -51,9 +59,9 @@ export function createResolvers(
   const graph = withHooks(generated, options);
   const query: Record<string, Resolver> = {
     node: (_root, args, ctx, info) =>
-      resolveNode(fromContext(ctx), graph, args.id as string, info, options),
+      resolveNode(fromContext(ctx, options.readFrom), graph, args.id as string, info, options),
     nodes: (_root, args, ctx, info) =>
-      resolveNodes(fromContext(ctx), graph, args.ids as string[], info, options),
+      resolveNodes(fromContext(ctx, options.readFrom), graph, args.ids as string[], info, options),
   };
   const kinds = new Set(
     Object.values(graph.types).flatMap((t) => Object.values(t.fields).map((f) => f.kind)),
@@ -72,7 +80,14 @@ export function createResolvers(
     const queryField = graph.queryFields[type.name];
     if (queryField) {
       query[queryField] = (_root, args, ctx, info) =>
-        resolveConnection(fromContext(ctx), graph, type, args as PaginationArgs, info, options);
+        resolveConnection(
+          fromContext(ctx, options.readFrom),
+          graph,
+          type,
+          args as PaginationArgs,
+          info,
+          options,
+        );
     }
     const fields: Record<string, Resolver> = {
       id: (row) => globalIdOf(graph, type, row[type.id.prop]),
@@ -82,7 +97,16 @@ export function createResolvers(
     }
     for (const [name, edge] of Object.entries(type.edges)) {
       fields[name] = (row, args, ctx, info) =>
-        resolveEdge(fromContext(ctx), graph, name, edge, row, args, info, options);
+        resolveEdge(
+          fromContext(ctx, options.readFrom),
+          graph,
+          name,
+          edge,
+          row,
+          args,
+          info,
+          options,
+        );
     }
     map[type.name] = fields;
     map[`${type.name}Connection`] = {
@@ -92,7 +116,18 @@ export function createResolvers(
   }
   map.Query = query;
   // Mutations: `create<T>`, `update<T>`, `delete<T>` of the types annotated `Mutations()`.
+  // Their payloads are read from the primary, so they never show replica lag.
   const mutation = mutationResolvers(graph, options);
-  if (Object.keys(mutation).length > 0) map.Mutation = mutation as Record<string, Resolver>;
+  if (Object.keys(mutation).length > 0) {
+    map.Mutation = Object.fromEntries(
+      Object.entries(mutation).map(([name, resolve]) => [
+        name,
+        ((root, args, ctx, info) => {
+          ctx.readFrom = "primary";
+          return resolve(root, args, ctx, info);
+        }) as Resolver,
+      ]),
+    );
+  }
   return map;
 }

@@ -20,6 +20,7 @@ import { fieldsOf, loadPlan, rootScope } from "./load.ts";
 import { decodeGlobalId, noder, noders } from "./node.ts";
 import { type Connection, paginate, type PaginationArgs } from "./paginate.ts";
 import { whereFilter } from "./where.ts";
+import { readConnection } from "./read_from.ts";
 
 /**
  * Resolves a root connection field (`users(after, first, before, last, orderBy, where)`) of
@@ -47,9 +48,10 @@ export async function resolveConnection(
         orderBy: q.orderBy as never,
         limit: q.limit,
         fields: fields as never,
+        connectionType: readConnection(em),
       });
     },
-    () => em.count(type.entity, filter),
+    () => em.count(type.entity, filter, { connectionType: readConnection(em) }),
     limits,
     em,
   );

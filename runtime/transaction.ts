@@ -25,6 +25,14 @@ import {
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { ErrorCode } from "./errors.ts";
+import { type ReadFrom, readFrom } from "./read_from.ts";
+import {
+  checkReadYourWrites,
+  pinRecentWriter,
+  type ReadYourWritesOptions,
+  stampWriter,
+  wrote,
+} from "./read_your_writes.ts";
 
 /** Where the Transactioner keeps the EntityManager bound to the open transaction. */
 const TX = Symbol.for("mikrogql.tx");
@@ -33,23 +41,33 @@ const TX = Symbol.for("mikrogql.tx");
 export interface MikroContext {
   /** The request's EntityManager (a fork per request: `context: () => ({ em: orm.em.fork() })`). */
   em?: EntityManager;
+  /**
+   * Where this request's reads outside a transaction go when MikroORM has read replicas; wins
+   * over the schema's `readFrom`. The Transactioner sets `"primary"` for a mutation operation and,
+   * with `readYourWrites`, for a client's requests shortly after its own mutation.
+   */
+  readFrom?: ReadFrom;
   [TX]?: EntityManager;
 }
 
 /**
  * Returns the EntityManager resolvers must use: the one bound to the operation's transaction when
- * the Transactioner opened one (spec rule 7, entgql `FromContext`), else the request's `em`.
+ * the Transactioner opened one (spec rule 7, entgql `FromContext`), else the request's `em`, its
+ * runtime reads sent to `ctx.readFrom ?? schemaReadFrom` (MikroORM's read connection when neither
+ * is set; a transaction always reads from the primary).
  *
+ * @param schemaReadFrom the schema's `readFrom` option
  * @throws Error when the context holds no EntityManager
  */
-export function fromContext(ctx: MikroContext): EntityManager {
+export function fromContext(ctx: MikroContext, schemaReadFrom?: ReadFrom): EntityManager {
   const em = ctx[TX] ?? ctx.em;
   if (!em) {
     throw new Error(
       "no EntityManager in the GraphQL context: pass `context: () => ({ em: orm.em.fork() })` to createYoga",
     );
   }
-  return em;
+  const target = ctx.readFrom ?? schemaReadFrom;
+  return target ? readFrom(em, target) : em;
 }
 
 /** What the Transactioner opens transactions on: a `MikroORM` instance, or any `{ em }`. */
@@ -69,6 +87,12 @@ export interface TransactionerOptions {
    * (entgql `SkipIfHasFields`).
    */
   skipFields?: string[];
+  /**
+   * Read-your-writes over read replicas: after a mutation operation the response carries a
+   * cookie (and a header of the same name) valid for `seconds`; the client's queries that send
+   * it back read from the primary (`ctx.readFrom = "primary"`) until then. Off when unset.
+   */
+  readYourWrites?: ReadYourWritesOptions;
 }
 
 /**
@@ -92,10 +116,20 @@ export interface TransactionerOptions {
 export function Transactioner(options: TransactionerOptions): Plugin {
   const skipOperations = new Set(options.skipOperations ?? []);
   const skipFields = new Set(options.skipFields ?? []);
+  const readYourWrites = options.readYourWrites;
+  if (readYourWrites) checkReadYourWrites(readYourWrites);
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
       const operation = getOperationAST(args.document, args.operationName);
-      if (operation?.operation !== "mutation") return;
+      const ctx = args.contextValue as MikroContext;
+      if (operation?.operation !== "mutation") {
+        if (readYourWrites) pinRecentWriter(ctx, readYourWrites);
+        return;
+      }
+      // Reads of a mutation operation (its payloads) come from the primary, in or out of a
+      // transaction.
+      ctx.readFrom = "primary";
+      if (readYourWrites) wrote(ctx);
       if (operation.name && skipOperations.has(operation.name.value)) return;
       if (
         skipFields.size > 0 &&
@@ -104,6 +138,9 @@ export function Transactioner(options: TransactionerOptions): Plugin {
       setExecuteFn((args) =>
         inTransaction(options.txOpener, args, executeFn as Execute) as ReturnType<Execute>
       );
+    },
+    onResponse({ request, response }) {
+      if (readYourWrites) stampWriter(request, response, readYourWrites);
     },
   };
 }

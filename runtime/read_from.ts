@@ -1,0 +1,35 @@
+/**
+ * Where the runtime's reads go when MikroORM has read replicas (`replicas` in its config): the
+ * replica (MikroORM's `read` connection) or the primary (its `write` connection). Every read the
+ * runtime sends — root pages and counts, field collection loads and grouped counts, `node`/`nodes`,
+ * the raw window-function SQL — passes {@linkcode readConnection} of its EntityManager.
+ *
+ * Inside a transaction MikroORM pins every statement to the primary whatever this says, so a
+ * mutation and the reads of its payload never see replica lag.
+ *
+ * @module
+ */
+import type { ConnectionType, EntityManager } from "@mikro-orm/core";
+
+/**
+ * Where reads outside a transaction go: `"replica"` (MikroORM's `read` connection, a random
+ * replica; the primary when none is configured) or `"primary"` (the `write` connection).
+ */
+export type ReadFrom = "replica" | "primary";
+
+const marked = new WeakMap<EntityManager, ConnectionType>();
+
+/**
+ * Makes the runtime's reads on `em` go to `readFrom` (set once per request by `fromContext`).
+ *
+ * @returns `em`
+ */
+export function readFrom(em: EntityManager, readFrom: ReadFrom): EntityManager {
+  marked.set(em, readFrom === "primary" ? "write" : "read");
+  return em;
+}
+
+/** The MikroORM connection type for a runtime read on `em`: `"read"` unless marked primary. */
+export function readConnection(em: EntityManager): ConnectionType {
+  return marked.get(em) ?? "read";
+}

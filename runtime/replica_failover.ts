@@ -1,0 +1,108 @@
+/**
+ * What a read does when its read replica is down: MikroORM sends reads outside transactions to a
+ * replica (`replicas` in its config) and, by itself, fails them while that replica is stopped or
+ * unreachable. {@linkcode replicaFailover} makes such a read run on the primary instead (or fail
+ * with a clear `DATABASE_UNAVAILABLE`), skips the replica for a while, then tries it again, so the
+ * server recovers on its own when the replica is back.
+ *
+ * ```ts
+ * const orm = await MikroORM.init({ ...options, replicas: [{ name: "replica-1", port: 5433 }] });
+ * replicaFailover(orm, { whenDown: "primary", retryAfterMs: 5_000 });
+ * ```
+ *
+ * @module
+ */
+import type { Connection, MikroORM } from "@mikro-orm/core";
+import { ErrorCode, gqlError } from "./errors.ts";
+
+/** Options of {@linkcode replicaFailover}. */
+export interface ReplicaFailoverOptions {
+  /**
+   * What a read does while its replica is down: `"primary"` (default) runs it on the primary;
+   * `"error"` fails it with a GraphQL error of code `DATABASE_UNAVAILABLE`.
+   */
+  whenDown?: "primary" | "error";
+  /**
+   * How long reads skip a replica after it failed to answer, in milliseconds (default 5000); the
+   * first read after that tries it again.
+   */
+  retryAfterMs?: number;
+}
+
+/** Error codes of `pg`/Node sockets and SQLSTATEs that mean "the server cannot be reached". */
+const UNREACHABLE = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now (starting up, shutting down)
+]);
+
+/**
+ * Whether `error` says the database server is unreachable (refused or dropped connection, server
+ * shutting down or starting, connection class `08` SQLSTATE), rather than a bad statement.
+ */
+export function isUnreachable(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    const code = String((e as { code?: unknown }).code ?? "");
+    if (UNREACHABLE.has(code) || code.startsWith("08")) return true;
+    if (/connection terminated|connection timeout|server closed the connection/i.test(e.message)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Installs the failover on `orm`'s read replicas (the connections MikroORM keeps in its driver).
+ * A statement on a replica that fails because the replica is unreachable ({@linkcode
+ * isUnreachable}) is re-run on the primary, or fails with `DATABASE_UNAVAILABLE`; the replica is
+ * skipped for `retryAfterMs`. Statements of transactions never run on replicas and are untouched.
+ *
+ * @throws Error naming `retryAfterMs` or `whenDown` when invalid, or when `orm` has no replicas
+ */
+export function replicaFailover(orm: MikroORM, options: ReplicaFailoverOptions = {}): void {
+  const whenDown = options.whenDown ?? "primary";
+  const retryAfterMs = options.retryAfterMs ?? 5000;
+  if (!(retryAfterMs >= 0) || !Number.isFinite(retryAfterMs)) {
+    throw new Error(`retryAfterMs must be a number of milliseconds >= 0, got ${retryAfterMs}`);
+  }
+  if (whenDown !== "primary" && whenDown !== "error") {
+    throw new Error(`whenDown must be "primary" or "error", got ${JSON.stringify(whenDown)}`);
+  }
+  const driver = orm.em.getDriver();
+  const primary = driver.getConnection("write");
+  const replicas = (driver as unknown as { replicas?: Connection[] }).replicas ?? [];
+  if (replicas.length === 0) {
+    throw new Error("replicaFailover: the MikroORM config has no `replicas`");
+  }
+  for (const replica of replicas) {
+    const execute = replica.execute.bind(replica);
+    let downUntil = 0;
+    const fallback = (args: Parameters<Connection["execute"]>, cause?: unknown) => {
+      if (whenDown === "error") {
+        throw gqlError(
+          ErrorCode.DATABASE_UNAVAILABLE,
+          `the read replica is unavailable${cause instanceof Error ? `: ${cause.message}` : ""}`,
+        );
+      }
+      return primary.execute(...args);
+    };
+    replica.execute = (async (...args: Parameters<Connection["execute"]>) => {
+      // A transaction context (4th argument) runs on its own connection, never the replica's.
+      if (args[3] !== undefined) return await execute(...args);
+      if (Date.now() < downUntil) return await fallback(args);
+      try {
+        return await execute(...args);
+      } catch (error) {
+        if (!isUnreachable(error)) throw error;
+        downUntil = Date.now() + retryAfterMs;
+        return await fallback(args, error);
+      }
+    }) as Connection["execute"];
+  }
+}
