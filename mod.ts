@@ -35,11 +35,8 @@ export { hasPredicateName, predicateName, whereFilter } from "./runtime/where.ts
 export * from "./runtime/paginate.ts";
 export { readConnection, type ReadFrom } from "./runtime/read_from.ts";
 export { READ_PRIMARY_UNTIL, type ReadYourWritesOptions } from "./runtime/read_your_writes.ts";
-export {
-  isUnreachable,
-  replicaFailover,
-  type ReplicaFailoverOptions,
-} from "./runtime/replica_failover.ts";
+export { replicaFailover, type ReplicaFailoverOptions } from "./runtime/replica_failover.ts";
+export { DatabaseUnavailable, isUnreachable } from "./runtime/unavailable.ts";
 export { createResolvers, type ResolverMap, type ResolverOptions } from "./runtime/resolvers.ts";
 export { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./runtime/scalars.ts";
 export { createGraphQLSchema, type SchemaOptions, type UserResolvers } from "./runtime/schema.ts";

@@ -2,7 +2,8 @@
  * What a read does when its read replica is down: MikroORM sends reads outside transactions to a
  * replica (`replicas` in its config) and, by itself, fails them while that replica is stopped or
  * unreachable. {@linkcode replicaFailover} makes such a read run on the primary instead (or fail
- * with a clear `DATABASE_UNAVAILABLE`), skips the replica for a while, then tries it again, so the
+ * fast with the connection error, `DATABASE_UNAVAILABLE` under the `DatabaseUnavailable` plugin),
+ * skips the replica for a while, then tries it again, so the
  * server recovers on its own when the replica is back.
  *
  * ```ts
@@ -13,13 +14,14 @@
  * @module
  */
 import type { Connection, MikroORM } from "@mikro-orm/core";
-import { ErrorCode, gqlError } from "./errors.ts";
+import { isUnreachable } from "./unavailable.ts";
 
 /** Options of {@linkcode replicaFailover}. */
 export interface ReplicaFailoverOptions {
   /**
    * What a read does while its replica is down: `"primary"` (default) runs it on the primary;
-   * `"error"` fails it with a GraphQL error of code `DATABASE_UNAVAILABLE`.
+   * `"error"` fails it with the replica's connection error (which the `DatabaseUnavailable`
+   * plugin reports as `DATABASE_UNAVAILABLE`).
    */
   whenDown?: "primary" | "error";
   /**
@@ -29,39 +31,10 @@ export interface ReplicaFailoverOptions {
   retryAfterMs?: number;
 }
 
-/** Error codes of `pg`/Node sockets and SQLSTATEs that mean "the server cannot be reached". */
-const UNREACHABLE = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "EPIPE",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ENOTFOUND",
-  "57P01", // admin_shutdown
-  "57P02", // crash_shutdown
-  "57P03", // cannot_connect_now (starting up, shutting down)
-]);
-
-/**
- * Whether `error` says the database server is unreachable (refused or dropped connection, server
- * shutting down or starting, connection class `08` SQLSTATE), rather than a bad statement.
- */
-export function isUnreachable(error: unknown): boolean {
-  for (let e = error; e instanceof Error; e = e.cause) {
-    const code = String((e as { code?: unknown }).code ?? "");
-    if (UNREACHABLE.has(code) || code.startsWith("08")) return true;
-    if (/connection terminated|connection timeout|server closed the connection/i.test(e.message)) {
-      return true;
-    }
-  }
-  return false;
-}
-
 /**
  * Installs the failover on `orm`'s read replicas (the connections MikroORM keeps in its driver).
- * A statement on a replica that fails because the replica is unreachable ({@linkcode
- * isUnreachable}) is re-run on the primary, or fails with `DATABASE_UNAVAILABLE`; the replica is
- * skipped for `retryAfterMs`. Statements of transactions never run on replicas and are untouched.
+ * A statement on a replica that fails because the replica is unreachable (`isUnreachable`) is
+ * re-run on the primary, or fails with that error; the replica is skipped for `retryAfterMs`. Statements of transactions never run on replicas and are untouched.
  *
  * @throws Error naming `retryAfterMs` or `whenDown` when invalid, or when `orm` has no replicas
  */
@@ -83,24 +56,21 @@ export function replicaFailover(orm: MikroORM, options: ReplicaFailoverOptions =
   for (const replica of replicas) {
     const execute = replica.execute.bind(replica);
     let downUntil = 0;
-    const fallback = (args: Parameters<Connection["execute"]>, cause?: unknown) => {
-      if (whenDown === "error") {
-        throw gqlError(
-          ErrorCode.DATABASE_UNAVAILABLE,
-          `the read replica is unavailable${cause instanceof Error ? `: ${cause.message}` : ""}`,
-        );
-      }
+    let lastError: unknown;
+    const fallback = (args: Parameters<Connection["execute"]>, cause: unknown) => {
+      if (whenDown === "error") throw cause;
       return primary.execute(...args);
     };
     replica.execute = (async (...args: Parameters<Connection["execute"]>) => {
       // A transaction context (4th argument) runs on its own connection, never the replica's.
       if (args[3] !== undefined) return await execute(...args);
-      if (Date.now() < downUntil) return await fallback(args);
+      if (Date.now() < downUntil) return await fallback(args, lastError);
       try {
         return await execute(...args);
       } catch (error) {
         if (!isUnreachable(error)) throw error;
         downUntil = Date.now() + retryAfterMs;
+        lastError = error;
         return await fallback(args, error);
       }
     }) as Connection["execute"];
