@@ -5,12 +5,24 @@
  * (`PORT`, default 8000), with the `Limits` plugin, a bounded document cache and the
  * `Transactioner` installed; prints the URL and a sample query as a curl command.
  *
+ * `DATABASE_REPLICA_URLS` (comma-separated PostgreSQL URLs of streaming replicas of
+ * `DATABASE_URL`) sends reads outside transactions to the replicas, with read-your-writes for 5 s
+ * after a client's mutation, the primary answering while a replica is down, and database outages
+ * reported as `DATABASE_UNAVAILABLE`. `DATABASE_POOL_MAX` sets the connection pool size (of the
+ * primary and of each replica).
+ *
  * @module
  */
 import type { EntityManager } from "@mikro-orm/core";
 import type { GraphQLSchema } from "graphql";
 import { createYoga } from "graphql-yoga";
-import { documentCache, Limits, Transactioner } from "@mikrogql/ext";
+import {
+  DatabaseUnavailable,
+  documentCache,
+  Limits,
+  replicaFailover,
+  Transactioner,
+} from "@mikrogql/ext";
 import { type DatabaseOptions, openDatabase } from "./database.ts";
 
 /** What an example serves. */
@@ -30,7 +42,17 @@ export interface Example {
  * @throws Error for an unsupported `DATABASE_URL`, or the database's connection error
  */
 export async function serveExample(example: Example): Promise<Deno.HttpServer> {
-  const orm = await openDatabase({ entities: example.entities, url: Deno.env.get("DATABASE_URL") });
+  const replicas = (Deno.env.get("DATABASE_REPLICA_URLS") ?? "").split(",").filter(Boolean);
+  const poolMax = Deno.env.get("DATABASE_POOL_MAX");
+  const orm = await openDatabase({
+    entities: example.entities,
+    url: Deno.env.get("DATABASE_URL"),
+    extra: {
+      replicas: replicas.map((clientUrl, i) => ({ name: `replica-${i + 1}`, clientUrl })),
+      ...(poolMax ? { pool: { max: Number(poolMax) } } : {}),
+    },
+  });
+  if (replicas.length > 0) replicaFailover(orm);
   await orm.schema.update({ safe: true, dropTables: false });
   const em = orm.em.fork();
   const rows = await Promise.all(example.entities.map((entity) => em.count(entity)));
@@ -40,7 +62,14 @@ export async function serveExample(example: Example): Promise<Deno.HttpServer> {
     schema: example.schema(),
     context: () => ({ em: orm.em.fork() }),
     parserAndValidationCache: documentCache(),
-    plugins: [Limits(), Transactioner({ txOpener: orm })],
+    plugins: [
+      Limits(),
+      Transactioner({
+        txOpener: orm,
+        ...(replicas.length > 0 ? { readYourWrites: { seconds: 5 } } : {}),
+      }),
+      DatabaseUnavailable(),
+    ],
     graphiql: true,
   });
   return Deno.serve({

@@ -387,6 +387,16 @@ Deno.test({
         `mutation { createUser(input: { name: "ann", email: "user0@example.com" }) { name } }`,
       );
       assert(failed.body.errors?.length, "duplicate email refused");
+      // Nothing session-scoped was sent: no SET/RESET outside a transaction, no named prepared
+      // statements, cursors or LISTEN (parameters are inlined by MikroORM).
+      assert(served.log.some((s) => /^begin/.test(s.sql)), served.log.map((s) => s.sql).join("\n"));
+      assertEquals(
+        served.log.filter((s) =>
+          /^(set|reset|prepare|execute|listen|declare|discard)\b/i.test(s.sql) &&
+          !/^set (local|transaction)\b/i.test(s.sql)
+        ),
+        [],
+      );
       assertEquals(
         await psql(PRIMARY, name, `select count(*) from "post" where title like 't%'`),
         "4",

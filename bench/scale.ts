@@ -1,0 +1,164 @@
+/**
+ * Scale-out benchmark (issue 15): 1, 2 and 4 blog example server processes
+ * (`examples/blog/server.ts`, each on its own port) over the PostgreSQL primary (5432) and its
+ * streaming replica (5433, set up by `.ci/replica.sh`), reads on the replica. The nested query of
+ * `bench:collection` (`users(first:10){ posts(first:10){ comments(first:10) } }` on 100 users x 10
+ * posts x 5 comments) is posted for `BENCH_SECONDS` (default 10) per process count by one load
+ * generator per server process, `BENCH_CONNECTIONS` (default 16) connections in all, split evenly;
+ * prints req/s, p50/p99 per count and the machine's cores (servers, PostgreSQL and the load
+ * generators share them).
+ *
+ * ```sh
+ * deno run -A bench/scale.ts
+ * ```
+ *
+ * @module
+ */
+import { TextLineStream } from "@std/streams/text-line-stream";
+import { Comment } from "../examples/blog/entities/comment.ts";
+import { Post } from "../examples/blog/entities/post.ts";
+import { User } from "../examples/blog/entities/user.ts";
+import { entities } from "../examples/blog/server.ts";
+import { openDatabase } from "../examples/database.ts";
+import { createTestDatabase } from "../tests/support/databases.ts";
+import { type Load, loadGenerator, postLoad } from "./load.ts";
+
+const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
+const CONNECTIONS = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 16);
+const COUNTS = [1, 2, 4];
+const REPLICA_PORT = 5433;
+const QUERY = `{ users(first: 10) { edges { node { name posts(first: 10) { edges { node { title
+  comments(first: 10) { edges { node { text } } } } } } } } } }`;
+
+/** A running example server process. */
+interface Server {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `examples/blog/server.ts` on a free port; resolves when it prints its URL. */
+async function startExample(primary: string, replica: string): Promise<Server> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../examples/blog/server.ts", import.meta.url).pathname],
+    env: {
+      DATABASE_URL: primary,
+      DATABASE_REPLICA_URLS: replica,
+      DATABASE_POOL_MAX: "5",
+      PORT: "0",
+    },
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(new TextLineStream())
+    .getReader();
+  for (let line = await lines.read(); !line.done; line = await lines.read()) {
+    const match = line.value.match(/GraphiQL at (http:\/\/\S+)/);
+    if (!match) continue;
+    // Keep reading stdout so the process never blocks on a full pipe.
+    (async () => {
+      while (!(await lines.read()).done) { /* discard */ }
+    })();
+    return {
+      url: match[1],
+      stop: async () => {
+        child.kill();
+        await child.status;
+      },
+    };
+  }
+  throw new Error("examples/blog/server.ts exited before printing its URL");
+}
+
+async function post(url: string): Promise<void> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query: QUERY }),
+  });
+  const body = await response.json();
+  if (body.errors) throw new Error(JSON.stringify(body.errors));
+}
+
+/** Waits until the replica has replayed everything the primary has written so far. */
+async function replicaCaughtUp(primary: string, replica: string): Promise<void> {
+  const [p, r] = await Promise.all(
+    [primary, replica].map((url) => openDatabase({ entities, url })),
+  );
+  try {
+    const [{ lsn }] = await p.em.getConnection().execute("select pg_current_wal_lsn() as lsn");
+    for (let i = 0; i < 400; i++) {
+      const [{ done }] = await r.em.getConnection().execute(
+        `select pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn as done`,
+      );
+      if (done) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`the replica on ${REPLICA_PORT} did not replay ${lsn} in 20 s`);
+  } finally {
+    await Promise.all([p.close(), r.close()]);
+  }
+}
+
+const db = await createTestDatabase("postgresql");
+const replicaUrl = (() => {
+  const url = new URL(db.url);
+  url.port = String(REPLICA_PORT);
+  return url.href;
+})();
+try {
+  const orm = await openDatabase({ entities, url: db.url });
+  await orm.schema.create();
+  const em = orm.em.fork();
+  for (let u = 0; u < 100; u++) {
+    const author = em.create(User, { name: `user${u}`, email: `u${u}@bench.example` });
+    for (let p = 0; p < 10; p++) {
+      const post = em.create(Post, { title: `post ${u}.${p}`, body: "", author });
+      for (let c = 0; c < 5; c++) em.create(Comment, { text: `comment ${c}`, post, author });
+    }
+  }
+  await em.flush();
+  await orm.close();
+  await replicaCaughtUp(db.url, replicaUrl);
+
+  const rows: { count: number; load: Load }[] = [];
+  for (const count of COUNTS) {
+    const servers = await Promise.all(
+      Array.from({ length: count }, () => startExample(db.url, replicaUrl)),
+    );
+    try {
+      for (const server of servers) for (let i = 0; i < 20; i++) await post(server.url);
+      const share = Math.max(1, Math.floor(CONNECTIONS / count));
+      const loads = await Promise.all(
+        servers.map((s) => postLoad(s.url, JSON.stringify({ query: QUERY }), SECONDS, share)),
+      );
+      rows.push({
+        count,
+        load: {
+          requests: loads.reduce((n, l) => n + l.requests, 0),
+          rps: loads.reduce((n, l) => n + l.rps, 0),
+          p50: Math.max(...loads.map((l) => l.p50)),
+          p99: Math.max(...loads.map((l) => l.p99)),
+        },
+      });
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+    }
+  }
+  console.log(
+    `users(first:10){posts(first:10){comments(first:10)}}, ${SECONDS} s per row, ` +
+      `${CONNECTIONS} connections in all, PostgreSQL primary :5432 + streaming replica ` +
+      `:${REPLICA_PORT} (reads on the replica), load from ${loadGenerator()} (one per server), ` +
+      `${navigator.hardwareConcurrency} cores shared by servers, PostgreSQL and load`,
+  );
+  const base = rows[0].load.rps;
+  for (const { count, load } of rows) {
+    console.log(
+      `${String(count).padStart(2)} process${count === 1 ? "  " : "es"} ${
+        load.rps.toFixed(1).padStart(8)
+      } req/s (${(load.rps / base).toFixed(2)}x)  p50 ${load.p50.toFixed(1).padStart(7)} ms  ` +
+        `p99 ${load.p99.toFixed(1).padStart(7)} ms (worst server)  (${load.requests} requests)`,
+    );
+  }
+} finally {
+  await db.drop();
+}
