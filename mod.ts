@@ -38,6 +38,15 @@ export { READ_PRIMARY_UNTIL, type ReadYourWritesOptions } from "./runtime/read_y
 export { replicaFailover, type ReplicaFailoverOptions } from "./runtime/replica_failover.ts";
 export { DatabaseUnavailable, isUnreachable } from "./runtime/unavailable.ts";
 export { createResolvers, type ResolverMap, type ResolverOptions } from "./runtime/resolvers.ts";
+export type {
+  Awaitable,
+  EntityOf,
+  FieldResolver,
+  FieldResolverFn,
+  Maybe,
+  ResolverContext,
+  TypeResolvers,
+} from "./runtime/resolver_types.ts";
 export { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./runtime/scalars.ts";
 export { createGraphQLSchema, type SchemaOptions, type UserResolvers } from "./runtime/schema.ts";
 export {

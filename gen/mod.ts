@@ -8,7 +8,8 @@ import { relative, resolve } from "@std/path";
 import type { GenerateOptions } from "./config.ts";
 import type { Diagnostic } from "./diagnostics.ts";
 import { Diagnostics } from "./diagnostics.ts";
-import { emitMod, emitNode, emitResolvers } from "./emit/node.ts";
+import { emitMod, emitNode, emitResolvers, emitTypeDefs } from "./emit/node.ts";
+import { emitTypes } from "./emit/types.ts";
 import { emitMutationInput } from "./emit/mutation_input.ts";
 import { emitWhereInput } from "./emit/where_input.ts";
 import { emitCollection, emitEdges, emitEnums, emitPagination } from "./emit/tables.ts";
@@ -78,8 +79,11 @@ export async function generate(
   const graph = buildGraph(model, Deno.cwd(), diagnostics);
   applyGlobalIds(graph, options.globalIds ?? "opaque", diagnostics);
   checkForeignKeyIndexes(graph, diagnostics);
+  const sdl = printGraphSchema(graph) + "\n";
   const files = new Map<string, string>([
-    ["schema.graphql", printGraphSchema(graph) + "\n"],
+    ["schema.graphql", sdl],
+    ["typedefs.ts", emitTypeDefs(sdl)],
+    ["types.ts", emitTypes(graph, sdl, runtime)],
     ["node.ts", emitNode(graph, runtime, out)],
     ["collection.ts", emitCollection(graph, runtime)],
     ["edges.ts", emitEdges(graph, runtime)],

@@ -15,12 +15,17 @@ import { createResolvers, type ResolverOptions } from "./resolvers.ts";
 /** The resolvers argument of GraphQL Yoga's `createSchema`. */
 export type UserResolvers = Parameters<typeof createSchema>[0]["resolvers"];
 
-/** Options of a generated `createSchema`. */
-export interface SchemaOptions extends ResolverOptions {
+/**
+ * Options of a generated `createSchema`.
+ *
+ * @typeParam R the resolver map type: the generated `Resolvers` (typed per field) in a
+ *   generated module, Yoga's untyped map by default
+ */
+export interface SchemaOptions<R = NonNullable<UserResolvers>> extends ResolverOptions {
   /** Extra SDL: new types, `extend type Query { ... }`, `extend input ...`. */
   typeDefs?: string | string[];
   /** Extra resolvers, merged after (and so overriding) the generated ones. */
-  resolvers?: UserResolvers;
+  resolvers?: R | R[];
 }
 
 /**
@@ -30,10 +35,10 @@ export interface SchemaOptions extends ResolverOptions {
  * @param graph the generated graph
  * @throws Error from graphql-tools when the user SDL does not merge with the generated one
  */
-export function createGraphQLSchema(
+export function createGraphQLSchema<R>(
   typeDefs: string,
   graph: Graph,
-  options: SchemaOptions = {},
+  options: SchemaOptions<R> = {},
 ): GraphQLSchema {
   const extraTypeDefs = options.typeDefs === undefined ? [] : [options.typeDefs].flat();
   const extraResolvers = options.resolvers === undefined ? [] : [options.resolvers].flat();
@@ -42,7 +47,7 @@ export function createGraphQLSchema(
     resolvers: [
       createResolvers(graph, options),
       ...extraResolvers,
-    ] as UserResolvers,
+    ] as unknown as UserResolvers,
   });
   for (const name of Object.keys(graph.enums)) {
     const type = schema.getType(name);

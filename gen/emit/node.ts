@@ -112,24 +112,36 @@ export function resolvers(options: ResolverOptions = {}): ResolverMap {
   );
 }
 
+/** Renders `typedefs.ts`: the SDL embedded, so importing the API reads no file. */
+export function emitTypeDefs(sdl: string): string {
+  const text = sdl.replace(/[\\`]|\$\{/g, (m) => `\\${m}`);
+  return renderModule(
+    "The generated SDL, embedded (`schema.graphql` holds the same text, for tools).",
+    new Map(),
+    `/** The generated SDL. */\nexport const typeDefs: string = \`${text}\`;`,
+  );
+}
+
 /** Renders `mod.ts`. */
 export function emitMod(runtime: string): string {
   const imports: Imports = new Map();
   addImport(imports, runtime, "createGraphQLSchema", "type SchemaOptions");
   addImport(imports, "graphql", "type GraphQLSchema");
   addImport(imports, "./node.ts", "graph");
+  addImport(imports, "./typedefs.ts", "typeDefs");
+  addImport(imports, "./types.ts", "type Resolvers");
   const body = `
 export { graph, noder, noders } from "./node.ts";
 export { resolvers } from "./resolvers.ts";
-
-/** The generated SDL (\`schema.graphql\`, read next to this module). */
-export const typeDefs: string = Deno.readTextFileSync(new URL("./schema.graphql", import.meta.url));
+export { typeDefs } from "./typedefs.ts";
+export type * from "./types.ts";
 
 /**
  * The executable schema for \`createYoga({ schema })\`: the generated SDL and resolvers, plus the
- * user's \`typeDefs\` and \`resolvers\` (which override generated ones field by field).
+ * user's \`typeDefs\` and \`resolvers\` (which override generated ones field by field; typed by
+ * \`Resolvers\`).
  */
-export function createSchema(options: SchemaOptions = {}): GraphQLSchema {
+export function createSchema(options: SchemaOptions<Resolvers> = {}): GraphQLSchema {
   return createGraphQLSchema(typeDefs, graph, options);
 }`;
   return renderModule(

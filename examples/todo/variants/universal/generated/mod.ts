@@ -6,19 +6,21 @@
  * @module
  */
 import { graph } from "./node.ts";
+import { typeDefs } from "./typedefs.ts";
+import type { Resolvers } from "./types.ts";
 import { createGraphQLSchema, type SchemaOptions } from "@mikrogql/ext";
 import type { GraphQLSchema } from "graphql";
 
 export { graph, noder, noders } from "./node.ts";
 export { resolvers } from "./resolvers.ts";
-
-/** The generated SDL (`schema.graphql`, read next to this module). */
-export const typeDefs: string = Deno.readTextFileSync(new URL("./schema.graphql", import.meta.url));
+export { typeDefs } from "./typedefs.ts";
+export type * from "./types.ts";
 
 /**
  * The executable schema for `createYoga({ schema })`: the generated SDL and resolvers, plus the
- * user's `typeDefs` and `resolvers` (which override generated ones field by field).
+ * user's `typeDefs` and `resolvers` (which override generated ones field by field; typed by
+ * `Resolvers`).
  */
-export function createSchema(options: SchemaOptions = {}): GraphQLSchema {
+export function createSchema(options: SchemaOptions<Resolvers> = {}): GraphQLSchema {
   return createGraphQLSchema(typeDefs, graph, options);
 }

@@ -1,0 +1,184 @@
+/**
+ * `types.ts`: TypeScript types of the generated schema for user code, as graphql-codegen's
+ * typescript + typescript-resolvers plugins give them: one type per GraphQL type (node types are
+ * their entities), argument types per field, and `Resolvers`, typed per field by parent,
+ * arguments, result and `Context` (which carries the EntityManager). Read from the final SDL, so
+ * every GraphQL type the generator prints gets its TypeScript type.
+ *
+ * @module
+ */
+import {
+  buildSchema,
+  type GraphQLArgument,
+  GraphQLEnumType,
+  type GraphQLField,
+  type GraphQLInputField,
+  GraphQLInputObjectType,
+  type GraphQLInputType,
+  GraphQLInterfaceType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  type GraphQLOutputType,
+  GraphQLScalarType,
+  GraphQLUnionType,
+  isIntrospectionType,
+} from "graphql";
+import type { Graph } from "../graph.ts";
+import { addImport, type Imports, renderModule } from "./module.ts";
+
+/** TypeScript type of each scalar: as an argument (parsed) and as a resolver result. */
+const SCALARS: Record<string, { input: string; output: string }> = {
+  ID: { input: "string", output: "string | number" },
+  String: { input: "string", output: "string" },
+  Int: { input: "number", output: "number" },
+  Float: { input: "number", output: "number" },
+  Boolean: { input: "boolean", output: "boolean" },
+  Time: { input: "Date", output: "Date | string" },
+  BigInt: { input: "string", output: "bigint | number | string" },
+  Cursor: { input: "string", output: "string" },
+  JSON: { input: "unknown", output: "unknown" },
+};
+
+/**
+ * Renders `types.ts`.
+ *
+ * @param sdl the generated SDL (what `schema.graphql` holds)
+ */
+export function emitTypes(graph: Graph, sdl: string, runtime: string): string {
+  const schema = buildSchema(sdl);
+  const imports: Imports = new Map();
+  addImport(
+    imports,
+    runtime,
+    "type EntityOf as $EntityOf",
+    "type FieldResolver as $Resolver",
+    "type Maybe as $Maybe",
+    "type ResolverContext",
+    "type TypeResolvers as $Fields",
+  );
+  addImport(imports, "./node.ts", "type nodeTypes");
+  const nodes = new Set(graph.types.map((t) => t.name));
+  const enumValues = new Map<string, (string | number)[]>(
+    graph.enums.map((e) => [e.name, e.values.map((v) => v.value)]),
+  );
+  const out: string[] = [
+    `/** The context resolvers get: the request's EntityManager. */
+export type Context = ResolverContext;`,
+  ];
+  const resolverTypes: string[] = [];
+  const types = Object.values(schema.getTypeMap()).filter((t) => !isIntrospectionType(t))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  for (const type of types) {
+    if (type instanceof GraphQLScalarType) continue;
+    if (type instanceof GraphQLEnumType) {
+      const values = enumValues.get(type.name) ?? type.getValues().map((v) => v.name);
+      out.push(
+        `/** \`${type.name}\`, as resolvers see it (entity values). */
+export type ${type.name} = ${values.map((v) => JSON.stringify(v)).join(" | ")};`,
+      );
+    } else if (type instanceof GraphQLInputObjectType) {
+      out.push(
+        `/** \`${type.name}\`. */
+export interface ${type.name} {
+${Object.values(type.getFields()).map((f) => `  ${member(f)};`).join("\n")}
+}`,
+      );
+    } else if (type instanceof GraphQLUnionType) {
+      out.push(`export type ${type.name} = ${type.getTypes().map((t) => t.name).join(" | ")};`);
+    } else if (type instanceof GraphQLInterfaceType) {
+      const implementations = schema.getPossibleTypes(type).map((t) => t.name);
+      out.push(
+        `/** \`${type.name}\`: one of its implementations. */
+export type ${type.name} = ${implementations.join(" | ") || "never"};`,
+      );
+    } else if (type instanceof GraphQLObjectType) {
+      const fields = Object.values(type.getFields());
+      const root = type === schema.getQueryType() || type === schema.getMutationType();
+      if (nodes.has(type.name)) {
+        out.push(
+          `/** \`${type.name}\`: the entity. */
+export type ${type.name} = $EntityOf<typeof nodeTypes.${type.name}.entity>;`,
+        );
+      } else if (!root) {
+        out.push(
+          `/** \`${type.name}\`, as resolvers return it. */
+export interface ${type.name} {
+${fields.map((f) => `  ${f.name}${isNonNull(f.type) ? "" : "?"}: ${output(f.type)};`).join("\n")}
+}`,
+        );
+      }
+      for (const f of fields.filter((f) => f.args.length)) {
+        out.push(
+          `/** Arguments of \`${type.name}.${f.name}\`. */
+export interface ${argsName(type.name, f)} {
+${f.args.map((a) => `  ${member(a)};`).join("\n")}
+}`,
+        );
+      }
+      const parent = root ? "unknown" : type.name;
+      out.push(
+        `/** Resolvers of \`${type.name}\`'s fields. */
+export interface ${type.name}Resolvers {
+${
+          fields.map((f) =>
+            `  ${f.name}?: $Resolver<${output(f.type)}, ${parent}${
+              f.args.length ? `, ${argsName(type.name, f)}` : ""
+            }>;`
+          ).join("\n")
+        }
+}`,
+      );
+      resolverTypes.push(`  ${type.name}?: $Fields<${type.name}Resolvers>;`);
+    }
+  }
+  out.push(
+    `/**
+ * The user resolver map \`createSchema({ resolvers })\` takes: every generated field typed;
+ * fields and types added with \`typeDefs\` are accepted too (annotate their parameters).
+ */
+export interface Resolvers {
+${resolverTypes.join("\n")}
+  [type: string]: unknown;
+}`,
+  );
+  return renderModule(
+    "TypeScript types of the generated schema for user resolvers: `Resolvers`, `Context`, and one type per GraphQL type (node types are their entities).",
+    imports,
+    out.join("\n\n"),
+  );
+}
+
+function argsName(type: string, field: GraphQLField<unknown, unknown>): string {
+  return `${type}${field.name.charAt(0).toUpperCase()}${field.name.slice(1)}Args`;
+}
+
+function isNonNull(type: GraphQLOutputType | GraphQLInputType): boolean {
+  return type instanceof GraphQLNonNull;
+}
+
+/** An argument or input field as a TypeScript member: optional when nullable. */
+function member(f: GraphQLArgument | GraphQLInputField): string {
+  const optional = !isNonNull(f.type) || f.defaultValue !== undefined;
+  return `${f.name}${optional ? "?" : ""}: ${input(f.type)}`;
+}
+
+function input(type: GraphQLInputType): string {
+  if (type instanceof GraphQLNonNull) return inner(type.ofType, input, "input");
+  return `$Maybe<${inner(type, input, "input")}>`;
+}
+
+function output(type: GraphQLOutputType): string {
+  if (type instanceof GraphQLNonNull) return inner(type.ofType, output, "output");
+  return `$Maybe<${inner(type, output, "output")}>`;
+}
+
+function inner<T extends GraphQLInputType | GraphQLOutputType>(
+  type: T,
+  wrap: (t: T) => string,
+  side: "input" | "output",
+): string {
+  if (type instanceof GraphQLList) return `Array<${wrap(type.ofType as T)}>`;
+  if (type instanceof GraphQLScalarType) return SCALARS[type.name]?.[side] ?? "unknown";
+  return (type as { name: string }).name;
+}
