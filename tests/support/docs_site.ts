@@ -30,7 +30,9 @@ export async function runDeno(args: string[]): Promise<void> {
 /** The arguments of the `bundle` task of deno.json, writing to `outDir` instead of `dist`. */
 export async function bundleArgs(outDir: string): Promise<string[]> {
   const config = JSON.parse(await Deno.readTextFile(`${ROOT}/deno.json`));
-  const args = (config.tasks.bundle as string).split(/\s+/).slice(1);
+  // the task empties `dist` first (`rm -rf dist && deno bundle ...`): the `deno bundle` part
+  const command = (config.tasks.bundle as string).split("&&").at(-1)!.trim();
+  const args = command.split(/\s+/).slice(1);
   args[args.indexOf("--outdir") + 1] = outDir;
   return args;
 }
