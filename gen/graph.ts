@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { EntityMetadata } from "@mikro-orm/core";
+import type { EntityMetadata, EntityProperty } from "@mikro-orm/core";
 import { relative } from "@std/path";
 import pluralize from "pluralize";
 import {
@@ -19,6 +19,7 @@ import {
 } from "../runtime/annotations.ts";
 import type { GlobalIdFormat, ScalarKind } from "../runtime/graph.ts";
 import { Diagnostics } from "./diagnostics.ts";
+import { Embeddables, flattened, type GraphEmbeddable } from "./embeddables.ts";
 import { addEnum, enumOf, type GraphEnum } from "./enums.ts";
 import { computedKind, getterReads, internal, scalarShape } from "./fields.ts";
 import type { LoadedEntity, LoadedModel } from "./load.ts";
@@ -38,7 +39,9 @@ export interface GraphField {
   nullable: boolean;
   /** For enum fields, the GraphQL enum name. */
   enum?: string;
-  /** `[T!]`: string and enum arrays. */
+  /** For embedded properties, the embeddable's GraphQL object type (`kind` is `json`). */
+  embedded?: string;
+  /** `[T!]`: string, enum and embeddable arrays. */
   list?: boolean;
   /**
    * Read-only: `getter` for `persist: false` properties (computed by the entity class from
@@ -116,6 +119,8 @@ export interface GraphType {
 export interface Graph {
   types: GraphType[];
   enums: GraphEnum[];
+  /** The embeddables the node types use, as object and input types. */
+  embeddables?: GraphEmbeddable[];
   /** The global id format (`GenerateOptions.globalIds`); `opaque` when absent. */
   ids?: GlobalIdFormat;
 }
@@ -203,6 +208,51 @@ export function buildGraph(
     fileOfName.set(c.name, `${c.where} (${c.meta.className})`);
     typeOfClass.set(c.meta.className, c.name);
   }
+  /** The field of a scalar property of a node type or an embeddable (`owner`). */
+  const scalarField = (
+    owner: string,
+    meta: EntityMetadata,
+    prop: EntityProperty,
+    list: Annotation[],
+    file = "",
+  ): GraphField | undefined => {
+    const fail = (message: string): never =>
+      diagnostics.fail({ file, entity: meta.className, prop: prop.name, message });
+    const shape = scalarShape(prop);
+    if (!shape) return undefined;
+    const { kind } = shape;
+    const computed = computedKind(prop);
+    const field: GraphField = {
+      name: prop.name,
+      prop: prop.name,
+      kind,
+      graphqlType: GRAPHQL_SCALAR[kind],
+      nullable: !!prop.nullable || !!computed,
+      list: shape.list || undefined,
+      computed,
+      reads: computed === "getter" ? getterReads(meta, prop) : undefined,
+      description: prop.comment,
+    };
+    if (kind === "enum") {
+      if (skipped(list, SkipEnumField)) {
+        field.kind = "string";
+        field.graphqlType = "String";
+      } else {
+        const e = enumOf(
+          owner,
+          prop,
+          model.enums.get(`${meta.className}.${prop.name}`),
+          find(list, "Type")?.name,
+          fail,
+        );
+        field.enum = field.graphqlType = e.name;
+        const clash = addEnum(enums, e);
+        if (clash) fail(clash);
+      }
+    }
+    return field;
+  };
+  const embeddables = new Embeddables(model, scalarField);
   const pendingOrders: PendingEdgeOrder[] = [];
   const fails = new Map<GraphType, (prop: string, message: string) => never>();
   const types = diagnostics.map(candidates, ({ loaded, meta, name, where }) => {
@@ -257,41 +307,20 @@ export function buildGraph(
       for (const field of find(list, "CollectedFor")?.fields ?? []) {
         (type.collectedFor[field] ??= []).push(prop.name);
       }
-      if (prop.primary || prop.hidden || internal(prop) || skipped(list, SkipType)) return;
+      if (
+        prop.primary || prop.hidden || internal(prop) || flattened(prop) ||
+        skipped(list, SkipType)
+      ) return;
       const orderField = find(list, "OrderField");
+      if (prop.kind === "embedded" && !flattened(prop)) {
+        const field = embeddables.field(prop);
+        claim(prop.name, field.name);
+        type.fields.push(field);
+        return;
+      }
       if (prop.kind === "scalar") {
-        const shape = scalarShape(prop);
-        if (!shape) return;
-        const { kind } = shape;
-        const computed = computedKind(prop);
-        const field: GraphField = {
-          name: prop.name,
-          prop: prop.name,
-          kind,
-          graphqlType: GRAPHQL_SCALAR[kind],
-          nullable: !!prop.nullable || !!computed,
-          list: shape.list || undefined,
-          computed,
-          reads: computed === "getter" ? getterReads(meta, prop) : undefined,
-          description: prop.comment,
-        };
-        if (kind === "enum") {
-          if (skipped(list, SkipEnumField)) {
-            field.kind = "string";
-            field.graphqlType = "String";
-          } else {
-            const e = enumOf(
-              name,
-              prop,
-              model.enums.get(`${meta.className}.${prop.name}`),
-              find(list, "Type")?.name,
-              (m) => fail(prop.name, m),
-            );
-            field.enum = field.graphqlType = e.name;
-            const clash = addEnum(enums, e);
-            if (clash) fail(prop.name, clash);
-          }
-        }
+        const field = scalarField(name, meta, prop, list, where);
+        if (!field) return;
         claim(prop.name, field.name);
         type.fields.push(field);
         if (orderField && !skipped(list, SkipOrderField)) {
@@ -384,7 +413,11 @@ export function buildGraph(
   diagnostics.throwIfErrors();
   diagnostics.forEach(pendingOrders, (pending) => addEdgeOrderFields(types, [pending]));
   diagnostics.attempt(() =>
-    buildWhereInputs(types, (type, prop, message) => fails.get(type)!(prop, message))
+    buildWhereInputs(
+      types,
+      (type, prop, message) => fails.get(type)!(prop, message),
+      embeddables.all(),
+    )
   );
   const enumNames = new Set<string>();
   for (const e of enums) {
@@ -393,8 +426,16 @@ export function buildGraph(
     }
     enumNames.add(e.name);
   }
+  for (const e of embeddables.all()) {
+    if (fileOfName.has(e.name) || enumNames.has(e.name)) {
+      diagnostics.error({
+        entity: e.className,
+        message: `GraphQL type name "${e.name}" of the embeddable is already used`,
+      });
+    }
+  }
   diagnostics.throwIfErrors();
-  return { types, enums };
+  return { types, enums, embeddables: embeddables.all() };
 }
 
 /** GraphQL scalar per kind (enums are named per field). */

@@ -32,6 +32,7 @@ export type {
   GraphOrderField,
   GraphType,
 } from "./graph.ts";
+export type { GraphEmbeddable } from "./embeddables.ts";
 export type { GraphMutationInput, GraphMutationInputField, GraphMutations } from "./mutations.ts";
 export type { GraphWhereEdge, GraphWhereField, GraphWhereInput } from "./where.ts";
 

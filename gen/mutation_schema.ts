@@ -21,8 +21,8 @@ import type { GraphMutationInput } from "./mutations.ts";
 
 /** How the mutation types reach the rest of the schema. */
 export interface MutationTypeLookup {
-  /** The named input type (a scalar or an enum) of a GraphQL type name. */
-  input(name: string): GraphQLScalarType | GraphQLEnumType;
+  /** The named input type (a scalar, an enum or an embeddable's input) of a GraphQL type name. */
+  input(name: string): GraphQLScalarType | GraphQLEnumType | GraphQLInputObjectType;
   /** The object type of a node type. */
   object(name: string): GraphQLObjectType;
 }

@@ -97,7 +97,7 @@ interface Settable {
   name: string;
   prop: EntityProperty;
   graphqlType: string;
-  /** `[T!]` (string and enum arrays). */
+  /** `[T!]` (string, enum and embeddable arrays). */
   list?: boolean;
   /** A create input may leave it out (nullable or defaulted). */
   optional?: boolean;
@@ -120,7 +120,7 @@ function inputFields(
     settables.push({
       name: f.name,
       prop: props[f.prop],
-      graphqlType: f.graphqlType,
+      graphqlType: f.embedded ? `${f.embedded}Input` : f.graphqlType,
       list: f.list,
       optional: optionalOnCreate(type.meta, props[f.prop]),
     });

@@ -12,6 +12,7 @@ import {
   GraphQLFloat,
   GraphQLID,
   GraphQLInputObjectType,
+  type GraphQLInputType,
   GraphQLInt,
   GraphQLInterfaceType,
   GraphQLList,
@@ -24,7 +25,7 @@ import {
   GraphQLString,
   printSchema,
 } from "graphql";
-import type { Graph, GraphType } from "./graph.ts";
+import type { Graph, GraphField, GraphType } from "./graph.ts";
 import { buildMutationTypes } from "./mutation_schema.ts";
 import { buildWhereInputTypes } from "./where_schema.ts";
 
@@ -100,6 +101,46 @@ export function buildSchema(graph: Graph): GraphQLSchema {
     },
   });
 
+  const outputOf = (f: GraphField): GraphQLOutputType => {
+    const named = f.embedded
+      ? embeddedObjects.get(f.embedded)!
+      : f.enum
+      ? enums.get(f.enum)!
+      : scalar(f.graphqlType);
+    const base = f.list ? new GraphQLList(nonNull(named)) : named;
+    return f.nullable ? base : nonNull(base);
+  };
+  const embeddedObjects = new Map<string, GraphQLObjectType>();
+  const embeddedInputs = new Map<string, GraphQLInputObjectType>();
+  for (const e of graph.embeddables ?? []) {
+    embeddedObjects.set(
+      e.name,
+      new GraphQLObjectType({
+        name: e.name,
+        fields: () =>
+          Object.fromEntries(
+            e.fields.map((f) => [f.name, { type: outputOf(f), description: f.description }]),
+          ),
+      }),
+    );
+    embeddedInputs.set(
+      e.inputName,
+      new GraphQLInputObjectType({
+        name: e.inputName,
+        description: `Input of the embeddable ${e.name}.`,
+        fields: () =>
+          Object.fromEntries(e.fields.map((f) => {
+            const named: GraphQLInputType = f.embedded
+              ? embeddedInputs.get(`${f.embedded}Input`)!
+              : f.enum
+              ? enums.get(f.enum)!
+              : scalar(f.graphqlType);
+            const list = f.list ? new GraphQLList(new GraphQLNonNull(named)) : named;
+            return [f.name, { type: e.optional[f.name] ? list : new GraphQLNonNull(list) }];
+          })),
+      }),
+    );
+  }
   const objects = new Map<string, GraphQLObjectType>();
   const connections = new Map<string, GraphQLObjectType>();
   const orders = new Map<string, GraphQLInputObjectType>();
@@ -216,12 +257,7 @@ export function buildSchema(graph: Graph): GraphQLSchema {
             id: { type: nonNull(GraphQLID) },
           };
           for (const f of type.fields) {
-            const named = f.enum ? enums.get(f.enum)! : scalar(f.graphqlType);
-            const base = f.list ? new GraphQLList(nonNull(named)) : named;
-            fields[f.name] = {
-              type: f.nullable ? base : nonNull(base),
-              description: f.description,
-            };
+            fields[f.name] = { type: outputOf(f), description: f.description };
           }
           for (const e of type.edges) {
             const target = graph.types.find((t) => t.name === e.target)!;
@@ -284,9 +320,9 @@ export function buildSchema(graph: Graph): GraphQLSchema {
     const where = wheres.get(type.name);
     if (where) named.push(where);
   }
-  named.push(...enums.values());
+  named.push(...enums.values(), ...embeddedObjects.values(), ...embeddedInputs.values());
   const mutations = buildMutationTypes(graph, {
-    input: (name) => enums.get(name) ?? scalar(name),
+    input: (name) => enums.get(name) ?? embeddedInputs.get(name) ?? scalar(name),
     object: (name) => objects.get(name)!,
   });
   named.push(...mutations.inputs);

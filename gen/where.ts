@@ -21,7 +21,8 @@ import type { EntityProperty } from "@mikro-orm/core";
 import { type Annotation, annotationsOf, SkipWhereInput } from "../runtime/annotations.ts";
 import type { ScalarKind, WhereOpFamily } from "../runtime/graph.ts";
 import { hasPredicateName, predicateName, whereOps } from "../runtime/where.ts";
-import type { GraphType } from "./graph.ts";
+import type { GraphEmbeddable } from "./embeddables.ts";
+import type { GraphField, GraphType } from "./graph.ts";
 
 /** The predicates of one property in a where input. */
 export interface GraphWhereField {
@@ -69,6 +70,7 @@ export interface GraphWhereInput {
 export function buildWhereInputs(
   types: GraphType[],
   fail: (type: GraphType, prop: string, message: string) => never,
+  embeddables: GraphEmbeddable[] = [],
 ): void {
   const skippedTypes = new Set(
     types.filter((t) => skipped(annotationsOf(t.entity.entity).entity)).map((t) => t.name),
@@ -87,6 +89,11 @@ export function buildWhereInputs(
       nullable: false,
     }];
     for (const field of type.fields) {
+      if (field.embedded && !field.list && keep(field.prop)) {
+        const prop = type.meta.properties[field.prop];
+        fields.push(...embeddedWhereFields(field, !!prop.object, embeddables));
+        continue;
+      }
       if (field.kind === "json" || field.list || field.computed || !keep(field.prop)) continue;
       const ops: WhereOpFamily = field.kind === "boolean"
         ? "boolean"
@@ -141,6 +148,53 @@ export function buildWhereInputs(
     }
     type.where = { name: `${type.name}WhereInput`, fields, edges };
   }
+}
+
+/**
+ * The predicates on the leaves of an embedded property, flattened into the owner's where input:
+ * `addressCity`, `addressGeoLat` filter on `address.city`, `address.geo.lat`. Inline embeddables
+ * get the operators of their columns; object-mode ones (a JSON column) get equality predicates
+ * on their strings and enums only.
+ */
+function embeddedWhereFields(
+  field: GraphField,
+  object: boolean,
+  embeddables: GraphEmbeddable[],
+  path = field.prop,
+  name = field.name,
+  nullable = field.nullable,
+): GraphWhereField[] {
+  const type = embeddables.find((e) => e.name === field.embedded);
+  if (!type) return [];
+  return type.fields.flatMap((leaf) => {
+    const leafName = `${name}${leaf.name.charAt(0).toUpperCase()}${leaf.name.slice(1)}`;
+    const leafPath = `${path}.${leaf.prop}`;
+    const leafNullable = nullable || leaf.nullable;
+    if (leaf.embedded) {
+      return leaf.list
+        ? []
+        : embeddedWhereFields(leaf, object, embeddables, leafPath, leafName, leafNullable);
+    }
+    if (leaf.kind === "json" || leaf.list || leaf.computed) return [];
+    // In a JSON column, only text compares alike on every database (PostgreSQL's ->> is text, a
+    // missing key and a JSON null differ on MariaDB): strings and enums by equality.
+    if (object && leaf.kind !== "string" && leaf.kind !== "enum") return [];
+    const ops: WhereOpFamily = leaf.kind === "boolean"
+      ? "boolean"
+      : leaf.kind === "enum" || (object && leaf.kind === "string")
+      ? "equality"
+      : leaf.kind === "string"
+      ? "string"
+      : "comparison";
+    return [{
+      name: leafName,
+      prop: leafPath,
+      kind: leaf.kind,
+      graphqlType: leaf.graphqlType,
+      ops,
+      nullable: leafNullable && !object,
+    }];
+  });
 }
 
 function isUuid(prop: EntityProperty): boolean {

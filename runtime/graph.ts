@@ -54,8 +54,10 @@ export interface FieldDescription {
   kind: ScalarKind;
   /** For `kind: "enum"`, the GraphQL enum type name. */
   enum?: string;
-  /** `[T!]`: a string or enum array. */
+  /** `[T!]`: a string, enum or embeddable array. */
   list?: boolean;
+  /** An embedded property: the embeddable's GraphQL object type (`kind` is `json`). */
+  embedded?: string;
   /**
    * Read-only, computed: `getter` (a `persist: false` property the entity computes from `reads`)
    * or `formula` (an SQL expression MikroORM selects; re-read after a mutation writes the row).

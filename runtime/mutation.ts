@@ -24,6 +24,7 @@ import {
   ForeignKeyConstraintViolationException,
   LockMode,
   UniqueConstraintViolationException,
+  wrap,
 } from "@mikro-orm/core";
 import type { GraphQLFieldResolver } from "graphql";
 import { ErrorCode, gqlError, quote } from "./errors.ts";
@@ -115,7 +116,7 @@ export class NodeMutation<T extends object = object> {
       : await findNode(this.#em, this.#graph, this.#type, this.#id!);
     for (const op of ["clear", "set", "add", "remove"] as const) {
       for (const { name, field, value } of fields) {
-        if (field.op === op) await apply(entity, field, nodes.get(name) ?? value);
+        if (field.op === op) await apply(this.#em, entity, field, nodes.get(name) ?? value);
       }
     }
     await flush(this.#em, this.#type, this.#mode);
@@ -278,13 +279,20 @@ async function resolveIds(
  * @param value the scalar value, or the node(s) an edge field's global id(s) name
  */
 async function apply(
+  em: EntityManager,
   entity: Row,
   field: MutationInputFieldDescription,
   value: unknown,
 ): Promise<void> {
   const current = entity[field.prop];
   if (!(current instanceof Collection)) {
-    entity[field.prop] = field.op === "clear" ? null : value;
+    const embedded = wrap(entity, true).__meta.properties[field.prop]?.kind === "embedded";
+    if (embedded && field.op === "set") {
+      // An embeddable input replaces the whole value, as instances of the embeddable classes.
+      wrap(entity).assign({ [field.prop]: value }, { em, mergeEmbeddedProperties: false });
+    } else {
+      entity[field.prop] = field.op === "clear" ? null : value;
+    }
     return;
   }
   if (!current.isInitialized()) await current.init();

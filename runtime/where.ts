@@ -20,7 +20,7 @@
  *
  * @module
  */
-import { type EntityManager, type FilterQuery, raw } from "@mikro-orm/core";
+import { type EntityManager, type EntityProperty, type FilterQuery, raw } from "@mikro-orm/core";
 import { containsFold, type Dialect, dialectOf, matchText } from "./dialect.ts";
 import { ErrorCode, gqlError, quote } from "./errors.ts";
 import type { Graph, NodeType, WhereFieldDescription, WhereOp, WhereOpFamily } from "./graph.ts";
@@ -180,16 +180,29 @@ class WhereCompiler {
   ): FilterQuery<object> | undefined {
     const nil = op === "IsNil" || op === "NotNil";
     const v = field.kind === "id" && !nil ? this.ids(field.target!, value, path) : value;
-    const on = (condition: unknown) => ({ [field.prop]: condition });
+    // `address.geo.lat` (a property of an embeddable) nests: { address: { geo: { lat: ... } } }.
+    const on = (condition: unknown) =>
+      field.prop.split(".").reduceRight<unknown>(
+        (inner, key) => ({ [key]: inner }),
+        condition,
+      ) as FilterQuery<object>;
     switch (op) {
       case "EQ":
         return on(v);
       case "NEQ":
         return on({ $ne: v });
       case "In":
-        return on({ $in: v });
-      case "NotIn":
-        return on({ $nin: v });
+      case "NotIn": {
+        const values = v as unknown[];
+        // In a JSON column of an object-mode embeddable, MariaDB's IN compares JSON-quoted text:
+        // a property of an embeddable is matched value by value instead.
+        if (!field.prop.includes(".") || values.length === 0) {
+          return on({ [op === "In" ? "$in" : "$nin"]: values });
+        }
+        return op === "In"
+          ? { $or: values.map((x) => on(x)) }
+          : { $and: values.map((x) => on({ $ne: x })) };
+      }
       case "GT":
       case "GTE":
       case "LT":
@@ -223,7 +236,13 @@ class WhereCompiler {
     condition: (column: string) => [string, unknown],
   ): FilterQuery<object> {
     const meta = this.em.getMetadata().find(type.entity)!;
-    const column = this.em.getPlatform().quoteIdentifier(meta.properties[prop].fieldNames[0]);
+    // A property of an inline embeddable (`address.city`) is its flattened column (`address_city`).
+    const [first, ...rest] = prop.split(".");
+    const property = rest.reduce(
+      (p, key) => p.embeddedProps![key],
+      meta.properties[first] as EntityProperty,
+    );
+    const column = this.em.getPlatform().quoteIdentifier(property.fieldNames[0]);
     const [sql, param] = condition(`__alias__.${column}`);
     return {
       [raw((alias: string) => sql.replaceAll("__alias__", alias), [param]) as never]: [],

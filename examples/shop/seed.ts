@@ -7,6 +7,7 @@ import type { EntityManager } from "@mikro-orm/core";
 import { Customer } from "./entities/customer.ts";
 import { Interest, OrderStatus, Priority, Tier } from "./entities/enums.ts";
 import { Order } from "./entities/order.ts";
+import { ParcelSize } from "./entities/parcel.ts";
 
 /**
  * Inserts deterministic data: `ada` (gold, high priority, 2 orders), `bob` (referred by ada,
@@ -31,6 +32,7 @@ export async function seed(em: EntityManager): Promise<number> {
     wakeUpAt: "06:30:00",
     preferences: { newsletter: true },
     createdAt: new Date(Date.UTC(2026, 0, 1)),
+    address: { street: "1 Main St", city: "Paris", zip: "75001", geo: { lat: 48.86, lng: 2.35 } },
   });
   const bob = em.create(Customer, {
     name: "Bob",
@@ -38,6 +40,7 @@ export async function seed(em: EntityManager): Promise<number> {
     passwordHash: "hash-bob",
     referrer: ada,
     createdAt: new Date(Date.UTC(2026, 0, 2)),
+    address: { street: "2 Side St", city: "Lyon" },
   });
   em.create(Customer, {
     name: "Cy",
@@ -47,7 +50,18 @@ export async function seed(em: EntityManager): Promise<number> {
   });
   bob.friends.add(ada);
   const orders = [
-    { customer: ada, status: OrderStatus.Shipped, tier: Tier.Gold, day: 5, notes: ["gift"] },
+    {
+      customer: ada,
+      status: OrderStatus.Shipped,
+      tier: Tier.Gold,
+      day: 5,
+      notes: ["gift"],
+      shippingAddress: { street: "9 Dock Rd", city: "Le Havre", geo: { lat: 49.49, lng: 0.1 } },
+      parcels: [{ weightGrams: 1200, label: "books", size: ParcelSize.Large }, {
+        weightGrams: 300,
+        size: ParcelSize.Small,
+      }],
+    },
     { customer: ada, status: OrderStatus.Paid, tier: Tier.Gold, day: 6, notes: [] },
     { customer: bob, status: OrderStatus.Placed, tier: undefined, day: 7, notes: [] },
   ].map(({ day, ...o }) => em.create(Order, { ...o, placedAt: new Date(Date.UTC(2026, 1, day)) }));

@@ -17,6 +17,7 @@ export function emitCollection(graph: Graph, runtime: string): string {
         kind: f.kind,
         enum: f.enum,
         list: f.list,
+        embedded: f.embedded,
         computed: f.computed,
         reads: f.reads,
       }]),

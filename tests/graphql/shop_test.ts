@@ -64,6 +64,26 @@ Deno.test("shop SDL: what each mapping feature becomes", async (t) => {
     assertEquals(String(input("CreateOrderInput").getFields().notes.type), "[String!]");
     assertEquals(String(input("CreateOrderInput").getFields().placedAt.type), "Time");
   });
+  await t.step("embeddables: object types nested as in the model, inputs, flat where", () => {
+    assertEquals(fieldType("Customer", "address"), "Address");
+    assertEquals(fieldType("Order", "shippingAddress"), "Address");
+    assertEquals(fieldType("Order", "parcels"), "[Parcel!]!");
+    assertEquals(fieldType("Address", "geo"), "Geo");
+    assertEquals(fieldType("Parcel", "size"), "ParcelSize!");
+    assertEquals(fieldType("AddressInput", "street"), "String!");
+    assertEquals(fieldType("AddressInput", "geo"), "GeoInput");
+    assertEquals(fieldType("CreateOrderInput", "parcels"), "[ParcelInput!]");
+    assertEquals(fieldType("UpdateCustomerInput", "clearAddress"), "Boolean");
+    // No flattened MikroORM property leaks (address_street, shipping_address~street).
+    assert(!/address_|~/.test(sdl));
+    const where = Object.keys(input("CustomerWhereInput").getFields());
+    for (const f of ["addressCity", "addressCityContains", "addressGeoLatGT", "addressZipIsNil"]) {
+      assert(where.includes(f), f);
+    }
+    const orderWhere = Object.keys(input("OrderWhereInput").getFields());
+    assert(orderWhere.includes("shippingAddressCityIn"));
+    assert(!orderWhere.some((f) => f.startsWith("shippingAddressGeo") || f.startsWith("parcels")));
+  });
 });
 
 const ADA = btoa("Customer:1").replace(/=+$/, "");
@@ -128,6 +148,81 @@ for (const dialect of dialects()) {
             preferences: { newsletter: true },
             createdAt: "2026-01-01T00:00:00.000Z",
           });
+        });
+
+        await t.step("embeddables read back nested, inline and as JSON, arrays too", async () => {
+          const data = await ok<{ customers: { edges: { node: Data }[] } }>(
+            server,
+            `{ customers(orderBy: { field: NAME }) { edges { node { name
+              address { street city zip geo { lat lng } }
+              orders(orderBy: { field: PLACED_AT }, first: 1) { edges { node {
+                shippingAddress { street city zip geo { lat lng } }
+                parcels { weightGrams label size } } } } } } } }`,
+          );
+          assertEquals(data.customers.edges.map((e) => e.node), [
+            {
+              name: "Ada",
+              address: {
+                street: "1 Main St",
+                city: "Paris",
+                zip: "75001",
+                geo: { lat: 48.86, lng: 2.35 },
+              },
+              orders: {
+                edges: [{
+                  node: {
+                    shippingAddress: {
+                      street: "9 Dock Rd",
+                      city: "Le Havre",
+                      zip: null,
+                      geo: { lat: 49.49, lng: 0.1 },
+                    },
+                    parcels: [
+                      { weightGrams: 1200, label: "books", size: "Large" },
+                      { weightGrams: 300, label: null, size: "Small" },
+                    ],
+                  },
+                }],
+              },
+            },
+            {
+              name: "Bob",
+              address: { street: "2 Side St", city: "Lyon", zip: null, geo: null },
+              orders: { edges: [{ node: { shippingAddress: null, parcels: [] } }] },
+            },
+            { name: "Cy", address: null, orders: { edges: [] } },
+          ]);
+        });
+
+        await t.step("where on embeddable fields gives right answers", async () => {
+          const names = async (where: Data) => {
+            const data = await ok<{ customers: { edges: { node: { name: string } }[] } }>(
+              server,
+              `query($w: CustomerWhereInput) { customers(where: $w, orderBy: { field: NAME }) {
+                edges { node { name } } } }`,
+              { w: where },
+            );
+            return data.customers.edges.map((e) => e.node.name);
+          };
+          assertEquals(await names({ addressCity: "Paris" }), ["Ada"]);
+          assertEquals(await names({ addressCityContains: "yo", addressZipIsNil: true }), ["Bob"]);
+          assertEquals(await names({ addressCityIn: ["Lyon", "Rome"] }), ["Bob"]);
+          assertEquals(await names({ addressGeoLatGT: 40 }), ["Ada"]);
+          assertEquals(await names({ addressStreetIsNil: true }), ["Cy"]);
+          assertEquals(await names({ addressCityEqualFold: "PARIS" }), ["Ada"]);
+          const statuses = async (where: Data) => {
+            const data = await ok<{ orders: { edges: { node: { status: string } }[] } }>(
+              server,
+              `query($w: OrderWhereInput) { orders(where: $w) { edges { node { status } } } }`,
+              { w: where },
+            );
+            return data.orders.edges.map((e) => e.node.status);
+          };
+          assertEquals(await statuses({ shippingAddressCity: "Le Havre" }), ["Shipped"]);
+          assertEquals(await statuses({ shippingAddressCityIn: ["Lyon", "Le Havre"] }), [
+            "Shipped",
+          ]);
+          assertEquals(await statuses({ shippingAddressCityNotIn: ["Le Havre"] }), []);
         });
 
         await t.step("a getter selected alone is computed from what it reads", async () => {
@@ -232,6 +327,56 @@ for (const dialect of dialects()) {
             { name: "Eve", priority: "Low" },
           ]);
           assert(data.createCustomer.id);
+        });
+
+        await t.step("embeddable inputs create, replace and clear", async () => {
+          const created = await ok<{ createOrder: { id: string } }>(
+            server,
+            `mutation($c: ID!) { createOrder(input: { customerID: $c,
+              shippingAddress: { street: "3 Rue", city: "Nice", geo: { lat: 1.5, lng: 2.5 } },
+              parcels: [{ weightGrams: 10, size: Small }, { weightGrams: 20, label: "x" }] }) { id } }`,
+            { c: BOB },
+          );
+          await ok(
+            server,
+            `mutation($a: ID!, $b: ID!) {
+              a: updateCustomer(id: $a, input: { address: { street: "5 New St", city: "Rome" } }) { id }
+              b: updateCustomer(id: $b, input: { clearAddress: true }) { id } }`,
+            { a: ADA, b: BOB },
+          );
+          const read = await ok<{ nodes: Data[] }>(
+            server,
+            `query($ids: [ID!]!) { nodes(ids: $ids) {
+              ... on Order { shippingAddress { street city zip geo { lat lng } }
+                parcels { weightGrams label size } }
+              ... on Customer { address { street city zip geo { lat } } } } }`,
+            { ids: [created.createOrder.id, ADA, BOB] },
+          );
+          assertEquals(read.nodes, [
+            {
+              shippingAddress: {
+                street: "3 Rue",
+                city: "Nice",
+                zip: null,
+                geo: { lat: 1.5, lng: 2.5 },
+              },
+              parcels: [
+                { weightGrams: 10, label: null, size: "Small" },
+                { weightGrams: 20, label: "x", size: "Medium" },
+              ],
+            },
+            // Replaced as a whole: the old zip and geo are gone.
+            { address: { street: "5 New St", city: "Rome", zip: null, geo: null } },
+            { address: null },
+          ]);
+          await fails(
+            server,
+            `mutation($c: ID!) { createOrder(input: { customerID: $c,
+              parcels: [{ label: "no weight" }] }) { id } }`,
+            { c: BOB },
+            "GRAPHQL_VALIDATION_FAILED",
+            /ParcelInput.weightGrams/,
+          );
         });
 
         await t.step("bad enum values are BAD_USER_INPUT and write nothing", async () => {

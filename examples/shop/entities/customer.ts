@@ -1,5 +1,6 @@
 import { defineEntity, type Opt, p } from "@mikro-orm/core";
 import { annotate, Mutations, OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
+import { Address } from "./address.ts";
 import { Interest, Priority, Tier } from "./enums.ts";
 import { Order } from "./order.ts";
 
@@ -29,6 +30,8 @@ export const Customer = defineEntity({
     wakeUpAt: p.time().nullable(),
     preferences: p.json<Record<string, unknown>>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** Inline embeddable: flattened `address_*` columns. */
+    address: () => p.embedded(Address).nullable(),
     /** Number of orders: an SQL formula, read-only. */
     orderCount: p.formula<Opt<number>>((cols) =>
       `(select count(*) from orders o where o.customer_id = ${cols.id})`

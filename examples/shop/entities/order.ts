@@ -1,8 +1,10 @@
 import type { Opt, Ref } from "@mikro-orm/core";
-import { Entity, Enum, ManyToOne, PrimaryKey, Property } from "@mikro-orm/decorators/es";
+import { Embedded, Entity, Enum, ManyToOne, PrimaryKey, Property } from "@mikro-orm/decorators/es";
 import { Mutations, OrderField, QueryField } from "@mikrogql/ext";
+import { Address } from "./address.ts";
 import { Customer } from "./customer.ts";
 import { OrderStatus, Tier } from "./enums.ts";
+import { Parcel } from "./parcel.ts";
 
 /** An order (decorator style): UUID key, enums shared with the customer, a computed getter. */
 @Entity({ tableName: "orders" })
@@ -29,6 +31,14 @@ export class Order {
   /** Defaulted by the class initializer: optional in `CreateOrderInput`. */
   @Property({ type: "string[]" })
   notes: string[] = [];
+
+  /** Object-mode embeddable: one JSON column. */
+  @Embedded({ entity: () => Address, object: true, nullable: true })
+  shippingAddress?: InstanceType<typeof Address.class>;
+
+  /** An array of embeddables (a JSON column). */
+  @Embedded({ entity: () => Parcel, array: true })
+  parcels: Opt<Parcel[]> = [];
 
   /** Computed from `status` and `placedAt` when selected (`persist: false`). */
   @Property({ type: "string", persist: false })

@@ -25,6 +25,7 @@ export const fields = {
     wakeUpAt: { prop: "wakeUpAt", kind: "string" },
     preferences: { prop: "preferences", kind: "json" },
     createdAt: { prop: "createdAt", kind: "time" },
+    address: { prop: "address", kind: "json", embedded: "Address" },
     orderCount: { prop: "orderCount", kind: "int", computed: "formula" },
   },
   Order: {
@@ -33,6 +34,8 @@ export const fields = {
     tier: { prop: "tier", kind: "enum", enum: "Tier" },
     placedAt: { prop: "placedAt", kind: "time" },
     notes: { prop: "notes", kind: "string", list: true },
+    shippingAddress: { prop: "shippingAddress", kind: "json", embedded: "Address" },
+    parcels: { prop: "parcels", kind: "json", list: true, embedded: "Parcel" },
   },
 } satisfies Tables<FieldDescription>;
 

@@ -12,4 +12,5 @@ export const enums = {
   Priority: { Low: 1, Normal: 2, High: 3 },
   Interest: { Books: "books", Gadgets: "gadgets", Music: "music" },
   OrderStatus: { Placed: "placed", Paid: "paid", Shipped: "shipped" },
+  ParcelSize: { Small: "S", Medium: "M", Large: "L" },
 } satisfies Record<string, Record<string, string | number>>;
