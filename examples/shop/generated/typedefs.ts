@@ -63,6 +63,7 @@ type Customer implements Node {
   wakeUpAt: String
   preferences: JSON
   createdAt: Time!
+  address: Address
   orderCount: Int
   referrer: Customer
   referrals: [Customer!]
@@ -317,6 +318,81 @@ input CustomerWhereInput {
   createdAtLT: Time
   createdAtLTE: Time
 
+  """addressStreet field predicates"""
+  addressStreet: String
+  addressStreetNEQ: String
+  addressStreetIn: [String!]
+  addressStreetNotIn: [String!]
+  addressStreetGT: String
+  addressStreetGTE: String
+  addressStreetLT: String
+  addressStreetLTE: String
+  addressStreetContains: String
+  addressStreetHasPrefix: String
+  addressStreetHasSuffix: String
+  addressStreetIsNil: Boolean
+  addressStreetNotNil: Boolean
+  addressStreetEqualFold: String
+  addressStreetContainsFold: String
+
+  """addressCity field predicates"""
+  addressCity: String
+  addressCityNEQ: String
+  addressCityIn: [String!]
+  addressCityNotIn: [String!]
+  addressCityGT: String
+  addressCityGTE: String
+  addressCityLT: String
+  addressCityLTE: String
+  addressCityContains: String
+  addressCityHasPrefix: String
+  addressCityHasSuffix: String
+  addressCityIsNil: Boolean
+  addressCityNotNil: Boolean
+  addressCityEqualFold: String
+  addressCityContainsFold: String
+
+  """addressZip field predicates"""
+  addressZip: String
+  addressZipNEQ: String
+  addressZipIn: [String!]
+  addressZipNotIn: [String!]
+  addressZipGT: String
+  addressZipGTE: String
+  addressZipLT: String
+  addressZipLTE: String
+  addressZipContains: String
+  addressZipHasPrefix: String
+  addressZipHasSuffix: String
+  addressZipIsNil: Boolean
+  addressZipNotNil: Boolean
+  addressZipEqualFold: String
+  addressZipContainsFold: String
+
+  """addressGeoLat field predicates"""
+  addressGeoLat: Float
+  addressGeoLatNEQ: Float
+  addressGeoLatIn: [Float!]
+  addressGeoLatNotIn: [Float!]
+  addressGeoLatGT: Float
+  addressGeoLatGTE: Float
+  addressGeoLatLT: Float
+  addressGeoLatLTE: Float
+  addressGeoLatIsNil: Boolean
+  addressGeoLatNotNil: Boolean
+
+  """addressGeoLng field predicates"""
+  addressGeoLng: Float
+  addressGeoLngNEQ: Float
+  addressGeoLngIn: [Float!]
+  addressGeoLngNotIn: [Float!]
+  addressGeoLngGT: Float
+  addressGeoLngGTE: Float
+  addressGeoLngLT: Float
+  addressGeoLngLTE: Float
+  addressGeoLngIsNil: Boolean
+  addressGeoLngNotNil: Boolean
+
   """referrerID field predicates"""
   referrerID: ID
   referrerIDNEQ: ID
@@ -349,6 +425,8 @@ type Order implements Node {
   tier: Tier
   placedAt: Time!
   notes: [String!]!
+  shippingAddress: Address
+  parcels: [Parcel!]!
   customer: Customer!
 }
 
@@ -429,6 +507,24 @@ input OrderWhereInput {
   placedAtLT: Time
   placedAtLTE: Time
 
+  """shippingAddressStreet field predicates"""
+  shippingAddressStreet: String
+  shippingAddressStreetNEQ: String
+  shippingAddressStreetIn: [String!]
+  shippingAddressStreetNotIn: [String!]
+
+  """shippingAddressCity field predicates"""
+  shippingAddressCity: String
+  shippingAddressCityNEQ: String
+  shippingAddressCityIn: [String!]
+  shippingAddressCityNotIn: [String!]
+
+  """shippingAddressZip field predicates"""
+  shippingAddressZip: String
+  shippingAddressZipNEQ: String
+  shippingAddressZipIn: [String!]
+  shippingAddressZipNotIn: [String!]
+
   """customerID field predicates"""
   customerID: ID
   customerIDNEQ: ID
@@ -464,6 +560,51 @@ enum OrderStatus {
   Shipped
 }
 
+enum ParcelSize {
+  Small
+  Medium
+  Large
+}
+
+type Address {
+  street: String!
+  city: String!
+  zip: String
+  geo: Geo
+}
+
+type Geo {
+  lat: Float!
+  lng: Float!
+}
+
+type Parcel {
+  weightGrams: Int!
+  label: String
+  size: ParcelSize!
+}
+
+"""Input of the embeddable Address."""
+input AddressInput {
+  street: String!
+  city: String!
+  zip: String
+  geo: GeoInput
+}
+
+"""Input of the embeddable Geo."""
+input GeoInput {
+  lat: Float!
+  lng: Float!
+}
+
+"""Input of the embeddable Parcel."""
+input ParcelInput {
+  weightGrams: Int!
+  label: String
+  size: ParcelSize
+}
+
 """Input of \`createCustomer\`."""
 input CreateCustomerInput {
   name: String!
@@ -480,6 +621,7 @@ input CreateCustomerInput {
   birthday: String
   wakeUpAt: String
   preferences: JSON
+  address: AddressInput
   referrerID: ID
   referralIDs: [ID!]
   friendIDs: [ID!]
@@ -509,6 +651,8 @@ input UpdateCustomerInput {
   clearWakeUpAt: Boolean
   preferences: JSON
   clearPreferences: Boolean
+  address: AddressInput
+  clearAddress: Boolean
   referrerID: ID
   clearReferrer: Boolean
   addReferralIDs: [ID!]
@@ -526,6 +670,8 @@ input CreateOrderInput {
   tier: Tier
   placedAt: Time
   notes: [String!]
+  shippingAddress: AddressInput
+  parcels: [ParcelInput!]
   customerID: ID!
 }
 
@@ -538,6 +684,9 @@ input UpdateOrderInput {
   clearTier: Boolean
   placedAt: Time
   notes: [String!]
+  shippingAddress: AddressInput
+  clearShippingAddress: Boolean
+  parcels: [ParcelInput!]
   customerID: ID
 }
 

@@ -17,6 +17,30 @@ import type {
 /** The context resolvers get: the request's EntityManager. */
 export type Context = ResolverContext;
 
+/** `Address`, as resolvers return it. */
+export interface Address {
+  street: string;
+  city: string;
+  zip?: $Maybe<string>;
+  geo?: $Maybe<Geo>;
+}
+
+/** Resolvers of `Address`'s fields. */
+export interface AddressResolvers {
+  street?: $Resolver<string, Address>;
+  city?: $Resolver<string, Address>;
+  zip?: $Resolver<$Maybe<string>, Address>;
+  geo?: $Resolver<$Maybe<Geo>, Address>;
+}
+
+/** `AddressInput`. */
+export interface AddressInput {
+  street: string;
+  city: string;
+  zip?: $Maybe<string>;
+  geo?: $Maybe<GeoInput>;
+}
+
 /** `CreateCustomerInput`. */
 export interface CreateCustomerInput {
   name: string;
@@ -33,6 +57,7 @@ export interface CreateCustomerInput {
   birthday?: $Maybe<string>;
   wakeUpAt?: $Maybe<string>;
   preferences?: $Maybe<unknown>;
+  address?: $Maybe<AddressInput>;
   referrerID?: $Maybe<string>;
   referralIDs?: $Maybe<Array<string>>;
   friendIDs?: $Maybe<Array<string>>;
@@ -45,6 +70,8 @@ export interface CreateOrderInput {
   tier?: $Maybe<Tier>;
   placedAt?: $Maybe<Date>;
   notes?: $Maybe<Array<string>>;
+  shippingAddress?: $Maybe<AddressInput>;
+  parcels?: $Maybe<Array<ParcelInput>>;
   customerID: string;
 }
 
@@ -89,6 +116,7 @@ export interface CustomerResolvers {
   wakeUpAt?: $Resolver<$Maybe<string>, Customer>;
   preferences?: $Resolver<$Maybe<unknown>, Customer>;
   createdAt?: $Resolver<Date | string, Customer>;
+  address?: $Resolver<$Maybe<Address>, Customer>;
   orderCount?: $Resolver<$Maybe<number>, Customer>;
   referrer?: $Resolver<$Maybe<Customer>, Customer>;
   referrals?: $Resolver<$Maybe<Array<Customer>>, Customer>;
@@ -264,6 +292,71 @@ export interface CustomerWhereInput {
   createdAtGTE?: $Maybe<Date>;
   createdAtLT?: $Maybe<Date>;
   createdAtLTE?: $Maybe<Date>;
+  addressStreet?: $Maybe<string>;
+  addressStreetNEQ?: $Maybe<string>;
+  addressStreetIn?: $Maybe<Array<string>>;
+  addressStreetNotIn?: $Maybe<Array<string>>;
+  addressStreetGT?: $Maybe<string>;
+  addressStreetGTE?: $Maybe<string>;
+  addressStreetLT?: $Maybe<string>;
+  addressStreetLTE?: $Maybe<string>;
+  addressStreetContains?: $Maybe<string>;
+  addressStreetHasPrefix?: $Maybe<string>;
+  addressStreetHasSuffix?: $Maybe<string>;
+  addressStreetIsNil?: $Maybe<boolean>;
+  addressStreetNotNil?: $Maybe<boolean>;
+  addressStreetEqualFold?: $Maybe<string>;
+  addressStreetContainsFold?: $Maybe<string>;
+  addressCity?: $Maybe<string>;
+  addressCityNEQ?: $Maybe<string>;
+  addressCityIn?: $Maybe<Array<string>>;
+  addressCityNotIn?: $Maybe<Array<string>>;
+  addressCityGT?: $Maybe<string>;
+  addressCityGTE?: $Maybe<string>;
+  addressCityLT?: $Maybe<string>;
+  addressCityLTE?: $Maybe<string>;
+  addressCityContains?: $Maybe<string>;
+  addressCityHasPrefix?: $Maybe<string>;
+  addressCityHasSuffix?: $Maybe<string>;
+  addressCityIsNil?: $Maybe<boolean>;
+  addressCityNotNil?: $Maybe<boolean>;
+  addressCityEqualFold?: $Maybe<string>;
+  addressCityContainsFold?: $Maybe<string>;
+  addressZip?: $Maybe<string>;
+  addressZipNEQ?: $Maybe<string>;
+  addressZipIn?: $Maybe<Array<string>>;
+  addressZipNotIn?: $Maybe<Array<string>>;
+  addressZipGT?: $Maybe<string>;
+  addressZipGTE?: $Maybe<string>;
+  addressZipLT?: $Maybe<string>;
+  addressZipLTE?: $Maybe<string>;
+  addressZipContains?: $Maybe<string>;
+  addressZipHasPrefix?: $Maybe<string>;
+  addressZipHasSuffix?: $Maybe<string>;
+  addressZipIsNil?: $Maybe<boolean>;
+  addressZipNotNil?: $Maybe<boolean>;
+  addressZipEqualFold?: $Maybe<string>;
+  addressZipContainsFold?: $Maybe<string>;
+  addressGeoLat?: $Maybe<number>;
+  addressGeoLatNEQ?: $Maybe<number>;
+  addressGeoLatIn?: $Maybe<Array<number>>;
+  addressGeoLatNotIn?: $Maybe<Array<number>>;
+  addressGeoLatGT?: $Maybe<number>;
+  addressGeoLatGTE?: $Maybe<number>;
+  addressGeoLatLT?: $Maybe<number>;
+  addressGeoLatLTE?: $Maybe<number>;
+  addressGeoLatIsNil?: $Maybe<boolean>;
+  addressGeoLatNotNil?: $Maybe<boolean>;
+  addressGeoLng?: $Maybe<number>;
+  addressGeoLngNEQ?: $Maybe<number>;
+  addressGeoLngIn?: $Maybe<Array<number>>;
+  addressGeoLngNotIn?: $Maybe<Array<number>>;
+  addressGeoLngGT?: $Maybe<number>;
+  addressGeoLngGTE?: $Maybe<number>;
+  addressGeoLngLT?: $Maybe<number>;
+  addressGeoLngLTE?: $Maybe<number>;
+  addressGeoLngIsNil?: $Maybe<boolean>;
+  addressGeoLngNotNil?: $Maybe<boolean>;
   referrerID?: $Maybe<string>;
   referrerIDNEQ?: $Maybe<string>;
   referrerIDIn?: $Maybe<Array<string>>;
@@ -278,6 +371,24 @@ export interface CustomerWhereInput {
   hasFriendsWith?: $Maybe<Array<CustomerWhereInput>>;
   hasOrders?: $Maybe<boolean>;
   hasOrdersWith?: $Maybe<Array<OrderWhereInput>>;
+}
+
+/** `Geo`, as resolvers return it. */
+export interface Geo {
+  lat: number;
+  lng: number;
+}
+
+/** Resolvers of `Geo`'s fields. */
+export interface GeoResolvers {
+  lat?: $Resolver<number, Geo>;
+  lng?: $Resolver<number, Geo>;
+}
+
+/** `GeoInput`. */
+export interface GeoInput {
+  lat: number;
+  lng: number;
 }
 
 /** `Interest`, as resolvers see it (entity values). */
@@ -339,6 +450,8 @@ export interface OrderResolvers {
   tier?: $Resolver<$Maybe<Tier>, Order>;
   placedAt?: $Resolver<Date | string, Order>;
   notes?: $Resolver<Array<string>, Order>;
+  shippingAddress?: $Resolver<$Maybe<Address>, Order>;
+  parcels?: $Resolver<Array<Parcel>, Order>;
   customer?: $Resolver<Customer, Order>;
 }
 
@@ -414,6 +527,18 @@ export interface OrderWhereInput {
   placedAtGTE?: $Maybe<Date>;
   placedAtLT?: $Maybe<Date>;
   placedAtLTE?: $Maybe<Date>;
+  shippingAddressStreet?: $Maybe<string>;
+  shippingAddressStreetNEQ?: $Maybe<string>;
+  shippingAddressStreetIn?: $Maybe<Array<string>>;
+  shippingAddressStreetNotIn?: $Maybe<Array<string>>;
+  shippingAddressCity?: $Maybe<string>;
+  shippingAddressCityNEQ?: $Maybe<string>;
+  shippingAddressCityIn?: $Maybe<Array<string>>;
+  shippingAddressCityNotIn?: $Maybe<Array<string>>;
+  shippingAddressZip?: $Maybe<string>;
+  shippingAddressZipNEQ?: $Maybe<string>;
+  shippingAddressZipIn?: $Maybe<Array<string>>;
+  shippingAddressZipNotIn?: $Maybe<Array<string>>;
   customerID?: $Maybe<string>;
   customerIDNEQ?: $Maybe<string>;
   customerIDIn?: $Maybe<Array<string>>;
@@ -437,6 +562,30 @@ export interface PageInfoResolvers {
   startCursor?: $Resolver<$Maybe<string>, PageInfo>;
   endCursor?: $Resolver<$Maybe<string>, PageInfo>;
 }
+
+/** `Parcel`, as resolvers return it. */
+export interface Parcel {
+  weightGrams: number;
+  label?: $Maybe<string>;
+  size: ParcelSize;
+}
+
+/** Resolvers of `Parcel`'s fields. */
+export interface ParcelResolvers {
+  weightGrams?: $Resolver<number, Parcel>;
+  label?: $Resolver<$Maybe<string>, Parcel>;
+  size?: $Resolver<ParcelSize, Parcel>;
+}
+
+/** `ParcelInput`. */
+export interface ParcelInput {
+  weightGrams: number;
+  label?: $Maybe<string>;
+  size?: $Maybe<ParcelSize>;
+}
+
+/** `ParcelSize`, as resolvers see it (entity values). */
+export type ParcelSize = "S" | "M" | "L";
 
 /** `Priority`, as resolvers see it (entity values). */
 export type Priority = 1 | 2 | 3;
@@ -503,6 +652,8 @@ export interface UpdateCustomerInput {
   clearWakeUpAt?: $Maybe<boolean>;
   preferences?: $Maybe<unknown>;
   clearPreferences?: $Maybe<boolean>;
+  address?: $Maybe<AddressInput>;
+  clearAddress?: $Maybe<boolean>;
   referrerID?: $Maybe<string>;
   clearReferrer?: $Maybe<boolean>;
   addReferralIDs?: $Maybe<Array<string>>;
@@ -521,6 +672,9 @@ export interface UpdateOrderInput {
   clearTier?: $Maybe<boolean>;
   placedAt?: $Maybe<Date>;
   notes?: $Maybe<Array<string>>;
+  shippingAddress?: $Maybe<AddressInput>;
+  clearShippingAddress?: $Maybe<boolean>;
+  parcels?: $Maybe<Array<ParcelInput>>;
   customerID?: $Maybe<string>;
 }
 
@@ -529,14 +683,17 @@ export interface UpdateOrderInput {
  * fields and types added with `typeDefs` are accepted too (annotate their parameters).
  */
 export interface Resolvers {
+  Address?: $Fields<AddressResolvers>;
   Customer?: $Fields<CustomerResolvers>;
   CustomerConnection?: $Fields<CustomerConnectionResolvers>;
   CustomerEdge?: $Fields<CustomerEdgeResolvers>;
+  Geo?: $Fields<GeoResolvers>;
   Mutation?: $Fields<MutationResolvers>;
   Order?: $Fields<OrderResolvers>;
   OrderConnection?: $Fields<OrderConnectionResolvers>;
   OrderEdge?: $Fields<OrderEdgeResolvers>;
   PageInfo?: $Fields<PageInfoResolvers>;
+  Parcel?: $Fields<ParcelResolvers>;
   Query?: $Fields<QueryResolvers>;
   [type: string]: unknown;
 }
