@@ -7,10 +7,11 @@
  * primary (or fail with `DATABASE_UNAVAILABLE`) and return to the replica when it is back.
  *
  * Only this file's own database is inspected; the replica is paused and stopped only for a moment
- * and always resumed / started again.
+ * and always resumed / started again. `MIKROGQL_SKIP_DATABASES=replica` (or `postgresql`) skips
+ * the suite deliberately.
  */
 import type { MikroORM } from "@mikro-orm/core";
-import { assert, assertEquals, assertMatch } from "@std/assert";
+import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
 import { delay } from "@std/async/delay";
 import { createYoga } from "graphql-yoga";
 import {
@@ -185,6 +186,14 @@ function namesOf(data: Record<string, unknown>): string[] {
 
 /** The database of this file, seeded on the primary and replayed by the replica. */
 async function seeded(): Promise<TestDatabase> {
+  for (const [port, what] of [[REPLICA, "the replica"], [BOUNCER, "PgBouncer"]] as const) {
+    const ready = await new Deno.Command("pg_isready", {
+      args: ["-h", "127.0.0.1", "-p", String(port), "-q"],
+    }).output();
+    if (!ready.success) {
+      throw new Error(`${what} is not running on 127.0.0.1:${port}: run \`bash .ci/replica.sh\``);
+    }
+  }
   const db = await createTestDatabase("postgresql");
   const orm = await openDatabase({ entities, url: db.url });
   try {
@@ -196,7 +205,9 @@ async function seeded(): Promise<TestDatabase> {
   return db;
 }
 
-const enabled = dialects(["postgresql"]).length > 0;
+const skipReplica = (Deno.env.get("MIKROGQL_SKIP_DATABASES") ?? "").split(",").includes("replica");
+if (skipReplica) console.warn("skipping replica: listed in MIKROGQL_SKIP_DATABASES");
+const enabled = !skipReplica && dialects(["postgresql"]).length > 0;
 
 Deno.test({
   name: "replica: reads on the replica, writes and payloads on the primary, read-your-writes",
@@ -406,6 +417,52 @@ Deno.test({
       await served.close();
       // PgBouncer keeps its server connections to the database open: end them with the drop.
       await psql(PRIMARY, "postgres", `drop database "${name}" with (force)`);
+    }
+  },
+});
+
+Deno.test({
+  name: "replica: an unreachable primary is DATABASE_UNAVAILABLE; bad options are refused",
+  ignore: !enabled,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    // Nothing listens on port 1: every statement is refused.
+    const orm = await openDatabase({
+      entities,
+      url: "postgres://postgres@127.0.0.1:1/none",
+    });
+    const yoga = createYoga({
+      schema: createSchema(),
+      context: (): MikroContext => ({ em: orm.em.fork() }),
+      plugins: [Transactioner({ txOpener: orm }), DatabaseUnavailable()],
+      logging: false,
+    });
+    try {
+      const post = async (query: string): Promise<Body> =>
+        await (await yoga.fetch("http://localhost/graphql", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query }),
+        })).json();
+      const read = await post("{ users(first: 1) { totalCount edges { node { name } } } }");
+      assertEquals(read.errors?.map((e) => e.extensions?.code), ["DATABASE_UNAVAILABLE"]);
+      assertEquals(read.errors![0].message, "the database is unavailable");
+      // The Transactioner reports a transaction it cannot open as its own error.
+      const write = await post(
+        `mutation { createUser(input: { name: "x", email: "x@example.com" }) { id } }`,
+      );
+      assertEquals(write.errors?.map((e) => e.extensions?.code), ["TRANSACTION_FAILED"]);
+      assertMatch(write.errors![0].message, /^cannot create transaction/);
+      assertThrows(
+        () => Transactioner({ txOpener: orm, readYourWrites: { seconds: 0 } }),
+        Error,
+        "readYourWrites.seconds",
+      );
+      assertThrows(() => replicaFailover(orm), Error, "no `replicas`");
+      assertThrows(() => replicaFailover(orm, { retryAfterMs: -1 }), Error, "retryAfterMs");
+    } finally {
+      await orm.close();
     }
   },
 });
