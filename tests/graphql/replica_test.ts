@@ -20,7 +20,6 @@ import {
   type MikroContext,
   READ_PRIMARY_UNTIL,
   replicaFailover,
-  type SchemaOptions,
   Transactioner,
 } from "../../mod.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";
@@ -114,7 +113,7 @@ interface Body {
 async function serve(
   primaryUrl: string,
   replicaUrl: string,
-  options: { schema?: SchemaOptions; whenDown?: "primary" | "error" } = {},
+  options: { schema?: Parameters<typeof createSchema>[0]; whenDown?: "primary" | "error" } = {},
 ): Promise<Served> {
   const log: Statement[] = [];
   const orm = await openDatabase({
