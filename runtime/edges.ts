@@ -6,9 +6,15 @@
  */
 import { type Collection, type EntityManager, wrap } from "@mikro-orm/core";
 import type { GraphQLResolveInfo } from "graphql";
-import { edgeKey } from "./collect.ts";
-import { loadedEdge, rootScope } from "./load.ts";
-import type { EdgeDescription, Graph, NodeType } from "./graph.ts";
+import {
+  collectConnection,
+  type CollectLimits,
+  collectNode,
+  edgeKey,
+  type EdgePlan,
+} from "./collect.ts";
+import { loadedEdge, loadPlan, rootScope } from "./load.ts";
+import { type EdgeDescription, type Graph, type NodeType, nodeTypeOf } from "./graph.ts";
 import { whereFilter } from "./where.ts";
 import {
   type Connection,
@@ -20,25 +26,98 @@ import { readConnection } from "./read_from.ts";
 
 /**
  * Resolves the edge field `name` of `parent` (entgql's generated edge resolver, spec rule 3):
- * returns what field collection loaded, and loads the edge itself when nothing was collected
- * (`Unbind()`, unidirectional `m:n`, or a parent that came from outside collection).
+ * returns what field collection loaded. An edge that field collection did not load (an
+ * `Unbind()` edge, any edge below one, edges of parents a user resolver returned) is batched by
+ * its response path: the parents at that path resolved before the next macrotask are loaded
+ * together by {@linkcode loadPlan} with the field's collected selection, one statement per edge
+ * per level. Unidirectional `m:n` edges are loaded per parent.
  */
-export function resolveEdge(
+export async function resolveEdge(
   em: EntityManager,
   graph: Graph,
   name: string,
   edge: EdgeDescription,
   parent: object,
-  args: PaginationArgs,
+  edgeArgs: PaginationArgs,
   info: GraphQLResolveInfo,
-  limits?: PaginationLimits,
-): unknown {
-  const loaded = loadedEdge(
-    parent,
-    rootScope(info.path),
-    edgeKey(name, args as Record<string, unknown>),
-  );
-  return loaded ? loaded.value : loadEdge(em, graph, edge, parent, args, limits);
+  limits?: CollectLimits,
+): Promise<unknown> {
+  const scope = rootScope(info.path);
+  const key = edgeKey(name, edgeArgs as Record<string, unknown>);
+  const here = pathKey(info.path);
+  let fallbacks = FALLBACKS.get(em);
+  // Below a path collection did not load, a value collection stored for the same entity was
+  // loaded for another selection: it is not used.
+  if (!fallbacks || !within(here, fallbacks)) {
+    const loaded = loadedEdge(parent, scope, key);
+    if (loaded) return loaded.value;
+  }
+  if (!fallbacks) FALLBACKS.set(em, fallbacks = new Set());
+  fallbacks.add(here);
+  const own = `${scope}@${here}`;
+  const type = nodeTypeOf(graph, parent);
+  if (type && (edge.inverse || edge.kind === "m:1" || edge.kind === "1:1")) {
+    await batch(em, `${own}|${type.name}|${key}`, parent, (parents) => {
+      const target = graph.types[edge.target];
+      const args = edgeArgs as EdgePlan["args"];
+      const plan: EdgePlan = edge.connection
+        ? { key, edge, args, ...collectConnection(graph, target, info, limits) }
+        : { key, edge, args, totalCount: false, node: collectNode(graph, target, info, limits) };
+      // This level only: the edges below resolve (and batch) by their own paths.
+      plan.node = { ...plan.node, edges: [] };
+      return loadPlan(em, graph, parents, { type, props: undefined, edges: [plan] }, own, limits);
+    });
+    const batched = loadedEdge(parent, own, key);
+    if (batched) return batched.value;
+  }
+  return await loadEdge(em, graph, edge, parent, edgeArgs, limits);
+}
+
+/** Per request: the response paths (without list indices) of edges resolved without collection. */
+const FALLBACKS = new WeakMap<EntityManager, Set<string>>();
+
+function pathKey(path: GraphQLResolveInfo["path"]): string {
+  const keys: string[] = [];
+  for (let p: GraphQLResolveInfo["path"] | undefined = path; p; p = p.prev) {
+    if (typeof p.key === "string") keys.push(p.key);
+  }
+  return keys.reverse().join(".");
+}
+
+/** Whether `path` is one of `paths` or below one. */
+function within(path: string, paths: Set<string>): boolean {
+  for (const p of paths) if (path === p || path.startsWith(`${p}.`)) return true;
+  return false;
+}
+
+const BATCHES = new WeakMap<
+  EntityManager,
+  Map<string, { parents: object[]; done: Promise<void> }>
+>();
+
+/** Adds `parent` to the request's batch `key`, run by `run` on the next macrotask. */
+function batch(
+  em: EntityManager,
+  key: string,
+  parent: object,
+  run: (parents: object[]) => Promise<void>,
+): Promise<void> {
+  let batches = BATCHES.get(em);
+  if (!batches) BATCHES.set(em, batches = new Map());
+  let pending = batches.get(key);
+  if (!pending) {
+    const parents: object[] = [];
+    const open = batches;
+    const done = new Promise<void>((resolve, reject) =>
+      setTimeout(() => {
+        open.delete(key);
+        run([...new Set(parents)]).then(resolve, reject);
+      }, 0)
+    );
+    batches.set(key, pending = { parents, done });
+  }
+  pending.parents.push(parent);
+  return pending.done;
 }
 
 /**

@@ -162,44 +162,41 @@ async function loadMany(
   // fillOrderValues below, not selected as properties.
   const fields = fieldsOf(plan.node, page.terms.filter((t) => !t.sql).map((t) => t.path));
   const ids = [...new Set(parents.map(pk))];
-  const rowsByParent = new Map<string, object[]>(ids.map((id) => [id, []]));
-  if (!page.empty) {
-    if (ids.length === 1) {
-      const rows = await em.find(
-        target.entity,
-        { $and: [{ [inverse]: ids[0] }, where] } as FilterQuery<object>,
-        {
-          orderBy: page.query.orderBy as never,
-          limit: page.query.limit,
-          fields: fields as never,
-          connectionType: readConnection(em),
-        },
-      );
-      rowsByParent.set(ids[0], rows);
-    } else {
-      for (
-        const [parent, row] of await loadPartitioned(
-          em,
-          parentType,
-          target,
-          inverse,
-          ids,
-          page,
-          where,
-          fields,
-        )
-      ) {
-        rowsByParent.get(parent)?.push(row);
-      }
-    }
-  }
-  await fillOrderValues(em, page, [...rowsByParent.values()].flat());
-  const children: object[] = [];
   const paginated = args.first != null || args.last != null || args.after != null ||
     args.before != null;
+  // A selected totalCount of a paginated connection is counted first (one grouped statement);
+  // parents counting 0 rows are left out of the page statement, which is not sent when all do.
   const counts = edge.connection && plan.totalCount && paginated
     ? await countPartitioned(em, parentType, target, inverse, ids, filter)
     : undefined;
+  const wanted = counts ? ids.filter((id) => (counts.get(id) ?? 0) > 0) : ids;
+  const rowsByParent = new Map<string, object[]>(ids.map((id) => [id, []]));
+  if (wanted.length === 1) {
+    const rows = await em.find(
+      target.entity,
+      { $and: [{ [inverse]: wanted[0] }, where] } as FilterQuery<object>,
+      {
+        orderBy: page.query.orderBy as never,
+        limit: page.query.limit,
+        fields: fields as never,
+        connectionType: readConnection(em),
+      },
+    );
+    rowsByParent.set(wanted[0], rows);
+  } else if (wanted.length > 1) {
+    const rows = await loadPartitioned(
+      em,
+      parentType,
+      target,
+      inverse,
+      wanted,
+      page,
+      where,
+      fields,
+    );
+    for (const [parent, row] of rows) rowsByParent.get(parent)?.push(row);
+  }
+  const children: object[] = [];
   for (const parent of parents) {
     const rows = rowsByParent.get(pk(parent)) ?? [];
     if (!edge.connection) {
@@ -212,6 +209,8 @@ async function loadMany(
     store(parent, scope, plan.key, connection);
     children.push(...connection.edges.map((e) => e.node));
   }
+  // Cursor values of SQL order terms, for the rows on the pages only.
+  await fillOrderValues(em, page, children);
   return children;
 }
 

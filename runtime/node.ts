@@ -16,7 +16,7 @@
  */
 import type { EntityManager } from "@mikro-orm/core";
 import { base64UrlToText, textToBase64Url } from "./base64url.ts";
-import { ErrorCode, gqlError, quote } from "./errors.ts";
+import { ErrorCode, gqlError, MAX_QUOTED_INPUT } from "./errors.ts";
 import type { Graph, NodeType } from "./graph.ts";
 import { readConnection } from "./read_from.ts";
 
@@ -107,11 +107,18 @@ function keyOf(type: NodeType, raw: string): GlobalId | undefined {
   }
 }
 
-/** The `NOT_FOUND` error for a global id. */
+/**
+ * The `NOT_FOUND` error for a global id, with entgql's text (an id longer than
+ * `MAX_QUOTED_INPUT` characters is cut).
+ */
 export function notFound(id: string): Error {
   return gqlError(
     ErrorCode.NOT_FOUND,
-    `could not resolve to a node with the global id of ${quote(id)}`,
+    `Could not resolve to a node with the global id of '${
+      id.length <= MAX_QUOTED_INPUT
+        ? id
+        : `${id.slice(0, MAX_QUOTED_INPUT)}… (${id.length} characters)`
+    }'`,
   );
 }
 

@@ -2,16 +2,18 @@
  * Keyset (cursor) pagination with the semantics of the GraphQL Cursor Connections Specification
  * and entgql's `Paginate`:
  *
- * - rows are ordered by the order terms, then by the primary key in the direction of the last
- *   term (the tiebreaker that makes the order total); nulls sort as the smallest value (first
- *   ascending, last descending) on every dialect;
+ * - rows are ordered by the order terms, then by the primary key (the tiebreaker that makes the
+ *   order total): in the direction of a single order term, ascending after a `MultiOrder()` list
+ *   (entgql); nulls sort as the smallest value (first ascending, last descending) on every
+ *   dialect;
  * - `after`/`before` become a keyset predicate on `(order values, id)`, the expanded
  *   `a > x OR (a = x AND b > y) OR (a = x AND b = y AND id > z)`, null-aware for nullable terms;
  * - edge terms (`<EDGE>_COUNT`, `<EDGE>_<FIELD>`) and dates are SQL expressions over the row
  *   (`order.ts`) whose cursor values are read from the database with the rows' keys in one query
  *   ({@linkcode fillOrderValues}), keeping the database's full precision;
  * - `first: n` fetches `n + 1` rows, `last: n` fetches `n + 1` rows in the reversed order and
- *   reverses the page back; the extra row only tells whether another page exists;
+ *   reverses the page back; the extra row only tells whether another page exists (so `first: 0`
+ *   with rows after the cursor has `hasNextPage: true`, as the Relay spec and entgql say);
  * - `hasNextPage = before given || extra row with first`,
  *   `hasPreviousPage = after given || extra row with last`;
  * - `startCursor`/`endCursor` are `null` on an empty page;
@@ -122,8 +124,6 @@ export interface PagePlan {
   /** The cursor shape for encoding. */
   shape: CursorShape;
   args: PaginationArgs;
-  /** `true` when `first` or `last` is 0: no rows are fetched. */
-  empty: boolean;
   /** The node type paginated. */
   type: NodeType;
   /** The database values of SQL terms per fetched row (see {@linkcode fillOrderValues}). */
@@ -234,7 +234,7 @@ export function planPage(
     ),
     order: orderKey(args.orderBy),
   };
-  const idDirection = terms.at(-1)?.direction ?? "ASC";
+  const idDirection = idOrder(args.orderBy, terms);
   const all = [...terms, {
     path: type.id.prop,
     kind: "int" as ScalarKind,
@@ -274,7 +274,6 @@ export function planPage(
     idProp: type.id.prop,
     shape,
     args,
-    empty: size === 0,
     type,
     values: new WeakMap(),
   };
@@ -307,7 +306,6 @@ export function toConnection<T extends object>(
     }
     page = page.toReversed();
   }
-  if (plan.empty) hasNextPage = hasPreviousPage = false;
   // Cursors are getters: encoded only when the operation selects them.
   const edges = page.map((node) => ({
     node,
@@ -348,9 +346,9 @@ export async function paginate<T extends object>(
   em?: EntityManager,
 ): Promise<Connection<T>> {
   const plan = planPage(type, args, limits, em);
-  const rows = plan.empty ? [] : await fetch(plan.query);
-  if (em) await fillOrderValues(em, plan, rows);
-  return toConnection(plan, rows, count);
+  const connection = toConnection(plan, await fetch(plan.query), count);
+  if (em) await fillOrderValues(em, plan, connection.edges.map((e) => e.node));
+  return connection;
 }
 
 /**
@@ -418,7 +416,7 @@ export function orderSql(em: EntityManager, plan: PagePlan, alias: string): stri
   const id: OrderTerm = {
     path: plan.idProp,
     kind: "int",
-    direction: plan.terms.at(-1)?.direction ?? "ASC",
+    direction: idOrder(plan.args.orderBy, plan.terms),
   };
   return [...plan.terms, id].flatMap((term) => {
     const direction = flip(term.direction, reverse).toLowerCase();
@@ -430,6 +428,14 @@ export function orderSql(em: EntityManager, plan: PagePlan, alias: string): stri
       ? [`${sql} ${nullsFirst ? "is not null" : "is null"}`, `${sql} ${direction}`]
       : [`${sql} ${direction} nulls ${nullsFirst ? "first" : "last"}`];
   }).join(", ");
+}
+
+/**
+ * The direction of the id tiebreaker (entgql): the single order term's direction, ascending for
+ * a `MultiOrder()` list whatever its terms' directions (entgql orders `status DESC, id`).
+ */
+function idOrder(orderBy: PaginationArgs["orderBy"], terms: OrderTerm[]): OrderDirection {
+  return Array.isArray(orderBy) ? "ASC" : terms.at(-1)?.direction ?? "ASC";
 }
 
 function orderKey(orderBy: PaginationArgs["orderBy"]): string {

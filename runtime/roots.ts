@@ -18,7 +18,13 @@ import {
 import { type Graph, type NodeType, nodeTypeOf } from "./graph.ts";
 import { fieldsOf, loadPlan, rootScope } from "./load.ts";
 import { decodeGlobalId, noder, noders } from "./node.ts";
-import { type Connection, paginate, type PaginationArgs } from "./paginate.ts";
+import {
+  type Connection,
+  fillOrderValues,
+  type PaginationArgs,
+  planPage,
+  toConnection,
+} from "./paginate.ts";
 import { whereFilter } from "./where.ts";
 import { readConnection } from "./read_from.ts";
 
@@ -39,22 +45,31 @@ export async function resolveConnection(
 ): Promise<Connection<object>> {
   const plan = collectConnection(graph, type, info, limits);
   const filter = whereFilter(em, graph, type.name, args.where);
-  const connection = await paginate(
-    type,
-    args,
-    (q) => {
-      const fields = fieldsOf(plan.node, Object.keys(Object.assign({}, ...q.orderBy)));
-      return em.find(type.entity, { $and: [filter, q.where] } as FilterQuery<object>, {
-        orderBy: q.orderBy as never,
-        limit: q.limit,
-        fields: fields as never,
-        connectionType: readConnection(em),
-      });
+  const page = planPage(type, args, limits, em);
+  const paginated = args.first != null || args.last != null || args.after != null ||
+    args.before != null;
+  // entgql: a selected totalCount is counted first when paginating, and a count of 0 sends no
+  // page statement; without pagination arguments every row is loaded and counted as loaded.
+  const read = { connectionType: readConnection(em) };
+  const total = plan.totalCount && paginated
+    ? await em.count(type.entity, filter, read)
+    : undefined;
+  const rows = total === 0 ? [] : await em.find(
+    type.entity,
+    { $and: [filter, page.query.where] } as FilterQuery<object>,
+    {
+      orderBy: page.query.orderBy as never,
+      limit: page.query.limit,
+      fields: fieldsOf(plan.node, Object.keys(Object.assign({}, ...page.query.orderBy))) as never,
+      ...read,
     },
-    () => em.count(type.entity, filter, { connectionType: readConnection(em) }),
-    limits,
-    em,
   );
+  const connection = toConnection(
+    page,
+    rows as object[],
+    () => total ?? (paginated ? em.count(type.entity, filter, read) : rows.length),
+  );
+  await fillOrderValues(em, page, connection.edges.map((e) => e.node));
   await loadPlan(
     em,
     graph,

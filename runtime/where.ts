@@ -135,7 +135,13 @@ class WhereCompiler {
         if (part) parts.push(part);
       }
     }
-    return parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : { $and: parts };
+    // A lone `$not` is wrapped in `$and`: MikroORM 7.2 resolves the columns of a bare `$not`
+    // inside an m:n `$some` against the pivot table's alias (`u2.email`).
+    return parts.length === 0
+      ? undefined
+      : parts.length === 1 && !("$not" in parts[0])
+      ? parts[0]
+      : { $and: parts };
   }
 
   nested(type: NodeType, input: Input, path: string): FilterQuery<object> {

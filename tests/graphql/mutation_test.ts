@@ -328,13 +328,13 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
           const gone = await server.query(`query($id: ID!) { node(id: $id) { id } }`, {
             id: todo,
           });
-          errorOf(gone, "NOT_FOUND", /could not resolve to a node/);
+          errorOf(gone, "NOT_FOUND", /Could not resolve to a node with the global id of '/);
           assertEquals(await count(db, "todo"), 3);
           assertEquals(await count(db, "todo_tags"), 1, "pivot rows of the todo are gone");
           errorOf(
             await server.query(`mutation($id: ID!) { deleteTodo(id: $id) }`, { id: todo }),
             "NOT_FOUND",
-            /could not resolve to a node/,
+            /Could not resolve to a node with the global id of '/,
           );
           ok(await server.query(`mutation($id: ID!) { deleteCategory(id: $id) }`, { id: work }));
           assertEquals(await count(db, "category", "name = 'work'"), 0);
@@ -369,7 +369,7 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
               { id: home },
             ),
             "NOT_FOUND",
-            /could not resolve to a node/,
+            /Could not resolve to a node with the global id of '/,
           );
           assertEquals(await count(db, "todo"), 3, "nothing written by the failed mutations");
         });

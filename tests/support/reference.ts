@@ -1,0 +1,269 @@
+/**
+ * The reference server of the differential test: the generated schema with resolvers that load
+ * every field per parent with plain MikroORM calls (no field collection, no batching, no keyset
+ * SQL) and paginate in JavaScript by the Relay Cursor Connections algorithm and entgql's rules.
+ *
+ * Shared with the runtime are only conventions, not loading: id and cursor formats, the enum and
+ * scalar resolvers, `orderBy` validation (`orderTerms`) and the where-input translation
+ * (`whereFilter`, tested on its own in where_test.ts).
+ *
+ * Ordering in JavaScript equals the databases' only for the data the differential test writes:
+ * lower-case ASCII text (MariaDB's default collation ignores case), dates in milliseconds.
+ *
+ * @module
+ */
+import { type Collection, type EntityManager, wrap } from "@mikro-orm/core";
+import type { GraphQLSchema } from "graphql";
+import { createSchema } from "graphql-yoga";
+import {
+  createResolvers,
+  type Graph,
+  type GraphHooks,
+  type NodeType,
+  type ResolverMap,
+} from "@mikrogql/ext";
+import { base64UrlToText } from "../../runtime/base64url.ts";
+import { encodeCursor } from "../../runtime/cursor.ts";
+import { dialectOf, exactValue } from "../../runtime/dialect.ts";
+import { ErrorCode, gqlError } from "../../runtime/errors.ts";
+import { withHooks } from "../../runtime/graph.ts";
+import { decodeGlobalId } from "../../runtime/node.ts";
+import { type OrderTerm, orderTerms, type PaginationArgs } from "../../runtime/paginate.ts";
+import { whereFilter } from "../../runtime/where.ts";
+
+type Row = Record<string, unknown>;
+type Ctx = { em: EntityManager };
+
+/** Builds the reference schema for `typeDefs` (the generated SDL) and `graph`. */
+export function referenceSchema(
+  typeDefs: string,
+  generated: Graph,
+  hooks: GraphHooks = {},
+): GraphQLSchema {
+  const graph = withHooks(generated, hooks);
+  const map: ResolverMap = createResolvers(graph, hooks);
+  const query: Record<string, unknown> = {
+    node: (_: unknown, args: { id: string }, ctx: Ctx) => loadNode(ctx.em, graph, args.id),
+    nodes: (_: unknown, args: { ids: string[] }, ctx: Ctx) =>
+      Promise.all(args.ids.map((id) => loadNode(ctx.em, graph, id).catch((e: Error) => e))),
+  };
+  for (const type of Object.values(graph.types)) {
+    const field = graph.queryFields[type.name];
+    if (field) {
+      query[field] = async (_: unknown, args: Args, ctx: Ctx) => {
+        const rows = await ctx.em.find(
+          type.entity,
+          whereFilter(ctx.em, graph, type.name, args.where),
+        );
+        return await connection(ctx.em, type, rows as Row[], args);
+      };
+    }
+    const fields = map[type.name] as Record<string, unknown>;
+    for (const [name, edge] of Object.entries(type.edges)) {
+      const target = graph.types[edge.target];
+      fields[name] = async (row: Row, args: Args, ctx: Ctx) => {
+        const em = ctx.em;
+        if (edge.kind === "m:1" || (edge.kind === "1:1" && !edge.inverse)) {
+          const ref = row[edge.prop];
+          if (ref == null) return null;
+          const id = wrap(ref as object, true).getPrimaryKey();
+          return await em.findOne(target.entity, { [target.id.prop]: id });
+        }
+        if (edge.kind === "1:1") {
+          return await em.findOne(target.entity, { [edge.inverse!]: pkOf(type, row) });
+        }
+        const filter = edge.connection ? whereFilter(em, graph, target.name, args.where) : {};
+        let rows: Row[];
+        if (edge.inverse) {
+          rows = await em.find(target.entity, {
+            $and: [{ [edge.inverse]: pkOf(type, row) }, filter],
+          } as never) as Row[];
+        } else {
+          // Unidirectional m:n: the parent's keys, then the filter on them.
+          const items = await (row[edge.prop] as Collection<object>).loadItems() as Row[];
+          rows = await em.find(target.entity, {
+            $and: [{ [target.id.prop]: { $in: items.map((i) => pkOf(target, i)) } }, filter],
+          } as never) as Row[];
+        }
+        if (!edge.connection) {
+          return (rows as Row[]).toSorted((a, b) => compare(pkOf(target, a), pkOf(target, b)));
+        }
+        return await connection(em, target, rows as Row[], args);
+      };
+    }
+    map[`${type.name}Connection`] = { totalCount: (c: Row) => c.totalCount as number };
+  }
+  map.Query = query as ResolverMap["Query"];
+  delete map.Mutation;
+  return createSchema({ typeDefs, resolvers: map as never });
+}
+
+type Args = PaginationArgs & { where?: unknown };
+
+async function loadNode(em: EntityManager, graph: Graph, id: string): Promise<object> {
+  const decoded = decodeGlobalId(graph, id);
+  const row = decoded &&
+    await em.findOne(decoded.type.entity, { [decoded.type.id.prop]: decoded.pk });
+  if (!row) {
+    throw gqlError(
+      ErrorCode.NOT_FOUND,
+      `Could not resolve to a node with the global id of '${id}'`,
+    );
+  }
+  return row;
+}
+
+function pkOf(type: NodeType, row: Row): unknown {
+  return row[type.id.prop];
+}
+
+/** A comparable form of a value: numbers, bigints, strings, or null. */
+function comparable(value: unknown, kind: string): unknown {
+  if (value == null) return null;
+  if (value instanceof Date) return BigInt(value.getTime()) * 1000n;
+  if (kind === "time" || kind === "exactTime") return micros(value);
+  if (kind === "bigint") return BigInt(value as string);
+  if (typeof value === "boolean") return value ? 1 : 0;
+  return value;
+}
+
+/** Microseconds since the epoch of a database timestamp (text or SQLite epoch milliseconds). */
+function micros(value: unknown): bigint {
+  if (typeof value === "number") return BigInt(value) * 1000n;
+  if (typeof value === "bigint") return value * 1000n;
+  const text = String(value);
+  const m = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d(?::?\d\d)?)?$/
+    .exec(text);
+  if (!m) {
+    if (/^\d+$/.test(text)) return BigInt(text) * 1000n;
+    throw new Error(`not a timestamp: ${text}`);
+  }
+  const zone = !m[4] || m[4] === "Z" ? "Z" : m[4].length === 3 ? `${m[4]}:00` : m[4];
+  const seconds = BigInt(Date.parse(`${m[1]}T${m[2]}${zone}`)) * 1000n;
+  return seconds + BigInt((m[3] ?? "").padEnd(6, "0").slice(0, 6) || "0");
+}
+
+function compare(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
+}
+
+interface Keyed {
+  row: Row;
+  /** The raw cursor values (one per term). */
+  values: unknown[];
+  /** The comparable sort keys, the id last. */
+  keys: unknown[];
+}
+
+/** The cursor value of one order term for `row`, read per row with plain MikroORM calls. */
+async function termValue(
+  em: EntityManager,
+  type: NodeType,
+  term: OrderTerm,
+  row: Row,
+): Promise<unknown> {
+  if (term.count) {
+    return await (row[term.path] as Collection<object>).loadCount({ refresh: true });
+  }
+  if (term.field) {
+    const ref = row[term.path];
+    if (ref == null) return null;
+    const meta = em.getMetadata().find(type.entity)!;
+    const target = meta.properties[term.path].targetMeta!;
+    const id = wrap(ref as object, true).getPrimaryKey();
+    if (term.kind === "time") return await exact(em, target.class, term.field, id);
+    const loaded = await em.findOne(target.class, id as never) as Row;
+    return loaded[term.field] ?? null;
+  }
+  if (term.kind === "time") return await exact(em, type.entity, term.path, pkOf(type, row));
+  return row[term.path] ?? null;
+}
+
+/** The database's own text of a timestamp column (the cursor value of date order terms). */
+async function exact(em: EntityManager, entity: unknown, prop: string, id: unknown) {
+  const meta = em.getMetadata().find(entity as never)!;
+  const q = (name: string) => em.getPlatform().quoteIdentifier(name);
+  const column = exactValue(dialectOf(em), q(meta.properties[prop].fieldNames[0]));
+  const pk = meta.properties[meta.primaryKeys[0]].fieldNames[0];
+  const [found] = await em.getConnection().execute(
+    `select ${column} as v from ${q(meta.tableName)} where ${q(pk)} = ?`,
+    [id],
+  );
+  return found?.v ?? null;
+}
+
+/**
+ * A connection over all of a parent's rows, by the Relay algorithm: sort (order terms, nulls
+ * smallest, then the id: in the single term's direction, ascending for `MultiOrder()` lists),
+ * drop rows up to `after` and from `before`, then keep the first or last `n`.
+ */
+async function connection(
+  em: EntityManager,
+  type: NodeType,
+  rows: Row[],
+  args: Args,
+) {
+  const terms = orderTerms(type, args.orderBy);
+  const multi = Array.isArray(args.orderBy);
+  const directions = [
+    ...terms.map((t) => t.direction),
+    multi ? "ASC" : terms.at(-1)?.direction ?? "ASC",
+  ];
+  const kinds = [...terms.map((t) => t.count ? "int" : t.kind), type.id.kind];
+  const order = (args.orderBy == null ? [] : [args.orderBy].flat()).map((o) => o.field).join(",");
+  const keyed: Keyed[] = [];
+  for (const row of rows) {
+    const values = [];
+    for (const term of terms) values.push(await termValue(em, type, term, row));
+    const keys = [...values, pkOf(type, row)].map((v, i) => comparable(v, kinds[i]));
+    keyed.push({ row, values, keys });
+  }
+  const cmp = (a: unknown[], b: unknown[]) => {
+    for (let i = 0; i < a.length; i++) {
+      const c = compare(a[i], b[i]);
+      if (c !== 0) return directions[i] === "DESC" ? -c : c;
+    }
+    return 0;
+  };
+  keyed.sort((a, b) => cmp(a.keys, b.keys));
+  const cursorKeys = (cursor: string) => {
+    const [id, values] = JSON.parse(base64UrlToText(cursor)!) as [unknown, unknown[]];
+    return [...values, id].map((v, i) => comparable(v, kinds[i]));
+  };
+  let edges = keyed;
+  if (args.after != null) {
+    const at = cursorKeys(args.after);
+    edges = edges.filter((e) => cmp(e.keys, at) > 0);
+  }
+  if (args.before != null) {
+    const at = cursorKeys(args.before);
+    edges = edges.filter((e) => cmp(e.keys, at) < 0);
+  }
+  let hasNextPage = args.before != null;
+  let hasPreviousPage = args.after != null;
+  if (args.first != null) {
+    if (edges.length > args.first) hasNextPage = true;
+    edges = edges.slice(0, args.first);
+  }
+  if (args.last != null) {
+    if (edges.length > args.last) hasPreviousPage = true;
+    edges = edges.slice(Math.max(0, edges.length - args.last));
+  }
+  const out = edges.map((e) => ({
+    node: e.row,
+    cursor: encodeCursor({ id: pkOf(type, e.row), values: e.values, order }),
+  }));
+  return {
+    edges: out,
+    pageInfo: {
+      hasNextPage,
+      hasPreviousPage,
+      startCursor: out[0]?.cursor ?? null,
+      endCursor: out.at(-1)?.cursor ?? null,
+    },
+    totalCount: rows.length,
+  };
+}
