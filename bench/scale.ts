@@ -5,8 +5,8 @@
  * `bench:collection` (`users(first:10){ posts(first:10){ comments(first:10) } }` on 100 users x 10
  * posts x 5 comments) is posted for `BENCH_SECONDS` (default 10) per process count by one load
  * generator per server process, `BENCH_CONNECTIONS` (default 16) connections in all, split evenly;
- * prints req/s, p50/p99 per count and the machine's cores (servers, PostgreSQL and the load
- * generators share them).
+ * prints req/s, p50/p99 per count, the machine's cores (servers, PostgreSQL and the load
+ * generators share them) and its load average at start (other work on the machine).
  *
  * ```sh
  * deno run -A bench/scale.ts
@@ -99,6 +99,7 @@ async function replicaCaughtUp(primary: string, replica: string): Promise<void> 
   }
 }
 
+const loadAverage = Deno.loadavg()[0];
 const db = await createTestDatabase("postgresql");
 const replicaUrl = (() => {
   const url = new URL(db.url);
@@ -148,7 +149,8 @@ try {
     `users(first:10){posts(first:10){comments(first:10)}}, ${SECONDS} s per row, ` +
       `${CONNECTIONS} connections in all, PostgreSQL primary :5432 + streaming replica ` +
       `:${REPLICA_PORT} (reads on the replica), load from ${loadGenerator()} (one per server), ` +
-      `${navigator.hardwareConcurrency} cores shared by servers, PostgreSQL and load`,
+      `${navigator.hardwareConcurrency} cores shared by servers, PostgreSQL and load ` +
+      `(1-minute load average ${loadAverage.toFixed(1)} at start)`,
   );
   const base = rows[0].load.rps;
   for (const { count, load } of rows) {
