@@ -13,6 +13,7 @@
 import type { MikroORM } from "@mikro-orm/core";
 import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
 import { delay } from "@std/async/delay";
+import { TextLineStream } from "@std/streams/text-line-stream";
 import { createYoga } from "graphql-yoga";
 import {
   DatabaseUnavailable,
@@ -160,6 +161,48 @@ async function serve(
   };
 }
 
+/** `examples/blog/server.ts` in its own process over `primary` and the replica `replica`. */
+async function startExample(
+  primary: string,
+  replica: string,
+): Promise<Pick<Served, "post"> & { stop(): Promise<void> }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../../examples/blog/server.ts", import.meta.url).pathname],
+    env: { DATABASE_URL: primary, DATABASE_REPLICA_URLS: replica, PORT: "0" },
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(new TextLineStream())
+    .getReader();
+  let url: string | undefined;
+  for (let line = await lines.read(); !line.done && !url; line = await lines.read()) {
+    url = /GraphiQL at (http:\/\/\S+)/.exec(line.value)?.[1];
+  }
+  // Keep reading stdout so the server never writes into a closed pipe.
+  (async () => {
+    while (!(await lines.read()).done) { /* discard */ }
+  })();
+  if (!url) {
+    child.kill();
+    await child.status;
+    throw new Error("examples/blog/server.ts exited before printing its URL");
+  }
+  return {
+    post: async (query, headers = {}) => {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ query }),
+      });
+      return { body: await response.json(), headers: response.headers };
+    },
+    stop: async () => {
+      child.kill();
+      await child.status;
+    },
+  };
+}
+
 /** Touches every read path: root page and count, nested pages (window SQL), grouped counts. */
 const READS = `{
   users(first: 3, orderBy: { field: NAME, direction: ASC }) {
@@ -247,6 +290,34 @@ Deno.test({
             );
           assertEquals(await ran(REPLICA), "1");
           assertEquals(await ran(PRIMARY), "0");
+        },
+      );
+
+      await t.step(
+        "the example server with DATABASE_REPLICA_URLS reads on the replica, stamps mutations",
+        async () => {
+          const example = await startExample(db.url, withPort(db.url, REPLICA));
+          try {
+            const marker = `example-${crypto.randomUUID()}`;
+            const read = await example.post(
+              `{ users(where: { name: "${marker}" }) { edges { node { id } } } }`,
+            );
+            assertEquals(namesOf(dataOf(read)), []);
+            const ran = (port: number) =>
+              psql(
+                port,
+                name,
+                `select count(*) from pg_stat_activity where datname = '${name}' and query like '%${marker}%' and pid <> pg_backend_pid()`,
+              );
+            assertEquals([await ran(REPLICA), await ran(PRIMARY)], ["1", "0"]);
+            const write = await example.post(
+              `mutation { createUser(input: { name: "zz", email: "zz@example.com" }) { name } }`,
+            );
+            assertEquals(dataOf(write).createUser, { name: "zz" });
+            assertMatch(write.headers.get("set-cookie") ?? "", /Max-Age=5;/);
+          } finally {
+            await example.stop();
+          }
         },
       );
 
