@@ -1,7 +1,8 @@
 /**
  * Runs an example: opens the database (embedded SQLite, or `DATABASE_URL`), creates the missing
  * tables and columns without dropping anything (`orm.schema.update({ safe: true })`), seeds only
- * an empty database, and serves GraphQL Yoga with GraphiQL over `Deno.serve` on 127.0.0.1
+ * an empty database, and serves GraphQL Yoga with GraphiQL (from the package, offline) over
+ * `Deno.serve` on 127.0.0.1
  * (`PORT`, default 8000), with the `Limits` plugin, a bounded document cache and the
  * `Transactioner` installed; prints the URL and a sample query as a curl command.
  *
@@ -16,6 +17,7 @@
 import type { EntityManager } from "@mikro-orm/core";
 import type { GraphQLSchema } from "graphql";
 import { createYoga } from "graphql-yoga";
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import {
   DatabaseUnavailable,
   documentCache,
@@ -71,6 +73,8 @@ export async function serveExample(example: Example): Promise<Deno.HttpServer> {
       DatabaseUnavailable(),
     ],
     graphiql: true,
+    // GraphiQL from the package (scripts and styles inlined), not from a CDN: works offline.
+    renderGraphiQL,
   });
   return Deno.serve({
     hostname: "127.0.0.1",

@@ -307,10 +307,8 @@ export function buildGraph(
       for (const field of find(list, "CollectedFor")?.fields ?? []) {
         (type.collectedFor[field] ??= []).push(prop.name);
       }
-      if (
-        prop.primary || prop.hidden || internal(prop) || flattened(prop) ||
-        skipped(list, SkipType)
-      ) return;
+      if (prop.hidden && !find(list, "Expose")) return;
+      if (prop.primary || internal(prop) || flattened(prop) || skipped(list, SkipType)) return;
       const orderField = find(list, "OrderField");
       if (prop.kind === "embedded" && !flattened(prop)) {
         const field = embeddables.field(prop);

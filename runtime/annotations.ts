@@ -43,6 +43,7 @@ export type Annotation =
   | { kind: "CollectedFor"; fields: string[] }
   | { kind: "MapsTo"; names: string[] }
   | { kind: "Skip"; modes: number }
+  | { kind: "Expose" }
   | { kind: "RelayConnection" }
   | { kind: "QueryField"; name?: string }
   | { kind: "Type"; name: string }
@@ -186,6 +187,14 @@ export function Skip(
     kind: "Skip",
     modes: modes.length === 0 ? SkipAll : modes.reduce((a, b) => a | b, 0),
   });
+}
+
+/**
+ * `Expose()`: expose a property MikroORM hides (`hidden: true`), which the generator leaves out
+ * of the schema otherwise (as entgql leaves out `Sensitive()` fields). `Skip` modes still apply.
+ */
+export function Expose(): AnnotationDecorator<{ kind: "Expose" }> {
+  return decorator({ kind: "Expose" });
 }
 
 /**

@@ -26,7 +26,6 @@ export const fields = {
   User: {
     name: { prop: "name", kind: "string" },
     username: { prop: "username", kind: "string" },
-    password: { prop: "password", kind: "string" },
     admin: { prop: "admin", kind: "boolean" },
   },
 } satisfies Tables<FieldDescription>;

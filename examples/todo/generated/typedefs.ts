@@ -454,7 +454,6 @@ type User implements Node {
   id: ID!
   name: String!
   username: String!
-  password: String
   admin: Boolean!
   groups(
     """Returns the elements in the list that come after the specified cursor."""

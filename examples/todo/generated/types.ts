@@ -454,7 +454,6 @@ export interface UserResolvers {
   id?: $Resolver<string | number, User>;
   name?: $Resolver<string, User>;
   username?: $Resolver<string, User>;
-  password?: $Resolver<$Maybe<string>, User>;
   admin?: $Resolver<boolean, User>;
   groups?: $Resolver<GroupConnection, User, UserGroupsArgs>;
 }
