@@ -29,6 +29,6 @@ export function searchBox(options: SearchBoxOptions): () => void {
       }`,
     );
   }
-  render(h(SearchBoxRoot, { options: resolved, portal: null }), element);
+  render(h(SearchBoxRoot, { options: resolved }), element);
   return () => render(null, element);
 }

@@ -400,7 +400,7 @@ async function steps(t: Deno.TestContext) {
       await page.keyboard.press("Escape");
       await page.waitForSelector(".DocSearch-Hit a");
       assertEquals(await page.inputValue(INPUT), "keyboard shortcuts");
-      await page.click(".DocSearch-Reset");
+      await page.click(".DocSearch-Clear");
       await page.waitForSelector(".DocSearch-AskAiConversation");
       assertStringIncludes(
         await page.textContent(".DocSearch-AskAiConversations") ?? "",

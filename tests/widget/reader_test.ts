@@ -225,7 +225,7 @@ async function steps(t: Deno.TestContext) {
         const context = document.createElement("canvas").getContext("2d")!;
         context.font = style.font;
         const inputBox = input.getBoundingClientRect();
-        const close = document.querySelector(".DocSearch-Cancel")!.getBoundingClientRect();
+        const close = document.querySelector(".DocSearch-Close")!.getBoundingClientRect();
         const footer = document.querySelector(".DocSearch-Footer")!.getBoundingClientRect();
         return {
           placeholder: context.measureText(input.placeholder).width,
@@ -240,7 +240,7 @@ async function steps(t: Deno.TestContext) {
         layout.placeholder <= layout.room,
         `the placeholder (${layout.placeholder} px) fits the input (${layout.room} px)`,
       );
-      assert(!layout.overlap && layout.closeVisible, "Close sits beside the input");
+      assert(!layout.overlap && layout.closeVisible, "× sits beside the input");
       assertEquals(layout.footerBottom, layout.height, "footer at the bottom (start screen)");
       await page.fill(INPUT, "zzzxqj");
       await page.waitForSelector(".DocSearch-NoResults");

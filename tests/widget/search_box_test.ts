@@ -391,13 +391,15 @@ async function steps(t: Deno.TestContext) {
   await t.step("the clear button empties the query and shows the start screen", async () => {
     const page = await mount();
     await search(page, "keyboard");
-    assert(await page.isVisible(".DocSearch-Reset"));
-    assertEquals(await page.getAttribute(".DocSearch-Reset", "title"), "Clear");
-    assertEquals(await page.getAttribute(".DocSearch-Reset", "aria-label"), "Clear the query");
-    await page.click(".DocSearch-Reset");
+    assert(await page.isVisible(".DocSearch-Clear"));
+    assert(await page.isVisible(".DocSearch-Divider"), "Clear | ×");
+    assertEquals(await page.textContent(".DocSearch-Clear"), "Clear");
+    assertEquals(await page.getAttribute(".DocSearch-Clear", "aria-label"), "Clear the query");
+    await page.click(".DocSearch-Clear");
     assertEquals(await page.inputValue(INPUT), "");
     await page.waitForSelector(".DocSearch-StartScreen");
-    assert(!await page.isVisible(".DocSearch-Reset"));
+    assert(!await page.isVisible(".DocSearch-Clear"));
+    assert(!await page.isVisible(".DocSearch-Divider"));
     assert(
       await page.evaluate(() => document.activeElement?.classList.contains("DocSearch-Input")),
     );
@@ -721,7 +723,7 @@ async function steps(t: Deno.TestContext) {
     assertEquals(await page.getAttribute(INPUT, "placeholder"), "Suche");
     assertEquals(await page.getAttribute(INPUT, "enterkeyhint"), "go");
     assertEquals(await page.textContent(".DocSearch-StartScreen"), "Keine letzten Suchen");
-    assertEquals(await page.textContent(".DocSearch-Cancel"), "Schließen");
+    assertEquals(await page.getAttribute(".DocSearch-Close", "title"), "Schließen");
     assertStringIncludes(await page.textContent(".DocSearch-Footer") ?? "", "Auswählen");
     await page.fill(INPUT, "qwzxqwzx");
     await page.waitForSelector(".DocSearch-NoResults");

@@ -58,7 +58,7 @@ export function SearchButton(props: SearchButtonProps): VNode {
         </span>
         ${shortcuts["Ctrl/Cmd+K"] &&
           html`<span class="DocSearch-Button-Keys" aria-hidden="true">
-      <kbd class="DocSearch-Button-Key" data-key=${
+      <kbd class=${`DocSearch-Button-Key${apple ? "" : " DocSearch-Button-Key--ctrl"}`} data-key=${
             apple ? "⌘" : "Ctrl"
           } /><kbd class="DocSearch-Button-Key" data-key="K" />
     </span>`}

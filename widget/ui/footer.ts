@@ -1,6 +1,6 @@
 /**
- * The modal's footer: the keys to select, navigate and close, and the
- * powered-by line.
+ * The modal's footer, as DocSearch v4's: the keys to navigate, select and
+ * close, and the powered-by line.
  *
  * @module
  */
@@ -27,14 +27,14 @@ export function Footer(
           rel="noopener noreferrer"
         >mikrogql</a></div>
       <ul class="DocSearch-Commands">
-        <li>${key(
-          t.selectKeyAriaLabel,
-          enterIcon(),
-        )}<span class="DocSearch-Label">${t.selectText}</span></li>
         <li>${key(t.navigateDownKeyAriaLabel, arrowIcon(false))}${key(
           t.navigateUpKeyAriaLabel,
           arrowIcon(true),
         )}<span class="DocSearch-Label">${t.navigateText}</span></li>
+        <li>${key(
+          t.selectKeyAriaLabel,
+          enterIcon(),
+        )}<span class="DocSearch-Label">${t.selectText}</span></li>
         <li>${key(t.closeKeyAriaLabel, "esc")}<span class="DocSearch-Label">${t
           .closeText}</span></li>
       </ul>

@@ -1,7 +1,7 @@
 /**
- * The modal's search bar (`.DocSearch-SearchBar`): the magnifier label, the
- * loading indicator, the input, the clear button and the mobile Close
- * button. Shared by the modal and the shell shown while the modal's chunk
+ * The modal's search bar (`.DocSearch-SearchBar`), as DocSearch v4's: the
+ * magnifier label, the loading indicator, the input, then "Clear | ×" (the
+ * clear button while there is a query, and the close button). Shared by the modal and the shell shown while the modal's chunk
  * loads, so both render the same input. It is up-front code: the modal gets
  * it through its props (`SearchBar`) rather than importing it, so that the
  * bundler does not split it into a chunk of its own.
@@ -39,51 +39,29 @@ export function SearchBar(props: SearchBarProps): VNode {
   // which turns "off" into "on"; an unknown name goes in as the attribute.
   return html`
     <div class="DocSearch-SearchBar">
-      <form
-        class="DocSearch-Form"
-        role="search"
-        onSubmit=${(event: Event) => event.preventDefault()}
-        onReset=${(event: Event) => {
-          event.preventDefault();
-          props.onReset();
-        }}
-      >
+      <form class="DocSearch-Form" role="search" onSubmit=${(event: Event) =>
+        event.preventDefault()}
+        onReset=${(event: Event) => (event.preventDefault(), props.onReset())}>
         <label class="DocSearch-MagnifierLabel" for=${`${idPrefix}-input`} id=${`${idPrefix}-label`}>
-          ${searchIcon()}<span class="DocSearch-VisuallyHiddenForAccessibility">${t
-            .searchInputLabel}</span>
+    ${searchIcon()}<span class="DocSearch-VisuallyHiddenForAccessibility">${t
+      .searchInputLabel}</span>
         </label>
         <div class="DocSearch-LoadingIndicator">${loadingIcon()}</div>
-        <input
-          class="DocSearch-Input"
-          id=${`${idPrefix}-input`}
-          ref=${props.inputRef}
-          type="search"
-          ...${props.combobox}
-          autocomplete="off"
-          autoCorrect="off"
-          autocapitalize="off"
+        <input class="DocSearch-Input" id=${`${idPrefix}-input`} ref=${props.inputRef} type="search"
+          ...${props.combobox} autocomplete="off" autoCorrect="off" autocapitalize="off"
           spellcheck=${false}
-          enterkeyhint=${t.enterKeyHint}
-          maxlength=${props.maxLength}
-          placeholder=${options.placeholder}
-          value=${props.query}
-          onInput=${(event: Event) => props.onInput((event.target as HTMLInputElement).value)}
-          onKeyDown=${props.onKeyDown}
-        />
-        <button
-          type="reset"
-          class="DocSearch-Reset"
-          title=${t.clearButtonTitle}
-          aria-label=${t.clearButtonAriaLabel}
-          hidden=${props.query === ""}
-        >${closeIcon()}</button>
+          enterkeyhint=${t.enterKeyHint} maxlength=${props.maxLength} placeholder=${options
+            .placeholder}
+          value=${props.query} onKeyDown=${props.onKeyDown}
+          onInput=${(event: Event) => props.onInput((event.target as HTMLInputElement).value)} />
+        <div class="DocSearch-Actions">
+          <button type="reset" class="DocSearch-Clear" aria-label=${t.clearButtonAriaLabel}
+            hidden=${props.query === ""}>${t.clearButtonTitle}</button>
+          <div class="DocSearch-Divider" />
+          <button type="button" class="DocSearch-Action DocSearch-Close" title=${t.closeButtonText}
+            aria-label=${t.closeButtonAriaLabel} onClick=${props.onClose}>${closeIcon()}</button>
+        </div>
       </form>
-      <button
-        type="button"
-        class="DocSearch-Cancel"
-        aria-label=${t.closeButtonAriaLabel}
-        onClick=${props.onClose}
-      >${t.closeButtonText}</button>
     </div>
   ` as VNode;
 }

@@ -34,13 +34,15 @@ export interface SearchBoxProps extends SearchBoxOptions {
 let instances = 0;
 
 /**
- * The search box for resolved options; `portal` is where the modal mounts,
- * `null` for next to the button (the initializer's `container`).
+ * The search box for resolved options. The modal renders next to the button
+ * (the initializer's `container`), or where `place` puts it (the component's
+ * `portalContainer`; a function, so that the initializer's bundle leaves the
+ * portal out).
  */
 export function SearchBoxRoot(
-  { options, portal }: {
+  { options, place }: {
     options: ResolvedOptions;
-    portal: Element | DocumentFragment | null;
+    place?: (dialog: VNode) => VNode;
   },
 ): VNode {
   const env = options.environment;
@@ -106,7 +108,7 @@ export function SearchBoxRoot(
           onClose=${close}
         />
       `) as VNode;
-    if (portal) dialog = html`<${Portal} container=${portal}>${dialog}<//>` as VNode;
+    if (place) dialog = place(dialog);
   }
   return html`
     <${SearchButton}
@@ -132,7 +134,10 @@ export function SearchBox(props: SearchBoxProps): VNode {
   return html`
     <${SearchBoxRoot}
       options=${options}
-      portal=${props.portalContainer ?? options.environment.document.body}
+      place=${(dialog: VNode) =>
+        html`<${Portal} container=${
+          props.portalContainer ?? options.environment.document.body
+        }>${dialog}<//>`}
     />
   ` as VNode;
 }

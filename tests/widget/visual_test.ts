@@ -1,0 +1,234 @@
+/// <reference lib="dom" />
+/**
+ * The search box looks like DocSearch v4 (issue 13, point 3): our modal and
+ * `@docsearch/js` 4.x (a dev-only dependency, bundled from
+ * `fixtures/docsearch_v4.ts`, with `@docsearch/css`) render the same hits in
+ * Chromium at 1280×800 and 390×844, light and dark, and the no-results
+ * screen; their layout metrics (button size, modal width and position, search
+ * bar and input height, hit row heights, group title and footer positions)
+ * agree within 2 px. Both screenshots are saved side by side in a folder the
+ * test prints.
+ */
+import { assertEquals } from "@std/assert";
+import { fromFileUrl, join } from "@std/path";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser } from "../support/browser.ts";
+import { runDeno, startDocsSite } from "../support/docs_site.ts";
+import { DEFAULT_SEARCH_PARAMETERS } from "../../widget/search.ts";
+
+const ROOT = fromFileUrl(new URL("../..", import.meta.url));
+const ORIGIN = "http://visual.test";
+const QUERY = "search";
+const NO_RESULTS = "zzzxqj";
+const TOLERANCE_PX = 2;
+
+/** DocSearch v4's script and stylesheet, bundled into a temporary directory. */
+async function buildDocSearch(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "docsearch-v4-" });
+  const imports = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))).imports;
+  await runDeno([
+    "bundle",
+    "--quiet",
+    "--platform",
+    "browser",
+    "-o",
+    join(dir, "docsearch.js"),
+    "tests/widget/fixtures/docsearch_v4.ts",
+  ]);
+  await runDeno([
+    "bundle",
+    "--quiet",
+    "--outdir",
+    dir,
+    `${imports["@docsearch/css"]}/dist/style.css`,
+  ]);
+  return dir;
+}
+
+const site = await startDocsSite();
+const docsearchDir = await buildDocSearch();
+const shots = await Deno.makeTempDir({ prefix: "searchbox-visual-" });
+console.log(`visual test screenshots (ours | DocSearch v4): ${shots}`);
+let browser: Browser;
+
+/** The page of `lib`: a header with the search box, the same options for both. */
+function pageHtml(lib: "ours" | "docsearch", dark: boolean): string {
+  const head = lib === "ours"
+    ? `<link rel="stylesheet" href="/ours/style.css">`
+    : `<link rel="stylesheet" href="/docsearch/style.css"><script src="/docsearch/docsearch.js"></script>`;
+  const start = lib === "ours"
+    ? `<script type="module">import searchBox from "/ours/searchbox.js"; searchBox(options);</script>`
+    : `<script>docsearch(options)</script>`;
+  return `<!doctype html><html lang="en"${
+    dark ? ' data-theme="dark"' : ""
+  }><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>${lib}</title>${head}
+<style>body{margin:0;font-family:system-ui,sans-serif}#top{display:flex;padding:8px 16px}</style></head>
+<body><div id="top"><div id="search"></div></div><main><p>Page</p></main>
+<script>var options = { container: "#search", appId: "APP", apiKey: "KEY", indices: ["docs"] };</script>
+${start}</body></html>`;
+}
+
+/** One answer per query, fetched once from the docs site's search API and given to both. */
+const answers = new Map<string, Promise<{ status: number; body: string }>>();
+
+async function openPage(
+  lib: "ours" | "docsearch",
+  viewport: { width: number; height: number },
+  dark: boolean,
+): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  await page.route(`${ORIGIN}/**`, (route) => {
+    const path = new URL(route.request().url()).pathname;
+    if (path === "/") {
+      return route.fulfill({ contentType: "text/html", body: pageHtml(lib, dark) });
+    }
+    const [, dir, file] = path.split("/");
+    const root = dir === "ours" ? site.distDir : docsearchDir;
+    return route.fulfill({ path: join(root, file) });
+  });
+  await page.route(/\/1\/indexes\/(\*|%2A)\/queries/, async (route) => {
+    const { requests } = JSON.parse(route.request().postData() ?? "{}");
+    const query = requests?.[0]?.query ?? "";
+    if (!answers.has(query)) {
+      answers.set(
+        query,
+        fetch(`${site.url}/1/indexes/*/queries`, {
+          method: "POST",
+          body: JSON.stringify({
+            requests: [{ ...DEFAULT_SEARCH_PARAMETERS, indexName: "mikrogql-docs", query }],
+          }),
+        }).then(async (r) => ({ status: r.status, body: await r.text() })),
+      );
+    }
+    const answer = await answers.get(query)!;
+    await route.fulfill({
+      status: answer.status,
+      contentType: "application/json",
+      headers: { "access-control-allow-origin": "*" },
+      body: answer.body,
+    });
+  });
+  await page.goto(`${ORIGIN}/`);
+  await page.waitForSelector(".DocSearch-Button");
+  return page;
+}
+
+type Box = [number, number, number, number];
+
+/** The layout metrics the issue names, rounded to 0.1 px. */
+async function metrics(page: Page) {
+  const box = (selector: string, all = false) =>
+    page.$$eval(selector, (elements, all) =>
+      elements.slice(0, all ? 6 : 1).map((e) => {
+        const r = e.getBoundingClientRect();
+        return [r.left, r.top, r.width, r.height].map((v) => Math.round(v * 10) / 10);
+      }), all) as Promise<Box[]>;
+  return {
+    button: (await box(".DocSearch-Button"))[0],
+    modal: (await box(".DocSearch-Modal"))[0],
+    searchBar: (await box(".DocSearch-Form"))[0],
+    input: (await box(".DocSearch-Input"))[0],
+    hitRows: await box(".DocSearch-Hit", true),
+    groupTitles: await box(".DocSearch-Hit-source", true),
+    footer: (await box(".DocSearch-Footer"))[0],
+  };
+}
+
+type Metrics = Awaited<ReturnType<typeof metrics>>;
+
+/** Renders `lib` with the answer to `query`; returns its metrics and screenshot. */
+async function render(
+  lib: "ours" | "docsearch",
+  viewport: { width: number; height: number },
+  dark: boolean,
+  query: string,
+  screen: string,
+): Promise<{ metrics: Metrics; png: Uint8Array }> {
+  const page = await openPage(lib, viewport, dark);
+  const button = (await metrics(page)).button;
+  await page.click(".DocSearch-Button");
+  await page.fill(".DocSearch-Input", query);
+  await page.waitForSelector(screen);
+  await page.mouse.move(0, 0);
+  await page.evaluate(() => document.fonts.ready);
+  const result = { ...await metrics(page), button };
+  const png = await page.screenshot();
+  await page.close();
+  return { metrics: result, png };
+}
+
+/** The differences larger than the tolerance, as readable lines. */
+function differences(ours: Metrics, theirs: Metrics): string[] {
+  const lines: string[] = [];
+  const names = ["x", "y", "width", "height"];
+  for (const key of Object.keys(theirs) as Array<keyof Metrics>) {
+    const a = ours[key] as Box | Box[];
+    const b = theirs[key] as Box | Box[];
+    const rowsA = (Array.isArray(a[0]) ? a : [a]) as Box[];
+    const rowsB = (Array.isArray(b[0]) ? b : [b]) as Box[];
+    if (rowsA.length !== rowsB.length) {
+      lines.push(`${key}: ${rowsA.length} elements, DocSearch ${rowsB.length}`);
+    }
+    for (let i = 0; i < Math.min(rowsA.length, rowsB.length); i++) {
+      for (let j = 0; j < 4; j++) {
+        if (Math.abs(rowsA[i][j] - rowsB[i][j]) > TOLERANCE_PX) {
+          lines.push(`${key}[${i}].${names[j]}: ours ${rowsA[i][j]}, DocSearch ${rowsB[i][j]}`);
+        }
+      }
+    }
+  }
+  return lines;
+}
+
+/** Both screenshots side by side in one PNG (drawn by Chromium). */
+async function sideBySide(left: Uint8Array, right: Uint8Array, width: number, height: number) {
+  const page = await browser.newPage({ viewport: { width: width * 2 + 8, height } });
+  const url = (png: Uint8Array) => `data:image/png;base64,${btoa(String.fromCharCode(...png))}`;
+  await page.setContent(
+    `<body style="margin:0;display:flex;gap:8px;background:#f0f"><img src="${
+      url(left)
+    }"><img src="${url(right)}"></body>`,
+  );
+  await page.waitForFunction(() => [...document.images].every((i) => i.complete));
+  const png = await page.screenshot();
+  await page.close();
+  return png;
+}
+
+Deno.test({
+  name: "search box looks like DocSearch v4 in Chromium (layout metrics within 2 px)",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn(t) {
+    browser = await launchBrowser();
+    try {
+      const cases = [
+        ...[false, true].map((dark) => ({ dark, query: QUERY, screen: ".DocSearch-Hit-source" })),
+        // the no-results screen keeps the modal's height, with its icon
+        { dark: false, query: NO_RESULTS, screen: ".DocSearch-NoResults svg" },
+      ];
+      for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+        for (const { dark, query, screen } of cases) {
+          const name = `${viewport.width}x${viewport.height}-${dark ? "dark" : "light"}-${
+            query === NO_RESULTS ? "no-results" : "results"
+          }`;
+          await t.step(name, async () => {
+            const ours = await render("ours", viewport, dark, query, screen);
+            const theirs = await render("docsearch", viewport, dark, query, screen);
+            await Deno.writeFile(
+              join(shots, `${name}.png`),
+              await sideBySide(ours.png, theirs.png, viewport.width, viewport.height),
+            );
+            assertEquals(differences(ours.metrics, theirs.metrics), [], `see ${shots}/${name}.png`);
+          });
+        }
+      }
+    } finally {
+      await browser.close();
+      await site.close();
+      await Deno.remove(site.distDir, { recursive: true });
+      await Deno.remove(docsearchDir, { recursive: true });
+    }
+  },
+});
