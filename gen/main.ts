@@ -118,7 +118,9 @@ async function run(argv: string[]): Promise<number> {
     console.log(VERSION);
     return 0;
   }
-  if (args.check && args.watch) throw new UsageError("--check and --watch exclude each other");
+  // A child generates once: the watching parent started it.
+  const watching = args.watch && !Deno.env.get(CHILD);
+  if (args.check && watching) throw new UsageError("--check and --watch exclude each other");
   const config = await readConfig(args.config);
   const options: Partial<GenerateOptions> = {
     ...config.options,
@@ -150,9 +152,9 @@ async function run(argv: string[]): Promise<number> {
   const child = !Deno.env.get(CHILD) && denoConfig
     ? await childConfig(resolve(denoConfig), import.meta.url)
     : undefined;
-  if (!args.watch && !child) return await once({ ...options, out });
+  if (!watching && !child) return await once({ ...options, out });
   try {
-    return args.watch
+    return watching
       ? await watch({ ...options, out }, config.file, child?.path, argv)
       : await spawn(child?.path, argv);
   } finally {
@@ -169,9 +171,8 @@ async function once(options: GenerateOptions): Promise<number> {
   return result.stale?.length ? 1 : 0;
 }
 
-/** Runs this CLI again (without `--watch`) in a child process with the given Deno config. */
-async function spawn(config: string | undefined, argv: string[]): Promise<number> {
-  const args = argv.filter((a) => a !== "--watch" && a !== "-w");
+/** Runs this CLI again in a child process (which generates once) with the given Deno config. */
+async function spawn(config: string | undefined, args: string[]): Promise<number> {
   const { code } = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
