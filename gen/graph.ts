@@ -308,8 +308,12 @@ export function buildGraph(
         (type.collectedFor[field] ??= []).push(prop.name);
       }
       if (prop.hidden && !find(list, "Expose")) return;
-      if (prop.primary || internal(prop) || flattened(prop) || skipped(list, SkipType)) return;
       const orderField = find(list, "OrderField");
+      if (prop.primary && orderField && !skipped(list, SkipOrderField)) {
+        // entgql `OrderField("ID")` on the key: the id is orderable (`DescendingIDs`).
+        type.orderFields.push({ name: orderField.name, prop: prop.name, kind: id.kind });
+      }
+      if (prop.primary || internal(prop) || flattened(prop) || skipped(list, SkipType)) return;
       if (prop.kind === "embedded" && !flattened(prop)) {
         const field = embeddables.field(prop);
         claim(prop.name, field.name);

@@ -1,7 +1,8 @@
 /**
  * Opaque pagination cursors: the primary key and the order values of a row, as a base64url
- * string. A cursor also names the order it was made for, so a cursor taken under one `orderBy`
- * and replayed under another is rejected instead of silently skipping rows.
+ * string. A cursor also names the node type and the order it was made for, so a cursor taken
+ * from another connection type or under another `orderBy` is rejected (`INVALID_CURSOR`) instead
+ * of silently skipping rows.
  *
  * Follows the Relay Cursor Connections Specification (cursors are opaque strings) and entgql's
  * `Cursor{ID, Value}`.
@@ -20,6 +21,8 @@ export interface Cursor {
   values: unknown[];
   /** The order key (order field names joined by `,`) the cursor was made for. */
   order: string;
+  /** The GraphQL node type of the connection the cursor was made for. */
+  type: string;
 }
 
 /**
@@ -38,6 +41,8 @@ export interface CursorShape {
   valueKinds: CursorValueKind[];
   /** The order key of the current `orderBy`. */
   order: string;
+  /** The node type of the connection. */
+  type: string;
 }
 
 /**
@@ -48,7 +53,7 @@ export interface CursorShape {
 export function encodeCursor(cursor: Cursor): string {
   const values = cursor.values.map(toJson);
   return textToBase64Url(
-    JSON.stringify([toJson(cursor.id), values, cursor.order]),
+    JSON.stringify([toJson(cursor.id), values, cursor.order, cursor.type]),
   );
 }
 
@@ -78,11 +83,14 @@ export function decodeCursor(
     throw invalid("not a cursor");
   }
   if (
-    !Array.isArray(parsed) || parsed.length !== 3 || !Array.isArray(parsed[1])
+    !Array.isArray(parsed) || parsed.length !== 4 || !Array.isArray(parsed[1])
   ) {
     throw invalid("not a cursor");
   }
-  const [rawId, rawValues, order] = parsed as [unknown, unknown[], unknown];
+  const [rawId, rawValues, order, type] = parsed as [unknown, unknown[], unknown, unknown];
+  if (type !== shape.type) {
+    throw invalid(`made for another node type (${String(type)})`);
+  }
   if (order !== shape.order) {
     throw invalid(`made for another order (${quote(String(order))})`);
   }
@@ -93,7 +101,7 @@ export function decodeCursor(
   if (id === INVALID) throw invalid("bad id");
   const values = rawValues.map((raw, i) => fromJson(raw, shape.valueKinds[i]));
   if (values.includes(INVALID)) throw invalid("bad order value");
-  return { id, values, order };
+  return { id, values, order, type: shape.type };
 }
 
 const INVALID = Symbol("invalid");

@@ -233,6 +233,7 @@ export function planPage(
       !t.sql ? t.kind : t.kind === "time" ? "exactTime" : t.count ? "int" : "exact"
     ),
     order: orderKey(args.orderBy),
+    type: type.name,
   };
   const idDirection = idOrder(args.orderBy, terms);
   const all = [...terms, {
@@ -399,6 +400,7 @@ export function cursorOf(plan: PagePlan, node: object): string {
     id: valueAt(node, plan.idProp),
     values: plan.terms.map((t) => t.sql ? sqlValues![next++] : valueAt(node, t.path)),
     order: plan.shape.order,
+    type: plan.type.name,
   };
   return encodeCursor(cursor);
 }

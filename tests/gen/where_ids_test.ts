@@ -89,7 +89,7 @@ Deno.test("MultiOrder: orderBy takes a list; edge order fields join the enum", a
   assertMatch(sdl, /users\([^)]*orderBy: UserOrder\n/s);
   assertMatch(
     sdl,
-    /enum TodoOrderField \{\s+CREATED_AT\s+STATUS\s+PRIORITY\s+TEXT\s+PARENT_STATUS\s+CHILDREN_COUNT\s+CATEGORY_TEXT\s+\}/,
+    /enum TodoOrderField \{\s+ID\s+CREATED_AT\s+STATUS\s+PRIORITY\s+TEXT\s+PARENT_STATUS\s+CHILDREN_COUNT\s+CATEGORY_TEXT\s+\}/,
   );
 });
 

@@ -278,7 +278,7 @@ for (const dialect of dialects()) {
           );
           const forged = encodeBase64Url(
             new TextEncoder().encode(
-              JSON.stringify([1, ["yesterday"], "CREATED_AT"]),
+              JSON.stringify([1, ["yesterday"], "CREATED_AT", "User"]),
             ),
           );
           await expectError(
@@ -287,7 +287,7 @@ for (const dialect of dialects()) {
             /order value/,
           );
           const badId = encodeBase64Url(
-            new TextEncoder().encode(JSON.stringify(["1; drop", [], ""])),
+            new TextEncoder().encode(JSON.stringify(["1; drop", [], "", "User"])),
           );
           await expectError({ after: badId }, "INVALID_CURSOR", /bad id/);
           const r = await server.query(

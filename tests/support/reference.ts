@@ -254,7 +254,7 @@ async function connection(
   }
   const out = edges.map((e) => ({
     node: e.row,
-    cursor: encodeCursor({ id: pkOf(type, e.row), values: e.values, order }),
+    cursor: encodeCursor({ id: pkOf(type, e.row), values: e.values, order, type: type.name }),
   }));
   return {
     edges: out,

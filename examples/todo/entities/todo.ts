@@ -24,6 +24,8 @@ export const Todo = defineEntity({
 annotate(Todo, {
   entity: [QueryField(), MultiOrder()],
   fields: {
+    // The primary key is orderable too (entgql `DescendingIDs`).
+    id: [OrderField("ID")],
     createdAt: [OrderField("CREATED_AT")],
     status: [OrderField("STATUS")],
     priority: [OrderField("PRIORITY")],

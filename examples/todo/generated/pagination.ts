@@ -17,6 +17,7 @@ export const orderFields = {
   },
   Group: { USERS_COUNT: { prop: "users", kind: "int", count: true } },
   Todo: {
+    ID: { prop: "id", kind: "int" },
     CREATED_AT: { prop: "createdAt", kind: "time" },
     STATUS: { prop: "status", kind: "enum" },
     PRIORITY: { prop: "priority", kind: "int" },

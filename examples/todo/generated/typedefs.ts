@@ -353,6 +353,7 @@ input TodoOrder {
 
 """Properties by which Todo connections can be ordered."""
 enum TodoOrderField {
+  ID
   CREATED_AT
   STATUS
   PRIORITY

@@ -359,6 +359,7 @@ export interface TodoOrder {
 
 /** `TodoOrderField`, as resolvers see it (entity values). */
 export type TodoOrderField =
+  | "ID"
   | "CREATED_AT"
   | "STATUS"
   | "PRIORITY"
