@@ -28,6 +28,8 @@ export interface AskAiFaults {
   abortAfter?: number;
   /** Milliseconds between chunks. */
   delayMs?: number;
+  /** The answer's text waits for this promise (after the tool calls). */
+  holdText?: Promise<void>;
   /** Replaces the answer's Markdown. */
   answer?: string;
   /** The assistant runs one search per query, one after the other (default: one, for the question). */
@@ -133,6 +135,7 @@ export function createAskAiApi(
     return new ReadableStream<Uint8Array>({
       async pull(controller) {
         if (faults.delayMs) await new Promise((r) => setTimeout(r, faults.delayMs));
+        if ((chunks[sent] as { type?: string })?.type === "text-start") await faults.holdText;
         if (faults.dropAfter !== undefined && sent >= faults.dropAfter) {
           controller.error(new Error("connection dropped"));
           return;

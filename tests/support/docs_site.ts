@@ -1,6 +1,6 @@
 /**
- * The docs site for the search box tests: builds the bundle with the exact
- * command of `deno task bundle` into a temporary directory, then serves the
+ * The docs site for the search box tests: builds the bundle as `deno task
+ * bundle` does (`scripts/bundle.ts`) into a temporary directory, then serves the
  * site, its search API and the bundle on a free port of 127.0.0.1.
  *
  * @module
@@ -8,6 +8,7 @@
 import { fromFileUrl } from "@std/path";
 import type { Browser, Page } from "playwright-core";
 import { type DocsSite, serveDocsSite } from "../../examples/docs-site/server.ts";
+import { bundle } from "../../scripts/bundle.ts";
 import type { DocSearchRecord } from "../../examples/docs-site/records.ts";
 import type { SearchApiFaults } from "../../examples/docs-site/search_api.ts";
 import type { AskAiFaults, AskAiRequestLog } from "../../examples/docs-site/ask_ai_api.ts";
@@ -27,20 +28,10 @@ export async function runDeno(args: string[]): Promise<void> {
   }
 }
 
-/** The arguments of the `bundle` task of deno.json, writing to `outDir` instead of `dist`. */
-export async function bundleArgs(outDir: string): Promise<string[]> {
-  const config = JSON.parse(await Deno.readTextFile(`${ROOT}/deno.json`));
-  // the task empties `dist` first (`rm -rf dist && deno bundle ...`): the `deno bundle` part
-  const command = (config.tasks.bundle as string).split("&&").at(-1)!.trim();
-  const args = command.split(/\s+/).slice(1);
-  args[args.indexOf("--outdir") + 1] = outDir;
-  return args;
-}
-
-/** Builds the bundle like `deno task bundle`, into a new temporary directory. */
+/** Builds the bundle like `deno task bundle` (`scripts/bundle.ts`), into a new temporary directory. */
 export async function buildBundle(): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "searchbox-dist-" });
-  await runDeno(await bundleArgs(dir));
+  await bundle(dir);
   return dir;
 }
 

@@ -38,6 +38,16 @@ async function mount(extra = ""): Promise<Page> {
   return page;
 }
 
+/** Holds every answer's text (after its tool calls) until the returned function is called. */
+function holdText(): () => void {
+  let release!: () => void;
+  askAiFaults.holdText = new Promise<void>((resolve) => release = resolve);
+  return () => {
+    release();
+    delete askAiFaults.holdText;
+  };
+}
+
 /** Types `question` in the keyword search and asks it through the Ask AI row. */
 async function ask(page: Page, question: string) {
   if (!await page.isVisible(".DocSearch-Modal")) await page.click(".DocSearch-Button");
@@ -188,6 +198,7 @@ async function steps(t: Deno.TestContext) {
     "tool calls: Searching..., Searching for, Searched for; a query goes back to keyword search",
     async () => {
       const page = await mount();
+      const release = holdText();
       askAiFaults.delayMs = 250;
       await ask(page, "pagination cursors");
       await page.waitForFunction(() =>
@@ -202,10 +213,10 @@ async function steps(t: Deno.TestContext) {
           'Searched for "pagination cursors"'
       );
       delete askAiFaults.delayMs;
-      await settled(page);
       await page.click(".DocSearch-AskAiScreen-ToolCallQuery");
       await page.waitForSelector(".DocSearch-Hit a");
       assertEquals(await page.inputValue(INPUT), "pagination cursors");
+      release();
       await closePage(page);
     },
   );
@@ -215,30 +226,39 @@ async function steps(t: Deno.TestContext) {
     async () => {
       askAiFaults.toolQueries = ["pagination", "cursor", "order"];
       const page = await mount();
+      let release = holdText();
       await ask(page, "paging");
+      await page.waitForFunction(() =>
+        document.querySelector(".DocSearch-AskAiScreen-ToolCall")?.textContent ===
+          'Searched for "pagination", "cursor" and "order"'
+      );
+      release();
       await settled(page);
       assertEquals(
-        await page.textContent(".DocSearch-AskAiScreen-ToolCall"),
-        'Searched for "pagination", "cursor" and "order"',
+        await page.locator(".DocSearch-AskAiScreen-ToolCall").count(),
+        0,
+        "no Searched for line once the answer streams (as DocSearch v4)",
       );
       await closePage(page);
 
       const custom = await mount(`translations: { modal: { askAiScreen: {
       aggregatedToolCallText: (queries) => ({ before: queries.length + " searches: ", separator: " / ", lastSeparator: " & ", after: "." }),
     } } }`);
+      release = holdText();
       await ask(custom, "paging");
-      await settled(custom);
-      assertEquals(
-        await custom.textContent(".DocSearch-AskAiScreen-ToolCall"),
-        '3 searches: "pagination" / "cursor" & "order".',
+      await custom.waitForFunction(() =>
+        document.querySelector(".DocSearch-AskAiScreen-ToolCall")?.textContent ===
+          '3 searches: "pagination" / "cursor" & "order".'
       );
+      release();
       await closePage(custom);
 
       const node = await mount(`translations: { modal: { askAiScreen: {
       aggregatedToolCallNode: (queries, onClick) => html\`<button type="button" class="mine" onClick=\${() => onClick(queries[1])}>\${queries.join("+")}</button>\`,
     } } }`);
+      release = holdText();
       await ask(node, "paging");
-      await settled(node);
+      await node.waitForSelector(".DocSearch-AskAiScreen-ToolCall .mine");
       assertEquals(
         await node.textContent(".DocSearch-AskAiScreen-ToolCall .mine"),
         "pagination+cursor+order",
@@ -246,6 +266,7 @@ async function steps(t: Deno.TestContext) {
       await node.click(".mine");
       await node.waitForSelector(".DocSearch-Hit a");
       assertEquals(await node.inputValue(INPUT), "cursor");
+      release();
       await closePage(node);
     },
   );
@@ -269,6 +290,23 @@ async function steps(t: Deno.TestContext) {
     assert(inAnswer.length > links.length, "the answer repeats a link");
     assertEquals(links, [...new Set(inAnswer)]);
     assert(links.every((l) => l!.startsWith("/docs/")));
+    // chips opening in a new tab
+    assertEquals(
+      await page.$$eval(
+        ".DocSearch-AskAiScreen-RelatedSources-Item-Link",
+        (as) =>
+          as.map((a) =>
+            `${a.getAttribute("target")} ${a.getAttribute("rel")} ${
+              a.querySelector("svg") !== null
+            }`
+          ),
+      ),
+      links.map(() => "_blank noopener noreferrer true"),
+    );
+    // paragraphs are paragraphs
+    assertEquals(await page.locator(".DocSearch-Markdown-Content br").count(), 0);
+    assert(await page.locator(".DocSearch-Markdown-Content > p").count() >= 2);
+    assertEquals(await page.locator(".DocSearch-Markdown-Content > ul").count(), 1);
     await closePage(page);
   });
 
@@ -293,6 +331,12 @@ async function steps(t: Deno.TestContext) {
     await ask(page, "translations");
     await settled(page);
     assertEquals(await page.getAttribute(".DocSearch-AskAiScreen-LikeButton", "title"), "Like");
+    // icons, not emoji (which render as empty boxes without an emoji font)
+    for (const button of ["Like", "Dislike", "Copy"]) {
+      const selector = `.DocSearch-AskAiScreen-${button}Button`;
+      assertEquals(await page.locator(`${selector} svg`).count(), 1, button);
+      assert(!/\p{Extended_Pictographic}/u.test(await page.textContent(selector) ?? ""), button);
+    }
     assertEquals(
       await page.getAttribute(".DocSearch-AskAiScreen-DislikeButton", "title"),
       "Dislike",
@@ -668,12 +712,33 @@ async function steps(t: Deno.TestContext) {
     await ask(page, "search box options");
     await settled(page);
     assertEquals(await axeViolations(page), []);
+    // the ⋮ menu holds "Start a new conversation" and "Conversation history"
+    assertEquals(await page.locator(".DocSearch-AskAiScreen-HistoryButton").count(), 0);
+    await page.click(".DocSearch-Menu-trigger");
+    assertEquals(await page.getAttribute(".DocSearch-Menu-trigger", "aria-expanded"), "true");
+    assertEquals(
+      await page.$$eval("[role=menu] [role=menuitem]", (e) => e.map((i) => i.textContent)),
+      [
+        "Start a new conversation",
+        "Conversation history",
+      ],
+    );
+    assertEquals(await axeViolations(page), [], "with the menu open");
     await page.click(".DocSearch-AskAiScreen-HistoryButton");
     await page.waitForSelector(".DocSearch-ConversationHistory");
+    assertEquals(await page.locator("[role=menu]").count(), 0, "the menu closes");
     assertEquals(
       await page.textContent(".DocSearch-ConversationHistory .DocSearch-Hit-source"),
       "My conversation history",
     );
+    // the back arrow returns to keyword search; × closes the modal
+    await page.click(".DocSearch-AskAi-Return");
+    await page.waitForSelector(".DocSearch-Input[role=combobox]");
+    await ask(page, "theming");
+    await page.click(
+      ".DocSearch-AskAiScreen .DocSearch-Close, .DocSearch-Container--AskAi .DocSearch-Close",
+    );
+    await page.waitForSelector(".DocSearch-Modal", { state: "detached" });
     await closePage(page);
   });
 

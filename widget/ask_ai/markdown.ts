@@ -1,5 +1,6 @@
 /**
- * Answers as Markdown: rendered by `snarkdown`, then sanitized against an
+ * Answers as Markdown: rendered by `snarkdown` block by block (paragraphs
+ * are `<p>`), then sanitized against an
  * allow-list inside an inert template (nothing loads or runs there), so raw
  * HTML from the answer never becomes
  * elements (disallowed elements are replaced by their text, `script`/`style`
@@ -42,10 +43,35 @@ function clean(node: Element | DocumentFragment, base: string): void {
   }
 }
 
+/**
+ * The Markdown `text` as HTML blocks: `snarkdown` per block (blocks split at
+ * blank lines outside code fences), inline-only blocks wrapped in `<p>`, as
+ * `snarkdown` alone joins paragraphs with `<br>`.
+ */
+function blocks(text: string): string {
+  const parts: string[] = [];
+  let fenced = false;
+  let block = "";
+  for (const line of text.split("\n")) {
+    if (line.startsWith("```")) fenced = !fenced;
+    if (!fenced && line.trim() === "") {
+      if (block) parts.push(block);
+      block = "";
+    } else {
+      block += (block ? "\n" : "") + line;
+    }
+  }
+  if (block) parts.push(block);
+  return parts.map((part) => {
+    const html = snarkdown(part);
+    return /^<(h\d|ul|ol|pre|blockquote|hr|table)\b/.test(html) ? html : `<p>${html}</p>`;
+  }).join("");
+}
+
 /** Sanitized HTML for the Markdown `text`, relative links resolved against `document`'s URL. */
 export function renderMarkdown(text: string, document: Document): string {
   const template = document.createElement("template");
-  template.innerHTML = snarkdown(text);
+  template.innerHTML = blocks(text);
   clean(template.content, document.baseURI);
   return template.innerHTML;
 }

@@ -14,7 +14,15 @@ import type { ResolvedAskAi, ResolvedOptions } from "../options.ts";
 import type { SearchClient } from "../search.ts";
 import type { AskAiScreenTranslations } from "../translations.ts";
 import { html } from "../ui/html.ts";
-import { closeIcon, enterIcon, sparklesIcon } from "../ui/icons.ts";
+import {
+  backIcon,
+  closeIcon,
+  copyIcon,
+  enterIcon,
+  moreIcon,
+  pageIcon,
+  thumbIcon,
+} from "../ui/icons.ts";
 import { type ChatSettings, sendChat, sendFeedback } from "./chat.ts";
 import type { Conversation, ConversationStorage } from "./conversations.ts";
 import { answerLinks, isSafeUrl, renderMarkdown } from "./markdown.ts";
@@ -41,6 +49,8 @@ export interface AskAiViewProps {
   idPrefix: string;
   /** Leaves Ask AI mode, optionally with a keyword query to search. */
   onBack(query?: string): void;
+  /** Closes the modal. */
+  onClose(): void;
 }
 
 interface SuggestedQuestion {
@@ -61,8 +71,10 @@ function Parts(
 ): VNode {
   const blocks: VNode[] = [];
   let searched: string[] = [];
+  // as DocSearch v4: no "Searched for" line once the answer streams
+  const answered = message.parts.some((p) => p.type === "text" && p.text !== "");
   const flush = () => {
-    if (searched.length === 0) return;
+    if (searched.length === 0 || answered) return;
     const queries = searched;
     searched = [];
     const custom = t.aggregatedToolCallNode?.(queries, onQuery);
@@ -149,6 +161,7 @@ export function AskAiView(props: AskAiViewProps): VNode {
   const [question, setQuestion] = useState("");
   const [feedback, setFeedback] = useState<Record<string, boolean>>({});
   const [copied, setCopied] = useState<string | null>(null);
+  const [menu, setMenu] = useState(false);
   const [suggested, setSuggested] = useState<SuggestedQuestion[]>([]);
   const [history, setHistory] = useState(() => conversations.list());
   const abort = useRef<AbortController | null>(null);
@@ -251,8 +264,9 @@ export function AskAiView(props: AskAiViewProps): VNode {
       done && sources.length > 0 && html`
         <div class="DocSearch-AskAiScreen-RelatedSources">
           <p class="DocSearch-AskAiScreen-RelatedSources-Title">${a.relatedSourcesText}</p>
-          <ul>${sources.map((s) =>
-            html`<li key=${s.url}><a href=${s.url}>${s.title}</a></li>`
+          <ul class="DocSearch-AskAiScreen-RelatedSources-List">${sources.map((s) =>
+            html`<li key=${s.url}><a class="DocSearch-AskAiScreen-RelatedSources-Item-Link"
+              href=${s.url} target="_blank" rel="noopener noreferrer">${pageIcon()}<span>${s.title}</span></a></li>`
           )}</ul>
         </div>
       `
@@ -261,14 +275,16 @@ export function AskAiView(props: AskAiViewProps): VNode {
       done && hasText && html`<div class="DocSearch-AskAiScreen-Actions">
         <button
           type="button"
-          class="DocSearch-AskAiScreen-CopyButton"
+          class="DocSearch-AskAiScreen-ActionButton DocSearch-AskAiScreen-CopyButton"
           title=${a.copyButtonTitle}
           onClick=${() =>
         environment.navigator.clipboard?.writeText(messageText(message)).then(() => {
           setCopied(message.id);
           environment.setTimeout(() => setCopied(null), 2000);
         }, () => {})}
-        >${copied === message.id ? a.copyButtonCopiedText : a.copyButtonText}</button>
+        >${copyIcon()}<span class="DocSearch-VisuallyHiddenForAccessibility">${
+        copied === message.id ? a.copyButtonCopiedText : a.copyButtonText
+      }</span></button>
         ${
         message.id in feedback
           ? html`<p class="DocSearch-AskAiScreen-FeedbackText">${a.thanksForFeedbackText}</p>`
@@ -285,7 +301,7 @@ export function AskAiView(props: AskAiViewProps): VNode {
                   setFeedback({ ...feedback, [message.id]: like });
                   sendFeedback(settings, message.id, like).catch(() => {});
                 }}
-              >${like ? "👍" : "👎"}</button>
+              >${thumbIcon()}</button>
             `
           )
       }
@@ -352,10 +368,10 @@ export function AskAiView(props: AskAiViewProps): VNode {
     : isNew
     ? s.newConversationPlaceholder
     : s.placeholderTextAskAi ?? "Ask another question...";
-  const button = (cls: string, text: string, onClick: () => void, label = text) =>
+  const item = (cls: string, text: string, onClick: () => void) =>
     html`
-      <button type="button" class=${cls} aria-label=${label}
-        onClick=${onClick}>${text}</button>
+      <button type="button" role="menuitem" class=${`DocSearch-Menu-item ${cls}`}
+        onClick=${() => (setMenu(false), onClick())}>${text}</button>
     `;
   return html`
     <div class="DocSearch-SearchBar">
@@ -366,10 +382,12 @@ export function AskAiView(props: AskAiViewProps): VNode {
           if (question.trim() && !streaming) ask(question.trim());
         }}
       >
-        <label class="DocSearch-MagnifierLabel" for=${`${props.idPrefix}-askai-input`}>
-          ${sparklesIcon()}<span class="DocSearch-VisuallyHiddenForAccessibility">${s
-            .searchInputLabel}</span>
-        </label>
+        <button type="button" class="DocSearch-AskAi-Return DocSearch-AskAiScreen-BackButton"
+          title=${s.backToKeywordSearchButtonText} aria-label=${s
+            .backToKeywordSearchButtonAriaLabel} onClick=${() =>
+            props.onBack()}>${backIcon()}</button>
+        <label class="DocSearch-VisuallyHiddenForAccessibility" for=${`${props.idPrefix}-askai-input`}>${s
+          .searchInputLabel}</label>
         <input
           class="DocSearch-Input"
           id=${`${props.idPrefix}-askai-input`}
@@ -392,25 +410,32 @@ export function AskAiView(props: AskAiViewProps): VNode {
             onClick=${() => abort.current?.abort()}
           >■</button>
         `}
+        <div class="DocSearch-Actions">
+          <div class="DocSearch-Menu">
+            <button type="button" class="DocSearch-Action DocSearch-Menu-trigger"
+              aria-label=${`${s.startNewConversationText} / ${s.viewConversationHistoryText}`}
+              aria-haspopup="menu" aria-expanded=${menu} onClick=${() =>
+                setMenu(!menu)}>${moreIcon()}</button>
+            ${menu && html`
+              <div class="DocSearch-Menu-content open" role="menu">
+                ${item("DocSearch-AskAiScreen-NewButton", s.startNewConversationText, () => {
+                  abort.current?.abort();
+                  setConversation({ id: uid(), title: "", messages: [] });
+                  setScreen("chat");
+                })}
+                ${item(
+                  "DocSearch-AskAiScreen-HistoryButton",
+                  s.viewConversationHistoryText,
+                  () => setScreen("history"),
+                )}
+              </div>
+            `}
+          </div>
+          <div class="DocSearch-Divider" />
+          <button type="button" class="DocSearch-Action DocSearch-Close" title=${s.closeButtonText}
+            aria-label=${s.closeButtonAriaLabel} onClick=${props.onClose}>${closeIcon()}</button>
+        </div>
       </form>
-    </div>
-    <div class="DocSearch-AskAiScreen-Header">
-      ${button(
-        "DocSearch-AskAiScreen-BackButton",
-        s.backToKeywordSearchButtonText,
-        () => props.onBack(),
-        s.backToKeywordSearchButtonAriaLabel,
-      )}
-      ${button("DocSearch-AskAiScreen-NewButton", s.startNewConversationText, () => {
-        abort.current?.abort();
-        setConversation({ id: uid(), title: "", messages: [] });
-        setScreen("chat");
-      })}
-      ${button(
-        "DocSearch-AskAiScreen-HistoryButton",
-        s.viewConversationHistoryText,
-        () => setScreen("history"),
-      )}
     </div>
     <div class="DocSearch-Dropdown" aria-live="polite">${content}</div>
     <div class="DocSearch-Footer">

@@ -282,6 +282,7 @@ export function Modal(props: ModalProps): VNode {
         start=${askAi}
         idPrefix=${idPrefix}
         onBack=${leaveAskAi}
+        onClose=${props.onClose}
       />
     `
     : html`<p class="DocSearch-AskAiScreen-Thinking">${t.askAiScreen.thinkingText}</p>`);

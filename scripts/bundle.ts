@@ -1,0 +1,53 @@
+/**
+ * `deno task bundle`: the search box's browser bundle. Runs `deno bundle`
+ * (minified ESM, code splitting: the entry `searchbox.js`, the modal's and
+ * Ask AI's chunks, `style.css`) into an emptied output directory (`dist`, or
+ * the first argument), then drops the indentation inside template literals:
+ * the `html` templates (htm) keep their source indentation through the
+ * minifier, and htm drops whitespace that holds a newline at the edges of a
+ * text (so also a newline between two tags). Minified code has no other raw
+ * newlines (string literals escape them).
+ *
+ * Run: `deno run -A scripts/bundle.ts [outdir]`
+ */
+import { fromFileUrl, join } from "@std/path";
+
+const ROOT = fromFileUrl(new URL("..", import.meta.url));
+
+/** The `deno bundle` arguments, writing to `outDir`. */
+export function bundleArgs(outDir: string): string[] {
+  return [
+    "bundle",
+    "--quiet",
+    "--minify",
+    "--platform",
+    "browser",
+    "--code-splitting",
+    "--outdir",
+    outDir,
+    "widget/searchbox.ts",
+    "widget/style.css",
+  ];
+}
+
+/** Bundles into `outDir` (emptied first); throws with `deno bundle`'s output when it fails. */
+export async function bundle(outDir: string): Promise<void> {
+  await Deno.remove(outDir, { recursive: true }).catch(() => {});
+  const { success, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: bundleArgs(outDir),
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!success) throw new Error(`deno bundle failed:\n${new TextDecoder().decode(stderr)}`);
+  for await (const entry of Deno.readDir(outDir)) {
+    if (!entry.name.endsWith(".js")) continue;
+    const path = join(outDir, entry.name);
+    const code = await Deno.readTextFile(path);
+    await Deno.writeTextFile(path, code.replace(/\n[ \t]+/g, "\n").replace(/>\n</g, "><"));
+  }
+}
+
+if (import.meta.main) {
+  await bundle(Deno.args[0] ? Deno.args[0] : join(ROOT, "dist"));
+}
