@@ -414,12 +414,10 @@ export function buildGraph(
   // Edges into an entity that failed above would dangle: stop here with what was found.
   diagnostics.throwIfErrors();
   diagnostics.forEach(pendingOrders, (pending) => addEdgeOrderFields(types, [pending]));
-  diagnostics.attempt(() =>
-    buildWhereInputs(
-      types,
-      (type, prop, message) => fails.get(type)!(prop, message),
-      embeddables.all(),
-    )
+  buildWhereInputs(
+    types,
+    (type, prop, message) => diagnostics.attempt(() => fails.get(type)!(prop, message)),
+    embeddables.all(),
   );
   const enumNames = new Set<string>();
   for (const e of enums) {

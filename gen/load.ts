@@ -154,6 +154,10 @@ async function modules(paths: string[]): Promise<string[]> {
         }
         continue;
       }
+      if ((await Deno.stat(path)).isFile) {
+        files.add(path);
+        continue;
+      }
       for await (
         const entry of walk(path, { includeDirs: false, match: [MODULE], skip: [NOT_MODULE] })
       ) {
@@ -161,7 +165,7 @@ async function modules(paths: string[]): Promise<string[]> {
       }
     } catch (error) {
       throw new GenerateError(
-        `cannot read entity directory ${path}: ${(error as Error).message}`,
+        `cannot read entities at ${path}: ${(error as Error).message}`,
       );
     }
   }

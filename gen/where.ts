@@ -64,12 +64,12 @@ export interface GraphWhereInput {
  * Decides the where inputs of all `types` (in place: sets `type.where`). Run after every type's
  * fields and edges are known.
  *
- * @param fail raises the GenerateError naming the entity file and property of `type`
- * @throws GenerateError (through `fail`) when two predicates of one input get the same name
+ * @param report records the problem (naming the entity file and property of `type`) when two
+ *   predicates of one input get the same name; every clash of every type is reported
  */
 export function buildWhereInputs(
   types: GraphType[],
-  fail: (type: GraphType, prop: string, message: string) => never,
+  report: (type: GraphType, prop: string, message: string) => void,
   embeddables: GraphEmbeddable[] = [],
 ): void {
   const skippedTypes = new Set(
@@ -132,7 +132,7 @@ export function buildWhereInputs(
     const names = new Map<string, string>();
     const claim = (name: string, prop: string) => {
       if (names.has(name)) {
-        fail(
+        report(
           type,
           prop,
           `where predicate "${name}" of ${type.name}WhereInput is also made by ${names.get(name)}`,

@@ -221,3 +221,43 @@ Deno.test("generator warns about an exposed one-to-many edge whose foreign key h
     await Deno.remove(dirname(out), { recursive: true });
   }
 });
+
+Deno.test("generate: MikroORM options (orm) reach discovery; their entity paths and globs are used without a directory", async () => {
+  const out = join(await Deno.makeTempDir(), "out");
+  try {
+    const result = await generate({
+      out,
+      orm: {
+        entities: ["tests/gen/fixtures/three_broken/f*.ts", "tests/gen/fixtures/hidden/account.ts"],
+        discovery: {
+          onMetadata: (meta) => {
+            if (meta.className === "Fine") meta.comment = "Described by discovery.onMetadata.";
+          },
+        },
+      },
+    });
+    assertEquals(result.graph.types.map((t) => t.name).sort(), ["Account", "Fine"]);
+    assertMatch(
+      await Deno.readTextFile(join(out, "schema.graphql")),
+      /"""Described by discovery.onMetadata."""\ntype Fine implements Node/,
+    );
+  } finally {
+    await Deno.remove(out, { recursive: true }).catch(() => {});
+  }
+});
+
+Deno.test("generator reports every where-input clash of every type in one run", async () => {
+  const out = join(await Deno.makeTempDir(), "out");
+  const result = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "gen/main.ts", "-q", "-e", "tests/gen/fixtures/where_clash", "-o", out],
+    cwd: root,
+    stderr: "piped",
+  }).output();
+  assertEquals(result.code, 1);
+  assertEquals(new TextDecoder().decode(result.stderr).split("\n").filter((l) => l), [
+    'error: tests/gen/fixtures/where_clash/models.ts: Alpha.nameNEQ: where predicate "nameNEQ" of AlphaWhereInput is also made by name',
+    'error: tests/gen/fixtures/where_clash/models.ts: Beta.titleIn: where predicate "titleIn" of BetaWhereInput is also made by title',
+    "nothing was written",
+  ]);
+  assertEquals(await exists(out), false);
+});
