@@ -79,8 +79,9 @@ export interface EdgeDescription {
   connection: boolean;
   /**
    * The target's property pointing back at the parent, for edges loaded from the target side
-   * (`1:m`, `m:n`, inverse `1:1`). Absent for edges loaded by the parent's foreign key, and for
-   * unidirectional `m:n` edges (loaded per parent, not batched).
+   * (`1:m`, `m:n`, inverse `1:1`); for a unidirectional `m:n`, the inverse MikroORM adds itself
+   * (`<Owner>_<edge>__inverse`). Absent for edges loaded by the parent's foreign key; an `m:n`
+   * edge without one is loaded per parent.
    */
   inverse?: string;
   /** `true` when field collection skips the edge (`Unbind()`): its resolver loads it. */

@@ -97,7 +97,7 @@ export async function loadPlan(
         scope,
         limits,
       )
-      : []; // unidirectional m:n: the edge resolver loads it per parent
+      : []; // an m:n edge without an inverse property: its resolver loads it per parent
     await loadPlan(em, graph, [...new Set(children)], edgePlan.node, scope, limits);
   }
 }

@@ -1,5 +1,5 @@
 import { defineEntity, p } from "@mikro-orm/core";
-import { annotate, Mutations, OrderField } from "@mikrogql/ext";
+import { annotate, Mutations, OrderField, RelayConnection } from "@mikrogql/ext";
 import { User } from "./user.ts";
 
 /** A photo uploaded by a user. */
@@ -10,7 +10,12 @@ export const Photo = defineEntity({
     url: p.string(),
     caption: p.string().nullable(),
     user: () => p.manyToOne(User).index(),
+    /** Unidirectional m:n (no inverse on User): loaded through the pivot table. */
+    likedBy: () => p.manyToMany(User),
   },
 });
 
-annotate(Photo, { entity: [Mutations({ delete: false })], fields: { url: [OrderField("URL")] } });
+annotate(Photo, {
+  entity: [Mutations({ delete: false })],
+  fields: { url: [OrderField("URL")], likedBy: [RelayConnection()] },
+});

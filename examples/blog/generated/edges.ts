@@ -13,7 +13,16 @@ export const edges = {
     post: { prop: "post", target: "Post", kind: "m:1", connection: false },
     author: { prop: "author", target: "User", kind: "m:1", connection: false },
   },
-  Photo: { user: { prop: "user", target: "User", kind: "m:1", connection: false } },
+  Photo: {
+    user: { prop: "user", target: "User", kind: "m:1", connection: false },
+    likedBy: {
+      prop: "likedBy",
+      target: "User",
+      kind: "m:n",
+      connection: true,
+      inverse: "Photo_likedBy__inverse",
+    },
+  },
   Post: {
     author: { prop: "author", target: "User", kind: "m:1", connection: false },
     comments: {

@@ -34,6 +34,7 @@ export const mutations = {
         url: { op: "set", kind: "field", prop: "url" },
         caption: { op: "set", kind: "field", prop: "caption" },
         userID: { op: "set", kind: "edge", prop: "user", target: "User" },
+        likedByIDs: { op: "set", kind: "edges", prop: "likedBy", target: "User" },
       },
     },
     update: {
@@ -43,6 +44,9 @@ export const mutations = {
         caption: { op: "set", kind: "field", prop: "caption" },
         clearCaption: { op: "clear", kind: "field", prop: "caption" },
         userID: { op: "set", kind: "edge", prop: "user", target: "User" },
+        addLikedByIDs: { op: "add", kind: "edges", prop: "likedBy", target: "User" },
+        removeLikedByIDs: { op: "remove", kind: "edges", prop: "likedBy", target: "User" },
+        clearLikedBy: { op: "clear", kind: "edges", prop: "likedBy" },
       },
     },
   },

@@ -161,6 +161,27 @@ type Photo implements Node {
   url: String!
   caption: String
   user: User!
+  likedBy(
+    """Returns the elements in the list that come after the specified cursor."""
+    after: Cursor
+
+    """Returns the first _n_ elements from the list."""
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """Returns the last _n_ elements from the list."""
+    last: Int
+
+    """Ordering options for Users returned from the connection."""
+    orderBy: UserOrder
+
+    """Filtering options for Users returned from the connection."""
+    where: UserWhereInput
+  ): UserConnection!
 }
 
 """A connection to a list of items."""
@@ -257,6 +278,10 @@ input PhotoWhereInput {
   """user edge predicates"""
   hasUser: Boolean
   hasUserWith: [UserWhereInput!]
+
+  """likedBy edge predicates"""
+  hasLikedBy: Boolean
+  hasLikedByWith: [UserWhereInput!]
 }
 
 type Post implements Node {
@@ -600,6 +625,7 @@ input CreatePhotoInput {
   url: String!
   caption: String
   userID: ID!
+  likedByIDs: [ID!]
 }
 
 """
@@ -610,6 +636,9 @@ input UpdatePhotoInput {
   caption: String
   clearCaption: Boolean
   userID: ID
+  addLikedByIDs: [ID!]
+  removeLikedByIDs: [ID!]
+  clearLikedBy: Boolean
 }
 
 """Input of \`createPost\`."""

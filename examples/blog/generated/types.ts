@@ -124,6 +124,7 @@ export interface CreatePhotoInput {
   url: string;
   caption?: $Maybe<string>;
   userID: string;
+  likedByIDs?: $Maybe<Array<string>>;
 }
 
 /** `CreatePostInput`. */
@@ -245,12 +246,23 @@ export interface PageInfoResolvers {
 /** `Photo`: the entity. */
 export type Photo = $EntityOf<typeof nodeTypes.Photo.entity>;
 
+/** Arguments of `Photo.likedBy`. */
+export interface PhotoLikedByArgs {
+  after?: $Maybe<string>;
+  first?: $Maybe<number>;
+  before?: $Maybe<string>;
+  last?: $Maybe<number>;
+  orderBy?: $Maybe<UserOrder>;
+  where?: $Maybe<UserWhereInput>;
+}
+
 /** Resolvers of `Photo`'s fields. */
 export interface PhotoResolvers {
   id?: $Resolver<string | number, Photo>;
   url?: $Resolver<string, Photo>;
   caption?: $Resolver<$Maybe<string>, Photo>;
   user?: $Resolver<User, Photo>;
+  likedBy?: $Resolver<UserConnection, Photo, PhotoLikedByArgs>;
 }
 
 /** `PhotoConnection`, as resolvers return it. */
@@ -335,6 +347,8 @@ export interface PhotoWhereInput {
   userIDNotIn?: $Maybe<Array<string>>;
   hasUser?: $Maybe<boolean>;
   hasUserWith?: $Maybe<Array<UserWhereInput>>;
+  hasLikedBy?: $Maybe<boolean>;
+  hasLikedByWith?: $Maybe<Array<UserWhereInput>>;
 }
 
 /** `Post`: the entity. */
@@ -522,6 +536,9 @@ export interface UpdatePhotoInput {
   caption?: $Maybe<string>;
   clearCaption?: $Maybe<boolean>;
   userID?: $Maybe<string>;
+  addLikedByIDs?: $Maybe<Array<string>>;
+  removeLikedByIDs?: $Maybe<Array<string>>;
+  clearLikedBy?: $Maybe<boolean>;
 }
 
 /** `UpdatePostInput`. */

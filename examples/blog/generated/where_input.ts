@@ -28,7 +28,7 @@ export const whereInputs = {
       caption: { prop: "caption", kind: "string", ops: "string", nullable: true },
       userID: { prop: "user", kind: "id", target: "User", ops: "equality" },
     },
-    edges: ["user"],
+    edges: ["user", "likedBy"],
   },
   Post: {
     name: "PostWhereInput",
