@@ -266,7 +266,7 @@ export function buildGraph(
       );
     }
     const idProp = meta.properties[meta.primaryKeys[0]];
-    const idKind = scalarShape(idProp)?.kind;
+    const idKind = scalarShape(keyScalar(idProp))?.kind;
     const id = {
       prop: idProp.name,
       kind: idKind === "int"
@@ -313,7 +313,11 @@ export function buildGraph(
         // entgql `OrderField("ID")` on the key: the id is orderable (`DescendingIDs`).
         type.orderFields.push({ name: orderField.name, prop: prop.name, kind: id.kind });
       }
-      if (prop.primary || internal(prop) || flattened(prop) || skipped(list, SkipType)) return;
+      // A relation primary key (a shipment keyed by its order) stays an edge as well.
+      if (
+        (prop.primary && prop.kind === "scalar") || internal(prop) || flattened(prop) ||
+        skipped(list, SkipType)
+      ) return;
       if (prop.kind === "embedded" && !flattened(prop)) {
         const field = embeddables.field(prop);
         claim(prop.name, field.name);
@@ -436,6 +440,12 @@ export function buildGraph(
   }
   diagnostics.throwIfErrors();
   return { types, enums, embeddables: embeddables.all() };
+}
+
+/** The scalar column behind a primary key: the key itself, or the key a relation key points to. */
+function keyScalar(prop: EntityProperty): EntityProperty {
+  const target = prop.kind === "scalar" ? undefined : prop.targetMeta;
+  return target ? keyScalar(target.properties[target.primaryKeys[0]]) : prop;
 }
 
 /** GraphQL scalar per kind (enums are named per field). */

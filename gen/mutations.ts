@@ -181,6 +181,7 @@ const createFields: Contribute = ({ name, prop, graphqlType, edge, list, optiona
 };
 
 const updateFields: Contribute = ({ name, prop, graphqlType, edge, list }) => {
+  if (prop.primary) return []; // a relation primary key is set on create only
   const clear = (kind: GraphMutationInputField["kind"]) =>
     field(`clear${upperFirst(name)}`, "clear", kind, prop, "Boolean", {});
   if (!edge) {

@@ -29,7 +29,7 @@ import {
 import type { GraphQLFieldResolver } from "graphql";
 import { ErrorCode, gqlError, quote } from "./errors.ts";
 import type { Graph, MutationInputFieldDescription, NodeType } from "./graph.ts";
-import { decodeGlobalId, notFound } from "./node.ts";
+import { decodeGlobalId, notFound, primaryKeyOf } from "./node.ts";
 import type { CollectLimits } from "./collect.ts";
 import { checkColumnValue } from "./column_values.ts";
 import { dialectOf } from "./dialect.ts";
@@ -254,7 +254,7 @@ async function resolveIds(
   const found = new Map<NodeType, Map<string, object>>();
   for (const [target, pks] of wanted) {
     const rows = await em.find(target.entity, { [target.id.prop]: { $in: [...pks.values()] } });
-    found.set(target, new Map(rows.map((r) => [String((r as Row)[target.id.prop]), r])));
+    found.set(target, new Map(rows.map((r) => [String(primaryKeyOf(target, r)), r])));
   }
   const nodes = new Map<string, object | object[]>();
   for (const { name, target, many, pks } of refs) {

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { EntityManager } from "@mikro-orm/core";
+import { type EntityManager, Reference, wrap } from "@mikro-orm/core";
 import { base64UrlToText, textToBase64Url } from "./base64url.ts";
 import { ErrorCode, gqlError, MAX_QUOTED_INPUT } from "./errors.ts";
 import type { Graph, NodeType } from "./graph.ts";
@@ -108,6 +108,17 @@ function keyOf(type: NodeType, raw: string): GlobalId | undefined {
 }
 
 /**
+ * The primary key value of a row of `type`: the key column, or for a relation primary key (a
+ * shipment keyed by its order) the key of the row it points to.
+ */
+export function primaryKeyOf(type: NodeType, row: object): unknown {
+  const value = (row as Record<string, unknown>)[type.id.prop];
+  return value !== null && typeof value === "object" && !(value instanceof Date)
+    ? wrap(Reference.unwrapReference(value), true).getPrimaryKey()
+    : value;
+}
+
+/**
  * The `NOT_FOUND` error for a global id, with entgql's text (an id longer than
  * `MAX_QUOTED_INPUT` characters is cut).
  */
@@ -163,7 +174,7 @@ export async function noders(
     }, { connectionType: readConnection(em) });
     for (const row of rows) {
       found.set(
-        `${type.name}:${String((row as Record<string, unknown>)[type.id.prop])}`,
+        `${type.name}:${String(primaryKeyOf(type, row))}`,
         row,
       );
     }

@@ -21,7 +21,14 @@
  *
  * @module
  */
-import type { EntityManager, FilterQuery, QueryOrderMap } from "@mikro-orm/core";
+import {
+  type EntityManager,
+  type FilterQuery,
+  helper,
+  type QueryOrderMap,
+  Reference,
+  Utils,
+} from "@mikro-orm/core";
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { type Cursor, type CursorShape, decodeCursor, encodeCursor } from "./cursor.ts";
 import { ErrorCode, gqlError } from "./errors.ts";
@@ -496,5 +503,7 @@ function valueAt(row: object, path: string): unknown {
   for (const key of path.split(".")) {
     value = (value as Record<string, unknown> | null)?.[key];
   }
-  return value;
+  // A relation primary key (a shipment keyed by its order): the key of the row it points to.
+  if (Reference.isReference(value)) value = value.unwrap();
+  return Utils.isEntity(value) ? helper(value).getPrimaryKey() : value;
 }

@@ -10,7 +10,7 @@ import type { CollectLimits } from "./collect.ts";
 import { resolveEdge } from "./edges.ts";
 import { type Graph, type GraphHooks, nodeTypeOf, withHooks } from "./graph.ts";
 import { mutationResolvers } from "./mutation.ts";
-import { globalIdOf } from "./node.ts";
+import { globalIdOf, primaryKeyOf } from "./node.ts";
 import type { Connection, PaginationArgs } from "./paginate.ts";
 import { resolveConnection, resolveNode, resolveNodes } from "./roots.ts";
 import { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./scalars.ts";
@@ -90,7 +90,7 @@ export function createResolvers(
         );
     }
     const fields: Record<string, Resolver> = {
-      id: (row) => globalIdOf(graph, type, row[type.id.prop]),
+      id: (row) => globalIdOf(graph, type, primaryKeyOf(type, row)),
     };
     for (const [name, field] of Object.entries(type.fields)) {
       if (name !== field.prop) fields[name] = (row) => row[field.prop];

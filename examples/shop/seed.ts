@@ -8,6 +8,7 @@ import { Customer } from "./entities/customer.ts";
 import { Interest, OrderStatus, Priority, Tier } from "./entities/enums.ts";
 import { Order } from "./entities/order.ts";
 import { ParcelSize } from "./entities/parcel.ts";
+import { Shipment } from "./entities/shipment.ts";
 
 /**
  * Inserts deterministic data: `ada` (gold, high priority, 2 orders), `bob` (referred by ada,
@@ -65,6 +66,7 @@ export async function seed(em: EntityManager): Promise<number> {
     { customer: ada, status: OrderStatus.Paid, tier: Tier.Gold, day: 6, notes: [] },
     { customer: bob, status: OrderStatus.Placed, tier: undefined, day: 7, notes: [] },
   ].map(({ day, ...o }) => em.create(Order, { ...o, placedAt: new Date(Date.UTC(2026, 1, day)) }));
+  em.create(Shipment, { order: orders[0], carrier: "La Poste", trackingCode: "LP123" });
   await em.flush();
-  return 3 + orders.length + 1;
+  return 3 + orders.length + 1 + 1;
 }

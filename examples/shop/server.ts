@@ -13,11 +13,12 @@
 import { serveExample } from "../serve.ts";
 import { Customer } from "./entities/customer.ts";
 import { Order } from "./entities/order.ts";
+import { Shipment } from "./entities/shipment.ts";
 import { createSchema } from "./generated/mod.ts";
 import { seed } from "./seed.ts";
 
 /** The shop's entities. */
-export const entities = [Customer, Order];
+export const entities = [Customer, Order, Shipment];
 
 const SAMPLE = `{
   customers(first: 2, orderBy: { field: NAME }) {

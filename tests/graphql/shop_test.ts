@@ -396,6 +396,94 @@ for (const dialect of dialects()) {
           );
           assertEquals(await db.orm.em.fork().count(Customer, { email: "fay@example.com" }), 0);
         });
+        await t.step(
+          "a relation primary key: global id of the whole key, round-trips",
+          async () => {
+            const orders = await ok<{ orders: { edges: { node: { id: string } }[] } }>(
+              server,
+              `{ orders(orderBy: { field: PLACED_AT }) { edges { node { id } } } }`,
+            );
+            const [shipped, paid] = orders.orders.edges.map((e) => e.node.id);
+            const orderKey = atob(shipped.replaceAll("-", "+").replaceAll("_", "/")).split(":")[1];
+            const listed = await ok<{ shipments: { edges: { cursor: string; node: Data }[] } }>(
+              server,
+              `{ shipments(first: 1) { edges { cursor node { id carrier order { id } } } } }`,
+            );
+            const shipment = listed.shipments.edges[0].node;
+            // The shipment's id encodes its key: the order's key.
+            assertEquals(
+              atob((shipment.id as string).replaceAll("-", "+").replaceAll("_", "/")),
+              `Shipment:${orderKey}`,
+            );
+            assertEquals(shipment.order, { id: shipped });
+            const after = await ok<{ shipments: { edges: unknown[] } }>(
+              server,
+              `query($c: Cursor) { shipments(first: 1, after: $c) { edges { cursor } } }`,
+              { c: listed.shipments.edges[0].cursor },
+            );
+            assertEquals(after.shipments.edges, []);
+            const found = await ok<{ node: Data; nodes: Data[]; shipments: Data; orders: Data }>(
+              server,
+              `query($s: ID!, $o: ID!) {
+              node(id: $s) { id ... on Shipment { carrier trackingCode order { status } } }
+              nodes(ids: [$s, $o]) { id }
+              shipments(where: { id: $s, orderID: $o }) { totalCount }
+              orders(where: { hasShipment: true }) { edges { node { shipment { id } } } } }`,
+              { s: shipment.id, o: shipped },
+            );
+            assertEquals(found.node, {
+              id: shipment.id,
+              carrier: "La Poste",
+              trackingCode: "LP123",
+              order: { status: "Shipped" },
+            });
+            assertEquals(found.nodes, [{ id: shipment.id }, { id: shipped }]);
+            assertEquals(found.shipments, { totalCount: 1 });
+            assertEquals(found.orders, { edges: [{ node: { shipment: { id: shipment.id } } }] });
+            const updated = await ok<{ updateShipment: Data }>(
+              server,
+              `mutation($s: ID!) { updateShipment(id: $s, input: { carrier: "DHL", clearTrackingCode: true }) {
+              id carrier trackingCode } }`,
+              { s: shipment.id },
+            );
+            assertEquals(updated.updateShipment, {
+              id: shipment.id,
+              carrier: "DHL",
+              trackingCode: null,
+            });
+            const created = await ok<{ createShipment: { id: string; order: Data } }>(
+              server,
+              `mutation($o: ID!) { createShipment(input: { orderID: $o, carrier: "UPS" }) {
+              id order { id shipment { carrier } } } }`,
+              { o: paid },
+            );
+            assertEquals(created.createShipment.order, { id: paid, shipment: { carrier: "UPS" } });
+            await fails(
+              server,
+              `mutation($o: ID!) { createShipment(input: { orderID: $o, carrier: "UPS" }) { id } }`,
+              { o: paid },
+              "BAD_USER_INPUT",
+              /another Shipment already has the same value/,
+            );
+            await fails(
+              server,
+              `mutation($o: ID!) { createShipment(input: { orderID: $o, carrier: "UPS" }) { id } }`,
+              { o: ADA },
+              "BAD_USER_INPUT",
+              /input.orderID: .* is not the global id of a Order/,
+            );
+            await ok(server, `mutation($s: ID!) { deleteShipment(id: $s) }`, {
+              s: created.createShipment.id,
+            });
+            await fails(
+              server,
+              `query($s: ID!) { node(id: $s) { id } }`,
+              { s: created.createShipment.id },
+              "NOT_FOUND",
+              /Could not resolve/,
+            );
+          },
+        );
       } finally {
         await server.close();
         await db.close();

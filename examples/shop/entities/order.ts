@@ -1,10 +1,19 @@
 import type { Opt, Ref } from "@mikro-orm/core";
-import { Embedded, Entity, Enum, ManyToOne, PrimaryKey, Property } from "@mikro-orm/decorators/es";
+import {
+  Embedded,
+  Entity,
+  Enum,
+  ManyToOne,
+  OneToOne,
+  PrimaryKey,
+  Property,
+} from "@mikro-orm/decorators/es";
 import { Mutations, OrderField, QueryField } from "@mikrogql/ext";
 import { Address } from "./address.ts";
 import { Customer } from "./customer.ts";
 import { OrderStatus, Tier } from "./enums.ts";
 import { Parcel } from "./parcel.ts";
+import { Shipment } from "./shipment.ts";
 
 /** An order (decorator style): UUID key, enums shared with the customer, a computed getter. */
 @Entity({ tableName: "orders" })
@@ -39,6 +48,10 @@ export class Order {
   /** An array of embeddables (a JSON column). */
   @Embedded({ entity: () => Parcel, array: true })
   parcels: Opt<Parcel[]> = [];
+
+  /** Inverse side of the shipment keyed by this order. */
+  @OneToOne({ entity: () => Shipment, mappedBy: "order", nullable: true })
+  shipment?: Shipment;
 
   /** Computed from `status` and `placedAt` when selected (`persist: false`). */
   @Property({ type: "string", persist: false })

@@ -37,6 +37,10 @@ export const fields = {
     shippingAddress: { prop: "shippingAddress", kind: "json", embedded: "Address" },
     parcels: { prop: "parcels", kind: "json", list: true, embedded: "Parcel" },
   },
+  Shipment: {
+    carrier: { prop: "carrier", kind: "string" },
+    trackingCode: { prop: "trackingCode", kind: "string" },
+  },
 } satisfies Tables<FieldDescription>;
 
 /** GraphQL type -> user-resolved field -> properties it needs (`CollectedFor`). */

@@ -27,5 +27,15 @@ export const edges = {
     },
     orders: { prop: "orders", target: "Order", kind: "1:m", connection: true, inverse: "customer" },
   },
-  Order: { customer: { prop: "customer", target: "Customer", kind: "m:1", connection: false } },
+  Order: {
+    customer: { prop: "customer", target: "Customer", kind: "m:1", connection: false },
+    shipment: {
+      prop: "shipment",
+      target: "Shipment",
+      kind: "1:1",
+      connection: false,
+      inverse: "order",
+    },
+  },
+  Shipment: { order: { prop: "order", target: "Order", kind: "1:1", connection: false } },
 } satisfies Tables<EdgeDescription>;

@@ -100,4 +100,23 @@ export const mutations = {
     },
     delete: { field: "deleteOrder" },
   },
+  Shipment: {
+    create: {
+      field: "createShipment",
+      input: {
+        carrier: { op: "set", kind: "field", prop: "carrier" },
+        trackingCode: { op: "set", kind: "field", prop: "trackingCode" },
+        orderID: { op: "set", kind: "edge", prop: "order", target: "Order" },
+      },
+    },
+    update: {
+      field: "updateShipment",
+      input: {
+        carrier: { op: "set", kind: "field", prop: "carrier" },
+        trackingCode: { op: "set", kind: "field", prop: "trackingCode" },
+        clearTrackingCode: { op: "clear", kind: "field", prop: "trackingCode" },
+      },
+    },
+    delete: { field: "deleteShipment" },
+  },
 } satisfies Record<string, MutationDescription>;

@@ -7,6 +7,7 @@
  */
 import { Customer } from "../entities/customer.ts";
 import { Order } from "../entities/order.ts";
+import { Shipment } from "../entities/shipment.ts";
 import { collectedFor, fields } from "./collection.ts";
 import { edges } from "./edges.ts";
 import { enums } from "./enums.ts";
@@ -26,6 +27,7 @@ import {
 export const nodeTypes = {
   Customer: { entity: Customer, id: { prop: "id", kind: "int" } },
   Order: { entity: Order, id: { prop: "id", kind: "string" } },
+  Shipment: { entity: Shipment, id: { prop: "order", kind: "string" } },
 } satisfies Record<string, NodeTypeDescription>;
 
 /** The generated tables joined: what every runtime resolver reads. */

@@ -11,10 +11,12 @@ import type { OrderFieldDescription, Tables } from "@mikrogql/ext";
 export const orderFields = {
   Customer: { NAME: { prop: "name", kind: "string" }, POINTS: { prop: "points", kind: "bigint" } },
   Order: { PLACED_AT: { prop: "placedAt", kind: "time" } },
+  Shipment: {},
 } satisfies Tables<OrderFieldDescription>;
 
 /** GraphQL type -> root connection field of `Query`. */
-export const queryFields = { Customer: "customers", Order: "orders" } satisfies Record<
-  string,
-  string
->;
+export const queryFields = {
+  Customer: "customers",
+  Order: "orders",
+  Shipment: "shipments",
+} satisfies Record<string, string>;

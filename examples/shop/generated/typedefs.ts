@@ -428,6 +428,7 @@ type Order implements Node {
   shippingAddress: Address
   parcels: [Parcel!]!
   customer: Customer!
+  shipment: Shipment
 }
 
 """A connection to a list of items."""
@@ -534,6 +535,99 @@ input OrderWhereInput {
   """customer edge predicates"""
   hasCustomer: Boolean
   hasCustomerWith: [CustomerWhereInput!]
+
+  """shipment edge predicates"""
+  hasShipment: Boolean
+  hasShipmentWith: [ShipmentWhereInput!]
+}
+
+type Shipment implements Node {
+  id: ID!
+  carrier: String!
+  trackingCode: String
+  order: Order!
+}
+
+"""A connection to a list of items."""
+type ShipmentConnection {
+  """A list of edges."""
+  edges: [ShipmentEdge]
+
+  """Information to aid in pagination."""
+  pageInfo: PageInfo!
+
+  """Identifies the total count of items in the connection."""
+  totalCount: Int!
+}
+
+"""An edge in a connection."""
+type ShipmentEdge {
+  """The item at the end of the edge."""
+  node: Shipment
+
+  """A cursor for use in pagination."""
+  cursor: Cursor!
+}
+
+"""
+ShipmentWhereInput is used for filtering Shipment objects: predicates in one object are ANDed.
+"""
+input ShipmentWhereInput {
+  not: ShipmentWhereInput
+  and: [ShipmentWhereInput!]
+  or: [ShipmentWhereInput!]
+
+  """id field predicates"""
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+
+  """carrier field predicates"""
+  carrier: String
+  carrierNEQ: String
+  carrierIn: [String!]
+  carrierNotIn: [String!]
+  carrierGT: String
+  carrierGTE: String
+  carrierLT: String
+  carrierLTE: String
+  carrierContains: String
+  carrierHasPrefix: String
+  carrierHasSuffix: String
+  carrierEqualFold: String
+  carrierContainsFold: String
+
+  """trackingCode field predicates"""
+  trackingCode: String
+  trackingCodeNEQ: String
+  trackingCodeIn: [String!]
+  trackingCodeNotIn: [String!]
+  trackingCodeGT: String
+  trackingCodeGTE: String
+  trackingCodeLT: String
+  trackingCodeLTE: String
+  trackingCodeContains: String
+  trackingCodeHasPrefix: String
+  trackingCodeHasSuffix: String
+  trackingCodeIsNil: Boolean
+  trackingCodeNotNil: Boolean
+  trackingCodeEqualFold: String
+  trackingCodeContainsFold: String
+
+  """orderID field predicates"""
+  orderID: ID
+  orderIDNEQ: ID
+  orderIDIn: [ID!]
+  orderIDNotIn: [ID!]
+
+  """order edge predicates"""
+  hasOrder: Boolean
+  hasOrderWith: [OrderWhereInput!]
 }
 
 enum Tier {
@@ -690,6 +784,22 @@ input UpdateOrderInput {
   customerID: ID
 }
 
+"""Input of \`createShipment\`."""
+input CreateShipmentInput {
+  carrier: String!
+  trackingCode: String
+  orderID: ID!
+}
+
+"""
+Input of \`updateShipment\`: only the fields given change; applied in the order clear, set, add/remove.
+"""
+input UpdateShipmentInput {
+  carrier: String
+  trackingCode: String
+  clearTrackingCode: Boolean
+}
+
 type Query {
   """Fetches an object given its ID."""
   node(
@@ -744,6 +854,24 @@ type Query {
     """Filtering options for Orders returned from the connection."""
     where: OrderWhereInput
   ): OrderConnection!
+  shipments(
+    """Returns the elements in the list that come after the specified cursor."""
+    after: Cursor
+
+    """Returns the first _n_ elements from the list."""
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """Returns the last _n_ elements from the list."""
+    last: Int
+
+    """Filtering options for Shipments returned from the connection."""
+    where: ShipmentWhereInput
+  ): ShipmentConnection!
 }
 
 type Mutation {
@@ -775,6 +903,22 @@ type Mutation {
 
   """Deletes the Order with the given ID and returns the ID."""
   deleteOrder(
+    """ID of the object."""
+    id: ID!
+  ): ID!
+
+  """Creates a Shipment and returns it."""
+  createShipment(input: CreateShipmentInput!): Shipment!
+
+  """Updates the Shipment with the given ID and returns it."""
+  updateShipment(
+    """ID of the object."""
+    id: ID!
+    input: UpdateShipmentInput!
+  ): Shipment!
+
+  """Deletes the Shipment with the given ID and returns the ID."""
+  deleteShipment(
     """ID of the object."""
     id: ID!
   ): ID!

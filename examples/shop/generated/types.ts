@@ -75,6 +75,13 @@ export interface CreateOrderInput {
   customerID: string;
 }
 
+/** `CreateShipmentInput`. */
+export interface CreateShipmentInput {
+  carrier: string;
+  trackingCode?: $Maybe<string>;
+  orderID: string;
+}
+
 /** `Customer`: the entity. */
 export type Customer = $EntityOf<typeof nodeTypes.Customer.entity>;
 
@@ -426,6 +433,22 @@ export interface MutationDeleteOrderArgs {
   id: string;
 }
 
+/** Arguments of `Mutation.createShipment`. */
+export interface MutationCreateShipmentArgs {
+  input: CreateShipmentInput;
+}
+
+/** Arguments of `Mutation.updateShipment`. */
+export interface MutationUpdateShipmentArgs {
+  id: string;
+  input: UpdateShipmentInput;
+}
+
+/** Arguments of `Mutation.deleteShipment`. */
+export interface MutationDeleteShipmentArgs {
+  id: string;
+}
+
 /** Resolvers of `Mutation`'s fields. */
 export interface MutationResolvers {
   createCustomer?: $Resolver<Customer, unknown, MutationCreateCustomerArgs>;
@@ -434,10 +457,13 @@ export interface MutationResolvers {
   createOrder?: $Resolver<Order, unknown, MutationCreateOrderArgs>;
   updateOrder?: $Resolver<Order, unknown, MutationUpdateOrderArgs>;
   deleteOrder?: $Resolver<string | number, unknown, MutationDeleteOrderArgs>;
+  createShipment?: $Resolver<Shipment, unknown, MutationCreateShipmentArgs>;
+  updateShipment?: $Resolver<Shipment, unknown, MutationUpdateShipmentArgs>;
+  deleteShipment?: $Resolver<string | number, unknown, MutationDeleteShipmentArgs>;
 }
 
 /** `Node`: one of its implementations. */
-export type Node = Customer | Order;
+export type Node = Customer | Order | Shipment;
 
 /** `Order`: the entity. */
 export type Order = $EntityOf<typeof nodeTypes.Order.entity>;
@@ -453,6 +479,7 @@ export interface OrderResolvers {
   shippingAddress?: $Resolver<$Maybe<Address>, Order>;
   parcels?: $Resolver<Array<Parcel>, Order>;
   customer?: $Resolver<Customer, Order>;
+  shipment?: $Resolver<$Maybe<Shipment>, Order>;
 }
 
 /** `OrderConnection`, as resolvers return it. */
@@ -545,6 +572,8 @@ export interface OrderWhereInput {
   customerIDNotIn?: $Maybe<Array<string>>;
   hasCustomer?: $Maybe<boolean>;
   hasCustomerWith?: $Maybe<Array<CustomerWhereInput>>;
+  hasShipment?: $Maybe<boolean>;
+  hasShipmentWith?: $Maybe<Array<ShipmentWhereInput>>;
 }
 
 /** `PageInfo`, as resolvers return it. */
@@ -620,12 +649,108 @@ export interface QueryOrdersArgs {
   where?: $Maybe<OrderWhereInput>;
 }
 
+/** Arguments of `Query.shipments`. */
+export interface QueryShipmentsArgs {
+  after?: $Maybe<string>;
+  first?: $Maybe<number>;
+  before?: $Maybe<string>;
+  last?: $Maybe<number>;
+  where?: $Maybe<ShipmentWhereInput>;
+}
+
 /** Resolvers of `Query`'s fields. */
 export interface QueryResolvers {
   node?: $Resolver<$Maybe<Node>, unknown, QueryNodeArgs>;
   nodes?: $Resolver<Array<$Maybe<Node>>, unknown, QueryNodesArgs>;
   customers?: $Resolver<CustomerConnection, unknown, QueryCustomersArgs>;
   orders?: $Resolver<OrderConnection, unknown, QueryOrdersArgs>;
+  shipments?: $Resolver<ShipmentConnection, unknown, QueryShipmentsArgs>;
+}
+
+/** `Shipment`: the entity. */
+export type Shipment = $EntityOf<typeof nodeTypes.Shipment.entity>;
+
+/** Resolvers of `Shipment`'s fields. */
+export interface ShipmentResolvers {
+  id?: $Resolver<string | number, Shipment>;
+  carrier?: $Resolver<string, Shipment>;
+  trackingCode?: $Resolver<$Maybe<string>, Shipment>;
+  order?: $Resolver<Order, Shipment>;
+}
+
+/** `ShipmentConnection`, as resolvers return it. */
+export interface ShipmentConnection {
+  edges?: $Maybe<Array<$Maybe<ShipmentEdge>>>;
+  pageInfo: PageInfo;
+  totalCount: number;
+}
+
+/** Resolvers of `ShipmentConnection`'s fields. */
+export interface ShipmentConnectionResolvers {
+  edges?: $Resolver<$Maybe<Array<$Maybe<ShipmentEdge>>>, ShipmentConnection>;
+  pageInfo?: $Resolver<PageInfo, ShipmentConnection>;
+  totalCount?: $Resolver<number, ShipmentConnection>;
+}
+
+/** `ShipmentEdge`, as resolvers return it. */
+export interface ShipmentEdge {
+  node?: $Maybe<Shipment>;
+  cursor: string;
+}
+
+/** Resolvers of `ShipmentEdge`'s fields. */
+export interface ShipmentEdgeResolvers {
+  node?: $Resolver<$Maybe<Shipment>, ShipmentEdge>;
+  cursor?: $Resolver<string, ShipmentEdge>;
+}
+
+/** `ShipmentWhereInput`. */
+export interface ShipmentWhereInput {
+  not?: $Maybe<ShipmentWhereInput>;
+  and?: $Maybe<Array<ShipmentWhereInput>>;
+  or?: $Maybe<Array<ShipmentWhereInput>>;
+  id?: $Maybe<string>;
+  idNEQ?: $Maybe<string>;
+  idIn?: $Maybe<Array<string>>;
+  idNotIn?: $Maybe<Array<string>>;
+  idGT?: $Maybe<string>;
+  idGTE?: $Maybe<string>;
+  idLT?: $Maybe<string>;
+  idLTE?: $Maybe<string>;
+  carrier?: $Maybe<string>;
+  carrierNEQ?: $Maybe<string>;
+  carrierIn?: $Maybe<Array<string>>;
+  carrierNotIn?: $Maybe<Array<string>>;
+  carrierGT?: $Maybe<string>;
+  carrierGTE?: $Maybe<string>;
+  carrierLT?: $Maybe<string>;
+  carrierLTE?: $Maybe<string>;
+  carrierContains?: $Maybe<string>;
+  carrierHasPrefix?: $Maybe<string>;
+  carrierHasSuffix?: $Maybe<string>;
+  carrierEqualFold?: $Maybe<string>;
+  carrierContainsFold?: $Maybe<string>;
+  trackingCode?: $Maybe<string>;
+  trackingCodeNEQ?: $Maybe<string>;
+  trackingCodeIn?: $Maybe<Array<string>>;
+  trackingCodeNotIn?: $Maybe<Array<string>>;
+  trackingCodeGT?: $Maybe<string>;
+  trackingCodeGTE?: $Maybe<string>;
+  trackingCodeLT?: $Maybe<string>;
+  trackingCodeLTE?: $Maybe<string>;
+  trackingCodeContains?: $Maybe<string>;
+  trackingCodeHasPrefix?: $Maybe<string>;
+  trackingCodeHasSuffix?: $Maybe<string>;
+  trackingCodeIsNil?: $Maybe<boolean>;
+  trackingCodeNotNil?: $Maybe<boolean>;
+  trackingCodeEqualFold?: $Maybe<string>;
+  trackingCodeContainsFold?: $Maybe<string>;
+  orderID?: $Maybe<string>;
+  orderIDNEQ?: $Maybe<string>;
+  orderIDIn?: $Maybe<Array<string>>;
+  orderIDNotIn?: $Maybe<Array<string>>;
+  hasOrder?: $Maybe<boolean>;
+  hasOrderWith?: $Maybe<Array<OrderWhereInput>>;
 }
 
 /** `Tier`, as resolvers see it (entity values). */
@@ -678,6 +803,13 @@ export interface UpdateOrderInput {
   customerID?: $Maybe<string>;
 }
 
+/** `UpdateShipmentInput`. */
+export interface UpdateShipmentInput {
+  carrier?: $Maybe<string>;
+  trackingCode?: $Maybe<string>;
+  clearTrackingCode?: $Maybe<boolean>;
+}
+
 /**
  * The user resolver map `createSchema({ resolvers })` takes: every generated field typed;
  * fields and types added with `typeDefs` are accepted too (annotate their parameters).
@@ -695,5 +827,8 @@ export interface Resolvers {
   PageInfo?: $Fields<PageInfoResolvers>;
   Parcel?: $Fields<ParcelResolvers>;
   Query?: $Fields<QueryResolvers>;
+  Shipment?: $Fields<ShipmentResolvers>;
+  ShipmentConnection?: $Fields<ShipmentConnectionResolvers>;
+  ShipmentEdge?: $Fields<ShipmentEdgeResolvers>;
   [type: string]: unknown;
 }

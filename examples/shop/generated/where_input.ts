@@ -52,6 +52,16 @@ export const whereInputs = {
       shippingAddressZip: { prop: "shippingAddress.zip", kind: "string", ops: "equality" },
       customerID: { prop: "customer", kind: "id", target: "Customer", ops: "equality" },
     },
-    edges: ["customer"],
+    edges: ["customer", "shipment"],
+  },
+  Shipment: {
+    name: "ShipmentWhereInput",
+    fields: {
+      id: { prop: "order", kind: "id", target: "Shipment", ops: "comparison" },
+      carrier: { prop: "carrier", kind: "string", ops: "string" },
+      trackingCode: { prop: "trackingCode", kind: "string", ops: "string", nullable: true },
+      orderID: { prop: "order", kind: "id", target: "Order", ops: "equality" },
+    },
+    edges: ["order"],
   },
 } satisfies Record<string, WhereInputDescription>;

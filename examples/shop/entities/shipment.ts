@@ -1,0 +1,22 @@
+import type { Ref } from "@mikro-orm/core";
+import { Entity, OneToOne, Property } from "@mikro-orm/decorators/es";
+import { Mutations, QueryField } from "@mikrogql/ext";
+import { Order } from "./order.ts";
+
+/**
+ * The shipment of an order: its primary key is the order (a 1:1 relation primary key), so its
+ * global id encodes the order's key.
+ */
+@Entity()
+@QueryField()
+@Mutations()
+export class Shipment {
+  @OneToOne({ entity: () => Order, primary: true, owner: true, inversedBy: "shipment", ref: true })
+  order!: Ref<Order>;
+
+  @Property({ type: "string" })
+  carrier!: string;
+
+  @Property({ type: "string", nullable: true })
+  trackingCode?: string;
+}
