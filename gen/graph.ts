@@ -97,6 +97,13 @@ export interface GraphType {
   entity: LoadedEntity;
   meta: EntityMetadata;
   id: { prop: string; kind: "int" | "bigint" | "string" };
+  /**
+   * The abstract root of a single-table or table-per-type inheritance: a GraphQL interface
+   * (implementing `Node`) with the root's fields, implemented by one type per concrete class.
+   */
+  abstract?: boolean;
+  /** For a concrete class of such a hierarchy: the interface (its root's GraphQL type). */
+  implements?: string;
   /** Root connection field name, when annotated `QueryField()`. */
   queryField?: string;
   fields: GraphField[];
@@ -169,7 +176,7 @@ export function buildGraph(
       ? "an embeddable"
       : meta.virtual
       ? "a virtual entity"
-      : meta.abstract
+      : meta.abstract && !inheritanceRoot(meta)
       ? "abstract"
       : undefined;
     if (!meta || why) {
@@ -288,8 +295,16 @@ export function buildGraph(
       prefix: find(annotations.entity, "IdPrefix")?.prefix,
       description: meta.comment,
     };
+    if (inheritanceRoot(meta)) type.abstract = true;
+    const rootName = meta.root !== meta ? typeOfClass.get(meta.root.className) : undefined;
+    const rootLoaded = model.entities.find((e) => e.className === meta.root.className);
+    if (rootName && inheritanceRoot(meta.root)) type.implements = rootName;
+    // A subclass inherits its root's decorators (the same annotation objects): the root's
+    // QueryField lists every class through the interface, not this one.
+    const inherited = (a: Annotation) =>
+      !!rootLoaded && rootLoaded !== loaded && annotationsOf(rootLoaded.entity).entity.includes(a);
     const query = find(annotations.entity, "QueryField");
-    if (query) {
+    if (query && !inherited(query)) {
       type.queryField = query.name ?? camel(pluralize(name));
       if (!NAME.test(type.queryField)) {
         fail("", `invalid QueryField name "${type.queryField}"`);
@@ -313,10 +328,13 @@ export function buildGraph(
         // entgql `OrderField("ID")` on the key: the id is orderable (`DescendingIDs`).
         type.orderFields.push({ name: orderField.name, prop: prop.name, kind: id.kind });
       }
-      // A relation primary key (a shipment keyed by its order) stays an edge as well.
+      // A relation primary key (a shipment keyed by its order) stays an edge as well. The
+      // discriminator column of a single-table inheritance is the `__typename`.
       if (
         (prop.primary && prop.kind === "scalar") || internal(prop) || flattened(prop) ||
-        skipped(list, SkipType)
+        skipped(list, SkipType) ||
+        (type.abstract && (prop as { inherited?: boolean }).inherited) ||
+        prop.name === meta.root.discriminatorColumn
       ) return;
       if (prop.kind === "embedded" && !flattened(prop)) {
         const field = embeddables.field(prop);
@@ -411,12 +429,15 @@ export function buildGraph(
         delete type.collectedFor[field.name];
       }
     }
-    type.mutations = buildMutations(type, annotations.entity, annotations.fields, fail);
+    if (!type.abstract) {
+      type.mutations = buildMutations(type, annotations.entity, annotations.fields, fail);
+    }
     fails.set(type, fail);
     return type;
   });
   // Edges into an entity that failed above would dangle: stop here with what was found.
   diagnostics.throwIfErrors();
+  interfaceNullability(types);
   diagnostics.forEach(pendingOrders, (pending) => addEdgeOrderFields(types, [pending]));
   buildWhereInputs(
     types,
@@ -440,6 +461,30 @@ export function buildGraph(
   }
   diagnostics.throwIfErrors();
   return { types, enums, embeddables: embeddables.all() };
+}
+
+/** The abstract root of a single-table or table-per-type inheritance. */
+function inheritanceRoot(meta: EntityMetadata): boolean {
+  return !!meta.abstract && meta.root === meta &&
+    (meta.inheritanceType === "sti" || meta.inheritanceType === "tpt");
+}
+
+/**
+ * An interface's field is non-null when it is in every class implementing it (MikroORM makes
+ * the columns of a single table nullable).
+ */
+function interfaceNullability(types: GraphType[]): void {
+  for (const root of types.filter((t) => t.abstract)) {
+    const subs = types.filter((t) => t.implements === root.name);
+    if (subs.length === 0) continue;
+    for (const f of root.fields) {
+      f.nullable = !!f.computed ||
+        subs.some((s) => s.fields.find((g) => g.name === f.name)?.nullable !== false);
+    }
+    for (const e of root.edges) {
+      e.nullable = subs.some((s) => s.edges.find((g) => g.name === e.name)?.nullable !== false);
+    }
+  }
 }
 
 /** The scalar column behind a primary key: the key itself, or the key a relation key points to. */

@@ -141,7 +141,7 @@ export function buildSchema(graph: Graph): GraphQLSchema {
       }),
     );
   }
-  const objects = new Map<string, GraphQLObjectType>();
+  const objects = new Map<string, GraphQLObjectType | GraphQLInterfaceType>();
   const connections = new Map<string, GraphQLObjectType>();
   const orders = new Map<string, GraphQLInputObjectType>();
   const named: GraphQLNamedType[] = [];
@@ -246,38 +246,41 @@ export function buildSchema(graph: Graph): GraphQLSchema {
     return args;
   };
   for (const type of graph.types) {
+    const config = {
+      name: type.name,
+      description: type.description,
+      // An inheritance root is an interface; its concrete classes implement it.
+      interfaces: () =>
+        type.implements ? [node, objects.get(type.implements) as GraphQLInterfaceType] : [node],
+      fields: () => {
+        const fields: GraphQLFieldConfigMap<unknown, unknown> = {
+          id: { type: nonNull(GraphQLID) },
+        };
+        for (const f of type.fields) {
+          fields[f.name] = { type: outputOf(f), description: f.description };
+        }
+        for (const e of type.edges) {
+          const target = graph.types.find((t) => t.name === e.target)!;
+          if (e.unique) {
+            const object = objects.get(e.target)!;
+            fields[e.name] = { type: e.nullable ? object : nonNull(object) };
+          } else if (e.connection) {
+            fields[e.name] = {
+              type: nonNull(connections.get(e.target)!),
+              args: connectionArgs(target),
+            };
+          } else {
+            fields[e.name] = {
+              type: new GraphQLList(nonNull(objects.get(e.target)!)),
+            };
+          }
+        }
+        return fields;
+      },
+    };
     objects.set(
       type.name,
-      new GraphQLObjectType({
-        name: type.name,
-        description: type.description,
-        interfaces: [node],
-        fields: () => {
-          const fields: GraphQLFieldConfigMap<unknown, unknown> = {
-            id: { type: nonNull(GraphQLID) },
-          };
-          for (const f of type.fields) {
-            fields[f.name] = { type: outputOf(f), description: f.description };
-          }
-          for (const e of type.edges) {
-            const target = graph.types.find((t) => t.name === e.target)!;
-            if (e.unique) {
-              const object = objects.get(e.target)!;
-              fields[e.name] = { type: e.nullable ? object : nonNull(object) };
-            } else if (e.connection) {
-              fields[e.name] = {
-                type: nonNull(connections.get(e.target)!),
-                args: connectionArgs(target),
-              };
-            } else {
-              fields[e.name] = {
-                type: new GraphQLList(nonNull(objects.get(e.target)!)),
-              };
-            }
-          }
-          return fields;
-        },
-      }),
+      type.abstract ? new GraphQLInterfaceType(config) : new GraphQLObjectType(config),
     );
   }
   const query = new GraphQLObjectType({
@@ -323,7 +326,7 @@ export function buildSchema(graph: Graph): GraphQLSchema {
   named.push(...enums.values(), ...embeddedObjects.values(), ...embeddedInputs.values());
   const mutations = buildMutationTypes(graph, {
     input: (name) => enums.get(name) ?? embeddedInputs.get(name) ?? scalar(name),
-    object: (name) => objects.get(name)!,
+    object: (name) => objects.get(name) as GraphQLObjectType,
   });
   named.push(...mutations.inputs);
   return new GraphQLSchema({ query, mutation: mutations.mutation, types: named });

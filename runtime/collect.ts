@@ -149,6 +149,9 @@ class Collector {
         `query nests edges ${depth} levels deep; the limit is ${maxDepth}`,
       );
     }
+    // An inheritance root (a GraphQL interface): its rows are of several classes, whose columns
+    // and edges are not known here; every column is read, edges load with their resolvers.
+    if (type.abstract) return { type, props: undefined, edges: [] };
     const object = this.object(type.name);
     const plan: NodePlan = { type, props: new Set([type.id.prop]), edges: [] };
     const byKey = new Map<string, EdgePlan>();

@@ -40,6 +40,13 @@ export interface NodeTypeDescription {
   /** The primary key. */
   id: IdDescription;
   /**
+   * The abstract root of a single-table or table-per-type inheritance, exposed as a GraphQL
+   * interface: its rows resolve to the types of their concrete classes.
+   */
+  abstract?: boolean;
+  /** For a concrete class of such an inheritance: the GraphQL interface (root type) it implements. */
+  implements?: string;
+  /**
    * `IdPrefix(prefix)`: with `raw` global ids, the prefix before `_` of this type's keys
    * (`todo_01H…`), which names the type in `node(id)`.
    */

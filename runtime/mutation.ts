@@ -29,7 +29,7 @@ import {
 import type { GraphQLFieldResolver } from "graphql";
 import { ErrorCode, gqlError, quote } from "./errors.ts";
 import type { Graph, MutationInputFieldDescription, NodeType } from "./graph.ts";
-import { decodeGlobalId, notFound, primaryKeyOf } from "./node.ts";
+import { decodeGlobalId, isOfType, notFound, primaryKeyOf } from "./node.ts";
 import type { CollectLimits } from "./collect.ts";
 import { checkColumnValue } from "./column_values.ts";
 import { dialectOf } from "./dialect.ts";
@@ -239,7 +239,7 @@ async function resolveIds(
     const pks = ids.map((id, i) => {
       const where = Array.isArray(value) ? `input.${name}[${i}]` : `input.${name}`;
       const decoded = decodeGlobalId(graph, id);
-      if (decoded?.type !== target) {
+      if (!decoded || !isOfType(decoded.type, target.name)) {
         throw gqlError(
           ErrorCode.BAD_USER_INPUT,
           `${where}: ${quote(id)} is not the global id of a ${target.name}`,

@@ -108,6 +108,14 @@ function keyOf(type: NodeType, raw: string): GlobalId | undefined {
 }
 
 /**
+ * A node of `type` is a `target`: the same type, or a class of the inheritance root `target`
+ * (a `CardPayment` id where a `Payment` id is expected).
+ */
+export function isOfType(type: NodeType, target: string): boolean {
+  return type.name === target || type.implements === target;
+}
+
+/**
  * The primary key value of a row of `type`: the key column, or for a relation primary key (a
  * shipment keyed by its order) the key of the row it points to.
  */

@@ -108,7 +108,10 @@ export function createResolvers(
           options,
         );
     }
-    map[type.name] = fields;
+    // An inheritance root is an interface: each row resolves to its concrete class's type.
+    map[type.name] = type.abstract
+      ? { __resolveType: (obj: object) => nodeTypeOf(graph, obj)?.name }
+      : fields;
     map[`${type.name}Connection`] = {
       totalCount: ((connection: Connection<object>) =>
         connection.totalCount()) as unknown as Resolver,

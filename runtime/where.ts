@@ -24,7 +24,7 @@ import { type EntityManager, type EntityProperty, type FilterQuery, raw } from "
 import { containsFold, type Dialect, dialectOf, matchText } from "./dialect.ts";
 import { ErrorCode, gqlError, quote } from "./errors.ts";
 import type { Graph, NodeType, WhereFieldDescription, WhereOp, WhereOpFamily } from "./graph.ts";
-import { decodeGlobalId } from "./node.ts";
+import { decodeGlobalId, isOfType } from "./node.ts";
 
 const FAMILIES: Record<WhereOpFamily, WhereOp[]> = {
   boolean: ["EQ", "NEQ"],
@@ -259,7 +259,7 @@ class WhereCompiler {
   ids(target: string, value: unknown, path: string): unknown {
     const decode = (id: string, at: string) => {
       const decoded = decodeGlobalId(this.graph, id);
-      if (decoded?.type.name !== target) {
+      if (!decoded || !isOfType(decoded.type, target)) {
         throw badInput(`${at}: ${quote(id)} is not the global id of a ${target}`);
       }
       return decoded.pk;

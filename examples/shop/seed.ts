@@ -8,6 +8,8 @@ import { Customer } from "./entities/customer.ts";
 import { Interest, OrderStatus, Priority, Tier } from "./entities/enums.ts";
 import { Order } from "./entities/order.ts";
 import { ParcelSize } from "./entities/parcel.ts";
+import { CardPayment, TransferPayment } from "./entities/payment.ts";
+import { Book, Gadget } from "./entities/product.ts";
 import { Shipment } from "./entities/shipment.ts";
 
 /**
@@ -67,6 +69,13 @@ export async function seed(em: EntityManager): Promise<number> {
     { customer: bob, status: OrderStatus.Placed, tier: undefined, day: 7, notes: [] },
   ].map(({ day, ...o }) => em.create(Order, { ...o, placedAt: new Date(Date.UTC(2026, 1, day)) }));
   em.create(Shipment, { order: orders[0], carrier: "La Poste", trackingCode: "LP123" });
+  const paidAt = new Date(Date.UTC(2026, 1, 5, 12));
+  em.create(CardPayment, { order: orders[0], amount: "30.00", cardLast4: "4242", paidAt });
+  em.create(TransferPayment, { order: orders[0], amount: "12.50", iban: "FR76 3000", paidAt });
+  em.create(CardPayment, { order: orders[1], amount: "8.00", cardLast4: "1881", paidAt });
+  em.create(Book, { name: "Dune", price: "9.99", isbn: "978-0441172719", pages: 412 });
+  em.create(Book, { name: "Emma", price: "4.50", isbn: "978-0141439587" });
+  em.create(Gadget, { name: "Lamp", price: "25.00", warrantyMonths: 24 });
   await em.flush();
-  return 3 + orders.length + 1 + 1;
+  return 3 + orders.length + 1 + 3 + 3;
 }

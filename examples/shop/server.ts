@@ -13,12 +13,24 @@
 import { serveExample } from "../serve.ts";
 import { Customer } from "./entities/customer.ts";
 import { Order } from "./entities/order.ts";
+import { CardPayment, Payment, TransferPayment } from "./entities/payment.ts";
+import { Book, Gadget, Product } from "./entities/product.ts";
 import { Shipment } from "./entities/shipment.ts";
 import { createSchema } from "./generated/mod.ts";
 import { seed } from "./seed.ts";
 
 /** The shop's entities. */
-export const entities = [Customer, Order, Shipment];
+export const entities = [
+  Customer,
+  Order,
+  Shipment,
+  Payment,
+  CardPayment,
+  TransferPayment,
+  Product,
+  Book,
+  Gadget,
+];
 
 const SAMPLE = `{
   customers(first: 2, orderBy: { field: NAME }) {

@@ -44,7 +44,12 @@ export function emitNode(graph: Graph, runtime: string, out: string): string {
       local === t.entity.exportName ? local : `${t.entity.exportName} as ${local}`,
     );
     const prefix = t.prefix ? `, prefix: ${literal(t.prefix)}` : "";
-    return `${t.name}: { entity: ${local}, id: ${literal(t.id)}${prefix} }`;
+    const abstract = t.abstract
+      ? ", abstract: true"
+      : t.implements
+      ? `, implements: ${literal(t.implements)}`
+      : "";
+    return `${t.name}: { entity: ${local}, id: ${literal(t.id)}${prefix}${abstract} }`;
   });
   const body = `
 /** GraphQL type -> MikroORM entity and primary key. */

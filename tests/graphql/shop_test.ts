@@ -8,6 +8,7 @@ import {
   buildSchema,
   type GraphQLEnumType,
   type GraphQLInputObjectType,
+  type GraphQLInterfaceType,
   type GraphQLObjectType,
 } from "graphql";
 import { Transactioner } from "@mikrogql/ext";
@@ -24,8 +25,10 @@ const sdl = await Deno.readTextFile(
 const schema = buildSchema(sdl);
 const object = (name: string) => schema.getType(name) as GraphQLObjectType;
 const input = (name: string) => schema.getType(name) as GraphQLInputObjectType;
-const fieldType = (type: string, field: string) =>
-  String((object(type) ?? input(type)).getFields()[field]?.type);
+const fieldType = (type: string, field: string) => {
+  const found = (object(type) ?? input(type)).getFields()[field];
+  return found ? String(found.type) : undefined;
+};
 
 Deno.test("shop SDL: what each mapping feature becomes", async (t) => {
   await t.step("hidden and internal MikroORM properties never appear", () => {
@@ -83,6 +86,30 @@ Deno.test("shop SDL: what each mapping feature becomes", async (t) => {
     const orderWhere = Object.keys(input("OrderWhereInput").getFields());
     assert(orderWhere.includes("shippingAddressCityIn"));
     assert(!orderWhere.some((f) => f.startsWith("shippingAddressGeo") || f.startsWith("parcels")));
+  });
+  await t.step("inheritance roots are interfaces implemented by each concrete class", () => {
+    const iface = (name: string) => schema.getType(name) as GraphQLInterfaceType;
+    assertEquals(iface("Payment").constructor.name, "GraphQLInterfaceType");
+    assertEquals(iface("Product").constructor.name, "GraphQLInterfaceType");
+    assertEquals(
+      schema.getPossibleTypes(iface("Payment")).map((t) => t.name).sort(),
+      ["CardPayment", "TransferPayment"],
+    );
+    assertEquals(
+      schema.getPossibleTypes(iface("Product")).map((t) => t.name).sort(),
+      ["Book", "Gadget"],
+    );
+    // The root lists its own fields only, non-null when every class has them.
+    assertEquals(Object.keys(iface("Payment").getFields()), ["id", "amount", "paidAt", "order"]);
+    assertEquals(String(iface("Payment").getFields().amount.type), "String!");
+    // A subclass's required column is non-null on its type (the single table's column is not).
+    assertEquals(fieldType("CardPayment", "cardLast4"), "String!");
+    assert(!/\bmethod\b|__tpt_type/.test(sdl));
+    assertEquals(fieldType("Order", "payments"), "[Payment!]");
+    assertEquals(fieldType("Query", "payments"), "PaymentConnection!");
+    // One root connection: the subclasses do not inherit the root's QueryField.
+    assert(!fieldType("Query", "cardPayments") && !fieldType("Query", "books"));
+    assert(schema.getType("CreateCardPaymentInput") && !schema.getType("CreatePaymentInput"));
   });
 });
 
@@ -396,6 +423,127 @@ for (const dialect of dialects()) {
           );
           assertEquals(await db.orm.em.fork().count(Customer, { email: "fay@example.com" }), 0);
         });
+        await t.step("one __typename and global id per row wherever it is reached", async () => {
+          const data = await ok<{ payments: { edges: { node: Data }[] }; orders: Data }>(
+            server,
+            `{ payments(orderBy: { field: AMOUNT }) { edges { node { __typename id amount
+                ... on CardPayment { cardLast4 } ... on TransferPayment { iban reference }
+                order { status } } } }
+               orders(orderBy: { field: PLACED_AT }) { edges { node { status
+                payments { __typename id } } } } }`,
+          );
+          const money = (n: string) => dialect === "sqlite" ? String(Number(n)) : n;
+          const payments = data.payments.edges.map((e) => e.node);
+          assertEquals(payments.map(({ id: _, ...p }) => p), [
+            {
+              __typename: "CardPayment",
+              amount: money("8.00"),
+              cardLast4: "1881",
+              order: { status: "Paid" },
+            },
+            {
+              __typename: "TransferPayment",
+              amount: money("12.50"),
+              iban: "FR76 3000",
+              reference: null,
+              order: { status: "Shipped" },
+            },
+            {
+              __typename: "CardPayment",
+              amount: money("30.00"),
+              cardLast4: "4242",
+              order: { status: "Shipped" },
+            },
+          ]);
+          const byOrder = (data.orders as { edges: { node: { payments: Data[] } }[] }).edges
+            .flatMap((e) => e.node.payments);
+          const key = (p: Data) => `${p.__typename}/${p.id}`;
+          assertEquals(byOrder.map(key).sort(), payments.map(key).sort());
+          for (const p of payments) {
+            const found = await ok<{ node: Data; nodes: Data[] }>(
+              server,
+              `query($id: ID!) { node(id: $id) { __typename id } nodes(ids: [$id]) { id } }`,
+              { id: p.id },
+            );
+            assertEquals(found.node, { __typename: p.__typename, id: p.id });
+            assertEquals(found.nodes, [{ id: p.id }]);
+          }
+          const filtered = await ok<{ payments: { edges: { node: Data }[] } }>(
+            server,
+            `query($id: ID!) { payments(where: { or: [{ id: $id }, { amountGT: "20" }] }) {
+              edges { node { id } } } }`,
+            { id: payments[0].id },
+          );
+          assertEquals(
+            filtered.payments.edges.map((e) => e.node.id).sort(),
+            [payments[0].id, payments[2].id].sort(),
+          );
+          const products = await ok<{ products: { edges: { node: Data }[] } }>(
+            server,
+            `{ products(orderBy: { field: NAME }) { edges { node { __typename name price
+              ... on Book { isbn pages } ... on Gadget { warrantyMonths } } } } }`,
+          );
+          assertEquals(products.products.edges.map((e) => e.node), [
+            {
+              __typename: "Book",
+              name: "Dune",
+              price: money("9.99"),
+              isbn: "978-0441172719",
+              pages: 412,
+            },
+            {
+              __typename: "Book",
+              name: "Emma",
+              price: money("4.50"),
+              isbn: "978-0141439587",
+              pages: null,
+            },
+            { __typename: "Gadget", name: "Lamp", price: money("25.00"), warrantyMonths: 24 },
+          ]);
+        });
+
+        await t.step("mutations on concrete classes; their ids fit root edges", async () => {
+          const orders = await ok<{ orders: { edges: { node: { id: string } }[] } }>(
+            server,
+            `{ orders(orderBy: { field: PLACED_AT }) { edges { node { id } } } }`,
+          );
+          const placed = orders.orders.edges[2].node.id;
+          const created = await ok<{ createCardPayment: Data }>(
+            server,
+            `mutation($o: ID!) { createCardPayment(input: { orderID: $o, amount: "5.00",
+              cardLast4: "9999" }) { __typename id cardLast4 order { payments { id } } } }`,
+            { o: placed },
+          );
+          const id = created.createCardPayment.id;
+          assertEquals(created.createCardPayment.__typename, "CardPayment");
+          assertEquals(created.createCardPayment.order, { payments: [{ id }] });
+          const moved = await ok<{ updateOrder: Data }>(
+            server,
+            `mutation($o: ID!, $p: ID!) { updateOrder(id: $o, input: { addPaymentIDs: [$p] }) {
+              payments { __typename id } } }`,
+            { o: orders.orders.edges[1].node.id, p: id },
+          );
+          assert(
+            (moved.updateOrder.payments as Data[]).some((p) =>
+              p.id === id && p.__typename === "CardPayment"
+            ),
+          );
+          await fails(
+            server,
+            `mutation($o: ID!) { createCardPayment(input: { orderID: $o, amount: "1.00" }) { id } }`,
+            { o: placed },
+            "GRAPHQL_VALIDATION_FAILED",
+            /cardLast4/,
+          );
+          await fails(
+            server,
+            `mutation($o: ID!) { updateOrder(id: $o, input: { addPaymentIDs: ["${ADA}"] }) { id } }`,
+            { o: placed },
+            "BAD_USER_INPUT",
+            /is not the global id of a Payment/,
+          );
+        });
+
         await t.step(
           "a relation primary key: global id of the whole key, round-trips",
           async () => {

@@ -1,9 +1,10 @@
-import type { Opt, Ref } from "@mikro-orm/core";
+import { Collection, type Opt, type Ref } from "@mikro-orm/core";
 import {
   Embedded,
   Entity,
   Enum,
   ManyToOne,
+  OneToMany,
   OneToOne,
   PrimaryKey,
   Property,
@@ -13,6 +14,7 @@ import { Address } from "./address.ts";
 import { Customer } from "./customer.ts";
 import { OrderStatus, Tier } from "./enums.ts";
 import { Parcel } from "./parcel.ts";
+import { Payment } from "./payment.ts";
 import { Shipment } from "./shipment.ts";
 
 /** An order (decorator style): UUID key, enums shared with the customer, a computed getter. */
@@ -52,6 +54,10 @@ export class Order {
   /** Inverse side of the shipment keyed by this order. */
   @OneToOne({ entity: () => Shipment, mappedBy: "order", nullable: true })
   shipment?: Shipment;
+
+  /** Payments of the order: edges to the single-table inheritance root (the `Payment` interface). */
+  @OneToMany({ entity: () => Payment, mappedBy: "order" })
+  payments = new Collection<Payment>(this);
 
   /** Computed from `status` and `placedAt` when selected (`persist: false`). */
   @Property({ type: "string", persist: false })

@@ -37,6 +37,30 @@ export const fields = {
     shippingAddress: { prop: "shippingAddress", kind: "json", embedded: "Address" },
     parcels: { prop: "parcels", kind: "json", list: true, embedded: "Parcel" },
   },
+  CardPayment: {
+    amount: { prop: "amount", kind: "string" },
+    paidAt: { prop: "paidAt", kind: "time" },
+    cardLast4: { prop: "cardLast4", kind: "string" },
+  },
+  Payment: { amount: { prop: "amount", kind: "string" }, paidAt: { prop: "paidAt", kind: "time" } },
+  TransferPayment: {
+    amount: { prop: "amount", kind: "string" },
+    paidAt: { prop: "paidAt", kind: "time" },
+    iban: { prop: "iban", kind: "string" },
+    reference: { prop: "reference", kind: "string" },
+  },
+  Book: {
+    name: { prop: "name", kind: "string" },
+    price: { prop: "price", kind: "string" },
+    isbn: { prop: "isbn", kind: "string" },
+    pages: { prop: "pages", kind: "int" },
+  },
+  Gadget: {
+    name: { prop: "name", kind: "string" },
+    price: { prop: "price", kind: "string" },
+    warrantyMonths: { prop: "warrantyMonths", kind: "int" },
+  },
+  Product: { name: { prop: "name", kind: "string" }, price: { prop: "price", kind: "string" } },
   Shipment: {
     carrier: { prop: "carrier", kind: "string" },
     trackingCode: { prop: "trackingCode", kind: "string" },

@@ -82,6 +82,7 @@ export const mutations = {
         shippingAddress: { op: "set", kind: "field", prop: "shippingAddress" },
         parcels: { op: "set", kind: "field", prop: "parcels" },
         customerID: { op: "set", kind: "edge", prop: "customer", target: "Customer" },
+        paymentIDs: { op: "set", kind: "edges", prop: "payments", target: "Payment" },
       },
     },
     update: {
@@ -96,9 +97,57 @@ export const mutations = {
         clearShippingAddress: { op: "clear", kind: "field", prop: "shippingAddress" },
         parcels: { op: "set", kind: "field", prop: "parcels" },
         customerID: { op: "set", kind: "edge", prop: "customer", target: "Customer" },
+        addPaymentIDs: { op: "add", kind: "edges", prop: "payments", target: "Payment" },
+        removePaymentIDs: { op: "remove", kind: "edges", prop: "payments", target: "Payment" },
+        clearPayments: { op: "clear", kind: "edges", prop: "payments" },
       },
     },
     delete: { field: "deleteOrder" },
+  },
+  CardPayment: {
+    create: {
+      field: "createCardPayment",
+      input: {
+        amount: { op: "set", kind: "field", prop: "amount" },
+        paidAt: { op: "set", kind: "field", prop: "paidAt" },
+        cardLast4: { op: "set", kind: "field", prop: "cardLast4" },
+        orderID: { op: "set", kind: "edge", prop: "order", target: "Order" },
+      },
+    },
+    update: {
+      field: "updateCardPayment",
+      input: {
+        amount: { op: "set", kind: "field", prop: "amount" },
+        paidAt: { op: "set", kind: "field", prop: "paidAt" },
+        cardLast4: { op: "set", kind: "field", prop: "cardLast4" },
+        orderID: { op: "set", kind: "edge", prop: "order", target: "Order" },
+      },
+    },
+    delete: { field: "deleteCardPayment" },
+  },
+  TransferPayment: {
+    create: {
+      field: "createTransferPayment",
+      input: {
+        amount: { op: "set", kind: "field", prop: "amount" },
+        paidAt: { op: "set", kind: "field", prop: "paidAt" },
+        iban: { op: "set", kind: "field", prop: "iban" },
+        reference: { op: "set", kind: "field", prop: "reference" },
+        orderID: { op: "set", kind: "edge", prop: "order", target: "Order" },
+      },
+    },
+    update: {
+      field: "updateTransferPayment",
+      input: {
+        amount: { op: "set", kind: "field", prop: "amount" },
+        paidAt: { op: "set", kind: "field", prop: "paidAt" },
+        iban: { op: "set", kind: "field", prop: "iban" },
+        reference: { op: "set", kind: "field", prop: "reference" },
+        clearReference: { op: "clear", kind: "field", prop: "reference" },
+        orderID: { op: "set", kind: "edge", prop: "order", target: "Order" },
+      },
+    },
+    delete: { field: "deleteTransferPayment" },
   },
   Shipment: {
     create: {

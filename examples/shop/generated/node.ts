@@ -7,6 +7,8 @@
  */
 import { Customer } from "../entities/customer.ts";
 import { Order } from "../entities/order.ts";
+import { CardPayment, Payment, TransferPayment } from "../entities/payment.ts";
+import { Book, Gadget, Product } from "../entities/product.ts";
 import { Shipment } from "../entities/shipment.ts";
 import { collectedFor, fields } from "./collection.ts";
 import { edges } from "./edges.ts";
@@ -27,6 +29,16 @@ import {
 export const nodeTypes = {
   Customer: { entity: Customer, id: { prop: "id", kind: "int" } },
   Order: { entity: Order, id: { prop: "id", kind: "string" } },
+  CardPayment: { entity: CardPayment, id: { prop: "id", kind: "int" }, implements: "Payment" },
+  Payment: { entity: Payment, id: { prop: "id", kind: "int" }, abstract: true },
+  TransferPayment: {
+    entity: TransferPayment,
+    id: { prop: "id", kind: "int" },
+    implements: "Payment",
+  },
+  Book: { entity: Book, id: { prop: "id", kind: "int" }, implements: "Product" },
+  Gadget: { entity: Gadget, id: { prop: "id", kind: "int" }, implements: "Product" },
+  Product: { entity: Product, id: { prop: "id", kind: "int" }, abstract: true },
   Shipment: { entity: Shipment, id: { prop: "order", kind: "string" } },
 } satisfies Record<string, NodeTypeDescription>;
 

@@ -11,6 +11,12 @@ import type { OrderFieldDescription, Tables } from "@mikrogql/ext";
 export const orderFields = {
   Customer: { NAME: { prop: "name", kind: "string" }, POINTS: { prop: "points", kind: "bigint" } },
   Order: { PLACED_AT: { prop: "placedAt", kind: "time" } },
+  CardPayment: { AMOUNT: { prop: "amount", kind: "string" } },
+  Payment: { AMOUNT: { prop: "amount", kind: "string", nullable: true } },
+  TransferPayment: { AMOUNT: { prop: "amount", kind: "string" } },
+  Book: {},
+  Gadget: {},
+  Product: { NAME: { prop: "name", kind: "string" } },
   Shipment: {},
 } satisfies Tables<OrderFieldDescription>;
 
@@ -18,5 +24,7 @@ export const orderFields = {
 export const queryFields = {
   Customer: "customers",
   Order: "orders",
+  Payment: "payments",
+  Product: "products",
   Shipment: "shipments",
 } satisfies Record<string, string>;

@@ -429,6 +429,7 @@ type Order implements Node {
   parcels: [Parcel!]!
   customer: Customer!
   shipment: Shipment
+  payments: [Payment!]
 }
 
 """A connection to a list of items."""
@@ -539,6 +540,630 @@ input OrderWhereInput {
   """shipment edge predicates"""
   hasShipment: Boolean
   hasShipmentWith: [ShipmentWhereInput!]
+
+  """payments edge predicates"""
+  hasPayments: Boolean
+  hasPaymentsWith: [PaymentWhereInput!]
+}
+
+type CardPayment implements Node & Payment {
+  id: ID!
+  amount: String!
+  paidAt: Time!
+  cardLast4: String!
+  order: Order!
+}
+
+"""A connection to a list of items."""
+type CardPaymentConnection {
+  """A list of edges."""
+  edges: [CardPaymentEdge]
+
+  """Information to aid in pagination."""
+  pageInfo: PageInfo!
+
+  """Identifies the total count of items in the connection."""
+  totalCount: Int!
+}
+
+"""An edge in a connection."""
+type CardPaymentEdge {
+  """The item at the end of the edge."""
+  node: CardPayment
+
+  """A cursor for use in pagination."""
+  cursor: Cursor!
+}
+
+"""Ordering options for CardPayment connections"""
+input CardPaymentOrder {
+  """The ordering direction."""
+  direction: OrderDirection! = ASC
+
+  """The field by which to order CardPayments."""
+  field: CardPaymentOrderField!
+}
+
+"""Properties by which CardPayment connections can be ordered."""
+enum CardPaymentOrderField {
+  AMOUNT
+}
+
+"""
+CardPaymentWhereInput is used for filtering CardPayment objects: predicates in one object are ANDed.
+"""
+input CardPaymentWhereInput {
+  not: CardPaymentWhereInput
+  and: [CardPaymentWhereInput!]
+  or: [CardPaymentWhereInput!]
+
+  """id field predicates"""
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+
+  """amount field predicates"""
+  amount: String
+  amountNEQ: String
+  amountIn: [String!]
+  amountNotIn: [String!]
+  amountGT: String
+  amountGTE: String
+  amountLT: String
+  amountLTE: String
+  amountContains: String
+  amountHasPrefix: String
+  amountHasSuffix: String
+  amountEqualFold: String
+  amountContainsFold: String
+
+  """paidAt field predicates"""
+  paidAt: Time
+  paidAtNEQ: Time
+  paidAtIn: [Time!]
+  paidAtNotIn: [Time!]
+  paidAtGT: Time
+  paidAtGTE: Time
+  paidAtLT: Time
+  paidAtLTE: Time
+
+  """cardLast4 field predicates"""
+  cardLast4: String
+  cardLast4NEQ: String
+  cardLast4In: [String!]
+  cardLast4NotIn: [String!]
+  cardLast4GT: String
+  cardLast4GTE: String
+  cardLast4LT: String
+  cardLast4LTE: String
+  cardLast4Contains: String
+  cardLast4HasPrefix: String
+  cardLast4HasSuffix: String
+  cardLast4EqualFold: String
+  cardLast4ContainsFold: String
+
+  """orderID field predicates"""
+  orderID: ID
+  orderIDNEQ: ID
+  orderIDIn: [ID!]
+  orderIDNotIn: [ID!]
+
+  """order edge predicates"""
+  hasOrder: Boolean
+  hasOrderWith: [OrderWhereInput!]
+}
+
+interface Payment implements Node {
+  id: ID!
+  amount: String!
+  paidAt: Time!
+  order: Order!
+}
+
+"""A connection to a list of items."""
+type PaymentConnection {
+  """A list of edges."""
+  edges: [PaymentEdge]
+
+  """Information to aid in pagination."""
+  pageInfo: PageInfo!
+
+  """Identifies the total count of items in the connection."""
+  totalCount: Int!
+}
+
+"""An edge in a connection."""
+type PaymentEdge {
+  """The item at the end of the edge."""
+  node: Payment
+
+  """A cursor for use in pagination."""
+  cursor: Cursor!
+}
+
+"""Ordering options for Payment connections"""
+input PaymentOrder {
+  """The ordering direction."""
+  direction: OrderDirection! = ASC
+
+  """The field by which to order Payments."""
+  field: PaymentOrderField!
+}
+
+"""Properties by which Payment connections can be ordered."""
+enum PaymentOrderField {
+  AMOUNT
+}
+
+"""
+PaymentWhereInput is used for filtering Payment objects: predicates in one object are ANDed.
+"""
+input PaymentWhereInput {
+  not: PaymentWhereInput
+  and: [PaymentWhereInput!]
+  or: [PaymentWhereInput!]
+
+  """id field predicates"""
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+
+  """amount field predicates"""
+  amount: String
+  amountNEQ: String
+  amountIn: [String!]
+  amountNotIn: [String!]
+  amountGT: String
+  amountGTE: String
+  amountLT: String
+  amountLTE: String
+  amountContains: String
+  amountHasPrefix: String
+  amountHasSuffix: String
+  amountEqualFold: String
+  amountContainsFold: String
+
+  """paidAt field predicates"""
+  paidAt: Time
+  paidAtNEQ: Time
+  paidAtIn: [Time!]
+  paidAtNotIn: [Time!]
+  paidAtGT: Time
+  paidAtGTE: Time
+  paidAtLT: Time
+  paidAtLTE: Time
+
+  """orderID field predicates"""
+  orderID: ID
+  orderIDNEQ: ID
+  orderIDIn: [ID!]
+  orderIDNotIn: [ID!]
+
+  """order edge predicates"""
+  hasOrder: Boolean
+  hasOrderWith: [OrderWhereInput!]
+}
+
+type TransferPayment implements Node & Payment {
+  id: ID!
+  amount: String!
+  paidAt: Time!
+  iban: String!
+  reference: String
+  order: Order!
+}
+
+"""A connection to a list of items."""
+type TransferPaymentConnection {
+  """A list of edges."""
+  edges: [TransferPaymentEdge]
+
+  """Information to aid in pagination."""
+  pageInfo: PageInfo!
+
+  """Identifies the total count of items in the connection."""
+  totalCount: Int!
+}
+
+"""An edge in a connection."""
+type TransferPaymentEdge {
+  """The item at the end of the edge."""
+  node: TransferPayment
+
+  """A cursor for use in pagination."""
+  cursor: Cursor!
+}
+
+"""Ordering options for TransferPayment connections"""
+input TransferPaymentOrder {
+  """The ordering direction."""
+  direction: OrderDirection! = ASC
+
+  """The field by which to order TransferPayments."""
+  field: TransferPaymentOrderField!
+}
+
+"""Properties by which TransferPayment connections can be ordered."""
+enum TransferPaymentOrderField {
+  AMOUNT
+}
+
+"""
+TransferPaymentWhereInput is used for filtering TransferPayment objects: predicates in one object are ANDed.
+"""
+input TransferPaymentWhereInput {
+  not: TransferPaymentWhereInput
+  and: [TransferPaymentWhereInput!]
+  or: [TransferPaymentWhereInput!]
+
+  """id field predicates"""
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+
+  """amount field predicates"""
+  amount: String
+  amountNEQ: String
+  amountIn: [String!]
+  amountNotIn: [String!]
+  amountGT: String
+  amountGTE: String
+  amountLT: String
+  amountLTE: String
+  amountContains: String
+  amountHasPrefix: String
+  amountHasSuffix: String
+  amountEqualFold: String
+  amountContainsFold: String
+
+  """paidAt field predicates"""
+  paidAt: Time
+  paidAtNEQ: Time
+  paidAtIn: [Time!]
+  paidAtNotIn: [Time!]
+  paidAtGT: Time
+  paidAtGTE: Time
+  paidAtLT: Time
+  paidAtLTE: Time
+
+  """iban field predicates"""
+  iban: String
+  ibanNEQ: String
+  ibanIn: [String!]
+  ibanNotIn: [String!]
+  ibanGT: String
+  ibanGTE: String
+  ibanLT: String
+  ibanLTE: String
+  ibanContains: String
+  ibanHasPrefix: String
+  ibanHasSuffix: String
+  ibanEqualFold: String
+  ibanContainsFold: String
+
+  """reference field predicates"""
+  reference: String
+  referenceNEQ: String
+  referenceIn: [String!]
+  referenceNotIn: [String!]
+  referenceGT: String
+  referenceGTE: String
+  referenceLT: String
+  referenceLTE: String
+  referenceContains: String
+  referenceHasPrefix: String
+  referenceHasSuffix: String
+  referenceIsNil: Boolean
+  referenceNotNil: Boolean
+  referenceEqualFold: String
+  referenceContainsFold: String
+
+  """orderID field predicates"""
+  orderID: ID
+  orderIDNEQ: ID
+  orderIDIn: [ID!]
+  orderIDNotIn: [ID!]
+
+  """order edge predicates"""
+  hasOrder: Boolean
+  hasOrderWith: [OrderWhereInput!]
+}
+
+type Book implements Node & Product {
+  id: ID!
+  name: String!
+  price: String!
+  isbn: String!
+  pages: Int
+}
+
+"""A connection to a list of items."""
+type BookConnection {
+  """A list of edges."""
+  edges: [BookEdge]
+
+  """Information to aid in pagination."""
+  pageInfo: PageInfo!
+
+  """Identifies the total count of items in the connection."""
+  totalCount: Int!
+}
+
+"""An edge in a connection."""
+type BookEdge {
+  """The item at the end of the edge."""
+  node: Book
+
+  """A cursor for use in pagination."""
+  cursor: Cursor!
+}
+
+"""
+BookWhereInput is used for filtering Book objects: predicates in one object are ANDed.
+"""
+input BookWhereInput {
+  not: BookWhereInput
+  and: [BookWhereInput!]
+  or: [BookWhereInput!]
+
+  """id field predicates"""
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+
+  """name field predicates"""
+  name: String
+  nameNEQ: String
+  nameIn: [String!]
+  nameNotIn: [String!]
+  nameGT: String
+  nameGTE: String
+  nameLT: String
+  nameLTE: String
+  nameContains: String
+  nameHasPrefix: String
+  nameHasSuffix: String
+  nameEqualFold: String
+  nameContainsFold: String
+
+  """price field predicates"""
+  price: String
+  priceNEQ: String
+  priceIn: [String!]
+  priceNotIn: [String!]
+  priceGT: String
+  priceGTE: String
+  priceLT: String
+  priceLTE: String
+  priceContains: String
+  priceHasPrefix: String
+  priceHasSuffix: String
+  priceEqualFold: String
+  priceContainsFold: String
+
+  """isbn field predicates"""
+  isbn: String
+  isbnNEQ: String
+  isbnIn: [String!]
+  isbnNotIn: [String!]
+  isbnGT: String
+  isbnGTE: String
+  isbnLT: String
+  isbnLTE: String
+  isbnContains: String
+  isbnHasPrefix: String
+  isbnHasSuffix: String
+  isbnEqualFold: String
+  isbnContainsFold: String
+
+  """pages field predicates"""
+  pages: Int
+  pagesNEQ: Int
+  pagesIn: [Int!]
+  pagesNotIn: [Int!]
+  pagesGT: Int
+  pagesGTE: Int
+  pagesLT: Int
+  pagesLTE: Int
+  pagesIsNil: Boolean
+  pagesNotNil: Boolean
+}
+
+type Gadget implements Node & Product {
+  id: ID!
+  name: String!
+  price: String!
+  warrantyMonths: Int!
+}
+
+"""A connection to a list of items."""
+type GadgetConnection {
+  """A list of edges."""
+  edges: [GadgetEdge]
+
+  """Information to aid in pagination."""
+  pageInfo: PageInfo!
+
+  """Identifies the total count of items in the connection."""
+  totalCount: Int!
+}
+
+"""An edge in a connection."""
+type GadgetEdge {
+  """The item at the end of the edge."""
+  node: Gadget
+
+  """A cursor for use in pagination."""
+  cursor: Cursor!
+}
+
+"""
+GadgetWhereInput is used for filtering Gadget objects: predicates in one object are ANDed.
+"""
+input GadgetWhereInput {
+  not: GadgetWhereInput
+  and: [GadgetWhereInput!]
+  or: [GadgetWhereInput!]
+
+  """id field predicates"""
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+
+  """name field predicates"""
+  name: String
+  nameNEQ: String
+  nameIn: [String!]
+  nameNotIn: [String!]
+  nameGT: String
+  nameGTE: String
+  nameLT: String
+  nameLTE: String
+  nameContains: String
+  nameHasPrefix: String
+  nameHasSuffix: String
+  nameEqualFold: String
+  nameContainsFold: String
+
+  """price field predicates"""
+  price: String
+  priceNEQ: String
+  priceIn: [String!]
+  priceNotIn: [String!]
+  priceGT: String
+  priceGTE: String
+  priceLT: String
+  priceLTE: String
+  priceContains: String
+  priceHasPrefix: String
+  priceHasSuffix: String
+  priceEqualFold: String
+  priceContainsFold: String
+
+  """warrantyMonths field predicates"""
+  warrantyMonths: Int
+  warrantyMonthsNEQ: Int
+  warrantyMonthsIn: [Int!]
+  warrantyMonthsNotIn: [Int!]
+  warrantyMonthsGT: Int
+  warrantyMonthsGTE: Int
+  warrantyMonthsLT: Int
+  warrantyMonthsLTE: Int
+}
+
+interface Product implements Node {
+  id: ID!
+  name: String!
+  price: String!
+}
+
+"""A connection to a list of items."""
+type ProductConnection {
+  """A list of edges."""
+  edges: [ProductEdge]
+
+  """Information to aid in pagination."""
+  pageInfo: PageInfo!
+
+  """Identifies the total count of items in the connection."""
+  totalCount: Int!
+}
+
+"""An edge in a connection."""
+type ProductEdge {
+  """The item at the end of the edge."""
+  node: Product
+
+  """A cursor for use in pagination."""
+  cursor: Cursor!
+}
+
+"""Ordering options for Product connections"""
+input ProductOrder {
+  """The ordering direction."""
+  direction: OrderDirection! = ASC
+
+  """The field by which to order Products."""
+  field: ProductOrderField!
+}
+
+"""Properties by which Product connections can be ordered."""
+enum ProductOrderField {
+  NAME
+}
+
+"""
+ProductWhereInput is used for filtering Product objects: predicates in one object are ANDed.
+"""
+input ProductWhereInput {
+  not: ProductWhereInput
+  and: [ProductWhereInput!]
+  or: [ProductWhereInput!]
+
+  """id field predicates"""
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+
+  """name field predicates"""
+  name: String
+  nameNEQ: String
+  nameIn: [String!]
+  nameNotIn: [String!]
+  nameGT: String
+  nameGTE: String
+  nameLT: String
+  nameLTE: String
+  nameContains: String
+  nameHasPrefix: String
+  nameHasSuffix: String
+  nameEqualFold: String
+  nameContainsFold: String
+
+  """price field predicates"""
+  price: String
+  priceNEQ: String
+  priceIn: [String!]
+  priceNotIn: [String!]
+  priceGT: String
+  priceGTE: String
+  priceLT: String
+  priceLTE: String
+  priceContains: String
+  priceHasPrefix: String
+  priceHasSuffix: String
+  priceEqualFold: String
+  priceContainsFold: String
 }
 
 type Shipment implements Node {
@@ -767,6 +1392,7 @@ input CreateOrderInput {
   shippingAddress: AddressInput
   parcels: [ParcelInput!]
   customerID: ID!
+  paymentIDs: [ID!]
 }
 
 """
@@ -782,6 +1408,48 @@ input UpdateOrderInput {
   clearShippingAddress: Boolean
   parcels: [ParcelInput!]
   customerID: ID
+  addPaymentIDs: [ID!]
+  removePaymentIDs: [ID!]
+  clearPayments: Boolean
+}
+
+"""Input of \`createCardPayment\`."""
+input CreateCardPaymentInput {
+  amount: String!
+  paidAt: Time
+  cardLast4: String!
+  orderID: ID!
+}
+
+"""
+Input of \`updateCardPayment\`: only the fields given change; applied in the order clear, set, add/remove.
+"""
+input UpdateCardPaymentInput {
+  amount: String
+  paidAt: Time
+  cardLast4: String
+  orderID: ID
+}
+
+"""Input of \`createTransferPayment\`."""
+input CreateTransferPaymentInput {
+  amount: String!
+  paidAt: Time
+  iban: String!
+  reference: String
+  orderID: ID!
+}
+
+"""
+Input of \`updateTransferPayment\`: only the fields given change; applied in the order clear, set, add/remove.
+"""
+input UpdateTransferPaymentInput {
+  amount: String
+  paidAt: Time
+  iban: String
+  reference: String
+  clearReference: Boolean
+  orderID: ID
 }
 
 """Input of \`createShipment\`."""
@@ -854,6 +1522,48 @@ type Query {
     """Filtering options for Orders returned from the connection."""
     where: OrderWhereInput
   ): OrderConnection!
+  payments(
+    """Returns the elements in the list that come after the specified cursor."""
+    after: Cursor
+
+    """Returns the first _n_ elements from the list."""
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """Returns the last _n_ elements from the list."""
+    last: Int
+
+    """Ordering options for Payments returned from the connection."""
+    orderBy: PaymentOrder
+
+    """Filtering options for Payments returned from the connection."""
+    where: PaymentWhereInput
+  ): PaymentConnection!
+  products(
+    """Returns the elements in the list that come after the specified cursor."""
+    after: Cursor
+
+    """Returns the first _n_ elements from the list."""
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """Returns the last _n_ elements from the list."""
+    last: Int
+
+    """Ordering options for Products returned from the connection."""
+    orderBy: ProductOrder
+
+    """Filtering options for Products returned from the connection."""
+    where: ProductWhereInput
+  ): ProductConnection!
   shipments(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -903,6 +1613,38 @@ type Mutation {
 
   """Deletes the Order with the given ID and returns the ID."""
   deleteOrder(
+    """ID of the object."""
+    id: ID!
+  ): ID!
+
+  """Creates a CardPayment and returns it."""
+  createCardPayment(input: CreateCardPaymentInput!): CardPayment!
+
+  """Updates the CardPayment with the given ID and returns it."""
+  updateCardPayment(
+    """ID of the object."""
+    id: ID!
+    input: UpdateCardPaymentInput!
+  ): CardPayment!
+
+  """Deletes the CardPayment with the given ID and returns the ID."""
+  deleteCardPayment(
+    """ID of the object."""
+    id: ID!
+  ): ID!
+
+  """Creates a TransferPayment and returns it."""
+  createTransferPayment(input: CreateTransferPaymentInput!): TransferPayment!
+
+  """Updates the TransferPayment with the given ID and returns it."""
+  updateTransferPayment(
+    """ID of the object."""
+    id: ID!
+    input: UpdateTransferPaymentInput!
+  ): TransferPayment!
+
+  """Deletes the TransferPayment with the given ID and returns the ID."""
+  deleteTransferPayment(
     """ID of the object."""
     id: ID!
   ): ID!

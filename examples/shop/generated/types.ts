@@ -41,6 +41,218 @@ export interface AddressInput {
   geo?: $Maybe<GeoInput>;
 }
 
+/** `Book`: the entity. */
+export type Book = $EntityOf<typeof nodeTypes.Book.entity>;
+
+/** Resolvers of `Book`'s fields. */
+export interface BookResolvers {
+  id?: $Resolver<string | number, Book>;
+  name?: $Resolver<string, Book>;
+  price?: $Resolver<string, Book>;
+  isbn?: $Resolver<string, Book>;
+  pages?: $Resolver<$Maybe<number>, Book>;
+}
+
+/** `BookConnection`, as resolvers return it. */
+export interface BookConnection {
+  edges?: $Maybe<Array<$Maybe<BookEdge>>>;
+  pageInfo: PageInfo;
+  totalCount: number;
+}
+
+/** Resolvers of `BookConnection`'s fields. */
+export interface BookConnectionResolvers {
+  edges?: $Resolver<$Maybe<Array<$Maybe<BookEdge>>>, BookConnection>;
+  pageInfo?: $Resolver<PageInfo, BookConnection>;
+  totalCount?: $Resolver<number, BookConnection>;
+}
+
+/** `BookEdge`, as resolvers return it. */
+export interface BookEdge {
+  node?: $Maybe<Book>;
+  cursor: string;
+}
+
+/** Resolvers of `BookEdge`'s fields. */
+export interface BookEdgeResolvers {
+  node?: $Resolver<$Maybe<Book>, BookEdge>;
+  cursor?: $Resolver<string, BookEdge>;
+}
+
+/** `BookWhereInput`. */
+export interface BookWhereInput {
+  not?: $Maybe<BookWhereInput>;
+  and?: $Maybe<Array<BookWhereInput>>;
+  or?: $Maybe<Array<BookWhereInput>>;
+  id?: $Maybe<string>;
+  idNEQ?: $Maybe<string>;
+  idIn?: $Maybe<Array<string>>;
+  idNotIn?: $Maybe<Array<string>>;
+  idGT?: $Maybe<string>;
+  idGTE?: $Maybe<string>;
+  idLT?: $Maybe<string>;
+  idLTE?: $Maybe<string>;
+  name?: $Maybe<string>;
+  nameNEQ?: $Maybe<string>;
+  nameIn?: $Maybe<Array<string>>;
+  nameNotIn?: $Maybe<Array<string>>;
+  nameGT?: $Maybe<string>;
+  nameGTE?: $Maybe<string>;
+  nameLT?: $Maybe<string>;
+  nameLTE?: $Maybe<string>;
+  nameContains?: $Maybe<string>;
+  nameHasPrefix?: $Maybe<string>;
+  nameHasSuffix?: $Maybe<string>;
+  nameEqualFold?: $Maybe<string>;
+  nameContainsFold?: $Maybe<string>;
+  price?: $Maybe<string>;
+  priceNEQ?: $Maybe<string>;
+  priceIn?: $Maybe<Array<string>>;
+  priceNotIn?: $Maybe<Array<string>>;
+  priceGT?: $Maybe<string>;
+  priceGTE?: $Maybe<string>;
+  priceLT?: $Maybe<string>;
+  priceLTE?: $Maybe<string>;
+  priceContains?: $Maybe<string>;
+  priceHasPrefix?: $Maybe<string>;
+  priceHasSuffix?: $Maybe<string>;
+  priceEqualFold?: $Maybe<string>;
+  priceContainsFold?: $Maybe<string>;
+  isbn?: $Maybe<string>;
+  isbnNEQ?: $Maybe<string>;
+  isbnIn?: $Maybe<Array<string>>;
+  isbnNotIn?: $Maybe<Array<string>>;
+  isbnGT?: $Maybe<string>;
+  isbnGTE?: $Maybe<string>;
+  isbnLT?: $Maybe<string>;
+  isbnLTE?: $Maybe<string>;
+  isbnContains?: $Maybe<string>;
+  isbnHasPrefix?: $Maybe<string>;
+  isbnHasSuffix?: $Maybe<string>;
+  isbnEqualFold?: $Maybe<string>;
+  isbnContainsFold?: $Maybe<string>;
+  pages?: $Maybe<number>;
+  pagesNEQ?: $Maybe<number>;
+  pagesIn?: $Maybe<Array<number>>;
+  pagesNotIn?: $Maybe<Array<number>>;
+  pagesGT?: $Maybe<number>;
+  pagesGTE?: $Maybe<number>;
+  pagesLT?: $Maybe<number>;
+  pagesLTE?: $Maybe<number>;
+  pagesIsNil?: $Maybe<boolean>;
+  pagesNotNil?: $Maybe<boolean>;
+}
+
+/** `CardPayment`: the entity. */
+export type CardPayment = $EntityOf<typeof nodeTypes.CardPayment.entity>;
+
+/** Resolvers of `CardPayment`'s fields. */
+export interface CardPaymentResolvers {
+  id?: $Resolver<string | number, CardPayment>;
+  amount?: $Resolver<string, CardPayment>;
+  paidAt?: $Resolver<Date | string, CardPayment>;
+  cardLast4?: $Resolver<string, CardPayment>;
+  order?: $Resolver<Order, CardPayment>;
+}
+
+/** `CardPaymentConnection`, as resolvers return it. */
+export interface CardPaymentConnection {
+  edges?: $Maybe<Array<$Maybe<CardPaymentEdge>>>;
+  pageInfo: PageInfo;
+  totalCount: number;
+}
+
+/** Resolvers of `CardPaymentConnection`'s fields. */
+export interface CardPaymentConnectionResolvers {
+  edges?: $Resolver<$Maybe<Array<$Maybe<CardPaymentEdge>>>, CardPaymentConnection>;
+  pageInfo?: $Resolver<PageInfo, CardPaymentConnection>;
+  totalCount?: $Resolver<number, CardPaymentConnection>;
+}
+
+/** `CardPaymentEdge`, as resolvers return it. */
+export interface CardPaymentEdge {
+  node?: $Maybe<CardPayment>;
+  cursor: string;
+}
+
+/** Resolvers of `CardPaymentEdge`'s fields. */
+export interface CardPaymentEdgeResolvers {
+  node?: $Resolver<$Maybe<CardPayment>, CardPaymentEdge>;
+  cursor?: $Resolver<string, CardPaymentEdge>;
+}
+
+/** `CardPaymentOrder`. */
+export interface CardPaymentOrder {
+  direction?: OrderDirection;
+  field: CardPaymentOrderField;
+}
+
+/** `CardPaymentOrderField`, as resolvers see it (entity values). */
+export type CardPaymentOrderField = "AMOUNT";
+
+/** `CardPaymentWhereInput`. */
+export interface CardPaymentWhereInput {
+  not?: $Maybe<CardPaymentWhereInput>;
+  and?: $Maybe<Array<CardPaymentWhereInput>>;
+  or?: $Maybe<Array<CardPaymentWhereInput>>;
+  id?: $Maybe<string>;
+  idNEQ?: $Maybe<string>;
+  idIn?: $Maybe<Array<string>>;
+  idNotIn?: $Maybe<Array<string>>;
+  idGT?: $Maybe<string>;
+  idGTE?: $Maybe<string>;
+  idLT?: $Maybe<string>;
+  idLTE?: $Maybe<string>;
+  amount?: $Maybe<string>;
+  amountNEQ?: $Maybe<string>;
+  amountIn?: $Maybe<Array<string>>;
+  amountNotIn?: $Maybe<Array<string>>;
+  amountGT?: $Maybe<string>;
+  amountGTE?: $Maybe<string>;
+  amountLT?: $Maybe<string>;
+  amountLTE?: $Maybe<string>;
+  amountContains?: $Maybe<string>;
+  amountHasPrefix?: $Maybe<string>;
+  amountHasSuffix?: $Maybe<string>;
+  amountEqualFold?: $Maybe<string>;
+  amountContainsFold?: $Maybe<string>;
+  paidAt?: $Maybe<Date>;
+  paidAtNEQ?: $Maybe<Date>;
+  paidAtIn?: $Maybe<Array<Date>>;
+  paidAtNotIn?: $Maybe<Array<Date>>;
+  paidAtGT?: $Maybe<Date>;
+  paidAtGTE?: $Maybe<Date>;
+  paidAtLT?: $Maybe<Date>;
+  paidAtLTE?: $Maybe<Date>;
+  cardLast4?: $Maybe<string>;
+  cardLast4NEQ?: $Maybe<string>;
+  cardLast4In?: $Maybe<Array<string>>;
+  cardLast4NotIn?: $Maybe<Array<string>>;
+  cardLast4GT?: $Maybe<string>;
+  cardLast4GTE?: $Maybe<string>;
+  cardLast4LT?: $Maybe<string>;
+  cardLast4LTE?: $Maybe<string>;
+  cardLast4Contains?: $Maybe<string>;
+  cardLast4HasPrefix?: $Maybe<string>;
+  cardLast4HasSuffix?: $Maybe<string>;
+  cardLast4EqualFold?: $Maybe<string>;
+  cardLast4ContainsFold?: $Maybe<string>;
+  orderID?: $Maybe<string>;
+  orderIDNEQ?: $Maybe<string>;
+  orderIDIn?: $Maybe<Array<string>>;
+  orderIDNotIn?: $Maybe<Array<string>>;
+  hasOrder?: $Maybe<boolean>;
+  hasOrderWith?: $Maybe<Array<OrderWhereInput>>;
+}
+
+/** `CreateCardPaymentInput`. */
+export interface CreateCardPaymentInput {
+  amount: string;
+  paidAt?: $Maybe<Date>;
+  cardLast4: string;
+  orderID: string;
+}
+
 /** `CreateCustomerInput`. */
 export interface CreateCustomerInput {
   name: string;
@@ -73,12 +285,22 @@ export interface CreateOrderInput {
   shippingAddress?: $Maybe<AddressInput>;
   parcels?: $Maybe<Array<ParcelInput>>;
   customerID: string;
+  paymentIDs?: $Maybe<Array<string>>;
 }
 
 /** `CreateShipmentInput`. */
 export interface CreateShipmentInput {
   carrier: string;
   trackingCode?: $Maybe<string>;
+  orderID: string;
+}
+
+/** `CreateTransferPaymentInput`. */
+export interface CreateTransferPaymentInput {
+  amount: string;
+  paidAt?: $Maybe<Date>;
+  iban: string;
+  reference?: $Maybe<string>;
   orderID: string;
 }
 
@@ -380,6 +602,92 @@ export interface CustomerWhereInput {
   hasOrdersWith?: $Maybe<Array<OrderWhereInput>>;
 }
 
+/** `Gadget`: the entity. */
+export type Gadget = $EntityOf<typeof nodeTypes.Gadget.entity>;
+
+/** Resolvers of `Gadget`'s fields. */
+export interface GadgetResolvers {
+  id?: $Resolver<string | number, Gadget>;
+  name?: $Resolver<string, Gadget>;
+  price?: $Resolver<string, Gadget>;
+  warrantyMonths?: $Resolver<number, Gadget>;
+}
+
+/** `GadgetConnection`, as resolvers return it. */
+export interface GadgetConnection {
+  edges?: $Maybe<Array<$Maybe<GadgetEdge>>>;
+  pageInfo: PageInfo;
+  totalCount: number;
+}
+
+/** Resolvers of `GadgetConnection`'s fields. */
+export interface GadgetConnectionResolvers {
+  edges?: $Resolver<$Maybe<Array<$Maybe<GadgetEdge>>>, GadgetConnection>;
+  pageInfo?: $Resolver<PageInfo, GadgetConnection>;
+  totalCount?: $Resolver<number, GadgetConnection>;
+}
+
+/** `GadgetEdge`, as resolvers return it. */
+export interface GadgetEdge {
+  node?: $Maybe<Gadget>;
+  cursor: string;
+}
+
+/** Resolvers of `GadgetEdge`'s fields. */
+export interface GadgetEdgeResolvers {
+  node?: $Resolver<$Maybe<Gadget>, GadgetEdge>;
+  cursor?: $Resolver<string, GadgetEdge>;
+}
+
+/** `GadgetWhereInput`. */
+export interface GadgetWhereInput {
+  not?: $Maybe<GadgetWhereInput>;
+  and?: $Maybe<Array<GadgetWhereInput>>;
+  or?: $Maybe<Array<GadgetWhereInput>>;
+  id?: $Maybe<string>;
+  idNEQ?: $Maybe<string>;
+  idIn?: $Maybe<Array<string>>;
+  idNotIn?: $Maybe<Array<string>>;
+  idGT?: $Maybe<string>;
+  idGTE?: $Maybe<string>;
+  idLT?: $Maybe<string>;
+  idLTE?: $Maybe<string>;
+  name?: $Maybe<string>;
+  nameNEQ?: $Maybe<string>;
+  nameIn?: $Maybe<Array<string>>;
+  nameNotIn?: $Maybe<Array<string>>;
+  nameGT?: $Maybe<string>;
+  nameGTE?: $Maybe<string>;
+  nameLT?: $Maybe<string>;
+  nameLTE?: $Maybe<string>;
+  nameContains?: $Maybe<string>;
+  nameHasPrefix?: $Maybe<string>;
+  nameHasSuffix?: $Maybe<string>;
+  nameEqualFold?: $Maybe<string>;
+  nameContainsFold?: $Maybe<string>;
+  price?: $Maybe<string>;
+  priceNEQ?: $Maybe<string>;
+  priceIn?: $Maybe<Array<string>>;
+  priceNotIn?: $Maybe<Array<string>>;
+  priceGT?: $Maybe<string>;
+  priceGTE?: $Maybe<string>;
+  priceLT?: $Maybe<string>;
+  priceLTE?: $Maybe<string>;
+  priceContains?: $Maybe<string>;
+  priceHasPrefix?: $Maybe<string>;
+  priceHasSuffix?: $Maybe<string>;
+  priceEqualFold?: $Maybe<string>;
+  priceContainsFold?: $Maybe<string>;
+  warrantyMonths?: $Maybe<number>;
+  warrantyMonthsNEQ?: $Maybe<number>;
+  warrantyMonthsIn?: $Maybe<Array<number>>;
+  warrantyMonthsNotIn?: $Maybe<Array<number>>;
+  warrantyMonthsGT?: $Maybe<number>;
+  warrantyMonthsGTE?: $Maybe<number>;
+  warrantyMonthsLT?: $Maybe<number>;
+  warrantyMonthsLTE?: $Maybe<number>;
+}
+
 /** `Geo`, as resolvers return it. */
 export interface Geo {
   lat: number;
@@ -433,6 +741,38 @@ export interface MutationDeleteOrderArgs {
   id: string;
 }
 
+/** Arguments of `Mutation.createCardPayment`. */
+export interface MutationCreateCardPaymentArgs {
+  input: CreateCardPaymentInput;
+}
+
+/** Arguments of `Mutation.updateCardPayment`. */
+export interface MutationUpdateCardPaymentArgs {
+  id: string;
+  input: UpdateCardPaymentInput;
+}
+
+/** Arguments of `Mutation.deleteCardPayment`. */
+export interface MutationDeleteCardPaymentArgs {
+  id: string;
+}
+
+/** Arguments of `Mutation.createTransferPayment`. */
+export interface MutationCreateTransferPaymentArgs {
+  input: CreateTransferPaymentInput;
+}
+
+/** Arguments of `Mutation.updateTransferPayment`. */
+export interface MutationUpdateTransferPaymentArgs {
+  id: string;
+  input: UpdateTransferPaymentInput;
+}
+
+/** Arguments of `Mutation.deleteTransferPayment`. */
+export interface MutationDeleteTransferPaymentArgs {
+  id: string;
+}
+
 /** Arguments of `Mutation.createShipment`. */
 export interface MutationCreateShipmentArgs {
   input: CreateShipmentInput;
@@ -457,13 +797,19 @@ export interface MutationResolvers {
   createOrder?: $Resolver<Order, unknown, MutationCreateOrderArgs>;
   updateOrder?: $Resolver<Order, unknown, MutationUpdateOrderArgs>;
   deleteOrder?: $Resolver<string | number, unknown, MutationDeleteOrderArgs>;
+  createCardPayment?: $Resolver<CardPayment, unknown, MutationCreateCardPaymentArgs>;
+  updateCardPayment?: $Resolver<CardPayment, unknown, MutationUpdateCardPaymentArgs>;
+  deleteCardPayment?: $Resolver<string | number, unknown, MutationDeleteCardPaymentArgs>;
+  createTransferPayment?: $Resolver<TransferPayment, unknown, MutationCreateTransferPaymentArgs>;
+  updateTransferPayment?: $Resolver<TransferPayment, unknown, MutationUpdateTransferPaymentArgs>;
+  deleteTransferPayment?: $Resolver<string | number, unknown, MutationDeleteTransferPaymentArgs>;
   createShipment?: $Resolver<Shipment, unknown, MutationCreateShipmentArgs>;
   updateShipment?: $Resolver<Shipment, unknown, MutationUpdateShipmentArgs>;
   deleteShipment?: $Resolver<string | number, unknown, MutationDeleteShipmentArgs>;
 }
 
 /** `Node`: one of its implementations. */
-export type Node = Customer | Order | Shipment;
+export type Node = Customer | Order | CardPayment | TransferPayment | Book | Gadget | Shipment;
 
 /** `Order`: the entity. */
 export type Order = $EntityOf<typeof nodeTypes.Order.entity>;
@@ -480,6 +826,7 @@ export interface OrderResolvers {
   parcels?: $Resolver<Array<Parcel>, Order>;
   customer?: $Resolver<Customer, Order>;
   shipment?: $Resolver<$Maybe<Shipment>, Order>;
+  payments?: $Resolver<$Maybe<Array<Payment>>, Order>;
 }
 
 /** `OrderConnection`, as resolvers return it. */
@@ -574,6 +921,8 @@ export interface OrderWhereInput {
   hasCustomerWith?: $Maybe<Array<CustomerWhereInput>>;
   hasShipment?: $Maybe<boolean>;
   hasShipmentWith?: $Maybe<Array<ShipmentWhereInput>>;
+  hasPayments?: $Maybe<boolean>;
+  hasPaymentsWith?: $Maybe<Array<PaymentWhereInput>>;
 }
 
 /** `PageInfo`, as resolvers return it. */
@@ -616,8 +965,167 @@ export interface ParcelInput {
 /** `ParcelSize`, as resolvers see it (entity values). */
 export type ParcelSize = "S" | "M" | "L";
 
+/** `Payment`: one of its implementations. */
+export type Payment = CardPayment | TransferPayment;
+
+/** `PaymentConnection`, as resolvers return it. */
+export interface PaymentConnection {
+  edges?: $Maybe<Array<$Maybe<PaymentEdge>>>;
+  pageInfo: PageInfo;
+  totalCount: number;
+}
+
+/** Resolvers of `PaymentConnection`'s fields. */
+export interface PaymentConnectionResolvers {
+  edges?: $Resolver<$Maybe<Array<$Maybe<PaymentEdge>>>, PaymentConnection>;
+  pageInfo?: $Resolver<PageInfo, PaymentConnection>;
+  totalCount?: $Resolver<number, PaymentConnection>;
+}
+
+/** `PaymentEdge`, as resolvers return it. */
+export interface PaymentEdge {
+  node?: $Maybe<Payment>;
+  cursor: string;
+}
+
+/** Resolvers of `PaymentEdge`'s fields. */
+export interface PaymentEdgeResolvers {
+  node?: $Resolver<$Maybe<Payment>, PaymentEdge>;
+  cursor?: $Resolver<string, PaymentEdge>;
+}
+
+/** `PaymentOrder`. */
+export interface PaymentOrder {
+  direction?: OrderDirection;
+  field: PaymentOrderField;
+}
+
+/** `PaymentOrderField`, as resolvers see it (entity values). */
+export type PaymentOrderField = "AMOUNT";
+
+/** `PaymentWhereInput`. */
+export interface PaymentWhereInput {
+  not?: $Maybe<PaymentWhereInput>;
+  and?: $Maybe<Array<PaymentWhereInput>>;
+  or?: $Maybe<Array<PaymentWhereInput>>;
+  id?: $Maybe<string>;
+  idNEQ?: $Maybe<string>;
+  idIn?: $Maybe<Array<string>>;
+  idNotIn?: $Maybe<Array<string>>;
+  idGT?: $Maybe<string>;
+  idGTE?: $Maybe<string>;
+  idLT?: $Maybe<string>;
+  idLTE?: $Maybe<string>;
+  amount?: $Maybe<string>;
+  amountNEQ?: $Maybe<string>;
+  amountIn?: $Maybe<Array<string>>;
+  amountNotIn?: $Maybe<Array<string>>;
+  amountGT?: $Maybe<string>;
+  amountGTE?: $Maybe<string>;
+  amountLT?: $Maybe<string>;
+  amountLTE?: $Maybe<string>;
+  amountContains?: $Maybe<string>;
+  amountHasPrefix?: $Maybe<string>;
+  amountHasSuffix?: $Maybe<string>;
+  amountEqualFold?: $Maybe<string>;
+  amountContainsFold?: $Maybe<string>;
+  paidAt?: $Maybe<Date>;
+  paidAtNEQ?: $Maybe<Date>;
+  paidAtIn?: $Maybe<Array<Date>>;
+  paidAtNotIn?: $Maybe<Array<Date>>;
+  paidAtGT?: $Maybe<Date>;
+  paidAtGTE?: $Maybe<Date>;
+  paidAtLT?: $Maybe<Date>;
+  paidAtLTE?: $Maybe<Date>;
+  orderID?: $Maybe<string>;
+  orderIDNEQ?: $Maybe<string>;
+  orderIDIn?: $Maybe<Array<string>>;
+  orderIDNotIn?: $Maybe<Array<string>>;
+  hasOrder?: $Maybe<boolean>;
+  hasOrderWith?: $Maybe<Array<OrderWhereInput>>;
+}
+
 /** `Priority`, as resolvers see it (entity values). */
 export type Priority = 1 | 2 | 3;
+
+/** `Product`: one of its implementations. */
+export type Product = Book | Gadget;
+
+/** `ProductConnection`, as resolvers return it. */
+export interface ProductConnection {
+  edges?: $Maybe<Array<$Maybe<ProductEdge>>>;
+  pageInfo: PageInfo;
+  totalCount: number;
+}
+
+/** Resolvers of `ProductConnection`'s fields. */
+export interface ProductConnectionResolvers {
+  edges?: $Resolver<$Maybe<Array<$Maybe<ProductEdge>>>, ProductConnection>;
+  pageInfo?: $Resolver<PageInfo, ProductConnection>;
+  totalCount?: $Resolver<number, ProductConnection>;
+}
+
+/** `ProductEdge`, as resolvers return it. */
+export interface ProductEdge {
+  node?: $Maybe<Product>;
+  cursor: string;
+}
+
+/** Resolvers of `ProductEdge`'s fields. */
+export interface ProductEdgeResolvers {
+  node?: $Resolver<$Maybe<Product>, ProductEdge>;
+  cursor?: $Resolver<string, ProductEdge>;
+}
+
+/** `ProductOrder`. */
+export interface ProductOrder {
+  direction?: OrderDirection;
+  field: ProductOrderField;
+}
+
+/** `ProductOrderField`, as resolvers see it (entity values). */
+export type ProductOrderField = "NAME";
+
+/** `ProductWhereInput`. */
+export interface ProductWhereInput {
+  not?: $Maybe<ProductWhereInput>;
+  and?: $Maybe<Array<ProductWhereInput>>;
+  or?: $Maybe<Array<ProductWhereInput>>;
+  id?: $Maybe<string>;
+  idNEQ?: $Maybe<string>;
+  idIn?: $Maybe<Array<string>>;
+  idNotIn?: $Maybe<Array<string>>;
+  idGT?: $Maybe<string>;
+  idGTE?: $Maybe<string>;
+  idLT?: $Maybe<string>;
+  idLTE?: $Maybe<string>;
+  name?: $Maybe<string>;
+  nameNEQ?: $Maybe<string>;
+  nameIn?: $Maybe<Array<string>>;
+  nameNotIn?: $Maybe<Array<string>>;
+  nameGT?: $Maybe<string>;
+  nameGTE?: $Maybe<string>;
+  nameLT?: $Maybe<string>;
+  nameLTE?: $Maybe<string>;
+  nameContains?: $Maybe<string>;
+  nameHasPrefix?: $Maybe<string>;
+  nameHasSuffix?: $Maybe<string>;
+  nameEqualFold?: $Maybe<string>;
+  nameContainsFold?: $Maybe<string>;
+  price?: $Maybe<string>;
+  priceNEQ?: $Maybe<string>;
+  priceIn?: $Maybe<Array<string>>;
+  priceNotIn?: $Maybe<Array<string>>;
+  priceGT?: $Maybe<string>;
+  priceGTE?: $Maybe<string>;
+  priceLT?: $Maybe<string>;
+  priceLTE?: $Maybe<string>;
+  priceContains?: $Maybe<string>;
+  priceHasPrefix?: $Maybe<string>;
+  priceHasSuffix?: $Maybe<string>;
+  priceEqualFold?: $Maybe<string>;
+  priceContainsFold?: $Maybe<string>;
+}
 
 /** Arguments of `Query.node`. */
 export interface QueryNodeArgs {
@@ -649,6 +1157,26 @@ export interface QueryOrdersArgs {
   where?: $Maybe<OrderWhereInput>;
 }
 
+/** Arguments of `Query.payments`. */
+export interface QueryPaymentsArgs {
+  after?: $Maybe<string>;
+  first?: $Maybe<number>;
+  before?: $Maybe<string>;
+  last?: $Maybe<number>;
+  orderBy?: $Maybe<PaymentOrder>;
+  where?: $Maybe<PaymentWhereInput>;
+}
+
+/** Arguments of `Query.products`. */
+export interface QueryProductsArgs {
+  after?: $Maybe<string>;
+  first?: $Maybe<number>;
+  before?: $Maybe<string>;
+  last?: $Maybe<number>;
+  orderBy?: $Maybe<ProductOrder>;
+  where?: $Maybe<ProductWhereInput>;
+}
+
 /** Arguments of `Query.shipments`. */
 export interface QueryShipmentsArgs {
   after?: $Maybe<string>;
@@ -664,6 +1192,8 @@ export interface QueryResolvers {
   nodes?: $Resolver<Array<$Maybe<Node>>, unknown, QueryNodesArgs>;
   customers?: $Resolver<CustomerConnection, unknown, QueryCustomersArgs>;
   orders?: $Resolver<OrderConnection, unknown, QueryOrdersArgs>;
+  payments?: $Resolver<PaymentConnection, unknown, QueryPaymentsArgs>;
+  products?: $Resolver<ProductConnection, unknown, QueryProductsArgs>;
   shipments?: $Resolver<ShipmentConnection, unknown, QueryShipmentsArgs>;
 }
 
@@ -756,6 +1286,132 @@ export interface ShipmentWhereInput {
 /** `Tier`, as resolvers see it (entity values). */
 export type Tier = "bronze" | "silver" | "gold";
 
+/** `TransferPayment`: the entity. */
+export type TransferPayment = $EntityOf<typeof nodeTypes.TransferPayment.entity>;
+
+/** Resolvers of `TransferPayment`'s fields. */
+export interface TransferPaymentResolvers {
+  id?: $Resolver<string | number, TransferPayment>;
+  amount?: $Resolver<string, TransferPayment>;
+  paidAt?: $Resolver<Date | string, TransferPayment>;
+  iban?: $Resolver<string, TransferPayment>;
+  reference?: $Resolver<$Maybe<string>, TransferPayment>;
+  order?: $Resolver<Order, TransferPayment>;
+}
+
+/** `TransferPaymentConnection`, as resolvers return it. */
+export interface TransferPaymentConnection {
+  edges?: $Maybe<Array<$Maybe<TransferPaymentEdge>>>;
+  pageInfo: PageInfo;
+  totalCount: number;
+}
+
+/** Resolvers of `TransferPaymentConnection`'s fields. */
+export interface TransferPaymentConnectionResolvers {
+  edges?: $Resolver<$Maybe<Array<$Maybe<TransferPaymentEdge>>>, TransferPaymentConnection>;
+  pageInfo?: $Resolver<PageInfo, TransferPaymentConnection>;
+  totalCount?: $Resolver<number, TransferPaymentConnection>;
+}
+
+/** `TransferPaymentEdge`, as resolvers return it. */
+export interface TransferPaymentEdge {
+  node?: $Maybe<TransferPayment>;
+  cursor: string;
+}
+
+/** Resolvers of `TransferPaymentEdge`'s fields. */
+export interface TransferPaymentEdgeResolvers {
+  node?: $Resolver<$Maybe<TransferPayment>, TransferPaymentEdge>;
+  cursor?: $Resolver<string, TransferPaymentEdge>;
+}
+
+/** `TransferPaymentOrder`. */
+export interface TransferPaymentOrder {
+  direction?: OrderDirection;
+  field: TransferPaymentOrderField;
+}
+
+/** `TransferPaymentOrderField`, as resolvers see it (entity values). */
+export type TransferPaymentOrderField = "AMOUNT";
+
+/** `TransferPaymentWhereInput`. */
+export interface TransferPaymentWhereInput {
+  not?: $Maybe<TransferPaymentWhereInput>;
+  and?: $Maybe<Array<TransferPaymentWhereInput>>;
+  or?: $Maybe<Array<TransferPaymentWhereInput>>;
+  id?: $Maybe<string>;
+  idNEQ?: $Maybe<string>;
+  idIn?: $Maybe<Array<string>>;
+  idNotIn?: $Maybe<Array<string>>;
+  idGT?: $Maybe<string>;
+  idGTE?: $Maybe<string>;
+  idLT?: $Maybe<string>;
+  idLTE?: $Maybe<string>;
+  amount?: $Maybe<string>;
+  amountNEQ?: $Maybe<string>;
+  amountIn?: $Maybe<Array<string>>;
+  amountNotIn?: $Maybe<Array<string>>;
+  amountGT?: $Maybe<string>;
+  amountGTE?: $Maybe<string>;
+  amountLT?: $Maybe<string>;
+  amountLTE?: $Maybe<string>;
+  amountContains?: $Maybe<string>;
+  amountHasPrefix?: $Maybe<string>;
+  amountHasSuffix?: $Maybe<string>;
+  amountEqualFold?: $Maybe<string>;
+  amountContainsFold?: $Maybe<string>;
+  paidAt?: $Maybe<Date>;
+  paidAtNEQ?: $Maybe<Date>;
+  paidAtIn?: $Maybe<Array<Date>>;
+  paidAtNotIn?: $Maybe<Array<Date>>;
+  paidAtGT?: $Maybe<Date>;
+  paidAtGTE?: $Maybe<Date>;
+  paidAtLT?: $Maybe<Date>;
+  paidAtLTE?: $Maybe<Date>;
+  iban?: $Maybe<string>;
+  ibanNEQ?: $Maybe<string>;
+  ibanIn?: $Maybe<Array<string>>;
+  ibanNotIn?: $Maybe<Array<string>>;
+  ibanGT?: $Maybe<string>;
+  ibanGTE?: $Maybe<string>;
+  ibanLT?: $Maybe<string>;
+  ibanLTE?: $Maybe<string>;
+  ibanContains?: $Maybe<string>;
+  ibanHasPrefix?: $Maybe<string>;
+  ibanHasSuffix?: $Maybe<string>;
+  ibanEqualFold?: $Maybe<string>;
+  ibanContainsFold?: $Maybe<string>;
+  reference?: $Maybe<string>;
+  referenceNEQ?: $Maybe<string>;
+  referenceIn?: $Maybe<Array<string>>;
+  referenceNotIn?: $Maybe<Array<string>>;
+  referenceGT?: $Maybe<string>;
+  referenceGTE?: $Maybe<string>;
+  referenceLT?: $Maybe<string>;
+  referenceLTE?: $Maybe<string>;
+  referenceContains?: $Maybe<string>;
+  referenceHasPrefix?: $Maybe<string>;
+  referenceHasSuffix?: $Maybe<string>;
+  referenceIsNil?: $Maybe<boolean>;
+  referenceNotNil?: $Maybe<boolean>;
+  referenceEqualFold?: $Maybe<string>;
+  referenceContainsFold?: $Maybe<string>;
+  orderID?: $Maybe<string>;
+  orderIDNEQ?: $Maybe<string>;
+  orderIDIn?: $Maybe<Array<string>>;
+  orderIDNotIn?: $Maybe<Array<string>>;
+  hasOrder?: $Maybe<boolean>;
+  hasOrderWith?: $Maybe<Array<OrderWhereInput>>;
+}
+
+/** `UpdateCardPaymentInput`. */
+export interface UpdateCardPaymentInput {
+  amount?: $Maybe<string>;
+  paidAt?: $Maybe<Date>;
+  cardLast4?: $Maybe<string>;
+  orderID?: $Maybe<string>;
+}
+
 /** `UpdateCustomerInput`. */
 export interface UpdateCustomerInput {
   name?: $Maybe<string>;
@@ -801,6 +1457,9 @@ export interface UpdateOrderInput {
   clearShippingAddress?: $Maybe<boolean>;
   parcels?: $Maybe<Array<ParcelInput>>;
   customerID?: $Maybe<string>;
+  addPaymentIDs?: $Maybe<Array<string>>;
+  removePaymentIDs?: $Maybe<Array<string>>;
+  clearPayments?: $Maybe<boolean>;
 }
 
 /** `UpdateShipmentInput`. */
@@ -810,15 +1469,34 @@ export interface UpdateShipmentInput {
   clearTrackingCode?: $Maybe<boolean>;
 }
 
+/** `UpdateTransferPaymentInput`. */
+export interface UpdateTransferPaymentInput {
+  amount?: $Maybe<string>;
+  paidAt?: $Maybe<Date>;
+  iban?: $Maybe<string>;
+  reference?: $Maybe<string>;
+  clearReference?: $Maybe<boolean>;
+  orderID?: $Maybe<string>;
+}
+
 /**
  * The user resolver map `createSchema({ resolvers })` takes: every generated field typed;
  * fields and types added with `typeDefs` are accepted too (annotate their parameters).
  */
 export interface Resolvers {
   Address?: $Fields<AddressResolvers>;
+  Book?: $Fields<BookResolvers>;
+  BookConnection?: $Fields<BookConnectionResolvers>;
+  BookEdge?: $Fields<BookEdgeResolvers>;
+  CardPayment?: $Fields<CardPaymentResolvers>;
+  CardPaymentConnection?: $Fields<CardPaymentConnectionResolvers>;
+  CardPaymentEdge?: $Fields<CardPaymentEdgeResolvers>;
   Customer?: $Fields<CustomerResolvers>;
   CustomerConnection?: $Fields<CustomerConnectionResolvers>;
   CustomerEdge?: $Fields<CustomerEdgeResolvers>;
+  Gadget?: $Fields<GadgetResolvers>;
+  GadgetConnection?: $Fields<GadgetConnectionResolvers>;
+  GadgetEdge?: $Fields<GadgetEdgeResolvers>;
   Geo?: $Fields<GeoResolvers>;
   Mutation?: $Fields<MutationResolvers>;
   Order?: $Fields<OrderResolvers>;
@@ -826,9 +1504,16 @@ export interface Resolvers {
   OrderEdge?: $Fields<OrderEdgeResolvers>;
   PageInfo?: $Fields<PageInfoResolvers>;
   Parcel?: $Fields<ParcelResolvers>;
+  PaymentConnection?: $Fields<PaymentConnectionResolvers>;
+  PaymentEdge?: $Fields<PaymentEdgeResolvers>;
+  ProductConnection?: $Fields<ProductConnectionResolvers>;
+  ProductEdge?: $Fields<ProductEdgeResolvers>;
   Query?: $Fields<QueryResolvers>;
   Shipment?: $Fields<ShipmentResolvers>;
   ShipmentConnection?: $Fields<ShipmentConnectionResolvers>;
   ShipmentEdge?: $Fields<ShipmentEdgeResolvers>;
+  TransferPayment?: $Fields<TransferPaymentResolvers>;
+  TransferPaymentConnection?: $Fields<TransferPaymentConnectionResolvers>;
+  TransferPaymentEdge?: $Fields<TransferPaymentEdgeResolvers>;
   [type: string]: unknown;
 }

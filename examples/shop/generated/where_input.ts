@@ -52,7 +52,70 @@ export const whereInputs = {
       shippingAddressZip: { prop: "shippingAddress.zip", kind: "string", ops: "equality" },
       customerID: { prop: "customer", kind: "id", target: "Customer", ops: "equality" },
     },
-    edges: ["customer", "shipment"],
+    edges: ["customer", "shipment", "payments"],
+  },
+  CardPayment: {
+    name: "CardPaymentWhereInput",
+    fields: {
+      id: { prop: "id", kind: "id", target: "CardPayment", ops: "comparison" },
+      amount: { prop: "amount", kind: "string", ops: "string" },
+      paidAt: { prop: "paidAt", kind: "time", ops: "comparison" },
+      cardLast4: { prop: "cardLast4", kind: "string", ops: "string" },
+      orderID: { prop: "order", kind: "id", target: "Order", ops: "equality" },
+    },
+    edges: ["order"],
+  },
+  Payment: {
+    name: "PaymentWhereInput",
+    fields: {
+      id: { prop: "id", kind: "id", target: "Payment", ops: "comparison" },
+      amount: { prop: "amount", kind: "string", ops: "string" },
+      paidAt: { prop: "paidAt", kind: "time", ops: "comparison" },
+      orderID: { prop: "order", kind: "id", target: "Order", ops: "equality" },
+    },
+    edges: ["order"],
+  },
+  TransferPayment: {
+    name: "TransferPaymentWhereInput",
+    fields: {
+      id: { prop: "id", kind: "id", target: "TransferPayment", ops: "comparison" },
+      amount: { prop: "amount", kind: "string", ops: "string" },
+      paidAt: { prop: "paidAt", kind: "time", ops: "comparison" },
+      iban: { prop: "iban", kind: "string", ops: "string" },
+      reference: { prop: "reference", kind: "string", ops: "string", nullable: true },
+      orderID: { prop: "order", kind: "id", target: "Order", ops: "equality" },
+    },
+    edges: ["order"],
+  },
+  Book: {
+    name: "BookWhereInput",
+    fields: {
+      id: { prop: "id", kind: "id", target: "Book", ops: "comparison" },
+      name: { prop: "name", kind: "string", ops: "string" },
+      price: { prop: "price", kind: "string", ops: "string" },
+      isbn: { prop: "isbn", kind: "string", ops: "string" },
+      pages: { prop: "pages", kind: "int", ops: "comparison", nullable: true },
+    },
+    edges: [],
+  },
+  Gadget: {
+    name: "GadgetWhereInput",
+    fields: {
+      id: { prop: "id", kind: "id", target: "Gadget", ops: "comparison" },
+      name: { prop: "name", kind: "string", ops: "string" },
+      price: { prop: "price", kind: "string", ops: "string" },
+      warrantyMonths: { prop: "warrantyMonths", kind: "int", ops: "comparison" },
+    },
+    edges: [],
+  },
+  Product: {
+    name: "ProductWhereInput",
+    fields: {
+      id: { prop: "id", kind: "id", target: "Product", ops: "comparison" },
+      name: { prop: "name", kind: "string", ops: "string" },
+      price: { prop: "price", kind: "string", ops: "string" },
+    },
+    edges: [],
   },
   Shipment: {
     name: "ShipmentWhereInput",
