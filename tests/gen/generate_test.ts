@@ -25,7 +25,7 @@ const EXAMPLES = [
   ["todo", 4],
   ["todo/variants/universal", 2],
   ["todo/variants/raw", 3],
-  ["shop", 2],
+  ["shop", 9],
 ] as const;
 
 for (const [example, types] of EXAMPLES) {
