@@ -24,6 +24,8 @@ import {
   GraphQLUnionType,
   isIntrospectionType,
 } from "graphql";
+import { relative } from "@std/path";
+import { Diagnostics } from "../diagnostics.ts";
 import type { Graph } from "../graph.ts";
 import { addImport, type Imports, renderModule } from "./module.ts";
 
@@ -44,6 +46,8 @@ const SCALARS: Record<string, { input: string; output: string }> = {
  * Renders `types.ts`.
  *
  * @param sdl the generated SDL (what `schema.graphql` holds)
+ * @throws GenerateError naming the entity when two declarations get one TypeScript name (a GraphQL type named
+ *   `Context`, `Resolvers`, `<Type>Resolvers` or `<Type><Field>Args`)
  */
 export function emitTypes(graph: Graph, sdl: string, runtime: string): string {
   const schema = buildSchema(sdl);
@@ -142,6 +146,23 @@ ${resolverTypes.join("\n")}
   [type: string]: unknown;
 }`,
   );
+  const declared = out.flatMap((d) => [...d.matchAll(/^export (?:type|interface) (\w+)/gm)])
+    .map((m) => m[1]);
+  const twice = declared.filter((name, i) => declared.indexOf(name) !== i);
+  if (twice.length) {
+    const diagnostics = new Diagnostics();
+    for (const name of new Set(twice)) {
+      const type = graph.types.find((t) => t.name === name) ??
+        graph.types.find((t) => name.startsWith(t.name));
+      diagnostics.error({
+        file: type && relative(Deno.cwd(), type.entity.file),
+        entity: type?.meta.className,
+        message:
+          `the TypeScript name "${name}" of types.ts would be declared twice (a GraphQL type named like a generated resolver type); rename the GraphQL type with Type()`,
+      });
+    }
+    diagnostics.throwIfErrors();
+  }
   return renderModule(
     "TypeScript types of the generated schema for user resolvers: `Resolvers`, `Context`, and one type per GraphQL type (node types are their entities).",
     imports,

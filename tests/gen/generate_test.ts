@@ -95,6 +95,10 @@ const invalid: [string, RegExp][] = [
     /relay_unique\/owner\.ts: Pet\.owner: RelayConnection\(\) on a unique edge/,
   ],
   [
+    "ts_clash",
+    /ts_clash\/models\.ts: Resolvers: the TypeScript name "Resolvers" of types\.ts would be declared twice/,
+  ],
+  [
     "mutation_clash",
     /mutation_clash\/thing\.ts: Thing\.clearName: mutation input field "clearName" is also generated for Thing\.name/,
   ],
