@@ -6,10 +6,11 @@
  * Chromium at 1280×800 and 390×844, light and dark, and the no-results
  * screen; their layout metrics (button size, modal width and position, search
  * bar and input height, hit row heights, group title and footer positions)
- * agree within 2 px. Both screenshots are saved side by side in a folder the
+ * agree within 2 px, and so does their look (the active hit's tint, the group
+ * titles' colour, ↵ on the active hit only, the footer's labels). Both screenshots are saved side by side in a folder the
  * test prints.
  */
-import { assertEquals } from "@std/assert";
+import { assert, assertEquals } from "@std/assert";
 import { fromFileUrl, join } from "@std/path";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser } from "../support/browser.ts";
@@ -125,6 +126,24 @@ async function metrics(page: Page) {
         return [r.left, r.top, r.width, r.height].map((v) => Math.round(v * 10) / 10);
       }), all) as Promise<Box[]>;
   return {
+    look: await page.evaluate(() => {
+      const style = (selector: string) => {
+        const e = document.querySelector(selector);
+        return e && getComputedStyle(e);
+      };
+      const visible = (selector: string) =>
+        [...document.querySelectorAll(selector)].filter((e) => e.getClientRects().length > 0)
+          .length;
+      return {
+        activeHit: style('.DocSearch-Hit[aria-selected="true"] a')?.backgroundColor,
+        hit: style('.DocSearch-Hit[aria-selected="false"] a')?.backgroundColor,
+        groupTitle: style(".DocSearch-Hit-source")?.color,
+        modal: style(".DocSearch-Modal")?.backgroundColor,
+        enterKeys: visible(".DocSearch-Hit-action svg"),
+        footer: [...document.querySelectorAll(".DocSearch-Commands .DocSearch-Label")]
+          .map((e) => e.textContent),
+      };
+    }),
     button: (await box(".DocSearch-Button"))[0],
     modal: (await box(".DocSearch-Modal"))[0],
     searchBar: (await box(".DocSearch-Form"))[0],
@@ -162,7 +181,11 @@ async function render(
 function differences(ours: Metrics, theirs: Metrics): string[] {
   const lines: string[] = [];
   const names = ["x", "y", "width", "height"];
+  if (JSON.stringify(ours.look) !== JSON.stringify(theirs.look)) {
+    lines.push(`look: ours ${JSON.stringify(ours.look)}, DocSearch ${JSON.stringify(theirs.look)}`);
+  }
   for (const key of Object.keys(theirs) as Array<keyof Metrics>) {
+    if (key === "look") continue;
     const a = ours[key] as Box | Box[];
     const b = theirs[key] as Box | Box[];
     const rowsA = (Array.isArray(a[0]) ? a : [a]) as Box[];
@@ -220,6 +243,11 @@ Deno.test({
               join(shots, `${name}.png`),
               await sideBySide(ours.png, theirs.png, viewport.width, viewport.height),
             );
+            if (query === QUERY) {
+              const { look } = ours.metrics;
+              assertEquals(look.enterKeys, 1, "↵ on the active hit only");
+              assert(look.activeHit && look.activeHit !== look.hit, "the active hit is tinted");
+            }
             assertEquals(differences(ours.metrics, theirs.metrics), [], `see ${shots}/${name}.png`);
           });
         }
