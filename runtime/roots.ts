@@ -168,5 +168,7 @@ async function loadLazy(
   const missing = nodes.filter((n) =>
     lazy.some((p) => (n as Record<string, unknown>)[p] === undefined)
   );
-  if (missing.length > 0) await em.populate(missing, lazy as never[]);
+  if (missing.length > 0) {
+    await em.populate(missing, lazy as never[], { connectionType: readConnection(em) });
+  }
 }
