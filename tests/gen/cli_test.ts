@@ -107,6 +107,12 @@ Deno.test("CLI: every config option is a flag (globalIds too); --check is exit 0
   assertEquals(out[1], `${raw}/generated is up to date (3 node types (Category, Todo, User))`);
   assertMatch(out[2], /^done in \d+ ms$/);
   assertEquals((await cli([...args, "--global-ids", "raw", "-q"])).stdout, "");
+  // Without --config, ./gen.config.ts of the working directory is the config.
+  const here = await cli(["--check"], join(root, "examples/blog"));
+  assertEquals([here.code, lines(here.stdout)[1]], [
+    0,
+    "generated is up to date (4 node types (Comment, Photo, Post, User))",
+  ]);
   // The same model with the default (opaque) ids is refused: the flag is what made it pass.
   const without = await cli(args);
   assertEquals(without.code, 1);
