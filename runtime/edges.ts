@@ -15,6 +15,7 @@ import {
 } from "./collect.ts";
 import { loadedEdge, loadPlan, rootScope } from "./load.ts";
 import { type EdgeDescription, type Graph, type NodeType, nodeTypeOf } from "./graph.ts";
+import { isRecord } from "./records.ts";
 import { whereFilter } from "./where.ts";
 import {
   type Connection,
@@ -135,6 +136,15 @@ export async function loadEdge(
   limits?: PaginationLimits,
 ): Promise<object | object[] | Connection<object> | null> {
   const target: NodeType = graph.types[edge.target];
+  if (isRecord(parent)) {
+    const owned = await loadRecordEdge(em, graph, target, edge, parent, args, limits);
+    if (owned !== undefined) return owned;
+    // A unidirectional many-to-many edge: read through the owner's collection.
+    const meta = wrap(parent, true).__meta;
+    parent = (await em.findOne(meta.class, {
+      [meta.primaryKeys[0]]: (parent as Record<string, unknown>)[meta.primaryKeys[0]],
+    } as never, { connectionType: readConnection(em) }))!;
+  }
   const value = (parent as Record<string, unknown>)[edge.prop];
   if (edge.kind === "m:1" || edge.kind === "1:1") {
     if (
@@ -174,6 +184,58 @@ export async function loadEdge(
         refresh: true,
         connectionType: readConnection(em),
       }),
+    limits,
+    em,
+  );
+}
+
+/**
+ * Loads an edge of a record (records.ts), which holds foreign keys instead of references and no
+ * collections: by the foreign key, or by the target's inverse property.
+ *
+ * @returns `undefined` for an edge without an inverse property (a unidirectional `m:n`)
+ */
+async function loadRecordEdge(
+  em: EntityManager,
+  graph: Graph,
+  target: NodeType,
+  edge: EdgeDescription,
+  record: object,
+  args: PaginationArgs,
+  limits?: PaginationLimits,
+): Promise<object | object[] | Connection<object> | null | undefined> {
+  const row = record as Record<string, unknown>;
+  const read = { connectionType: readConnection(em) };
+  const key = row[wrap(record, true).__meta.primaryKeys[0]];
+  if (edge.kind === "m:1" || edge.kind === "1:1") {
+    const fk = row[edge.prop];
+    if (fk === null) return null;
+    if (fk !== undefined) {
+      return await em.findOne(target.entity, { [target.id.prop]: fk } as never, read);
+    }
+  }
+  if (!edge.inverse) return undefined;
+  const owner = { [edge.inverse]: key };
+  if (edge.kind === "m:1" || edge.kind === "1:1") {
+    return await em.findOne(target.entity, owner, read);
+  }
+  if (!edge.connection) {
+    return await em.find(target.entity, owner, {
+      orderBy: { [target.id.prop]: "asc" } as never,
+      ...read,
+    });
+  }
+  const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
+  return paginate(
+    target,
+    args,
+    (query) =>
+      em.find(target.entity, { $and: [owner, filter, query.where] } as never, {
+        orderBy: query.orderBy as never,
+        limit: query.limit,
+        ...read,
+      }),
+    () => em.count(target.entity, { $and: [owner, filter] } as never, read),
     limits,
     em,
   );

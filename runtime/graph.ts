@@ -361,6 +361,8 @@ export function entityClassName(entity: EntityName<any>): string {
 
 /** The node type of a loaded entity, or `undefined` when the graph does not expose its entity. */
 export function nodeTypeOf(graph: Graph, entity: object): NodeType | undefined {
-  const name = graph.typeOfEntity.get(wrap(entity, true).__meta.className);
+  // `__meta` is on the prototype of entities and of records (records.ts) alike.
+  const meta = (entity as { __meta?: { className: string } }).__meta ?? wrap(entity, true).__meta;
+  const name = graph.typeOfEntity.get(meta.className);
   return name === undefined ? undefined : graph.types[name];
 }

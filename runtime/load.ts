@@ -16,11 +16,12 @@
  *
  * @module
  */
-import { type EntityManager, type FilterQuery, wrap } from "@mikro-orm/core";
+import { type EntityManager, type FilterQuery, type QueryOrderMap, wrap } from "@mikro-orm/core";
 import { raw, type SqlEntityManager } from "@mikro-orm/sql";
 import type { GraphQLResolveInfo } from "graphql";
 import type { EdgePlan, NodePlan } from "./collect.ts";
 import type { Graph, NodeType } from "./graph.ts";
+import { isRecord, leanable, toRecords } from "./records.ts";
 import { whereFilter } from "./where.ts";
 import {
   type Connection,
@@ -82,7 +83,8 @@ export async function loadPlan(
   limits?: PaginationLimits,
 ): Promise<void> {
   if (parents.length === 0) return;
-  for (const edgePlan of plan.edges) {
+  // The edges of one level are independent: their statements run concurrently.
+  await Promise.all(plan.edges.map(async (edgePlan) => {
     const target = graph.types[edgePlan.edge.target];
     const children = edgePlan.edge.kind === "m:1" || edgePlan.edge.kind === "1:1"
       ? await loadUnique(em, target, parents, edgePlan, scope)
@@ -99,13 +101,55 @@ export async function loadPlan(
       )
       : []; // an m:n edge without an inverse property: its resolver loads it per parent
     await loadPlan(em, graph, [...new Set(children)], edgePlan.node, scope, limits);
-  }
+  }));
 }
 
 type Row = Record<string, unknown>;
 
-function pk(entity: unknown): string {
-  return String(wrap(entity as object, true).getPrimaryKey());
+/** The primary key of an entity, a record, a reference, or a record's foreign-key value. */
+function pk(value: unknown): string {
+  if (typeof value !== "object" || value === null) return String(value);
+  if (isRecord(value)) {
+    const meta = (value as { __meta: { primaryKeys: string[] } }).__meta;
+    return String((value as Row)[meta.primaryKeys[0]]);
+  }
+  return String(wrap(value, true).getPrimaryKey());
+}
+
+/** What {@linkcode findRows} reads. */
+export interface FindRowsOptions {
+  orderBy?: QueryOrderMap<object>[];
+  limit?: number;
+  /** The properties to read; `undefined` reads every column (as entities). */
+  fields?: string[];
+}
+
+/**
+ * Reads the rows of `type` matching `where`: as records of the lean read path when the
+ * selected properties allow it (`records.ts`), else as entities with `em.find`.
+ */
+export async function findRows(
+  em: EntityManager,
+  type: NodeType,
+  where: FilterQuery<object>,
+  options: FindRowsOptions,
+): Promise<object[]> {
+  const meta = em.getMetadata().find(type.entity)!;
+  const fields = options.fields && [...new Set([type.id.prop, ...options.fields])];
+  if (!leanable(meta, fields)) {
+    return await em.find(type.entity, where, {
+      orderBy: options.orderBy as never,
+      limit: options.limit,
+      fields: fields as never,
+      connectionType: readConnection(em),
+    });
+  }
+  const qb = (em as SqlEntityManager).createQueryBuilder(type.entity, "e0", readConnection(em))
+    .select(fields as never)
+    .where(where as never);
+  if (options.orderBy) qb.orderBy(options.orderBy as never);
+  if (options.limit !== undefined) qb.limit(options.limit);
+  return toRecords(em, meta, await qb.execute("all", false) as Row[]);
 }
 
 async function loadUnique(
@@ -120,20 +164,14 @@ async function loadUnique(
   const byKey = new Map<string, object>();
   if (edge.inverse) {
     const ids = [...new Set(parents.map(pk))];
-    const rows = await em.find(target.entity, { [edge.inverse]: { $in: ids } }, {
-      fields: fields as never,
-      connectionType: readConnection(em),
-    });
+    const rows = await findRows(em, target, { [edge.inverse]: { $in: ids } }, { fields });
     for (const row of rows) byKey.set(pk((row as Row)[edge.inverse]), row);
     for (const parent of parents) store(parent, scope, plan.key, byKey.get(pk(parent)) ?? null);
   } else {
     const refs = parents.map((p) => (p as Row)[edge.prop]);
     const ids = [...new Set(refs.filter((r) => r != null).map(pk))];
     if (ids.length > 0) {
-      const rows = await em.find(target.entity, { [target.id.prop]: { $in: ids } }, {
-        fields: fields as never,
-        connectionType: readConnection(em),
-      });
+      const rows = await findRows(em, target, { [target.id.prop]: { $in: ids } }, { fields });
       for (const row of rows) byKey.set(pk(row), row);
     }
     parents.forEach((parent, i) =>
@@ -172,15 +210,11 @@ async function loadMany(
   const wanted = counts ? ids.filter((id) => (counts.get(id) ?? 0) > 0) : ids;
   const rowsByParent = new Map<string, object[]>(ids.map((id) => [id, []]));
   if (wanted.length === 1) {
-    const rows = await em.find(
-      target.entity,
+    const rows = await findRows(
+      em,
+      target,
       { $and: [{ [inverse]: wanted[0] }, where] } as FilterQuery<object>,
-      {
-        orderBy: page.query.orderBy as never,
-        limit: page.query.limit,
-        fields: fields as never,
-        connectionType: readConnection(em),
-      },
+      { orderBy: page.query.orderBy, limit: page.query.limit, fields },
     );
     rowsByParent.set(wanted[0], rows);
   } else if (wanted.length > 1) {
@@ -242,17 +276,18 @@ async function loadPartitioned(
   where: FilterQuery<object>,
   fields: string[] | undefined,
 ): Promise<[string, object][]> {
-  const parentKey = quote(em, "p", column(em, parentType, parentType.id.prop));
+  const parent = parentOf(em, parentType, target, inverse);
+  const parentKey = parent.key;
   const order = orderSql(em, page, "t");
   const selected = fields ? selectColumns(em, target, fields, "t") : ["t.*"];
   const qb = em.createQueryBuilder(target.entity, "t", readConnection(em))
-    .select([...selected, raw(`${parentKey} as ${quote(em, "__parent")}`)] as never)
-    .join(`t.${inverse}`, "p")
-    .where({ $and: [{ [`p.${parentType.id.prop}`]: { $in: ids } }, where] } as never);
+    .select([...selected, raw(`${parentKey} as ${quote(em, "__parent")}`)] as never);
+  parent.join(qb);
+  qb.where({ $and: [parent.in(ids), where] } as never);
   let sql: string;
   let params: readonly unknown[];
   if (page.query.limit === undefined) {
-    qb.orderBy([{ [`p.${parentType.id.prop}`]: "asc" }, ...page.query.orderBy] as never);
+    qb.orderBy([{ [raw(parentKey) as never]: "asc" }, ...page.query.orderBy] as never);
     ({ sql, params } = qb.toQuery());
   } else {
     qb.addSelect(
@@ -271,9 +306,17 @@ async function loadPartitioned(
   const rows: Row[] = await em.execute(sql, params as unknown[], {
     connectionType: readConnection(em),
   });
+  const meta = em.getMetadata().find(target.entity)!;
+  if (leanable(meta, fields)) {
+    const parents = rows.map((row) => String(row.__parent));
+    for (const row of rows) {
+      delete row.__parent;
+      delete row.__rn;
+    }
+    return toRecords(em, meta, rows).map((record, i) => [parents[i], record]);
+  }
   // Hydrate as `em.find` does (driver result mapping, then the entity factory merging into the
   // identity map); `em.map` would add a full `merge` per row, the largest cost of a request.
-  const meta = em.getMetadata().find(target.entity)!;
   const factory = em.getEntityFactory();
   const driver = em.getDriver();
   const hydrated = rows.map(({ __parent, __rn: _rn, ...data }): [string, object] => [
@@ -308,6 +351,42 @@ function selectColumns(
   });
 }
 
+/** How a batched statement over `target` rows tells each row's parent. */
+interface ParentKey {
+  /** SQL of the parent's key of a row. */
+  key: string;
+  /** Adds the join to the parent, when the key is not on the target's table. */
+  join(qb: { join(field: string, alias: string): unknown }): void;
+  /** The filter "the row belongs to one of `ids`". */
+  in(ids: string[]): FilterQuery<object>;
+}
+
+/**
+ * The parent key of `target` rows reached through `inverse`: the foreign-key column itself when
+ * `inverse` is a many-to-one on the target (`where t.<fk> in (...)`, no join, the foreign key's
+ * index serves the filter), else the parent's key joined through the pivot table (`m:n`).
+ */
+function parentOf(
+  em: SqlEntityManager,
+  parentType: NodeType,
+  target: NodeType,
+  inverse: string,
+): ParentKey {
+  const property = em.getMetadata().find(target.entity)!.properties[inverse];
+  if (property.kind === "m:1" && property.fieldNames.length === 1) {
+    return {
+      key: quote(em, "t", property.fieldNames[0]),
+      join: () => {},
+      in: (ids) => ({ [inverse]: { $in: ids } }),
+    };
+  }
+  return {
+    key: quote(em, "p", column(em, parentType, parentType.id.prop)),
+    join: (qb) => qb.join(`t.${inverse}`, "p"),
+    in: (ids) => ({ [`p.${parentType.id.prop}`]: { $in: ids } }),
+  };
+}
+
 /** One grouped `COUNT(*)` for all parents: parent key -> number of related rows. */
 async function countPartitioned(
   em: SqlEntityManager,
@@ -317,17 +396,18 @@ async function countPartitioned(
   ids: string[],
   filter: FilterQuery<object>,
 ): Promise<Map<string, number>> {
-  const parentKey = quote(em, "p", column(em, parentType, parentType.id.prop));
-  const rows: Row[] = await em.createQueryBuilder(target.entity, "t", readConnection(em))
+  const parent = parentOf(em, parentType, target, inverse);
+  const qb = em.createQueryBuilder(target.entity, "t", readConnection(em))
     .select(
       [
-        raw(`${parentKey} as ${quote(em, "__parent")}`),
+        raw(`${parent.key} as ${quote(em, "__parent")}`),
         raw(`count(*) as ${quote(em, "__count")}`),
       ] as never,
-    )
-    .join(`t.${inverse}`, "p")
-    .where({ $and: [{ [`p.${parentType.id.prop}`]: { $in: ids } }, filter] } as never)
-    .groupBy(raw(parentKey) as never)
+    );
+  parent.join(qb);
+  const rows: Row[] = await qb
+    .where({ $and: [parent.in(ids), filter] } as never)
+    .groupBy(raw(parent.key) as never)
     .execute("all", false);
   return new Map(rows.map((r) => [String(r.__parent), Number(r.__count)]));
 }

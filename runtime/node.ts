@@ -18,7 +18,7 @@ import { type EntityManager, Reference, wrap } from "@mikro-orm/core";
 import { base64UrlToText, textToBase64Url } from "./base64url.ts";
 import { ErrorCode, gqlError, MAX_QUOTED_INPUT } from "./errors.ts";
 import type { Graph, NodeType } from "./graph.ts";
-import { readConnection } from "./read_from.ts";
+import { findRows } from "./load.ts";
 
 /** A decoded global id. */
 export interface GlobalId {
@@ -142,33 +142,43 @@ export function notFound(id: string): Error {
 }
 
 /**
+ * The properties to read for rows of a node type (the collected ones), `undefined` for every
+ * column as a managed entity.
+ */
+export type NodeFields = (type: NodeType) => string[] | undefined;
+
+/**
  * Resolves one global id to its row (entgql `Noder`).
  *
+ * @param fields the properties to read: given, the row is read with only them, as a record of
+ *   the lean read path when they allow it (`findRows`); else as a managed entity
  * @throws GraphQLError `NOT_FOUND` naming the id when it is malformed or names no row
  */
 export async function noder(
   em: EntityManager,
   graph: Graph,
   id: string,
+  fields: NodeFields = () => undefined,
 ): Promise<object> {
   const decoded = decodeGlobalId(graph, id);
   if (!decoded) throw notFound(id);
-  const row = await em.findOne(decoded.type.entity, {
-    [decoded.type.id.prop]: decoded.pk,
-  }, { connectionType: readConnection(em) });
+  const [row] = await findRows(em, decoded.type, { [decoded.type.id.prop]: decoded.pk }, {
+    fields: fields(decoded.type),
+  });
   if (!row) throw notFound(id);
   return row;
 }
 
 /**
  * Resolves many global ids (entgql `Noders`): one query per node type, results in input order,
- * duplicates kept. A missing id yields an `Error` in its slot, which GraphQL turns into `null`
+ * duplicates kept (`fields` as for {@linkcode noder}). A missing id yields an `Error` in its slot, which GraphQL turns into `null`
  * plus a `NOT_FOUND` error at that index.
  */
 export async function noders(
   em: EntityManager,
   graph: Graph,
   ids: readonly string[],
+  fields: NodeFields = () => undefined,
 ): Promise<(object | Error)[]> {
   const decoded = ids.map((id) => decodeGlobalId(graph, id));
   const byType = new Map<NodeType, Set<string | number>>();
@@ -177,9 +187,9 @@ export async function noders(
   }
   const found = new Map<string, object>();
   await Promise.all([...byType].map(async ([type, pks]) => {
-    const rows = await em.find(type.entity, {
-      [type.id.prop]: { $in: [...pks] },
-    }, { connectionType: readConnection(em) });
+    const rows = await findRows(em, type, { [type.id.prop]: { $in: [...pks] } }, {
+      fields: fields(type),
+    });
     for (const row of rows) {
       found.set(
         `${type.name}:${String(primaryKeyOf(type, row))}`,

@@ -16,7 +16,7 @@ import {
   type NodePlan,
 } from "./collect.ts";
 import { type Graph, type NodeType, nodeTypeOf } from "./graph.ts";
-import { fieldsOf, loadPlan, rootScope } from "./load.ts";
+import { fieldsOf, findRows, loadPlan, rootScope } from "./load.ts";
 import { decodeGlobalId, noder, noders } from "./node.ts";
 import {
   type Connection,
@@ -54,14 +54,19 @@ export async function resolveConnection(
   const total = plan.totalCount && paginated
     ? await em.count(type.entity, filter, read)
     : undefined;
-  const rows = total === 0 ? [] : await em.find(
-    type.entity,
+  // Order values of SQL terms (dates, edge terms) are read by fillOrderValues.
+  const properties = em.getMetadata().find(type.entity)!.properties;
+  const ordered = Object.keys(Object.assign({}, ...page.query.orderBy)).filter((k) =>
+    k in properties
+  );
+  const rows = total === 0 ? [] : await findRows(
+    em,
+    type,
     { $and: [filter, page.query.where] } as FilterQuery<object>,
     {
-      orderBy: page.query.orderBy as never,
+      orderBy: page.query.orderBy,
       limit: page.query.limit,
-      fields: fieldsOf(plan.node, Object.keys(Object.assign({}, ...page.query.orderBy))) as never,
-      ...read,
+      fields: fieldsOf(plan.node, ordered),
     },
   );
   const connection = toConnection(
@@ -91,7 +96,7 @@ export async function resolveNode(
 ): Promise<object> {
   const type = decodeGlobalId(graph, id)?.type;
   const plans = collectNodes(graph, info, limits, type ? [type] : []);
-  const node = await noder(em, graph, id);
+  const node = await noder(em, graph, id, (t) => fieldsOf(plans.get(t.name)!));
   if (type) {
     await loadLazy(em, type, [node], plans.get(type.name)!);
     await loadPlan(em, graph, [node], plans.get(type.name)!, rootScope(info.path), limits);
@@ -111,7 +116,7 @@ export async function resolveNodes(
     ids.map((id) => decodeGlobalId(graph, id)?.type).filter((t) => t !== undefined),
   );
   const plans = collectNodes(graph, info, limits, [...types]);
-  const nodes = await noders(em, graph, ids);
+  const nodes = await noders(em, graph, ids, (t) => fieldsOf(plans.get(t.name)!));
   const byType = new Map<string, object[]>();
   for (const node of nodes) {
     if (node instanceof Error) continue;
