@@ -49,6 +49,11 @@ export interface EdgePlan {
   args: PaginationArgs & Record<string, unknown>;
   /** For connections: whether `totalCount` is selected. */
   totalCount: boolean;
+  /**
+   * For connections: whether `pageInfo { hasNextPage }` or `hasPreviousPage` is selected, so
+   * the page must read one row beyond `first`/`last` to answer it; `undefined` reads it.
+   */
+  morePages?: boolean;
   /** The plan of the edge's target nodes. */
   node: NodePlan;
 }
@@ -184,6 +189,7 @@ class Collector {
         if (existing) {
           merge(existing.node, connection.node);
           existing.totalCount ||= connection.totalCount;
+          existing.morePages ||= connection.morePages;
         } else {
           byKey.set(key, { key, edge, args, ...connection });
         }
@@ -197,18 +203,25 @@ class Collector {
     return plan;
   }
 
-  /** The node plan and `totalCount` flag of a `<T>Connection` selection. */
+  /** The node plan and the `totalCount` and `morePages` flags of a `<T>Connection` selection. */
   connection(
     type: NodeType,
     sets: readonly SelectionSetNode[],
     depth: number,
-  ): { node: NodePlan; totalCount: boolean } {
+  ): { node: NodePlan; totalCount: boolean; morePages: boolean } {
     const object = this.object(`${type.name}Connection`);
     const edgeObject = this.object(`${type.name}Edge`);
     let totalCount = false;
+    let morePages = false;
     const nodeSets: SelectionSetNode[] = [];
     for (const field of this.fields(sets, object)) {
       if (field.name.value === "totalCount") totalCount = true;
+      if (field.name.value === "pageInfo" && field.selectionSet) {
+        for (const info of this.fields([field.selectionSet], this.object("PageInfo"))) {
+          const name = info.name.value;
+          if (name === "hasNextPage" || name === "hasPreviousPage") morePages = true;
+        }
+      }
       if (field.name.value !== "edges" || !field.selectionSet) continue;
       for (const edgeField of this.fields([field.selectionSet], edgeObject)) {
         if (edgeField.name.value === "node" && edgeField.selectionSet) {
@@ -216,7 +229,7 @@ class Collector {
         }
       }
     }
-    return { node: this.node(type, nodeSets, depth), totalCount };
+    return { node: this.node(type, nodeSets, depth), totalCount, morePages };
   }
 }
 
@@ -228,6 +241,7 @@ function merge(into: NodePlan, from: NodePlan): void {
     if (same) {
       merge(same.node, edge.node);
       same.totalCount ||= edge.totalCount;
+      same.morePages ||= edge.morePages;
     } else {
       into.edges.push(edge);
     }
@@ -283,7 +297,7 @@ export function collectConnection(
   type: NodeType,
   info: GraphQLResolveInfo,
   limits: CollectLimits = {},
-): { node: NodePlan; totalCount: boolean } {
+): { node: NodePlan; totalCount: boolean; morePages: boolean } {
   return cachedPlan(
     info,
     limits,

@@ -31,6 +31,7 @@ import {
   type PaginationLimits,
   planPage,
   toConnection,
+  withoutExtraRow,
 } from "./paginate.ts";
 import { readConnection } from "./read_from.ts";
 
@@ -194,6 +195,7 @@ async function loadMany(
   const { edge, args } = plan;
   const inverse = edge.inverse!;
   const page = planPage(target, edge.connection ? args : {}, limits, em);
+  if (plan.morePages === false) withoutExtraRow(page);
   const filter = edge.connection ? whereFilter(em, graph, target.name, args.where, "where") : {};
   const where = { $and: [filter, page.query.where] } as FilterQuery<object>;
   // Values of SQL order terms (dates at full precision, edge counts/fields) are read by

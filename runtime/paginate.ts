@@ -288,6 +288,16 @@ export function planPage(
 }
 
 /**
+ * Makes `plan` read exactly `first`/`last` rows instead of one more: for a page whose
+ * `hasNextPage`/`hasPreviousPage` is not selected. {@linkcode toConnection} then cannot see
+ * whether more rows exist and reports `false` for the unselected flag.
+ */
+export function withoutExtraRow(plan: PagePlan): void {
+  // `first: 0` keeps its single row: a limit of 0 reads as "no limit" in places.
+  if (plan.query.limit !== undefined && plan.query.limit > 1) plan.query.limit -= 1;
+}
+
+/**
  * Turns the rows fetched for `plan` into a connection: drops the extra row, reverses `last`
  * pages back, computes `PageInfo` and the cursors.
  *

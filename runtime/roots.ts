@@ -24,6 +24,7 @@ import {
   type PaginationArgs,
   planPage,
   toConnection,
+  withoutExtraRow,
 } from "./paginate.ts";
 import { whereFilter } from "./where.ts";
 import { readConnection } from "./read_from.ts";
@@ -46,6 +47,7 @@ export async function resolveConnection(
   const plan = collectConnection(graph, type, info, limits);
   const filter = whereFilter(em, graph, type.name, args.where);
   const page = planPage(type, args, limits, em);
+  if (!plan.morePages) withoutExtraRow(page);
   const paginated = args.first != null || args.last != null || args.after != null ||
     args.before != null;
   // entgql: a selected totalCount is counted first when paginating, and a count of 0 sends no

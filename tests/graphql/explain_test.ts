@@ -3,7 +3,8 @@
  * enough rows for the planner to care (500 users, 5,000 posts, 50,000 comments, analyzed): a
  * nested page reads the child table alone (`where <fk> in (...)`, no join back to the parent)
  * and its plan uses the foreign key's index, never a sequential scan of the child table; so does
- * the grouped count.
+ * the grouped count. The row beyond `first` is read only when `hasNextPage` (or, for `last`,
+ * `hasPreviousPage`) is selected.
  */
 import { assert, assertEquals } from "@std/assert";
 import { entities } from "../../examples/blog/server.ts";
@@ -78,6 +79,38 @@ if (dialects(["postgresql"]).length > 0) {
               `${scan["Node Type"]} on ${scan["Relation Name"]} (${scan["Index Name"]}): ${sql}`,
             );
           }
+        }
+        // Without pageInfo: exactly `first` rows; with hasNextPage: one more, and the right answer.
+        const limits = async (query: string) => {
+          statements.length = 0;
+          const answer = await server.query<Record<string, unknown>>(query);
+          assertEquals(answer.errors, undefined);
+          return {
+            answer: answer.data,
+            sql: statements.map((s) => s.sql.replace(/\s+/g, " ")).join("\n"),
+          };
+        };
+        const lean = await limits(
+          `{ users(first: 2) { edges { node { posts(first: 3) { edges { node { id } } } } } } }`,
+        );
+        assert(/ limit \?/.test(lean.sql) && /"__rn" <= 3 /.test(lean.sql), lean.sql);
+        assertEquals(statements[0].params.at(-1), 2, "the root page reads 2 rows");
+        const paged = await limits(
+          `{ users(first: 2) { pageInfo { hasNextPage } edges { node {
+            posts(last: 3) { pageInfo { hasPreviousPage } edges { cursor } } } } } }`,
+        );
+        assert(/"__rn" <= 4 /.test(paged.sql), paged.sql);
+        assertEquals(statements[0].params.at(-1), 3, "the root page reads 3 rows");
+        const users = (paged.answer as {
+          users: {
+            pageInfo: { hasNextPage: boolean };
+            edges: { node: { posts: { pageInfo: unknown; edges: unknown[] } } }[];
+          };
+        }).users;
+        assertEquals(users.pageInfo.hasNextPage, true);
+        for (const { node } of users.edges) {
+          assertEquals(node.posts.pageInfo, { hasPreviousPage: true });
+          assertEquals(node.posts.edges.length, 3);
         }
       } finally {
         await server.close();
