@@ -14,6 +14,14 @@ export {
 } from "./runtime/cursor.ts";
 export { clipMessage, ErrorCode, gqlError, MAX_QUOTED_INPUT, quote } from "./runtime/errors.ts";
 export { DEFAULT_LIMITS, Limits, type LimitsOptions } from "./runtime/limits.ts";
+export {
+  Deadline,
+  deadlineOf,
+  type DeadlineOptions,
+  type RequestDeadline,
+  unavailable,
+} from "./runtime/deadline.ts";
+export { type DatabaseFault, databaseFault } from "./runtime/db_errors.ts";
 export { type CostContext, operationCost } from "./runtime/cost.ts";
 export {
   documentCache,

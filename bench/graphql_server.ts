@@ -1,19 +1,22 @@
 /**
- * A benchmark server process: `deno run -A bench/graphql_server.ts <generated|naive> <database url>`.
+ * A benchmark server process:
+ * `deno run -A bench/graphql_server.ts <generated|naive> <database url> [maxCost]`.
  * Serves GraphQL on 127.0.0.1 (a free port, printed as `listening <port>`) and `GET /stats`:
- * `{ requests, statements, rss }` (statements run since start, resident set size in bytes).
+ * `{ requests, statements, rss }` (statements run since start, resident set size in bytes). With
+ * `maxCost`, the `Limits` plugin is installed with that cost limit (the other limits default).
  *
  * @module
  */
 import { createYoga } from "graphql-yoga";
+import { Limits } from "@mikrogql/ext";
 import { openDatabase } from "../examples/database.ts";
 import { createSchema } from "../examples/blog/generated/mod.ts";
 import { entities } from "../examples/blog/server.ts";
 import { naiveSchema } from "./naive_server.ts";
 
-const [kind, url] = Deno.args;
+const [kind, url, maxCost] = Deno.args;
 if ((kind !== "generated" && kind !== "naive") || !url) {
-  console.error("usage: graphql_server.ts <generated|naive> <database url>");
+  console.error("usage: graphql_server.ts <generated|naive> <database url> [maxCost]");
   Deno.exit(2);
 }
 let statements = 0;
@@ -27,6 +30,7 @@ const orm = await openDatabase({
 const yoga = createYoga({
   schema: kind === "generated" ? createSchema() : naiveSchema(),
   context: () => ({ em: orm.em.fork() }),
+  plugins: maxCost ? [Limits({ maxCost: Number(maxCost) })] : [],
   logging: false,
 });
 Deno.serve({

@@ -1,12 +1,13 @@
 /**
  * Opens a MikroORM instance for the examples and tests: embedded SQLite through Deno's built-in
  * `node:sqlite` by default, PostgreSQL for `postgres://` URLs, MariaDB/MySQL for `mariadb://` or
- * `mysql://` URLs.
+ * `mysql://` URLs; with a server-side statement timeout and a bounded wait for a connection.
  *
  * @module
  */
 import { type EntityName, MikroORM, type Options } from "@mikro-orm/core";
 import { NodeSqliteDialect, SqliteDriver } from "@mikro-orm/sql";
+import { CompiledQuery, type DatabaseConnection } from "kysely";
 
 /** Options of {@linkcode openDatabase}. */
 export interface DatabaseOptions {
@@ -20,8 +21,20 @@ export interface DatabaseOptions {
   url?: string;
   /** Called with each SQL statement MikroORM runs (its query logger). */
   onQuery?: (sql: string) => void;
-  /** Extra MikroORM options. */
+  /** Extra MikroORM options (a `driverOptions` here replaces the two settings below). */
   extra?: Partial<Options>;
+  /**
+   * Server-side timeout of every statement, in milliseconds (PostgreSQL `statement_timeout`,
+   * MariaDB `max_statement_time`, set on each new connection); default 30,000. A safety net
+   * behind the request budget of the `Deadline` plugin.
+   */
+  statementTimeoutMs?: number;
+  /**
+   * How long a request waits for a PostgreSQL connection (from the pool or a new one) before
+   * failing, in milliseconds (node-postgres `connectionTimeoutMillis`); default 5,000. MariaDB:
+   * how long opening a connection may take (mysql2 `connectTimeout`).
+   */
+  connectionWaitMs?: number;
 }
 
 /** The dialect a URL selects. */
@@ -61,6 +74,8 @@ export async function openDatabase(
     }
     : {};
   const common = { entities: options.entities, ...logging, ...options.extra };
+  const statementTimeoutMs = options.statementTimeoutMs ?? 30_000;
+  const connectionWaitMs = options.connectionWaitMs ?? 5_000;
   switch (dialectOf(options.url)) {
     case "sqlite": {
       const path = options.url?.slice("sqlite:".length) || ":memory:";
@@ -77,6 +92,10 @@ export async function openDatabase(
         {
           driver: PostgreSqlDriver,
           clientUrl: options.url,
+          driverOptions: {
+            statement_timeout: statementTimeoutMs,
+            connectionTimeoutMillis: connectionWaitMs,
+          },
           ...common,
         } as Options,
       );
@@ -85,7 +104,16 @@ export async function openDatabase(
       const { MariaDbDriver } = await import("@mikro-orm/mariadb");
       const clientUrl = options.url!.replace(/^mysql:/, "mariadb:");
       return await MikroORM.init(
-        { driver: MariaDbDriver, clientUrl, ...common } as Options,
+        {
+          driver: MariaDbDriver,
+          clientUrl,
+          driverOptions: { connectTimeout: connectionWaitMs },
+          onCreateConnection: (connection: DatabaseConnection) =>
+            connection.executeQuery(
+              CompiledQuery.raw(`set session max_statement_time = ${statementTimeoutMs / 1000}`),
+            ),
+          ...common,
+        } as Options,
       );
     }
   }

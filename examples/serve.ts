@@ -2,9 +2,9 @@
  * Runs an example: opens the database (embedded SQLite, or `DATABASE_URL`), creates the missing
  * tables and columns without dropping anything (`orm.schema.update({ safe: true })`), seeds only
  * an empty database, and serves GraphQL Yoga with GraphiQL (from the package, offline) over
- * `Deno.serve` on 127.0.0.1
- * (`PORT`, default 8000), with the `Limits` plugin, a bounded document cache and the
- * `Transactioner` installed; prints the URL and a sample query as a curl command.
+ * `Deno.serve` on 127.0.0.1 (`PORT`, default 8000), with the `Limits` plugin, a bounded document
+ * cache, the `Transactioner` and the `Deadline` plugin installed; prints the URL and a sample
+ * query as a curl command.
  *
  * `DATABASE_REPLICA_URLS` (comma-separated PostgreSQL URLs of streaming replicas of
  * `DATABASE_URL`) sends reads outside transactions to the replicas, with read-your-writes for 5 s
@@ -20,6 +20,7 @@ import { createYoga } from "graphql-yoga";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import {
   DatabaseUnavailable,
+  Deadline,
   documentCache,
   Limits,
   replicaFailover,
@@ -71,6 +72,7 @@ export async function serveExample(example: Example): Promise<Deno.HttpServer> {
         ...(replicas.length > 0 ? { readYourWrites: { seconds: 5 } } : {}),
       }),
       DatabaseUnavailable(),
+      Deadline(),
     ],
     graphiql: true,
     // GraphiQL from the package (scripts and styles inlined), not from a CDN: works offline.

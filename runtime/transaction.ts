@@ -14,6 +14,8 @@
  * @module
  */
 import type { EntityManager } from "@mikro-orm/core";
+import type { AbstractSqlConnection, AbstractSqlPlatform } from "@mikro-orm/sql";
+import { CompiledQuery, type DatabaseConnection } from "kysely";
 import {
   type DocumentNode,
   type ExecutionArgs,
@@ -24,6 +26,9 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { databaseFault } from "./db_errors.ts";
+import { deadlineOf, unavailable } from "./deadline.ts";
+import { dialectOf } from "./dialect.ts";
 import { ErrorCode } from "./errors.ts";
 import { type ReadFrom, readFrom } from "./read_from.ts";
 import {
@@ -105,8 +110,14 @@ export interface TransactionerOptions {
  * - When execution ends without errors the fork is flushed and the transaction committed.
  * - Any error in the result (from any resolver, nested ones included) or a thrown exception rolls
  *   the transaction back; the response then carries the errors and `data: null`.
- * - A failure to open is the error `cannot create transaction: …`, a failure to commit (the final
- *   flush included) `cannot commit transaction: …`, both with code `TRANSACTION_FAILED`.
+ * - A failure to open is the error `cannot create transaction`, a failure to commit (the final
+ *   flush included) `cannot commit transaction`, both with code `TRANSACTION_FAILED`, or
+ *   `DATABASE_UNAVAILABLE` / `QUERY_TIMEOUT` when the connection was lost or the statement timed
+ *   out; the driver's text is never in the message.
+ * - The connection goes back to the pool however the transaction ends (a dead one is dropped by
+ *   the pool), so faults never exhaust the pool.
+ * - Under the {@linkcode Deadline} plugin the transaction's statements are cancelled when the
+ *   request's time budget runs out, and run with a statement timeout of the remaining budget.
  * - Queries and subscriptions never open a transaction, nor do the operations the options skip.
  *
  * Inside a mutation, resolvers reach the database through {@linkcode fromContext}, not `ctx.em`:
@@ -147,32 +158,96 @@ export function Transactioner(options: TransactionerOptions): Plugin {
 
 type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
 
-/** Runs `execute` with a transaction bound to the context; commits or rolls back. */
+/**
+ * Runs `execute` with a transaction bound to the context; commits or rolls back.
+ *
+ * The transaction runs on one connection reserved from the pool for the whole operation (Kysely's
+ * `connection()`), which goes back to the pool however the transaction ends: when the rollback
+ * fails (the connection died, or the database refused), a plain `ROLLBACK` is sent on the raw
+ * connection, and the pool drops a connection that is dead when it is released (node-postgres,
+ * mysql2). Without this, Kysely keeps a connection whose rollback failed reserved for ever. When
+ * the transaction cannot begin because its connection is dead, it begins again on another (up to
+ * 4 times in all).
+ */
 async function inTransaction(
   opener: TxOpener,
   args: ExecutionArgs,
   execute: Execute,
 ): Promise<ExecutionResult> {
-  const ctx = args.contextValue as MikroContext;
-  let em: EntityManager;
-  try {
-    em = opener.em.fork();
-    await em.begin();
-  } catch (error) {
-    return { errors: [txError(`cannot create transaction: ${messageOf(error)}`)], data: null };
+  // Nothing ran before a failed begin: the pool may have handed out a connection that died
+  // while idle (node-postgres then drops it), so begin again, up to BEGIN_ATTEMPTS times.
+  for (let i = 0; i < BEGIN_ATTEMPTS; i++) {
+    const result = await attemptTransaction(opener, args, execute);
+    if (result !== BEGIN_UNAVAILABLE) return result;
   }
+  return { errors: [unavailable()], data: null };
+}
+
+/** How often a transaction is begun at most when its connection turns out dead. */
+const BEGIN_ATTEMPTS = 4;
+
+/** What {@linkcode attemptTransaction} returns when the transaction could not begin for a lost connection. */
+const BEGIN_UNAVAILABLE = Symbol("begin unavailable");
+
+async function attemptTransaction(
+  opener: TxOpener,
+  args: ExecutionArgs,
+  execute: Execute,
+): Promise<ExecutionResult | typeof BEGIN_UNAVAILABLE> {
+  const ctx = args.contextValue as MikroContext;
+  const deadline = deadlineOf(ctx);
+  const client = (opener.em.getConnection() as AbstractSqlConnection).getClient();
+  try {
+    return await client.connection().execute(async (db) => {
+      const raw = await db.getExecutor().provideConnection((c) => Promise.resolve(c));
+      let em: EntityManager;
+      try {
+        const trx = await db.startTransaction().execute();
+        const logger = opener.em.config.getLogger();
+        for (
+          const query of (opener.em.getPlatform() as AbstractSqlPlatform).getBeginTransactionSQL()
+        ) {
+          logger.logQuery({ query, level: "info" });
+        }
+        em = opener.em.fork(
+          deadline
+            ? { signal: deadline.signal, inflightQueryAbortStrategy: deadline.abortStrategy }
+            : {},
+        );
+        em.setTransactionContext(trx);
+        if (deadline) await setStatementTimeout(em, raw, deadline.remainingMs());
+      } catch (error) {
+        await release(raw);
+        if (databaseFault(error) === "unavailable") return BEGIN_UNAVAILABLE;
+        return { errors: [txError("cannot create transaction", error)], data: null };
+      }
+      return await run(em, raw, ctx, args, execute);
+    });
+  } catch (error) {
+    if (error instanceof GraphQLError) throw error;
+    return { errors: [txError("cannot create transaction", error)], data: null };
+  }
+}
+
+async function run(
+  em: EntityManager,
+  raw: DatabaseConnection,
+  ctx: MikroContext,
+  args: ExecutionArgs,
+  execute: Execute,
+): Promise<ExecutionResult> {
   let result: ExecutionResult;
   ctx[TX] = em;
   try {
     result = await execute(args);
   } catch (error) {
-    await rollback(em);
+    await rollback(em, raw);
     throw error;
   } finally {
     delete ctx[TX];
   }
   if (Symbol.asyncIterator in result) {
-    const rolledBack = await rollback(em);
+    const rolledBack = await rollback(em, raw);
     return {
       errors: [
         txError("incremental delivery (@defer/@stream) is not supported in a transaction"),
@@ -182,28 +257,58 @@ async function inTransaction(
     };
   }
   if (result.errors?.length) {
-    return { ...result, errors: [...result.errors, ...await rollback(em)], data: null };
+    return { ...result, errors: [...result.errors, ...await rollback(em, raw)], data: null };
   }
   try {
     await em.commit();
   } catch (error) {
-    await rollback(em);
-    return {
-      ...result,
-      errors: [txError(`cannot commit transaction: ${messageOf(error)}`)],
-      data: null,
-    };
+    await rollback(em, raw);
+    return { ...result, errors: [txError("cannot commit transaction", error)], data: null };
   }
   return result;
 }
 
-/** Rolls back; a failure to do so is returned as an error for the response. */
-async function rollback(em: EntityManager): Promise<GraphQLError[]> {
+/**
+ * Sets the statement timeout of the transaction's connection: PostgreSQL `SET LOCAL
+ * statement_timeout` (this transaction only), MariaDB/MySQL `max_statement_time` (the session;
+ * every transaction sets it again). Nothing on SQLite.
+ */
+async function setStatementTimeout(
+  em: EntityManager,
+  raw: DatabaseConnection,
+  ms: number,
+): Promise<void> {
+  const millis = Math.max(1, Math.ceil(ms));
+  const dialect = dialectOf(em);
+  if (dialect === "postgresql") {
+    await raw.executeQuery(CompiledQuery.raw(`set local statement_timeout = ${millis}`));
+  } else if (dialect === "mysql") {
+    await raw.executeQuery(
+      CompiledQuery.raw(`set session max_statement_time = ${(millis / 1000).toFixed(3)}`),
+    );
+  }
+}
+
+/**
+ * Rolls back; a failure to do so is returned as an error for the response, after a plain
+ * `ROLLBACK` on the raw connection (see {@linkcode inTransaction}).
+ */
+async function rollback(em: EntityManager, raw: DatabaseConnection): Promise<GraphQLError[]> {
   try {
     await em.rollback();
     return [];
   } catch (error) {
-    return [txError(`cannot roll back transaction: ${messageOf(error)}`)];
+    await release(raw);
+    return [txError("cannot roll back transaction", error)];
+  }
+}
+
+/** Ends whatever transaction the raw connection is in; a dead connection is left to the pool. */
+async function release(raw: DatabaseConnection): Promise<void> {
+  try {
+    await raw.executeQuery(CompiledQuery.raw("rollback"));
+  } catch {
+    // dead: node-postgres and mysql2 drop it from the pool when Kysely releases it
   }
 }
 
@@ -223,10 +328,17 @@ function topLevelFields(document: DocumentNode, selectionSet: SelectionSetNode):
   });
 }
 
-function txError(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: ErrorCode.TRANSACTION_FAILED } });
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/**
+ * The error of a failed begin, commit or rollback, without the driver's text:
+ * `DATABASE_UNAVAILABLE` or `QUERY_TIMEOUT` for a database fault (`db_errors.ts`), else
+ * `TRANSACTION_FAILED`.
+ */
+function txError(message: string, cause?: unknown): GraphQLError {
+  const fault = cause === undefined ? undefined : databaseFault(cause);
+  if (fault === "unavailable") return unavailable();
+  const code = fault === "timeout" ? ErrorCode.QUERY_TIMEOUT : ErrorCode.TRANSACTION_FAILED;
+  return new GraphQLError(
+    fault === "timeout" ? `${message}: the request ran out of its time budget` : message,
+    { extensions: { code } },
+  );
 }

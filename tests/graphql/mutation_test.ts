@@ -453,15 +453,18 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
           assertEquals(await count(db, "tag"), 0);
         });
 
-        await t.step("a failing commit is `cannot commit transaction: …`", async () => {
-          ok(await server.query(`mutation { createTag(input: { name: "taken" }) { id } }`));
-          const response = await server.query(
-            `mutation { stageTagUnflushed(name: "taken") }`,
-          );
-          assertEquals(response.data, null);
-          errorOf(response, "TRANSACTION_FAILED", /^cannot commit transaction: /);
-          assertEquals(await count(db, "tag"), 1);
-        });
+        await t.step(
+          "a failing commit is `cannot commit transaction`, without driver text",
+          async () => {
+            ok(await server.query(`mutation { createTag(input: { name: "taken" }) { id } }`));
+            const response = await server.query(
+              `mutation { stageTagUnflushed(name: "taken") }`,
+            );
+            assertEquals(response.data, null);
+            errorOf(response, "TRANSACTION_FAILED", /^cannot commit transaction$/);
+            assertEquals(await count(db, "tag"), 1);
+          },
+        );
 
         await t.step("success commits every root field of the operation", async () => {
           db.log.length = 0;
@@ -511,26 +514,33 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
           ),
       );
 
-      await t.step("a failing open is `cannot create transaction: …`", () =>
-        withServer(
-          dialect,
-          () => [Transactioner({ txOpener: { em: unopenable } })],
-          async (server, db) => {
-            const response = await server.query(
-              `mutation { createTag(input: { name: "n" }) { id } }`,
-            );
-            assertEquals(response.data, null);
-            errorOf(response, "TRANSACTION_FAILED", /^cannot create transaction: pool is gone$/);
-            assertEquals(await count(db, "tag"), 0);
-          },
-        ));
+      await t.step(
+        "a failing open is `cannot create transaction`, without driver text",
+        () =>
+          withServer(
+            dialect,
+            () => [Transactioner({ txOpener: { em: unopenable } })],
+            async (server, db) => {
+              const response = await server.query(
+                `mutation { createTag(input: { name: "n" }) { id } }`,
+              );
+              assertEquals(response.data, null);
+              errorOf(response, "TRANSACTION_FAILED", /^cannot create transaction$/);
+              assertEquals(await count(db, "tag"), 0);
+            },
+          ),
+      );
     },
   });
 }
 
-/** An EntityManager stand-in whose transactions cannot begin (fault injection). */
+/** An EntityManager stand-in whose connection cannot be reserved (fault injection). */
 const unopenable = {
-  fork: () => ({ begin: () => Promise.reject(new Error("pool is gone")) }),
+  getConnection: () => ({
+    getClient: () => ({
+      connection: () => ({ execute: () => Promise.reject(new Error("pool is gone")) }),
+    }),
+  }),
 } as unknown as EntityManager;
 
 function isBegin(sql: string): boolean {

@@ -1,0 +1,69 @@
+/**
+ * Classifies database errors into the faults a client may be told about, without their text:
+ * a statement cancelled for the request's time budget (`QUERY_TIMEOUT`), and a database that
+ * cannot be reached or dropped the connection (`DATABASE_UNAVAILABLE`).
+ *
+ * Recognized: PostgreSQL SQLSTATE `57014` (statement timeout or cancel), `57P01`–`57P03`
+ * (backend terminated, server shutting down), class `08` (connection exception); MariaDB/MySQL
+ * errno 1969/3024 (`max_statement_time`), 1317 (query interrupted), 1927/1053/2006/2013
+ * (connection killed or lost); MikroORM's `ConnectionException`; socket errors (`ECONNRESET`,
+ * `ECONNREFUSED`, `EPIPE`, `ETIMEDOUT`), node-postgres' and mysql2's closed-connection and pool
+ * wait timeout errors; and aborts (`AbortError`, `TimeoutError`).
+ *
+ * @module
+ */
+import { ConnectionException } from "@mikro-orm/core";
+
+/** What a database error means for the client. */
+export type DatabaseFault = "timeout" | "unavailable";
+
+const TIMEOUT_STATES = new Set(["57014"]);
+const TIMEOUT_ERRNOS = new Set([1969, 3024, 1317]);
+const UNAVAILABLE_STATES = /^(57P0[123]|08...)$/;
+const UNAVAILABLE_ERRNOS = new Set([1927, 1053, 2006, 2013]);
+const UNAVAILABLE_CODES = new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "PROTOCOL_CONNECTION_LOST",
+  "PROTOCOL_SEQUENCE_TIMEOUT",
+  "POOL_CLOSED",
+]);
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|not queryable|timeout exceeded when trying to connect|Connection lost|connection is in closed state|Can't add new command when connection is in closed state|server closed the connection/i;
+
+/**
+ * The fault `error` (or an error it wraps, through `cause` and `originalError`) stands for;
+ * `undefined` for any other error.
+ */
+export function databaseFault(error: unknown): DatabaseFault | undefined {
+  for (let e = error, depth = 0; e && depth < 5; depth++) {
+    const fault = ownFault(e);
+    if (fault) return fault;
+    const next = e as { cause?: unknown; originalError?: unknown };
+    e = next.originalError ?? next.cause;
+  }
+  return undefined;
+}
+
+function ownFault(error: unknown): DatabaseFault | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const e = error as {
+    name?: string;
+    code?: unknown;
+    sqlState?: string;
+    errno?: number;
+    message?: string;
+  };
+  const state = e.sqlState ?? (typeof e.code === "string" ? e.code : "");
+  if (e.name === "AbortError" || e.name === "TimeoutError") return "timeout";
+  if (TIMEOUT_STATES.has(state) || TIMEOUT_ERRNOS.has(e.errno ?? -1)) return "timeout";
+  if (error instanceof ConnectionException) return "unavailable";
+  if (UNAVAILABLE_STATES.test(state) || UNAVAILABLE_ERRNOS.has(e.errno ?? -1)) {
+    return "unavailable";
+  }
+  if (typeof e.code === "string" && UNAVAILABLE_CODES.has(e.code)) return "unavailable";
+  if (typeof e.message === "string" && UNAVAILABLE_MESSAGES.test(e.message)) return "unavailable";
+  return undefined;
+}

@@ -1,0 +1,201 @@
+/**
+ * The `Deadline` plugin for GraphQL Yoga: every request gets a time budget (default 10 s), and
+ * database faults become clean errors.
+ *
+ * ```ts
+ * createYoga({
+ *   schema,
+ *   context: () => ({ em: orm.em.fork() }),
+ *   plugins: [Limits(), Transactioner({ txOpener: orm }), Deadline({ timeoutMs: 5_000 })],
+ * });
+ * ```
+ *
+ * - The request's EntityManager (`ctx.em`) is replaced by a fork bound to an `AbortSignal` that
+ *   fires when the budget runs out or the client disconnects; MikroORM then cancels the running
+ *   statement (`inflightQueryAbortStrategy`, default `"cancel query"`: `pg_cancel_backend`,
+ *   `KILL QUERY`). The Transactioner binds its transaction to the same signal and sets the
+ *   statement timeout of the transaction to the budget (PostgreSQL `SET LOCAL
+ *   statement_timeout`, MariaDB `max_statement_time`).
+ * - When the budget runs out, the response is `QUERY_TIMEOUT` at the latest `graceMs` later
+ *   (default 1 s, the time a rollback gets), whatever the database does.
+ * - An error caused by a cancelled or timed-out statement is `QUERY_TIMEOUT`; one caused by a
+ *   lost or refused connection, or a pool wait that timed out, is `DATABASE_UNAVAILABLE`
+ *   (`db_errors.ts`); their messages carry no driver text. A query (never a mutation) that ends
+ *   `DATABASE_UNAVAILABLE` runs again within the budget, up to 4 times in all, since the pool may
+ *   have handed out connections that died while idle.
+ *
+ * Install it after the Transactioner, so that the budget covers the transaction's begin and
+ * commit. SQLite statements cannot be interrupted (they run synchronously); there the limits
+ * bound them.
+ *
+ * @module
+ */
+import type { InflightQueryAbortStrategy } from "@mikro-orm/core";
+import { type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { databaseFault } from "./db_errors.ts";
+import { ErrorCode, gqlError } from "./errors.ts";
+import type { MikroContext } from "./transaction.ts";
+
+/** Where the Deadline plugin keeps the request's deadline in the GraphQL context. */
+const DEADLINE = Symbol.for("mikrogql.deadline");
+
+/** The time budget of one request. */
+export interface RequestDeadline {
+  /** Fires when the budget runs out or the client disconnects. */
+  signal: AbortSignal;
+  /** How cancelled statements are stopped. */
+  abortStrategy: InflightQueryAbortStrategy;
+  /** The budget, in milliseconds. */
+  timeoutMs: number;
+  /** Milliseconds left (0 when the budget is spent; the whole budget before execution starts). */
+  remainingMs(): number;
+}
+
+/** Options of {@linkcode Deadline}. */
+export interface DeadlineOptions {
+  /** The time budget of a request's execution, in milliseconds; default 10,000. */
+  timeoutMs?: number;
+  /** How MikroORM stops a running statement when the budget runs out; default "cancel query". */
+  inflightQueryAbortStrategy?: InflightQueryAbortStrategy;
+  /** How long a timed-out request may still take to roll back before it is answered; default 1,000. */
+  graceMs?: number;
+}
+
+/** The deadline of a request, when the {@linkcode Deadline} plugin runs. */
+export function deadlineOf(ctx: object): RequestDeadline | undefined {
+  return (ctx as { [DEADLINE]?: RequestDeadline })[DEADLINE];
+}
+
+type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
+
+/** How often a query that ends `DATABASE_UNAVAILABLE` is run at most. */
+const READ_ATTEMPTS = 4;
+
+/**
+ * The deadline plugin (see the module documentation).
+ *
+ * @throws Error naming the option when `timeoutMs` or `graceMs` is not a positive number
+ */
+export function Deadline(options: DeadlineOptions = {}): Plugin {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const graceMs = options.graceMs ?? 1_000;
+  const abortStrategy = options.inflightQueryAbortStrategy ?? "cancel query";
+  for (const [name, value] of Object.entries({ timeoutMs, graceMs })) {
+    if (!(value > 0)) throw new Error(`Deadline: option ${name} must be a positive number`);
+  }
+  const timeout = () =>
+    gqlError(
+      ErrorCode.QUERY_TIMEOUT,
+      `the request ran out of its time budget of ${timeoutMs} ms; its statements were cancelled`,
+    );
+  return {
+    onContextBuilding() {
+      return ({ context, extendContext }) => {
+        const controller = new AbortController();
+        const request = (context as { request?: Request }).request;
+        let expiresAt: number | undefined;
+        const deadline: RequestDeadline & {
+          controller: AbortController;
+          start(): ReturnType<typeof setTimeout>;
+        } = {
+          signal: controller.signal,
+          abortStrategy,
+          timeoutMs,
+          controller,
+          remainingMs: () =>
+            expiresAt === undefined ? timeoutMs : Math.max(0, expiresAt - Date.now()),
+          start: () => {
+            expiresAt = Date.now() + timeoutMs;
+            const timer = setTimeout(
+              () => controller.abort(new DOMException("time budget spent", "TimeoutError")),
+              timeoutMs,
+            );
+            const disconnect = () => controller.abort(request?.signal.reason);
+            request?.signal.addEventListener("abort", disconnect, { once: true });
+            return timer;
+          },
+        };
+        const em = (context as MikroContext).em;
+        extendContext({
+          [DEADLINE]: deadline,
+          ...(em
+            ? {
+              em: em.fork({ signal: controller.signal, inflightQueryAbortStrategy: abortStrategy }),
+            }
+            : {}),
+        } as Record<string, unknown>);
+      };
+    },
+    onExecute({ args, executeFn, setExecuteFn }) {
+      const deadline = deadlineOf(args.contextValue as object) as
+        | (RequestDeadline & { start(): ReturnType<typeof setTimeout> })
+        | undefined;
+      if (!deadline) return;
+      const attempt = async (args: ExecutionArgs): Promise<ExecutionResult> => {
+        const run = Promise.resolve((executeFn as Execute)(args));
+        const spent = new Promise<"spent">((resolve) =>
+          deadline.signal.addEventListener("abort", () => resolve("spent"), { once: true })
+        );
+        let result = await Promise.race([run, spent]);
+        if (result === "spent") {
+          const grace = new Promise<"spent">((resolve) => setTimeout(resolve, graceMs, "spent"));
+          result = await Promise.race([run, grace]);
+          if (result === "spent") return { errors: [timeout()], data: null };
+        }
+        return cleanResult(result as ExecutionResult, deadline.signal.aborted, timeout);
+      };
+      const execute: Execute = async (args) => {
+        const timer = deadline.start();
+        try {
+          const query = getOperationAST(args.document, args.operationName)?.operation === "query";
+          let result = await attempt(args);
+          // A read is safe to run again: the pool may have handed out connections that died
+          // while idle (node-postgres notices only when one is used, and then drops it).
+          for (let i = 1; i < READ_ATTEMPTS && query && unavailableIn(result); i++) {
+            if (deadline.signal.aborted) break;
+            (args.contextValue as MikroContext).em?.clear();
+            result = await attempt(args);
+          }
+          return result;
+        } finally {
+          clearTimeout(timer);
+        }
+      };
+      setExecuteFn(execute as never);
+    },
+  };
+}
+
+/** `result` with database faults (and anything failing after the deadline) as clean errors. */
+function cleanResult(
+  result: ExecutionResult,
+  aborted: boolean,
+  timeout: () => GraphQLError,
+): ExecutionResult {
+  if (!result.errors?.length || Symbol.asyncIterator in result) return result;
+  const errors = result.errors.map((error) => {
+    const fault = databaseFault(error.originalError ?? error) ??
+      (aborted && !error.extensions?.code ? "timeout" : undefined);
+    if (!fault) return error;
+    const clean = fault === "timeout" ? timeout() : unavailable();
+    return new GraphQLError(clean.message, {
+      nodes: error.nodes,
+      path: error.path,
+      extensions: clean.extensions,
+    });
+  });
+  return { ...result, errors };
+}
+
+function unavailableIn(result: ExecutionResult): boolean {
+  return !!result.errors?.some((e) => e.extensions?.code === ErrorCode.DATABASE_UNAVAILABLE);
+}
+
+/** The `DATABASE_UNAVAILABLE` error. */
+export function unavailable(): GraphQLError {
+  return gqlError(
+    ErrorCode.DATABASE_UNAVAILABLE,
+    "the database is unavailable (connection lost or none free in time); try again",
+  );
+}
