@@ -1,7 +1,7 @@
 /**
  * Opens a MikroORM instance for the examples and tests: embedded SQLite through Deno's built-in
  * `node:sqlite` by default, PostgreSQL for `postgres://` URLs, MariaDB/MySQL for `mariadb://` or
- * `mysql://` URLs; with a server-side statement timeout and a bounded wait for a connection.
+ * `mysql://` URLs; with a bounded wait for a connection (and a statement timeout on MariaDB).
  *
  * @module
  */
@@ -24,9 +24,10 @@ export interface DatabaseOptions {
   /** Extra MikroORM options (a `driverOptions` here replaces the two settings below). */
   extra?: Partial<Options>;
   /**
-   * Server-side timeout of every statement, in milliseconds (PostgreSQL `statement_timeout`,
-   * MariaDB `max_statement_time`, set on each new connection); default 30,000. A safety net
-   * behind the request budget of the `Deadline` plugin.
+   * MariaDB/MySQL: server-side timeout of every statement, in milliseconds (`max_statement_time`,
+   * set on each new connection); default 30,000. A safety net behind the request budget of the
+   * `Deadline` plugin. (PostgreSQL gets no connection-wide timeout, which PgBouncer would refuse
+   * as a startup parameter; the Transactioner sets one per transaction.)
    */
   statementTimeoutMs?: number;
   /**
@@ -92,10 +93,9 @@ export async function openDatabase(
         {
           driver: PostgreSqlDriver,
           clientUrl: options.url,
-          driverOptions: {
-            statement_timeout: statementTimeoutMs,
-            connectionTimeoutMillis: connectionWaitMs,
-          },
+          // No statement_timeout startup parameter: PgBouncer refuses it. PostgreSQL statements are
+          // bounded by the Deadline plugin (cancel) and the Transactioner (SET LOCAL) instead.
+          driverOptions: { connectionTimeoutMillis: connectionWaitMs },
           ...common,
         } as Options,
       );
