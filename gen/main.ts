@@ -131,7 +131,7 @@ async function run(argv: string[]): Promise<number> {
     runtimeImport: args["runtime-import"] ?? config.options.runtimeImport,
     format: args.format ?? config.options.format,
     check: args.check || config.options.check,
-    log: !args.quiet,
+    log: args.quiet ? false : config.options.log ?? true,
   };
   if (options.globalIds && !GLOBAL_IDS.includes(options.globalIds)) {
     throw new UsageError(
@@ -150,7 +150,9 @@ async function run(argv: string[]): Promise<number> {
   }
   const denoConfig = args["deno-config"] ?? await findDenoConfig(Deno.cwd());
   const child = !Deno.env.get(CHILD) && denoConfig
-    ? await childConfig(resolve(denoConfig), import.meta.url)
+    ? await childConfig(resolve(denoConfig), import.meta.url).catch((error) => {
+      throw new UsageError((error as Error).message);
+    })
     : undefined;
   if (!watching && !child) return await once({ ...options, out });
   try {
