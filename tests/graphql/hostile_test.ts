@@ -181,6 +181,28 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
         );
       });
 
+      await t.step("other clients are answered during an attack", async () => {
+        h.test.log.length = 0;
+        await q(HEALTH);
+        const healthStatements = h.test.log.length;
+        h.test.log.length = 0;
+        const attacks = Array.from({ length: 30 }, (_, i) =>
+          q(
+            i % 3 === 0
+              ? `{ users(first: 1) { edges { node { ${"name ".repeat(8000)} } } } }`
+              : i % 3 === 1
+              ? `{ a${i}: users(first: 1) { edges { node { ${"nameee ".repeat(100_000)}} } } } }`
+              : `{ users(first: 1000) { edges { node { posts(first: 1000) { edges { node {
+                  comments(first: 1000) { totalCount } } } } } } } }`,
+          ));
+        const health = await q<{ users: { totalCount: number } }>(HEALTH);
+        assertEquals(health.errors, undefined);
+        for (const response of await Promise.all(attacks)) {
+          assertEquals(response.errors?.[0]?.extensions?.code, "QUERY_TOO_COMPLEX");
+        }
+        assertEquals(h.test.log.length, healthStatements, "only the health query ran SQL");
+      });
+
       await t.step("the parsed-document cache stays within its bound", async () => {
         for (let i = 0; i < 40; i++) {
           const comment = `# ${String(i).padStart(4, "0")} ${"x".repeat(60_000)}\n`;
