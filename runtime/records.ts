@@ -8,7 +8,7 @@
  * target's primary key.
  *
  * Types whose selected properties need more (embeddables, formulas, `ref` scalars, composite
- * foreign keys) are read as entities, as before.
+ * foreign keys) and types of an inheritance hierarchy are read as entities, as before.
  *
  * @module
  */
@@ -32,7 +32,7 @@ export function isRecord(value: unknown): boolean {
  * one-to-one reference. `undefined` (every column) is never lean.
  */
 export function leanable(meta: EntityMetadata, props: readonly string[] | undefined): boolean {
-  if (!props) return false;
+  if (!props || inherits(meta)) return false;
   return props.every((name) => {
     const prop = meta.properties[name];
     if (!prop || prop.formula || prop.embedded || prop.persist === false) return false;
@@ -61,6 +61,15 @@ export function toRecords(em: EntityManager, meta: EntityMetadata, rows: readonl
     }
     return record;
   });
+}
+
+/**
+ * Whether `meta` is part of an inheritance hierarchy (single-table or table-per-type): its rows
+ * take the class of their discriminator or child table, which MikroORM's hydration decides.
+ */
+function inherits(meta: EntityMetadata): boolean {
+  return meta.discriminatorColumn !== undefined || meta.discriminatorValue !== undefined ||
+    meta.inheritanceType !== undefined || meta.root !== meta;
 }
 
 /** The record prototype of `meta`: plain data properties over the entity's prototype. */
