@@ -67,3 +67,20 @@ function ownFault(error: unknown): DatabaseFault | undefined {
   if (typeof e.message === "string" && UNAVAILABLE_MESSAGES.test(e.message)) return "unavailable";
   return undefined;
 }
+
+/**
+ * Whether `error` (or an error it wraps) is a pool that had no connection free in time
+ * (node-postgres `connectionTimeoutMillis`), rather than a lost connection.
+ */
+export function isPoolWait(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 5; depth++) {
+    if (
+      /timeout exceeded when trying to connect/i.test((e as { message?: string }).message ?? "")
+    ) {
+      return true;
+    }
+    const next = e as { cause?: unknown; originalError?: unknown };
+    e = next.originalError ?? next.cause;
+  }
+  return false;
+}

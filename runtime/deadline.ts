@@ -20,9 +20,9 @@
  *   (default 1 s, the time a rollback gets), whatever the database does.
  * - An error caused by a cancelled or timed-out statement is `QUERY_TIMEOUT`; one caused by a
  *   lost or refused connection, or a pool wait that timed out, is `DATABASE_UNAVAILABLE`
- *   (`db_errors.ts`); their messages carry no driver text. A query (never a mutation) that ends
- *   `DATABASE_UNAVAILABLE` runs again within the budget, up to 4 times in all, since the pool may
- *   have handed out connections that died while idle.
+ *   (`db_errors.ts`); their messages carry no driver text. A query (never a mutation) that failed
+ *   for a lost connection runs again within the budget, up to 4 times in all, since the pool may
+ *   have handed out connections that died while idle (a pool wait that timed out is not retried).
  *
  * Install it after the Transactioner, so that the budget covers the transaction's begin and
  * commit. SQLite statements cannot be interrupted (they run synchronously); there the limits
@@ -33,7 +33,7 @@
 import type { InflightQueryAbortStrategy } from "@mikro-orm/core";
 import { type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { databaseFault } from "./db_errors.ts";
+import { databaseFault, isPoolWait } from "./db_errors.ts";
 import { ErrorCode, gqlError } from "./errors.ts";
 import type { MikroContext } from "./transaction.ts";
 
@@ -132,7 +132,10 @@ export function Deadline(options: DeadlineOptions = {}): Plugin {
         | (RequestDeadline & { start(): ReturnType<typeof setTimeout> })
         | undefined;
       if (!deadline) return;
-      const attempt = async (args: ExecutionArgs): Promise<ExecutionResult> => {
+      /** One execution within the budget; `retry` when it failed for a dead connection. */
+      const attempt = async (
+        args: ExecutionArgs,
+      ): Promise<{ result: ExecutionResult; retry: boolean }> => {
         const run = Promise.resolve((executeFn as Execute)(args));
         const spent = new Promise<"spent">((resolve) =>
           deadline.signal.addEventListener("abort", () => resolve("spent"), { once: true })
@@ -141,23 +144,31 @@ export function Deadline(options: DeadlineOptions = {}): Plugin {
         if (result === "spent") {
           const grace = new Promise<"spent">((resolve) => setTimeout(resolve, graceMs, "spent"));
           result = await Promise.race([run, grace]);
-          if (result === "spent") return { errors: [timeout()], data: null };
+          if (result === "spent") {
+            return { result: { errors: [timeout()], data: null }, retry: false };
+          }
         }
-        return cleanResult(result as ExecutionResult, deadline.signal.aborted, timeout);
+        const raw = result as ExecutionResult;
+        return {
+          result: cleanResult(raw, deadline.signal.aborted, timeout),
+          retry: !(Symbol.asyncIterator in raw) &&
+            !!raw.errors?.some((e) => deadConnection(e.originalError ?? e)),
+        };
       };
       const execute: Execute = async (args) => {
         const timer = deadline.start();
         try {
           const query = getOperationAST(args.document, args.operationName)?.operation === "query";
-          let result = await attempt(args);
+          let outcome = await attempt(args);
           // A read is safe to run again: the pool may have handed out connections that died
-          // while idle (node-postgres notices only when one is used, and then drops it).
-          for (let i = 1; i < READ_ATTEMPTS && query && unavailableIn(result); i++) {
+          // while idle (node-postgres notices only when one is used, and then drops it). A
+          // starved pool is not retried: its wait is already the bound.
+          for (let i = 1; i < READ_ATTEMPTS && query && outcome.retry; i++) {
             if (deadline.signal.aborted) break;
             (args.contextValue as MikroContext).em?.clear();
-            result = await attempt(args);
+            outcome = await attempt(args);
           }
-          return result;
+          return outcome.result;
         } finally {
           clearTimeout(timer);
         }
@@ -188,8 +199,9 @@ function cleanResult(
   return { ...result, errors };
 }
 
-function unavailableIn(result: ExecutionResult): boolean {
-  return !!result.errors?.some((e) => e.extensions?.code === ErrorCode.DATABASE_UNAVAILABLE);
+/** A lost connection, as opposed to a pool that had none free in time. */
+function deadConnection(error: unknown): boolean {
+  return databaseFault(error) === "unavailable" && !isPoolWait(error);
 }
 
 /** The `DATABASE_UNAVAILABLE` error. */
