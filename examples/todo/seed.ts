@@ -6,6 +6,7 @@
  * @module
  */
 import type { EntityManager } from "@mikro-orm/core";
+import { BasePostgreSqlPlatform } from "@mikro-orm/sql";
 import { Category } from "./entities/category.ts";
 import { Group } from "./entities/group.ts";
 import { Todo } from "./entities/todo.ts";
@@ -33,7 +34,7 @@ export const USERS = [
 ] as const;
 
 /**
- * Inserts the seed data with fixed ids.
+ * Inserts the seed data with fixed ids (and, on PostgreSQL, moves the id sequences past them).
  *
  * @returns the number of rows inserted
  */
@@ -79,5 +80,16 @@ export async function seed(em: EntityManager): Promise<number> {
     });
   }
   await em.flush();
+  // PostgreSQL's sequences do not see explicit ids: move them past the seeded rows, so the next
+  // createTodo/createCategory/createUser gets a free id (MariaDB and SQLite do this themselves).
+  if (em.getPlatform() instanceof BasePostgreSqlPlatform) {
+    for (const entity of [Category, Todo, User, Group]) {
+      const { tableName } = em.getMetadata().find(entity as never)!;
+      const table = em.getPlatform().quoteIdentifier(tableName);
+      await em.getConnection().execute(
+        `select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`,
+      );
+    }
+  }
   return 3 + TODOS.length + groups.length + USERS.length;
 }

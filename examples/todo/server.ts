@@ -1,6 +1,8 @@
 /**
- * The todo example server (entgql's todo model): GraphQL Yoga over `Deno.serve` on 127.0.0.1
- * with GraphiQL, on embedded SQLite (or `DATABASE_URL`), seeded on start.
+ * The todo example server (entgql's todo example: its model, queries and mutations, with the
+ * `createCategory`/`createTodos` and `clearTodos` extensions of `schema.ts`): GraphQL Yoga over
+ * `Deno.serve` on 127.0.0.1 with GraphiQL, on embedded SQLite (or `DATABASE_URL`), seeded on
+ * start.
  *
  * ```sh
  * deno run -A examples/todo/server.ts
@@ -14,7 +16,7 @@ import { Category } from "./entities/category.ts";
 import { Group } from "./entities/group.ts";
 import { Todo } from "./entities/todo.ts";
 import { User } from "./entities/user.ts";
-import { createSchema } from "./generated/mod.ts";
+import { todoSchema } from "./schema.ts";
 import { seed } from "./seed.ts";
 
 /** The todo example's entities. */
@@ -29,5 +31,5 @@ const SAMPLE = `{
 }`;
 
 if (import.meta.main) {
-  await serveExample({ entities, schema: createSchema, seed, sample: SAMPLE });
+  await serveExample({ entities, schema: () => todoSchema(), seed, sample: SAMPLE });
 }

@@ -1,5 +1,12 @@
 import { defineEntity, p } from "@mikro-orm/core";
-import { annotate, MultiOrder, OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
+import {
+  annotate,
+  MultiOrder,
+  Mutations,
+  OrderField,
+  QueryField,
+  RelayConnection,
+} from "@mikrogql/ext";
 import { Todo } from "./todo.ts";
 
 /** Whether a category is in use. */
@@ -23,7 +30,7 @@ export const Category = defineEntity({
 });
 
 annotate(Category, {
-  entity: [QueryField(), MultiOrder()],
+  entity: [QueryField(), MultiOrder(), Mutations({ delete: false })],
   fields: {
     text: [OrderField("TEXT")],
     status: [OrderField("STATUS")],

@@ -1,5 +1,12 @@
 import { defineEntity, p } from "@mikro-orm/core";
-import { annotate, MultiOrder, OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
+import {
+  annotate,
+  MultiOrder,
+  Mutations,
+  OrderField,
+  QueryField,
+  RelayConnection,
+} from "@mikrogql/ext";
 import { Category } from "./category.ts";
 
 /** Progress of a todo (entgql's todo example: `IN_PROGRESS`, `COMPLETED`, `PENDING`). */
@@ -22,7 +29,7 @@ export const Todo = defineEntity({
 });
 
 annotate(Todo, {
-  entity: [QueryField(), MultiOrder()],
+  entity: [QueryField(), MultiOrder(), Mutations({ delete: false })],
   fields: {
     // The primary key is orderable too (entgql `DescendingIDs`).
     id: [OrderField("ID")],

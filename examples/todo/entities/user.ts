@@ -1,5 +1,5 @@
 import { defineEntity, p } from "@mikro-orm/core";
-import { annotate, OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
+import { annotate, Mutations, OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
 import { Group } from "./group.ts";
 
 /** A user, member of groups. */
@@ -17,7 +17,7 @@ export const User = defineEntity({
 });
 
 annotate(User, {
-  entity: [QueryField()],
+  entity: [QueryField(), Mutations({ delete: false })],
   fields: {
     name: [OrderField("NAME")],
     groups: [RelayConnection(), OrderField("GROUPS_COUNT")],

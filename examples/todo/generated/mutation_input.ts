@@ -8,4 +8,82 @@
 import type { MutationDescription } from "@mikrogql/ext";
 
 /** GraphQL type -> root mutation fields, and input field -> entity change. */
-export const mutations = {} satisfies Record<string, MutationDescription>;
+export const mutations = {
+  Category: {
+    create: {
+      field: "createCategory",
+      input: {
+        text: { op: "set", kind: "field", prop: "text" },
+        status: { op: "set", kind: "field", prop: "status" },
+        weight: { op: "set", kind: "field", prop: "weight" },
+        count: { op: "set", kind: "field", prop: "count" },
+        config: { op: "set", kind: "field", prop: "config" },
+        todoIDs: { op: "set", kind: "edges", prop: "todos", target: "Todo" },
+      },
+    },
+    update: {
+      field: "updateCategory",
+      input: {
+        text: { op: "set", kind: "field", prop: "text" },
+        status: { op: "set", kind: "field", prop: "status" },
+        weight: { op: "set", kind: "field", prop: "weight" },
+        clearWeight: { op: "clear", kind: "field", prop: "weight" },
+        count: { op: "set", kind: "field", prop: "count" },
+        clearCount: { op: "clear", kind: "field", prop: "count" },
+        config: { op: "set", kind: "field", prop: "config" },
+        clearConfig: { op: "clear", kind: "field", prop: "config" },
+        addTodoIDs: { op: "add", kind: "edges", prop: "todos", target: "Todo" },
+        removeTodoIDs: { op: "remove", kind: "edges", prop: "todos", target: "Todo" },
+        clearTodos: { op: "clear", kind: "edges", prop: "todos" },
+      },
+    },
+  },
+  Todo: {
+    create: {
+      field: "createTodo",
+      input: {
+        status: { op: "set", kind: "field", prop: "status" },
+        priority: { op: "set", kind: "field", prop: "priority" },
+        text: { op: "set", kind: "field", prop: "text" },
+        parentID: { op: "set", kind: "edge", prop: "parent", target: "Todo" },
+        childIDs: { op: "set", kind: "edges", prop: "children", target: "Todo" },
+        categoryID: { op: "set", kind: "edge", prop: "category", target: "Category" },
+      },
+    },
+    update: {
+      field: "updateTodo",
+      input: {
+        status: { op: "set", kind: "field", prop: "status" },
+        priority: { op: "set", kind: "field", prop: "priority" },
+        text: { op: "set", kind: "field", prop: "text" },
+        parentID: { op: "set", kind: "edge", prop: "parent", target: "Todo" },
+        clearParent: { op: "clear", kind: "edge", prop: "parent" },
+        addChildIDs: { op: "add", kind: "edges", prop: "children", target: "Todo" },
+        removeChildIDs: { op: "remove", kind: "edges", prop: "children", target: "Todo" },
+        clearChildren: { op: "clear", kind: "edges", prop: "children" },
+        categoryID: { op: "set", kind: "edge", prop: "category", target: "Category" },
+        clearCategory: { op: "clear", kind: "edge", prop: "category" },
+      },
+    },
+  },
+  User: {
+    create: {
+      field: "createUser",
+      input: {
+        name: { op: "set", kind: "field", prop: "name" },
+        admin: { op: "set", kind: "field", prop: "admin" },
+        groupIDs: { op: "set", kind: "edges", prop: "groups", target: "Group" },
+      },
+    },
+    update: {
+      field: "updateUser",
+      input: {
+        name: { op: "set", kind: "field", prop: "name" },
+        admin: { op: "set", kind: "field", prop: "admin" },
+        addGroupIDs: { op: "add", kind: "edges", prop: "groups", target: "Group" },
+        removeGroupIDs: { op: "remove", kind: "edges", prop: "groups", target: "Group" },
+        clearGroups: { op: "clear", kind: "edges", prop: "groups" },
+      },
+    },
+  },
+} satisfies Record<string, MutationDescription>;

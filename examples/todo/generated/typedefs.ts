@@ -578,6 +578,77 @@ enum TodoStatus {
   PENDING
 }
 
+"""Input of \`createCategory\`."""
+input CreateCategoryInput {
+  text: String!
+  status: CategoryStatus!
+  weight: Float
+  count: BigInt
+  config: JSON
+  todoIDs: [ID!]
+}
+
+"""
+Input of \`updateCategory\`: only the fields given change; applied in the order clear, set, add/remove.
+"""
+input UpdateCategoryInput {
+  text: String
+  status: CategoryStatus
+  weight: Float
+  clearWeight: Boolean
+  count: BigInt
+  clearCount: Boolean
+  config: JSON
+  clearConfig: Boolean
+  addTodoIDs: [ID!]
+  removeTodoIDs: [ID!]
+  clearTodos: Boolean
+}
+
+"""Input of \`createTodo\`."""
+input CreateTodoInput {
+  status: TodoStatus!
+  priority: Int
+  text: String!
+  parentID: ID
+  childIDs: [ID!]
+  categoryID: ID
+}
+
+"""
+Input of \`updateTodo\`: only the fields given change; applied in the order clear, set, add/remove.
+"""
+input UpdateTodoInput {
+  status: TodoStatus
+  priority: Int
+  text: String
+  parentID: ID
+  clearParent: Boolean
+  addChildIDs: [ID!]
+  removeChildIDs: [ID!]
+  clearChildren: Boolean
+  categoryID: ID
+  clearCategory: Boolean
+}
+
+"""Input of \`createUser\`."""
+input CreateUserInput {
+  name: String
+  admin: Boolean
+  groupIDs: [ID!]
+}
+
+"""
+Input of \`updateUser\`: only the fields given change; applied in the order clear, set, add/remove.
+"""
+input UpdateUserInput {
+  name: String
+  admin: Boolean
+  addGroupIDs: [ID!]
+  removeGroupIDs: [ID!]
+  clearGroups: Boolean
+}
+
 type Query {
   """Fetches an object given its ID."""
   node(
@@ -674,5 +745,37 @@ type Query {
     """Filtering options for Users returned from the connection."""
     where: UserWhereInput
   ): UserConnection!
+}
+
+type Mutation {
+  """Creates a Category and returns it."""
+  createCategory(input: CreateCategoryInput!): Category!
+
+  """Updates the Category with the given ID and returns it."""
+  updateCategory(
+    """ID of the object."""
+    id: ID!
+    input: UpdateCategoryInput!
+  ): Category!
+
+  """Creates a Todo and returns it."""
+  createTodo(input: CreateTodoInput!): Todo!
+
+  """Updates the Todo with the given ID and returns it."""
+  updateTodo(
+    """ID of the object."""
+    id: ID!
+    input: UpdateTodoInput!
+  ): Todo!
+
+  """Creates a User and returns it."""
+  createUser(input: CreateUserInput!): User!
+
+  """Updates the User with the given ID and returns it."""
+  updateUser(
+    """ID of the object."""
+    id: ID!
+    input: UpdateUserInput!
+  ): User!
 }
 `;

@@ -133,6 +133,33 @@ export interface CategoryWhereInput {
   hasTodosWith?: $Maybe<Array<TodoWhereInput>>;
 }
 
+/** `CreateCategoryInput`. */
+export interface CreateCategoryInput {
+  text: string;
+  status: CategoryStatus;
+  weight?: $Maybe<number>;
+  count?: $Maybe<string>;
+  config?: $Maybe<unknown>;
+  todoIDs?: $Maybe<Array<string>>;
+}
+
+/** `CreateTodoInput`. */
+export interface CreateTodoInput {
+  status: TodoStatus;
+  priority?: $Maybe<number>;
+  text: string;
+  parentID?: $Maybe<string>;
+  childIDs?: $Maybe<Array<string>>;
+  categoryID?: $Maybe<string>;
+}
+
+/** `CreateUserInput`. */
+export interface CreateUserInput {
+  name?: $Maybe<string>;
+  admin?: $Maybe<boolean>;
+  groupIDs?: $Maybe<Array<string>>;
+}
+
 /** `Group`: the entity. */
 export type Group = $EntityOf<typeof nodeTypes.Group.entity>;
 
@@ -216,6 +243,49 @@ export interface GroupWhereInput {
   nameContainsFold?: $Maybe<string>;
   hasUsers?: $Maybe<boolean>;
   hasUsersWith?: $Maybe<Array<UserWhereInput>>;
+}
+
+/** Arguments of `Mutation.createCategory`. */
+export interface MutationCreateCategoryArgs {
+  input: CreateCategoryInput;
+}
+
+/** Arguments of `Mutation.updateCategory`. */
+export interface MutationUpdateCategoryArgs {
+  id: string;
+  input: UpdateCategoryInput;
+}
+
+/** Arguments of `Mutation.createTodo`. */
+export interface MutationCreateTodoArgs {
+  input: CreateTodoInput;
+}
+
+/** Arguments of `Mutation.updateTodo`. */
+export interface MutationUpdateTodoArgs {
+  id: string;
+  input: UpdateTodoInput;
+}
+
+/** Arguments of `Mutation.createUser`. */
+export interface MutationCreateUserArgs {
+  input: CreateUserInput;
+}
+
+/** Arguments of `Mutation.updateUser`. */
+export interface MutationUpdateUserArgs {
+  id: string;
+  input: UpdateUserInput;
+}
+
+/** Resolvers of `Mutation`'s fields. */
+export interface MutationResolvers {
+  createCategory?: $Resolver<Category, unknown, MutationCreateCategoryArgs>;
+  updateCategory?: $Resolver<Category, unknown, MutationUpdateCategoryArgs>;
+  createTodo?: $Resolver<Todo, unknown, MutationCreateTodoArgs>;
+  updateTodo?: $Resolver<Todo, unknown, MutationUpdateTodoArgs>;
+  createUser?: $Resolver<User, unknown, MutationCreateUserArgs>;
+  updateUser?: $Resolver<User, unknown, MutationUpdateUserArgs>;
 }
 
 /** `Node`: one of its implementations. */
@@ -437,6 +507,44 @@ export interface TodoWhereInput {
   hasCategoryWith?: $Maybe<Array<CategoryWhereInput>>;
 }
 
+/** `UpdateCategoryInput`. */
+export interface UpdateCategoryInput {
+  text?: $Maybe<string>;
+  status?: $Maybe<CategoryStatus>;
+  weight?: $Maybe<number>;
+  clearWeight?: $Maybe<boolean>;
+  count?: $Maybe<string>;
+  clearCount?: $Maybe<boolean>;
+  config?: $Maybe<unknown>;
+  clearConfig?: $Maybe<boolean>;
+  addTodoIDs?: $Maybe<Array<string>>;
+  removeTodoIDs?: $Maybe<Array<string>>;
+  clearTodos?: $Maybe<boolean>;
+}
+
+/** `UpdateTodoInput`. */
+export interface UpdateTodoInput {
+  status?: $Maybe<TodoStatus>;
+  priority?: $Maybe<number>;
+  text?: $Maybe<string>;
+  parentID?: $Maybe<string>;
+  clearParent?: $Maybe<boolean>;
+  addChildIDs?: $Maybe<Array<string>>;
+  removeChildIDs?: $Maybe<Array<string>>;
+  clearChildren?: $Maybe<boolean>;
+  categoryID?: $Maybe<string>;
+  clearCategory?: $Maybe<boolean>;
+}
+
+/** `UpdateUserInput`. */
+export interface UpdateUserInput {
+  name?: $Maybe<string>;
+  admin?: $Maybe<boolean>;
+  addGroupIDs?: $Maybe<Array<string>>;
+  removeGroupIDs?: $Maybe<Array<string>>;
+  clearGroups?: $Maybe<boolean>;
+}
+
 /** `User`: the entity. */
 export type User = $EntityOf<typeof nodeTypes.User.entity>;
 
@@ -545,6 +653,7 @@ export interface Resolvers {
   Group?: $Fields<GroupResolvers>;
   GroupConnection?: $Fields<GroupConnectionResolvers>;
   GroupEdge?: $Fields<GroupEdgeResolvers>;
+  Mutation?: $Fields<MutationResolvers>;
   PageInfo?: $Fields<PageInfoResolvers>;
   Query?: $Fields<QueryResolvers>;
   Todo?: $Fields<TodoResolvers>;
