@@ -44,7 +44,6 @@ export * from "./runtime/paginate.ts";
 export { readConnection, type ReadFrom } from "./runtime/read_from.ts";
 export { READ_PRIMARY_UNTIL, type ReadYourWritesOptions } from "./runtime/read_your_writes.ts";
 export { replicaFailover, type ReplicaFailoverOptions } from "./runtime/replica_failover.ts";
-export { DatabaseUnavailable, isUnreachable } from "./runtime/unavailable.ts";
 export { createResolvers, type ResolverMap, type ResolverOptions } from "./runtime/resolvers.ts";
 export type {
   Awaitable,

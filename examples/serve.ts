@@ -18,14 +18,7 @@ import type { EntityManager } from "@mikro-orm/core";
 import type { GraphQLSchema } from "graphql";
 import { createYoga } from "graphql-yoga";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
-import {
-  DatabaseUnavailable,
-  Deadline,
-  documentCache,
-  Limits,
-  replicaFailover,
-  Transactioner,
-} from "@mikrogql/ext";
+import { Deadline, documentCache, Limits, replicaFailover, Transactioner } from "@mikrogql/ext";
 import { type DatabaseOptions, openDatabase } from "./database.ts";
 
 /** What an example serves. */
@@ -71,7 +64,6 @@ export async function serveExample(example: Example): Promise<Deno.HttpServer> {
         txOpener: orm,
         ...(replicas.length > 0 ? { readYourWrites: { seconds: 5 } } : {}),
       }),
-      DatabaseUnavailable(),
       Deadline(),
     ],
     graphiql: true,

@@ -2,9 +2,9 @@
  * What a read does when its read replica is down: MikroORM sends reads outside transactions to a
  * replica (`replicas` in its config) and, by itself, fails them while that replica is stopped or
  * unreachable. {@linkcode replicaFailover} makes such a read run on the primary instead (or fail
- * fast with the connection error, `DATABASE_UNAVAILABLE` under the `DatabaseUnavailable` plugin),
- * skips the replica for a while, then tries it again, so the
- * server recovers on its own when the replica is back.
+ * fast with the connection error, `DATABASE_UNAVAILABLE` under the `Deadline` plugin), skips the
+ * replica for a while, then tries it again, so the server recovers on its own when the replica is
+ * back.
  *
  * ```ts
  * const orm = await MikroORM.init({ ...options, replicas: [{ name: "replica-1", port: 5433 }] });
@@ -14,14 +14,14 @@
  * @module
  */
 import type { Connection, MikroORM } from "@mikro-orm/core";
-import { isUnreachable } from "./unavailable.ts";
+import { databaseFault } from "./db_errors.ts";
 
 /** Options of {@linkcode replicaFailover}. */
 export interface ReplicaFailoverOptions {
   /**
    * What a read does while its replica is down: `"primary"` (default) runs it on the primary;
-   * `"error"` fails it with the replica's connection error (which the `DatabaseUnavailable`
-   * plugin reports as `DATABASE_UNAVAILABLE`).
+   * `"error"` fails it with the replica's connection error (which the `Deadline` plugin
+   * reports as `DATABASE_UNAVAILABLE`).
    */
   whenDown?: "primary" | "error";
   /**
@@ -33,7 +33,8 @@ export interface ReplicaFailoverOptions {
 
 /**
  * Installs the failover on `orm`'s read replicas (the connections MikroORM keeps in its driver).
- * A statement on a replica that fails because the replica is unreachable (`isUnreachable`) is
+ * A statement on a replica that fails because the replica is unreachable (`databaseFault` says `"unavailable"`: refused, reset or terminated
+ * connections, a server shutting down, a pool wait that timed out) is
  * re-run on the primary, or fails with that error; the replica is skipped for `retryAfterMs`. Statements of transactions never run on replicas and are untouched.
  *
  * @throws Error naming `retryAfterMs` or `whenDown` when invalid, or when `orm` has no replicas
@@ -68,7 +69,7 @@ export function replicaFailover(orm: MikroORM, options: ReplicaFailoverOptions =
       try {
         return await execute(...args);
       } catch (error) {
-        if (!isUnreachable(error)) throw error;
+        if (databaseFault(error) !== "unavailable") throw error;
         downUntil = Date.now() + retryAfterMs;
         lastError = error;
         return await fallback(args, error);
