@@ -17,7 +17,7 @@ import {
   SkipOrderField,
   SkipType,
 } from "../runtime/annotations.ts";
-import type { GlobalIdFormat, ScalarKind } from "../runtime/graph.ts";
+import type { GlobalIdFormat, IdDescription, ScalarKind } from "../runtime/graph.ts";
 import { Diagnostics } from "./diagnostics.ts";
 import { Embeddables, flattened, type GraphEmbeddable } from "./embeddables.ts";
 import { addEnum, enumOf, type GraphEnum } from "./enums.ts";
@@ -96,7 +96,7 @@ export interface GraphType {
   name: string;
   entity: LoadedEntity;
   meta: EntityMetadata;
-  id: { prop: string; kind: "int" | "bigint" | "string" };
+  id: IdDescription;
   /**
    * The abstract root of a single-table or table-per-type inheritance: a GraphQL interface
    * (implementing `Node`) with the root's fields, implemented by one type per concrete class.
@@ -170,7 +170,7 @@ export function buildGraph(
     const meta = model.metadata.get(loaded.className);
     const why = !meta
       ? "not discovered by MikroORM"
-      : meta.pivotTable
+      : meta.pivotTable && !ownColumns(meta)
       ? "a pivot entity"
       : meta.embeddable
       ? "an embeddable"
@@ -266,22 +266,22 @@ export function buildGraph(
     const annotations = annotationsOf(loaded.entity);
     const fail = (prop: string, message: string): never =>
       diagnostics.fail({ file: where, entity: meta.className, prop, message });
-    if (meta.primaryKeys.length !== 1) {
-      fail(
-        meta.primaryKeys.join(","),
-        "a node type needs a single-column primary key (or Skip(SkipType))",
-      );
-    }
-    const idProp = meta.properties[meta.primaryKeys[0]];
-    const idKind = scalarShape(keyScalar(idProp))?.kind;
-    const id = {
-      prop: idProp.name,
-      kind: idKind === "int"
-        ? "int" as const
-        : idKind === "bigint"
-        ? "bigint" as const
-        : "string" as const,
+    const keyPart = (prop: EntityProperty) => {
+      const kind = scalarShape(keyScalar(prop))?.kind;
+      return {
+        prop: prop.name,
+        kind: kind === "int"
+          ? "int" as const
+          : kind === "bigint"
+          ? "bigint" as const
+          : "string" as const,
+      };
     };
+    const parts = meta.primaryKeys.map((k) => keyPart(meta.properties[k]));
+    // A composite key (a pivot entity's (book, author)): the global id encodes every part.
+    const id: GraphType["id"] = parts.length === 1
+      ? parts[0]
+      : { prop: parts[0].prop, kind: "string", parts };
     const type: GraphType = {
       name,
       entity: loaded,
@@ -305,6 +305,12 @@ export function buildGraph(
       !!rootLoaded && rootLoaded !== loaded && annotationsOf(rootLoaded.entity).entity.includes(a);
     const query = find(annotations.entity, "QueryField");
     if (query && !inherited(query)) {
+      if (type.id.parts) {
+        fail(
+          meta.primaryKeys.join(","),
+          "QueryField() needs a single-column primary key (connections page by it)",
+        );
+      }
       type.queryField = query.name ?? camel(pluralize(name));
       if (!NAME.test(type.queryField)) {
         fail("", `invalid QueryField name "${type.queryField}"`);
@@ -389,6 +395,12 @@ export function buildGraph(
         if (connection && unique) {
           fail(prop.name, "RelayConnection() on a unique edge");
         }
+        if (connection && prop.targetMeta && prop.targetMeta.primaryKeys.length > 1) {
+          fail(
+            prop.name,
+            `RelayConnection() to ${prop.type}, whose primary key is composite (connections page by a single-column key); use a list edge`,
+          );
+        }
         if (orderField && !skipped(list, SkipOrderField)) {
           pendingOrders.push({
             type,
@@ -461,6 +473,11 @@ export function buildGraph(
   }
   diagnostics.throwIfErrors();
   return { types, enums, embeddables: embeddables.all() };
+}
+
+/** A pivot entity with columns of its own (a contributor's `role`): exposed as a node type. */
+function ownColumns(meta: EntityMetadata): boolean {
+  return Object.values(meta.properties).some((p) => !p.primary && p.persist !== false);
 }
 
 /** The abstract root of a single-table or table-per-type inheritance. */

@@ -79,7 +79,8 @@ export function buildWhereInputs(
     if (skippedTypes.has(type.name)) continue;
     const annotations = annotationsOf(type.entity.entity).fields;
     const keep = (prop: string) => !skipped(annotations[prop] ?? []);
-    const fields: GraphWhereField[] = [{
+    // A composite key (a pivot entity's) has no `id` predicates: filter by its edges' ids.
+    const fields: GraphWhereField[] = type.id.parts ? [] : [{
       name: "id",
       prop: type.id.prop,
       kind: "id",

@@ -158,7 +158,11 @@ class Collector {
     // and edges are not known here; every column is read, edges load with their resolvers.
     if (type.abstract) return { type, props: undefined, edges: [] };
     const object = this.object(type.name);
-    const plan: NodePlan = { type, props: new Set([type.id.prop]), edges: [] };
+    const plan: NodePlan = {
+      type,
+      props: new Set(type.id.parts?.map((p) => p.prop) ?? [type.id.prop]),
+      edges: [],
+    };
     const byKey = new Map<string, EdgePlan>();
     for (const field of this.fields(sets, object)) {
       const name = field.name.value;

@@ -30,6 +30,11 @@ export interface IdDescription {
   prop: string;
   /** `int` for integer keys, `bigint` for 64-bit keys, `string` for text/UUID/ULID keys. */
   kind: "int" | "bigint" | "string";
+  /**
+   * A composite key (a pivot entity's `(book, author)`): every part, in key order. `prop` is the
+   * first part, `kind` is `string` (the key is written as the JSON array of the parts' values).
+   */
+  parts?: { prop: string; kind: "int" | "bigint" | "string" }[];
 }
 
 /** A node type: one MikroORM entity exposed as a GraphQL object implementing `Node`. */

@@ -29,7 +29,7 @@ import {
 import type { GraphQLFieldResolver } from "graphql";
 import { ErrorCode, gqlError, quote } from "./errors.ts";
 import type { Graph, MutationInputFieldDescription, NodeType } from "./graph.ts";
-import { decodeGlobalId, isOfType, notFound, primaryKeyOf } from "./node.ts";
+import { decodeGlobalId, isOfType, keyFilter, keysFilter, notFound, primaryKeyOf } from "./node.ts";
 import type { CollectLimits } from "./collect.ts";
 import { checkColumnValue } from "./column_values.ts";
 import { dialectOf } from "./dialect.ts";
@@ -253,7 +253,7 @@ async function resolveIds(
   });
   const found = new Map<NodeType, Map<string, object>>();
   for (const [target, pks] of wanted) {
-    const rows = await em.find(target.entity, { [target.id.prop]: { $in: [...pks.values()] } });
+    const rows = await em.find(target.entity, keysFilter(target, [...pks.values()]));
     found.set(target, new Map(rows.map((r) => [String(primaryKeyOf(target, r)), r])));
   }
   const nodes = new Map<string, object | object[]>();
@@ -320,7 +320,7 @@ async function findNode(
   const lock = em.isInTransaction() && dialectOf(em) !== "sqlite";
   const row = await em.findOne(
     type.entity,
-    { [type.id.prop]: decoded.pk },
+    keyFilter(type, decoded.pk),
     lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
   );
   if (!row) throw notFound(id);

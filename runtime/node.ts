@@ -95,6 +95,20 @@ function rawIdType(graph: Graph, id: string): NodeType | undefined {
 
 /** The primary key of `type` written as `raw`, or `undefined` when it is not of the key's kind. */
 function keyOf(type: NodeType, raw: string): GlobalId | undefined {
+  const parts = type.id.parts;
+  if (parts) {
+    let values: unknown;
+    try {
+      values = JSON.parse(raw);
+    } catch {
+      return undefined;
+    }
+    if (!Array.isArray(values) || values.length !== parts.length) return undefined;
+    const ok = parts.every((p, i) =>
+      p.kind === "int" ? Number.isSafeInteger(values[i]) : typeof values[i] === "string"
+    );
+    return ok ? { type, pk: JSON.stringify(values) } : undefined;
+  }
   switch (type.id.kind) {
     case "int":
       return /^-?\d+$/.test(raw) && Number.isSafeInteger(Number(raw))
@@ -120,10 +134,37 @@ export function isOfType(type: NodeType, target: string): boolean {
  * shipment keyed by its order) the key of the row it points to.
  */
 export function primaryKeyOf(type: NodeType, row: object): unknown {
-  const value = (row as Record<string, unknown>)[type.id.prop];
-  return value !== null && typeof value === "object" && !(value instanceof Date)
-    ? wrap(Reference.unwrapReference(value), true).getPrimaryKey()
-    : value;
+  const valueOf = (prop: string) => {
+    const value = (row as Record<string, unknown>)[prop];
+    return value !== null && typeof value === "object" && !(value instanceof Date)
+      ? wrap(Reference.unwrapReference(value), true).getPrimaryKey()
+      : value;
+  };
+  const parts = type.id.parts;
+  if (!parts) return valueOf(type.id.prop);
+  // A composite key: the JSON array of its parts (64-bit parts as strings), as in global ids.
+  return JSON.stringify(parts.map((p) => {
+    const value = valueOf(p.prop);
+    return p.kind === "int" ? Number(value) : String(value);
+  }));
+}
+
+/**
+ * The filter selecting the row of `type` with the primary key `pk` (a decoded global id's):
+ * `{ id: 1 }`, or for a composite key `{ book: 1, author: 2 }`.
+ */
+export function keyFilter(type: NodeType, pk: string | number): Record<string, unknown> {
+  const parts = type.id.parts;
+  if (!parts) return { [type.id.prop]: pk };
+  const values = JSON.parse(String(pk)) as unknown[];
+  return Object.fromEntries(parts.map((p, i) => [p.prop, values[i]]));
+}
+
+/** The filter selecting the rows of `type` with the primary keys `pks`. */
+export function keysFilter(type: NodeType, pks: (string | number)[]): Record<string, unknown> {
+  return type.id.parts
+    ? { $or: pks.map((pk) => keyFilter(type, pk)) }
+    : { [type.id.prop]: { $in: pks } };
 }
 
 /**
@@ -162,7 +203,7 @@ export async function noder(
 ): Promise<object> {
   const decoded = decodeGlobalId(graph, id);
   if (!decoded) throw notFound(id);
-  const [row] = await findRows(em, decoded.type, { [decoded.type.id.prop]: decoded.pk }, {
+  const [row] = await findRows(em, decoded.type, keyFilter(decoded.type, decoded.pk), {
     fields: fields(decoded.type),
   });
   if (!row) throw notFound(id);
@@ -187,7 +228,7 @@ export async function noders(
   }
   const found = new Map<string, object>();
   await Promise.all([...byType].map(async ([type, pks]) => {
-    const rows = await findRows(em, type, { [type.id.prop]: { $in: [...pks] } }, {
+    const rows = await findRows(em, type, keysFilter(type, [...pks]), {
       fields: fields(type),
     });
     for (const row of rows) {

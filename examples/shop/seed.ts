@@ -8,6 +8,8 @@ import { Customer } from "./entities/customer.ts";
 import { Interest, OrderStatus, Priority, Tier } from "./entities/enums.ts";
 import { Order } from "./entities/order.ts";
 import { ParcelSize } from "./entities/parcel.ts";
+import { Author } from "./entities/author.ts";
+import { Contribution, ContributorRole } from "./entities/contribution.ts";
 import { CardPayment, TransferPayment } from "./entities/payment.ts";
 import { Book, Gadget } from "./entities/product.ts";
 import { Shipment } from "./entities/shipment.ts";
@@ -73,9 +75,22 @@ export async function seed(em: EntityManager): Promise<number> {
   em.create(CardPayment, { order: orders[0], amount: "30.00", cardLast4: "4242", paidAt });
   em.create(TransferPayment, { order: orders[0], amount: "12.50", iban: "FR76 3000", paidAt });
   em.create(CardPayment, { order: orders[1], amount: "8.00", cardLast4: "1881", paidAt });
-  em.create(Book, { name: "Dune", price: "9.99", isbn: "978-0441172719", pages: 412 });
-  em.create(Book, { name: "Emma", price: "4.50", isbn: "978-0141439587" });
+  const dune = em.create(Book, {
+    name: "Dune",
+    price: "9.99",
+    isbn: "978-0441172719",
+    pages: 412,
+  });
+  const emma = em.create(Book, { name: "Emma", price: "4.50", isbn: "978-0141439587" });
+  const frank = em.create(Author, { name: "Frank Herbert" });
+  const jane = em.create(Author, { name: "Jane Austen" });
+  const brian = em.create(Author, { name: "Brian Herbert", mentor: frank });
+  // The books' own rows (table per type) before the pivot rows pointing at them.
+  await em.flush();
+  em.create(Contribution, { book: dune, author: frank, role: ContributorRole.Author, position: 1 });
+  em.create(Contribution, { book: dune, author: brian, role: ContributorRole.Editor, position: 2 });
+  em.create(Contribution, { book: emma, author: jane, role: ContributorRole.Author, position: 1 });
   em.create(Gadget, { name: "Lamp", price: "25.00", warrantyMonths: 24 });
   await em.flush();
-  return 3 + orders.length + 1 + 3 + 3;
+  return 3 + orders.length + 1 + 3 + 3 + 3 + 3;
 }

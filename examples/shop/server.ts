@@ -13,6 +13,8 @@
 import { serveExample } from "../serve.ts";
 import { Customer } from "./entities/customer.ts";
 import { Order } from "./entities/order.ts";
+import { Author } from "./entities/author.ts";
+import { Contribution } from "./entities/contribution.ts";
 import { CardPayment, Payment, TransferPayment } from "./entities/payment.ts";
 import { Book, Gadget, Product } from "./entities/product.ts";
 import { Shipment } from "./entities/shipment.ts";
@@ -30,6 +32,8 @@ export const entities = [
   Product,
   Book,
   Gadget,
+  Author,
+  Contribution,
 ];
 
 const SAMPLE = `{

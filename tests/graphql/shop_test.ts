@@ -111,6 +111,22 @@ Deno.test("shop SDL: what each mapping feature becomes", async (t) => {
     assert(!fieldType("Query", "cardPayments") && !fieldType("Query", "books"));
     assert(schema.getType("CreateCardPaymentInput") && !schema.getType("CreatePaymentInput"));
   });
+  await t.step("a pivot entity with columns is a node type with a composite key", () => {
+    assertEquals(fieldType("Contribution", "role"), "ContributorRole!");
+    assertEquals(fieldType("Contribution", "book"), "Book!");
+    assertEquals(fieldType("Book", "contributions"), "[Contribution!]");
+    assertEquals(fieldType("Author", "books"), "[Book!]");
+    assertEquals(
+      Object.keys(input("CreateContributionInput").getFields()).sort(),
+      ["authorID", "bookID", "position", "role"],
+    );
+    assertEquals(
+      Object.keys(input("UpdateContributionInput").getFields()).sort(),
+      ["clearPosition", "position", "role"],
+    );
+    const where = Object.keys(input("ContributionWhereInput").getFields());
+    assert(where.includes("bookID") && where.includes("role") && !where.includes("id"));
+  });
 });
 
 const ADA = btoa("Customer:1").replace(/=+$/, "");
@@ -542,6 +558,115 @@ for (const dialect of dialects()) {
             "BAD_USER_INPUT",
             /is not the global id of a Payment/,
           );
+        });
+
+        await t.step("a pivot entity with columns: a node type keyed by both edges", async () => {
+          const data = await ok<{ products: { edges: { node: Data }[] } }>(
+            server,
+            `{ products(orderBy: { field: NAME }) { edges { node { name ... on Book {
+              contributions { id role position author { name } book { name } } } } } } }`,
+          );
+          const [dune, emma] = data.products.edges.map((e) => e.node) as {
+            name: string;
+            contributions: {
+              id: string;
+              role: string;
+              position: number;
+              author: Data;
+              book: Data;
+            }[];
+          }[];
+          const byPosition = (a: { position: number }, b: { position: number }) =>
+            a.position - b.position;
+          assertEquals(
+            dune.contributions.sort(byPosition).map(({ id: _, ...c }) => c),
+            [
+              {
+                role: "Author",
+                position: 1,
+                author: { name: "Frank Herbert" },
+                book: { name: "Dune" },
+              },
+              {
+                role: "Editor",
+                position: 2,
+                author: { name: "Brian Herbert" },
+                book: { name: "Dune" },
+              },
+            ],
+          );
+          const id = dune.contributions[1].id;
+          // The global id encodes the whole composite key (book, author).
+          const text = atob(id.replaceAll("-", "+").replaceAll("_", "/"));
+          assertMatch(text, /^Contribution:\[\d+,\d+\]$/);
+          const found = await ok<{ node: Data; nodes: Data[] }>(
+            server,
+            `query($id: ID!, $other: ID!) {
+              node(id: $id) { __typename id ... on Contribution { role author { name } } }
+              nodes(ids: [$other, $id]) { id } }`,
+            { id, other: emma.contributions[0].id },
+          );
+          assertEquals(found.node, {
+            __typename: "Contribution",
+            id,
+            role: "Editor",
+            author: { name: "Brian Herbert" },
+          });
+          assertEquals(found.nodes, [{ id: emma.contributions[0].id }, { id }]);
+          const updated = await ok<{ updateContribution: Data }>(
+            server,
+            `mutation($id: ID!) { updateContribution(id: $id, input: { role: Translator,
+              clearPosition: true }) { id role position } }`,
+            { id },
+          );
+          assertEquals(updated.updateContribution, { id, role: "Translator", position: null });
+          const ids = await ok<{ products: { edges: { node: { id: string } }[] }; authors: Data }>(
+            server,
+            `{ products(orderBy: { field: NAME }) { edges { node { id } } }
+               authors(orderBy: { field: NAME }) { edges { node { id name } } } }`,
+          );
+          const emmaId = ids.products.edges[1].node.id;
+          const frankId = (ids.authors as { edges: { node: { id: string } }[] }).edges[1].node.id;
+          const created = await ok<{ createContribution: { id: string; role: string } }>(
+            server,
+            `mutation($b: ID!, $a: ID!) { createContribution(input: { bookID: $b, authorID: $a,
+              role: Editor }) { id role } }`,
+            { b: emmaId, a: frankId },
+          );
+          assertEquals(created.createContribution.role, "Editor");
+          const frankNow = await ok<{ node: { books: Data[]; mentees: Data[] } }>(
+            server,
+            `query($a: ID!) { node(id: $a) { ... on Author { books { name } mentees { name } } } }`,
+            { a: frankId },
+          );
+          assertEquals(frankNow.node.books.map((b) => b.name).sort(), ["Dune", "Emma"]);
+          assertEquals(frankNow.node.mentees, [{ name: "Brian Herbert" }]);
+          await fails(
+            server,
+            `mutation($b: ID!, $a: ID!) { createContribution(input: { bookID: $b, authorID: $a }) {
+              id } }`,
+            { b: emmaId, a: frankId },
+            "BAD_USER_INPUT",
+            /another Contribution already has the same value/,
+          );
+          await ok(server, `mutation($id: ID!) { deleteContribution(id: $id) }`, {
+            id: created.createContribution.id,
+          });
+          for (
+            const bad of [
+              created.createContribution.id,
+              btoa("Contribution:[1]"),
+              btoa("Contribution:x"),
+            ]
+          ) {
+            await fails(
+              server,
+              `query($id: ID!) { node(id: $id) { id } }`,
+              { id: bad.replace(/=+$/, "") },
+              "NOT_FOUND",
+              /Could not resolve/,
+            );
+          }
         });
 
         await t.step(

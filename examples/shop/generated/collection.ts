@@ -9,6 +9,11 @@ import type { FieldDescription, Tables } from "@mikrogql/ext";
 
 /** GraphQL type -> GraphQL field -> scalar field. */
 export const fields = {
+  Author: { name: { prop: "name", kind: "string" } },
+  Contribution: {
+    role: { prop: "role", kind: "enum", enum: "ContributorRole" },
+    position: { prop: "position", kind: "int" },
+  },
   Customer: {
     name: { prop: "name", kind: "string" },
     email: { prop: "email", kind: "string" },

@@ -9,6 +9,28 @@ import type { EdgeDescription, Tables } from "@mikrogql/ext";
 
 /** GraphQL type -> GraphQL edge -> edge. */
 export const edges = {
+  Author: {
+    mentor: { prop: "mentor", target: "Author", kind: "m:1", connection: false },
+    mentees: {
+      prop: "mentees",
+      target: "Author",
+      kind: "1:m",
+      connection: false,
+      inverse: "mentor",
+    },
+    books: { prop: "books", target: "Book", kind: "m:n", connection: false, inverse: "authors" },
+    contributions: {
+      prop: "contributions",
+      target: "Contribution",
+      kind: "1:m",
+      connection: false,
+      inverse: "author",
+    },
+  },
+  Contribution: {
+    book: { prop: "book", target: "Book", kind: "m:1", connection: false },
+    author: { prop: "author", target: "Author", kind: "m:1", connection: false },
+  },
   Customer: {
     referrer: { prop: "referrer", target: "Customer", kind: "m:1", connection: false },
     referrals: {
@@ -47,7 +69,15 @@ export const edges = {
   CardPayment: { order: { prop: "order", target: "Order", kind: "m:1", connection: false } },
   Payment: { order: { prop: "order", target: "Order", kind: "m:1", connection: false } },
   TransferPayment: { order: { prop: "order", target: "Order", kind: "m:1", connection: false } },
-  Book: {},
+  Book: {
+    contributions: {
+      prop: "contributions",
+      target: "Contribution",
+      kind: "1:m",
+      connection: false,
+      inverse: "book",
+    },
+  },
   Gadget: {},
   Product: {},
   Shipment: { order: { prop: "order", target: "Order", kind: "1:1", connection: false } },

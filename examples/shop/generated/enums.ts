@@ -8,6 +8,7 @@
 
 /** GraphQL enum -> GraphQL value -> entity value. */
 export const enums = {
+  ContributorRole: { Author: "author", Editor: "editor", Translator: "translator" },
   Tier: { Bronze: "bronze", Silver: "silver", Gold: "gold" },
   Priority: { Low: 1, Normal: 2, High: 3 },
   Interest: { Books: "books", Gadgets: "gadgets", Music: "music" },

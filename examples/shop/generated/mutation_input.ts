@@ -9,6 +9,64 @@ import type { MutationDescription } from "@mikrogql/ext";
 
 /** GraphQL type -> root mutation fields, and input field -> entity change. */
 export const mutations = {
+  Author: {
+    create: {
+      field: "createAuthor",
+      input: {
+        name: { op: "set", kind: "field", prop: "name" },
+        mentorID: { op: "set", kind: "edge", prop: "mentor", target: "Author" },
+        menteeIDs: { op: "set", kind: "edges", prop: "mentees", target: "Author" },
+        bookIDs: { op: "set", kind: "edges", prop: "books", target: "Book" },
+        contributionIDs: {
+          op: "set",
+          kind: "edges",
+          prop: "contributions",
+          target: "Contribution",
+        },
+      },
+    },
+    update: {
+      field: "updateAuthor",
+      input: {
+        name: { op: "set", kind: "field", prop: "name" },
+        mentorID: { op: "set", kind: "edge", prop: "mentor", target: "Author" },
+        clearMentor: { op: "clear", kind: "edge", prop: "mentor" },
+        addMenteeIDs: { op: "add", kind: "edges", prop: "mentees", target: "Author" },
+        removeMenteeIDs: { op: "remove", kind: "edges", prop: "mentees", target: "Author" },
+        clearMentees: { op: "clear", kind: "edges", prop: "mentees" },
+        addBookIDs: { op: "add", kind: "edges", prop: "books", target: "Book" },
+        removeBookIDs: { op: "remove", kind: "edges", prop: "books", target: "Book" },
+        clearBooks: { op: "clear", kind: "edges", prop: "books" },
+        addContributionIDs: {
+          op: "add",
+          kind: "edges",
+          prop: "contributions",
+          target: "Contribution",
+        },
+      },
+    },
+    delete: { field: "deleteAuthor" },
+  },
+  Contribution: {
+    create: {
+      field: "createContribution",
+      input: {
+        role: { op: "set", kind: "field", prop: "role" },
+        position: { op: "set", kind: "field", prop: "position" },
+        bookID: { op: "set", kind: "edge", prop: "book", target: "Book" },
+        authorID: { op: "set", kind: "edge", prop: "author", target: "Author" },
+      },
+    },
+    update: {
+      field: "updateContribution",
+      input: {
+        role: { op: "set", kind: "field", prop: "role" },
+        position: { op: "set", kind: "field", prop: "position" },
+        clearPosition: { op: "clear", kind: "field", prop: "position" },
+      },
+    },
+    delete: { field: "deleteContribution" },
+  },
   Customer: {
     create: {
       field: "createCustomer",

@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { Author } from "../entities/author.ts";
+import { Contribution } from "../entities/contribution.ts";
 import { Customer } from "../entities/customer.ts";
 import { Order } from "../entities/order.ts";
 import { CardPayment, Payment, TransferPayment } from "../entities/payment.ts";
@@ -27,6 +29,15 @@ import {
 
 /** GraphQL type -> MikroORM entity and primary key. */
 export const nodeTypes = {
+  Author: { entity: Author, id: { prop: "id", kind: "int" } },
+  Contribution: {
+    entity: Contribution,
+    id: {
+      prop: "book",
+      kind: "string",
+      parts: [{ prop: "book", kind: "int" }, { prop: "author", kind: "int" }],
+    },
+  },
   Customer: { entity: Customer, id: { prop: "id", kind: "int" } },
   Order: { entity: Order, id: { prop: "id", kind: "string" } },
   CardPayment: { entity: CardPayment, id: { prop: "id", kind: "int" }, implements: "Payment" },

@@ -9,6 +9,8 @@ import type { OrderFieldDescription, Tables } from "@mikrogql/ext";
 
 /** GraphQL type -> `<T>OrderField` value -> ordered property. */
 export const orderFields = {
+  Author: { NAME: { prop: "name", kind: "string" } },
+  Contribution: {},
   Customer: { NAME: { prop: "name", kind: "string" }, POINTS: { prop: "points", kind: "bigint" } },
   Order: { PLACED_AT: { prop: "placedAt", kind: "time" } },
   CardPayment: { AMOUNT: { prop: "amount", kind: "string" } },
@@ -22,6 +24,7 @@ export const orderFields = {
 
 /** GraphQL type -> root connection field of `Query`. */
 export const queryFields = {
+  Author: "authors",
   Customer: "customers",
   Order: "orders",
   Payment: "payments",

@@ -46,6 +46,184 @@ enum OrderDirection {
   DESC
 }
 
+type Author implements Node {
+  id: ID!
+  name: String!
+  mentor: Author
+  mentees: [Author!]
+  books: [Book!]
+  contributions: [Contribution!]
+}
+
+"""A connection to a list of items."""
+type AuthorConnection {
+  """A list of edges."""
+  edges: [AuthorEdge]
+
+  """Information to aid in pagination."""
+  pageInfo: PageInfo!
+
+  """Identifies the total count of items in the connection."""
+  totalCount: Int!
+}
+
+"""An edge in a connection."""
+type AuthorEdge {
+  """The item at the end of the edge."""
+  node: Author
+
+  """A cursor for use in pagination."""
+  cursor: Cursor!
+}
+
+"""Ordering options for Author connections"""
+input AuthorOrder {
+  """The ordering direction."""
+  direction: OrderDirection! = ASC
+
+  """The field by which to order Authors."""
+  field: AuthorOrderField!
+}
+
+"""Properties by which Author connections can be ordered."""
+enum AuthorOrderField {
+  NAME
+}
+
+"""
+AuthorWhereInput is used for filtering Author objects: predicates in one object are ANDed.
+"""
+input AuthorWhereInput {
+  not: AuthorWhereInput
+  and: [AuthorWhereInput!]
+  or: [AuthorWhereInput!]
+
+  """id field predicates"""
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+
+  """name field predicates"""
+  name: String
+  nameNEQ: String
+  nameIn: [String!]
+  nameNotIn: [String!]
+  nameGT: String
+  nameGTE: String
+  nameLT: String
+  nameLTE: String
+  nameContains: String
+  nameHasPrefix: String
+  nameHasSuffix: String
+  nameEqualFold: String
+  nameContainsFold: String
+
+  """mentorID field predicates"""
+  mentorID: ID
+  mentorIDNEQ: ID
+  mentorIDIn: [ID!]
+  mentorIDNotIn: [ID!]
+  mentorIDIsNil: Boolean
+  mentorIDNotNil: Boolean
+
+  """mentor edge predicates"""
+  hasMentor: Boolean
+  hasMentorWith: [AuthorWhereInput!]
+
+  """mentees edge predicates"""
+  hasMentees: Boolean
+  hasMenteesWith: [AuthorWhereInput!]
+
+  """books edge predicates"""
+  hasBooks: Boolean
+  hasBooksWith: [BookWhereInput!]
+
+  """contributions edge predicates"""
+  hasContributions: Boolean
+  hasContributionsWith: [ContributionWhereInput!]
+}
+
+type Contribution implements Node {
+  id: ID!
+  role: ContributorRole!
+  position: Int
+  book: Book!
+  author: Author!
+}
+
+"""A connection to a list of items."""
+type ContributionConnection {
+  """A list of edges."""
+  edges: [ContributionEdge]
+
+  """Information to aid in pagination."""
+  pageInfo: PageInfo!
+
+  """Identifies the total count of items in the connection."""
+  totalCount: Int!
+}
+
+"""An edge in a connection."""
+type ContributionEdge {
+  """The item at the end of the edge."""
+  node: Contribution
+
+  """A cursor for use in pagination."""
+  cursor: Cursor!
+}
+
+"""
+ContributionWhereInput is used for filtering Contribution objects: predicates in one object are ANDed.
+"""
+input ContributionWhereInput {
+  not: ContributionWhereInput
+  and: [ContributionWhereInput!]
+  or: [ContributionWhereInput!]
+
+  """role field predicates"""
+  role: ContributorRole
+  roleNEQ: ContributorRole
+  roleIn: [ContributorRole!]
+  roleNotIn: [ContributorRole!]
+
+  """position field predicates"""
+  position: Int
+  positionNEQ: Int
+  positionIn: [Int!]
+  positionNotIn: [Int!]
+  positionGT: Int
+  positionGTE: Int
+  positionLT: Int
+  positionLTE: Int
+  positionIsNil: Boolean
+  positionNotNil: Boolean
+
+  """bookID field predicates"""
+  bookID: ID
+  bookIDNEQ: ID
+  bookIDIn: [ID!]
+  bookIDNotIn: [ID!]
+
+  """authorID field predicates"""
+  authorID: ID
+  authorIDNEQ: ID
+  authorIDIn: [ID!]
+  authorIDNotIn: [ID!]
+
+  """book edge predicates"""
+  hasBook: Boolean
+  hasBookWith: [BookWhereInput!]
+
+  """author edge predicates"""
+  hasAuthor: Boolean
+  hasAuthorWith: [AuthorWhereInput!]
+}
+
 type Customer implements Node {
   id: ID!
   name: String!
@@ -890,6 +1068,7 @@ type Book implements Node & Product {
   price: String!
   isbn: String!
   pages: Int
+  contributions: [Contribution!]
 }
 
 """A connection to a list of items."""
@@ -987,6 +1166,10 @@ input BookWhereInput {
   pagesLTE: Int
   pagesIsNil: Boolean
   pagesNotNil: Boolean
+
+  """contributions edge predicates"""
+  hasContributions: Boolean
+  hasContributionsWith: [ContributionWhereInput!]
 }
 
 type Gadget implements Node & Product {
@@ -1255,6 +1438,12 @@ input ShipmentWhereInput {
   hasOrderWith: [OrderWhereInput!]
 }
 
+enum ContributorRole {
+  Author
+  Editor
+  Translator
+}
+
 enum Tier {
   Bronze
   Silver
@@ -1322,6 +1511,48 @@ input ParcelInput {
   weightGrams: Int!
   label: String
   size: ParcelSize
+}
+
+"""Input of \`createAuthor\`."""
+input CreateAuthorInput {
+  name: String!
+  mentorID: ID
+  menteeIDs: [ID!]
+  bookIDs: [ID!]
+  contributionIDs: [ID!]
+}
+
+"""
+Input of \`updateAuthor\`: only the fields given change; applied in the order clear, set, add/remove.
+"""
+input UpdateAuthorInput {
+  name: String
+  mentorID: ID
+  clearMentor: Boolean
+  addMenteeIDs: [ID!]
+  removeMenteeIDs: [ID!]
+  clearMentees: Boolean
+  addBookIDs: [ID!]
+  removeBookIDs: [ID!]
+  clearBooks: Boolean
+  addContributionIDs: [ID!]
+}
+
+"""Input of \`createContribution\`."""
+input CreateContributionInput {
+  role: ContributorRole
+  position: Int
+  bookID: ID!
+  authorID: ID!
+}
+
+"""
+Input of \`updateContribution\`: only the fields given change; applied in the order clear, set, add/remove.
+"""
+input UpdateContributionInput {
+  role: ContributorRole
+  position: Int
+  clearPosition: Boolean
 }
 
 """Input of \`createCustomer\`."""
@@ -1480,6 +1711,27 @@ type Query {
     """The list of node IDs."""
     ids: [ID!]!
   ): [Node]!
+  authors(
+    """Returns the elements in the list that come after the specified cursor."""
+    after: Cursor
+
+    """Returns the first _n_ elements from the list."""
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """Returns the last _n_ elements from the list."""
+    last: Int
+
+    """Ordering options for Authors returned from the connection."""
+    orderBy: AuthorOrder
+
+    """Filtering options for Authors returned from the connection."""
+    where: AuthorWhereInput
+  ): AuthorConnection!
   customers(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -1585,6 +1837,38 @@ type Query {
 }
 
 type Mutation {
+  """Creates a Author and returns it."""
+  createAuthor(input: CreateAuthorInput!): Author!
+
+  """Updates the Author with the given ID and returns it."""
+  updateAuthor(
+    """ID of the object."""
+    id: ID!
+    input: UpdateAuthorInput!
+  ): Author!
+
+  """Deletes the Author with the given ID and returns the ID."""
+  deleteAuthor(
+    """ID of the object."""
+    id: ID!
+  ): ID!
+
+  """Creates a Contribution and returns it."""
+  createContribution(input: CreateContributionInput!): Contribution!
+
+  """Updates the Contribution with the given ID and returns it."""
+  updateContribution(
+    """ID of the object."""
+    id: ID!
+    input: UpdateContributionInput!
+  ): Contribution!
+
+  """Deletes the Contribution with the given ID and returns the ID."""
+  deleteContribution(
+    """ID of the object."""
+    id: ID!
+  ): ID!
+
   """Creates a Customer and returns it."""
   createCustomer(input: CreateCustomerInput!): Customer!
 

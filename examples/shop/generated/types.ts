@@ -41,6 +41,96 @@ export interface AddressInput {
   geo?: $Maybe<GeoInput>;
 }
 
+/** `Author`: the entity. */
+export type Author = $EntityOf<typeof nodeTypes.Author.entity>;
+
+/** Resolvers of `Author`'s fields. */
+export interface AuthorResolvers {
+  id?: $Resolver<string | number, Author>;
+  name?: $Resolver<string, Author>;
+  mentor?: $Resolver<$Maybe<Author>, Author>;
+  mentees?: $Resolver<$Maybe<Array<Author>>, Author>;
+  books?: $Resolver<$Maybe<Array<Book>>, Author>;
+  contributions?: $Resolver<$Maybe<Array<Contribution>>, Author>;
+}
+
+/** `AuthorConnection`, as resolvers return it. */
+export interface AuthorConnection {
+  edges?: $Maybe<Array<$Maybe<AuthorEdge>>>;
+  pageInfo: PageInfo;
+  totalCount: number;
+}
+
+/** Resolvers of `AuthorConnection`'s fields. */
+export interface AuthorConnectionResolvers {
+  edges?: $Resolver<$Maybe<Array<$Maybe<AuthorEdge>>>, AuthorConnection>;
+  pageInfo?: $Resolver<PageInfo, AuthorConnection>;
+  totalCount?: $Resolver<number, AuthorConnection>;
+}
+
+/** `AuthorEdge`, as resolvers return it. */
+export interface AuthorEdge {
+  node?: $Maybe<Author>;
+  cursor: string;
+}
+
+/** Resolvers of `AuthorEdge`'s fields. */
+export interface AuthorEdgeResolvers {
+  node?: $Resolver<$Maybe<Author>, AuthorEdge>;
+  cursor?: $Resolver<string, AuthorEdge>;
+}
+
+/** `AuthorOrder`. */
+export interface AuthorOrder {
+  direction?: OrderDirection;
+  field: AuthorOrderField;
+}
+
+/** `AuthorOrderField`, as resolvers see it (entity values). */
+export type AuthorOrderField = "NAME";
+
+/** `AuthorWhereInput`. */
+export interface AuthorWhereInput {
+  not?: $Maybe<AuthorWhereInput>;
+  and?: $Maybe<Array<AuthorWhereInput>>;
+  or?: $Maybe<Array<AuthorWhereInput>>;
+  id?: $Maybe<string>;
+  idNEQ?: $Maybe<string>;
+  idIn?: $Maybe<Array<string>>;
+  idNotIn?: $Maybe<Array<string>>;
+  idGT?: $Maybe<string>;
+  idGTE?: $Maybe<string>;
+  idLT?: $Maybe<string>;
+  idLTE?: $Maybe<string>;
+  name?: $Maybe<string>;
+  nameNEQ?: $Maybe<string>;
+  nameIn?: $Maybe<Array<string>>;
+  nameNotIn?: $Maybe<Array<string>>;
+  nameGT?: $Maybe<string>;
+  nameGTE?: $Maybe<string>;
+  nameLT?: $Maybe<string>;
+  nameLTE?: $Maybe<string>;
+  nameContains?: $Maybe<string>;
+  nameHasPrefix?: $Maybe<string>;
+  nameHasSuffix?: $Maybe<string>;
+  nameEqualFold?: $Maybe<string>;
+  nameContainsFold?: $Maybe<string>;
+  mentorID?: $Maybe<string>;
+  mentorIDNEQ?: $Maybe<string>;
+  mentorIDIn?: $Maybe<Array<string>>;
+  mentorIDNotIn?: $Maybe<Array<string>>;
+  mentorIDIsNil?: $Maybe<boolean>;
+  mentorIDNotNil?: $Maybe<boolean>;
+  hasMentor?: $Maybe<boolean>;
+  hasMentorWith?: $Maybe<Array<AuthorWhereInput>>;
+  hasMentees?: $Maybe<boolean>;
+  hasMenteesWith?: $Maybe<Array<AuthorWhereInput>>;
+  hasBooks?: $Maybe<boolean>;
+  hasBooksWith?: $Maybe<Array<BookWhereInput>>;
+  hasContributions?: $Maybe<boolean>;
+  hasContributionsWith?: $Maybe<Array<ContributionWhereInput>>;
+}
+
 /** `Book`: the entity. */
 export type Book = $EntityOf<typeof nodeTypes.Book.entity>;
 
@@ -51,6 +141,7 @@ export interface BookResolvers {
   price?: $Resolver<string, Book>;
   isbn?: $Resolver<string, Book>;
   pages?: $Resolver<$Maybe<number>, Book>;
+  contributions?: $Resolver<$Maybe<Array<Contribution>>, Book>;
 }
 
 /** `BookConnection`, as resolvers return it. */
@@ -141,6 +232,8 @@ export interface BookWhereInput {
   pagesLTE?: $Maybe<number>;
   pagesIsNil?: $Maybe<boolean>;
   pagesNotNil?: $Maybe<boolean>;
+  hasContributions?: $Maybe<boolean>;
+  hasContributionsWith?: $Maybe<Array<ContributionWhereInput>>;
 }
 
 /** `CardPayment`: the entity. */
@@ -245,12 +338,103 @@ export interface CardPaymentWhereInput {
   hasOrderWith?: $Maybe<Array<OrderWhereInput>>;
 }
 
+/** `Contribution`: the entity. */
+export type Contribution = $EntityOf<typeof nodeTypes.Contribution.entity>;
+
+/** Resolvers of `Contribution`'s fields. */
+export interface ContributionResolvers {
+  id?: $Resolver<string | number, Contribution>;
+  role?: $Resolver<ContributorRole, Contribution>;
+  position?: $Resolver<$Maybe<number>, Contribution>;
+  book?: $Resolver<Book, Contribution>;
+  author?: $Resolver<Author, Contribution>;
+}
+
+/** `ContributionConnection`, as resolvers return it. */
+export interface ContributionConnection {
+  edges?: $Maybe<Array<$Maybe<ContributionEdge>>>;
+  pageInfo: PageInfo;
+  totalCount: number;
+}
+
+/** Resolvers of `ContributionConnection`'s fields. */
+export interface ContributionConnectionResolvers {
+  edges?: $Resolver<$Maybe<Array<$Maybe<ContributionEdge>>>, ContributionConnection>;
+  pageInfo?: $Resolver<PageInfo, ContributionConnection>;
+  totalCount?: $Resolver<number, ContributionConnection>;
+}
+
+/** `ContributionEdge`, as resolvers return it. */
+export interface ContributionEdge {
+  node?: $Maybe<Contribution>;
+  cursor: string;
+}
+
+/** Resolvers of `ContributionEdge`'s fields. */
+export interface ContributionEdgeResolvers {
+  node?: $Resolver<$Maybe<Contribution>, ContributionEdge>;
+  cursor?: $Resolver<string, ContributionEdge>;
+}
+
+/** `ContributionWhereInput`. */
+export interface ContributionWhereInput {
+  not?: $Maybe<ContributionWhereInput>;
+  and?: $Maybe<Array<ContributionWhereInput>>;
+  or?: $Maybe<Array<ContributionWhereInput>>;
+  role?: $Maybe<ContributorRole>;
+  roleNEQ?: $Maybe<ContributorRole>;
+  roleIn?: $Maybe<Array<ContributorRole>>;
+  roleNotIn?: $Maybe<Array<ContributorRole>>;
+  position?: $Maybe<number>;
+  positionNEQ?: $Maybe<number>;
+  positionIn?: $Maybe<Array<number>>;
+  positionNotIn?: $Maybe<Array<number>>;
+  positionGT?: $Maybe<number>;
+  positionGTE?: $Maybe<number>;
+  positionLT?: $Maybe<number>;
+  positionLTE?: $Maybe<number>;
+  positionIsNil?: $Maybe<boolean>;
+  positionNotNil?: $Maybe<boolean>;
+  bookID?: $Maybe<string>;
+  bookIDNEQ?: $Maybe<string>;
+  bookIDIn?: $Maybe<Array<string>>;
+  bookIDNotIn?: $Maybe<Array<string>>;
+  authorID?: $Maybe<string>;
+  authorIDNEQ?: $Maybe<string>;
+  authorIDIn?: $Maybe<Array<string>>;
+  authorIDNotIn?: $Maybe<Array<string>>;
+  hasBook?: $Maybe<boolean>;
+  hasBookWith?: $Maybe<Array<BookWhereInput>>;
+  hasAuthor?: $Maybe<boolean>;
+  hasAuthorWith?: $Maybe<Array<AuthorWhereInput>>;
+}
+
+/** `ContributorRole`, as resolvers see it (entity values). */
+export type ContributorRole = "author" | "editor" | "translator";
+
+/** `CreateAuthorInput`. */
+export interface CreateAuthorInput {
+  name: string;
+  mentorID?: $Maybe<string>;
+  menteeIDs?: $Maybe<Array<string>>;
+  bookIDs?: $Maybe<Array<string>>;
+  contributionIDs?: $Maybe<Array<string>>;
+}
+
 /** `CreateCardPaymentInput`. */
 export interface CreateCardPaymentInput {
   amount: string;
   paidAt?: $Maybe<Date>;
   cardLast4: string;
   orderID: string;
+}
+
+/** `CreateContributionInput`. */
+export interface CreateContributionInput {
+  role?: $Maybe<ContributorRole>;
+  position?: $Maybe<number>;
+  bookID: string;
+  authorID: string;
 }
 
 /** `CreateCustomerInput`. */
@@ -709,6 +893,38 @@ export interface GeoInput {
 /** `Interest`, as resolvers see it (entity values). */
 export type Interest = "books" | "gadgets" | "music";
 
+/** Arguments of `Mutation.createAuthor`. */
+export interface MutationCreateAuthorArgs {
+  input: CreateAuthorInput;
+}
+
+/** Arguments of `Mutation.updateAuthor`. */
+export interface MutationUpdateAuthorArgs {
+  id: string;
+  input: UpdateAuthorInput;
+}
+
+/** Arguments of `Mutation.deleteAuthor`. */
+export interface MutationDeleteAuthorArgs {
+  id: string;
+}
+
+/** Arguments of `Mutation.createContribution`. */
+export interface MutationCreateContributionArgs {
+  input: CreateContributionInput;
+}
+
+/** Arguments of `Mutation.updateContribution`. */
+export interface MutationUpdateContributionArgs {
+  id: string;
+  input: UpdateContributionInput;
+}
+
+/** Arguments of `Mutation.deleteContribution`. */
+export interface MutationDeleteContributionArgs {
+  id: string;
+}
+
 /** Arguments of `Mutation.createCustomer`. */
 export interface MutationCreateCustomerArgs {
   input: CreateCustomerInput;
@@ -791,6 +1007,12 @@ export interface MutationDeleteShipmentArgs {
 
 /** Resolvers of `Mutation`'s fields. */
 export interface MutationResolvers {
+  createAuthor?: $Resolver<Author, unknown, MutationCreateAuthorArgs>;
+  updateAuthor?: $Resolver<Author, unknown, MutationUpdateAuthorArgs>;
+  deleteAuthor?: $Resolver<string | number, unknown, MutationDeleteAuthorArgs>;
+  createContribution?: $Resolver<Contribution, unknown, MutationCreateContributionArgs>;
+  updateContribution?: $Resolver<Contribution, unknown, MutationUpdateContributionArgs>;
+  deleteContribution?: $Resolver<string | number, unknown, MutationDeleteContributionArgs>;
   createCustomer?: $Resolver<Customer, unknown, MutationCreateCustomerArgs>;
   updateCustomer?: $Resolver<Customer, unknown, MutationUpdateCustomerArgs>;
   deleteCustomer?: $Resolver<string | number, unknown, MutationDeleteCustomerArgs>;
@@ -809,7 +1031,16 @@ export interface MutationResolvers {
 }
 
 /** `Node`: one of its implementations. */
-export type Node = Customer | Order | CardPayment | TransferPayment | Book | Gadget | Shipment;
+export type Node =
+  | Author
+  | Contribution
+  | Customer
+  | Order
+  | CardPayment
+  | TransferPayment
+  | Book
+  | Gadget
+  | Shipment;
 
 /** `Order`: the entity. */
 export type Order = $EntityOf<typeof nodeTypes.Order.entity>;
@@ -1137,6 +1368,16 @@ export interface QueryNodesArgs {
   ids: Array<string>;
 }
 
+/** Arguments of `Query.authors`. */
+export interface QueryAuthorsArgs {
+  after?: $Maybe<string>;
+  first?: $Maybe<number>;
+  before?: $Maybe<string>;
+  last?: $Maybe<number>;
+  orderBy?: $Maybe<AuthorOrder>;
+  where?: $Maybe<AuthorWhereInput>;
+}
+
 /** Arguments of `Query.customers`. */
 export interface QueryCustomersArgs {
   after?: $Maybe<string>;
@@ -1190,6 +1431,7 @@ export interface QueryShipmentsArgs {
 export interface QueryResolvers {
   node?: $Resolver<$Maybe<Node>, unknown, QueryNodeArgs>;
   nodes?: $Resolver<Array<$Maybe<Node>>, unknown, QueryNodesArgs>;
+  authors?: $Resolver<AuthorConnection, unknown, QueryAuthorsArgs>;
   customers?: $Resolver<CustomerConnection, unknown, QueryCustomersArgs>;
   orders?: $Resolver<OrderConnection, unknown, QueryOrdersArgs>;
   payments?: $Resolver<PaymentConnection, unknown, QueryPaymentsArgs>;
@@ -1404,12 +1646,33 @@ export interface TransferPaymentWhereInput {
   hasOrderWith?: $Maybe<Array<OrderWhereInput>>;
 }
 
+/** `UpdateAuthorInput`. */
+export interface UpdateAuthorInput {
+  name?: $Maybe<string>;
+  mentorID?: $Maybe<string>;
+  clearMentor?: $Maybe<boolean>;
+  addMenteeIDs?: $Maybe<Array<string>>;
+  removeMenteeIDs?: $Maybe<Array<string>>;
+  clearMentees?: $Maybe<boolean>;
+  addBookIDs?: $Maybe<Array<string>>;
+  removeBookIDs?: $Maybe<Array<string>>;
+  clearBooks?: $Maybe<boolean>;
+  addContributionIDs?: $Maybe<Array<string>>;
+}
+
 /** `UpdateCardPaymentInput`. */
 export interface UpdateCardPaymentInput {
   amount?: $Maybe<string>;
   paidAt?: $Maybe<Date>;
   cardLast4?: $Maybe<string>;
   orderID?: $Maybe<string>;
+}
+
+/** `UpdateContributionInput`. */
+export interface UpdateContributionInput {
+  role?: $Maybe<ContributorRole>;
+  position?: $Maybe<number>;
+  clearPosition?: $Maybe<boolean>;
 }
 
 /** `UpdateCustomerInput`. */
@@ -1485,12 +1748,18 @@ export interface UpdateTransferPaymentInput {
  */
 export interface Resolvers {
   Address?: $Fields<AddressResolvers>;
+  Author?: $Fields<AuthorResolvers>;
+  AuthorConnection?: $Fields<AuthorConnectionResolvers>;
+  AuthorEdge?: $Fields<AuthorEdgeResolvers>;
   Book?: $Fields<BookResolvers>;
   BookConnection?: $Fields<BookConnectionResolvers>;
   BookEdge?: $Fields<BookEdgeResolvers>;
   CardPayment?: $Fields<CardPaymentResolvers>;
   CardPaymentConnection?: $Fields<CardPaymentConnectionResolvers>;
   CardPaymentEdge?: $Fields<CardPaymentEdgeResolvers>;
+  Contribution?: $Fields<ContributionResolvers>;
+  ContributionConnection?: $Fields<ContributionConnectionResolvers>;
+  ContributionEdge?: $Fields<ContributionEdgeResolvers>;
   Customer?: $Fields<CustomerResolvers>;
   CustomerConnection?: $Fields<CustomerConnectionResolvers>;
   CustomerEdge?: $Fields<CustomerEdgeResolvers>;

@@ -9,6 +9,25 @@ import type { WhereInputDescription } from "@mikrogql/ext";
 
 /** GraphQL type -> its `<T>WhereInput`. */
 export const whereInputs = {
+  Author: {
+    name: "AuthorWhereInput",
+    fields: {
+      id: { prop: "id", kind: "id", target: "Author", ops: "comparison" },
+      name: { prop: "name", kind: "string", ops: "string" },
+      mentorID: { prop: "mentor", kind: "id", target: "Author", ops: "equality", nullable: true },
+    },
+    edges: ["mentor", "mentees", "books", "contributions"],
+  },
+  Contribution: {
+    name: "ContributionWhereInput",
+    fields: {
+      role: { prop: "role", kind: "enum", ops: "equality" },
+      position: { prop: "position", kind: "int", ops: "comparison", nullable: true },
+      bookID: { prop: "book", kind: "id", target: "Book", ops: "equality" },
+      authorID: { prop: "author", kind: "id", target: "Author", ops: "equality" },
+    },
+    edges: ["book", "author"],
+  },
   Customer: {
     name: "CustomerWhereInput",
     fields: {
@@ -96,7 +115,7 @@ export const whereInputs = {
       isbn: { prop: "isbn", kind: "string", ops: "string" },
       pages: { prop: "pages", kind: "int", ops: "comparison", nullable: true },
     },
-    edges: [],
+    edges: ["contributions"],
   },
   Gadget: {
     name: "GadgetWhereInput",
