@@ -196,9 +196,10 @@ async function attemptTransaction(
 ): Promise<ExecutionResult | typeof BEGIN_UNAVAILABLE> {
   const ctx = args.contextValue as MikroContext;
   const deadline = deadlineOf(ctx);
-  const client = (opener.em.getConnection() as AbstractSqlConnection).getClient();
   try {
-    return await client.connection().execute(async (db) => {
+    const connection = opener.em.getConnection() as AbstractSqlConnection;
+    await connection.ensureConnection(); // MariaDB creates its Kysely client asynchronously
+    return await connection.getClient().connection().execute(async (db) => {
       const raw = await db.getExecutor().provideConnection((c) => Promise.resolve(c));
       let em: EntityManager;
       try {

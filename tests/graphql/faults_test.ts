@@ -284,3 +284,41 @@ if (dialects(["postgresql"]).length > 0) {
     }
   });
 }
+
+if (dialects(["mariadb"]).length > 0) {
+  Deno.test("deadlines on MariaDB: a mutation blocked past the budget is QUERY_TIMEOUT, rolled back", async () => {
+    const db = await createTestDatabase("mariadb");
+    const admin = await openDatabase({ entities, url: db.url });
+    await admin.schema.create();
+    await seed(admin.em.fork());
+    const orm = await openDatabase({ entities, url: db.url });
+    const server = startServer(orm, createSchema(), [
+      Limits(),
+      Transactioner({ txOpener: orm }),
+      Deadline({ timeoutMs: 300 }),
+    ]);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const response = await holding(
+          admin,
+          "row",
+          () => server.query(UPDATE, { id: POST_ID, t: "too late" }),
+        );
+        assertEquals(code(response), "QUERY_TIMEOUT", JSON.stringify(response));
+        assertCleanMessage(response);
+      }
+      assertEquals(await admin.em.fork().count(Post, { title: "too late" }), 0);
+      await healthy(server);
+      const after = await server.query<{ updatePost: { title: string } }>(UPDATE, {
+        id: POST_ID,
+        t: "after",
+      });
+      assertEquals(after.data?.updatePost.title, "after", JSON.stringify(after));
+    } finally {
+      await server.close();
+      await orm.close(true);
+      await admin.close(true);
+      await db.drop();
+    }
+  });
+}

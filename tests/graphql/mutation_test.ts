@@ -537,6 +537,7 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
 /** An EntityManager stand-in whose connection cannot be reserved (fault injection). */
 const unopenable = {
   getConnection: () => ({
+    ensureConnection: () => Promise.resolve(),
     getClient: () => ({
       connection: () => ({ execute: () => Promise.reject(new Error("pool is gone")) }),
     }),
