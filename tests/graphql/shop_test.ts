@@ -422,6 +422,26 @@ for (const dialect of dialects()) {
           );
         });
 
+        await t.step(
+          "a custom Type subclass: String, converted on write and in where",
+          async () => {
+            assertEquals(fieldType("Customer", "couponCode"), "String");
+            await ok(
+              server,
+              `mutation { createCustomer(input: { name: "Gil", email: "gil@example.com",
+              couponCode: " spring26 " }) { id } }`,
+            );
+            const found = await ok<{ customers: { edges: { node: Data }[] } }>(
+              server,
+              `{ customers(where: { couponCode: "spring26" }) { edges { node { name couponCode } } } }`,
+            );
+            // Stored through convertToDatabaseValue (trimmed, upper-cased), matched the same way.
+            assertEquals(found.customers.edges.map((e) => e.node), [
+              { name: "Gil", couponCode: "SPRING26" },
+            ]);
+          },
+        );
+
         await t.step("bad enum values are BAD_USER_INPUT and write nothing", async () => {
           await fails(
             server,

@@ -1,6 +1,7 @@
 import { defineEntity, type Opt, p } from "@mikro-orm/core";
 import { annotate, Mutations, OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
 import { Address } from "./address.ts";
+import { CouponCodeType } from "./coupon_code.ts";
 import { Interest, Priority, Tier } from "./enums.ts";
 import { Order } from "./order.ts";
 
@@ -23,6 +24,8 @@ export const Customer = defineEntity({
     priority: p.enum(() => Priority).default(Priority.Normal),
     interests: p.enum(() => Interest).array().default([]),
     active: p.boolean().default(true),
+    /** A custom type (`Type` subclass): stored upper-cased. */
+    couponCode: p.type(CouponCodeType).nullable(),
     points: p.bigint().default(0),
     balance: p.decimal().precision(10).scale(2).default("0.00"),
     rating: p.double().nullable(),

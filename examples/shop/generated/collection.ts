@@ -23,6 +23,7 @@ export const fields = {
     priority: { prop: "priority", kind: "enum", enum: "Priority" },
     interests: { prop: "interests", kind: "enum", enum: "Interest", list: true },
     active: { prop: "active", kind: "boolean" },
+    couponCode: { prop: "couponCode", kind: "string" },
     points: { prop: "points", kind: "bigint" },
     balance: { prop: "balance", kind: "string" },
     rating: { prop: "rating", kind: "float" },

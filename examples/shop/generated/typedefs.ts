@@ -234,6 +234,7 @@ type Customer implements Node {
   priority: Priority!
   interests: [Interest!]!
   active: Boolean!
+  couponCode: String
   points: BigInt!
   balance: String!
   rating: Float
@@ -414,6 +415,23 @@ input CustomerWhereInput {
   """active field predicates"""
   active: Boolean
   activeNEQ: Boolean
+
+  """couponCode field predicates"""
+  couponCode: String
+  couponCodeNEQ: String
+  couponCodeIn: [String!]
+  couponCodeNotIn: [String!]
+  couponCodeGT: String
+  couponCodeGTE: String
+  couponCodeLT: String
+  couponCodeLTE: String
+  couponCodeContains: String
+  couponCodeHasPrefix: String
+  couponCodeHasSuffix: String
+  couponCodeIsNil: Boolean
+  couponCodeNotNil: Boolean
+  couponCodeEqualFold: String
+  couponCodeContainsFold: String
 
   """points field predicates"""
   points: BigInt
@@ -1565,6 +1583,7 @@ input CreateCustomerInput {
   priority: Priority
   interests: [Interest!]
   active: Boolean
+  couponCode: String
   points: BigInt
   balance: String
   rating: Float
@@ -1591,6 +1610,8 @@ input UpdateCustomerInput {
   priority: Priority
   interests: [Interest!]
   active: Boolean
+  couponCode: String
+  clearCouponCode: Boolean
   points: BigInt
   balance: String
   rating: Float

@@ -447,6 +447,7 @@ export interface CreateCustomerInput {
   priority?: $Maybe<Priority>;
   interests?: $Maybe<Array<Interest>>;
   active?: $Maybe<boolean>;
+  couponCode?: $Maybe<string>;
   points?: $Maybe<string>;
   balance?: $Maybe<string>;
   rating?: $Maybe<number>;
@@ -522,6 +523,7 @@ export interface CustomerResolvers {
   priority?: $Resolver<Priority, Customer>;
   interests?: $Resolver<Array<Interest>, Customer>;
   active?: $Resolver<boolean, Customer>;
+  couponCode?: $Resolver<$Maybe<string>, Customer>;
   points?: $Resolver<bigint | number | string, Customer>;
   balance?: $Resolver<string, Customer>;
   rating?: $Resolver<$Maybe<number>, Customer>;
@@ -636,6 +638,21 @@ export interface CustomerWhereInput {
   priorityNotIn?: $Maybe<Array<Priority>>;
   active?: $Maybe<boolean>;
   activeNEQ?: $Maybe<boolean>;
+  couponCode?: $Maybe<string>;
+  couponCodeNEQ?: $Maybe<string>;
+  couponCodeIn?: $Maybe<Array<string>>;
+  couponCodeNotIn?: $Maybe<Array<string>>;
+  couponCodeGT?: $Maybe<string>;
+  couponCodeGTE?: $Maybe<string>;
+  couponCodeLT?: $Maybe<string>;
+  couponCodeLTE?: $Maybe<string>;
+  couponCodeContains?: $Maybe<string>;
+  couponCodeHasPrefix?: $Maybe<string>;
+  couponCodeHasSuffix?: $Maybe<string>;
+  couponCodeIsNil?: $Maybe<boolean>;
+  couponCodeNotNil?: $Maybe<boolean>;
+  couponCodeEqualFold?: $Maybe<string>;
+  couponCodeContainsFold?: $Maybe<string>;
   points?: $Maybe<string>;
   pointsNEQ?: $Maybe<string>;
   pointsIn?: $Maybe<Array<string>>;
@@ -1686,6 +1703,8 @@ export interface UpdateCustomerInput {
   priority?: $Maybe<Priority>;
   interests?: $Maybe<Array<Interest>>;
   active?: $Maybe<boolean>;
+  couponCode?: $Maybe<string>;
+  clearCouponCode?: $Maybe<boolean>;
   points?: $Maybe<string>;
   balance?: $Maybe<string>;
   rating?: $Maybe<number>;

@@ -38,6 +38,7 @@ export const whereInputs = {
       tier: { prop: "tier", kind: "enum", ops: "equality" },
       priority: { prop: "priority", kind: "enum", ops: "equality" },
       active: { prop: "active", kind: "boolean", ops: "boolean" },
+      couponCode: { prop: "couponCode", kind: "string", ops: "string", nullable: true },
       points: { prop: "points", kind: "bigint", ops: "comparison" },
       balance: { prop: "balance", kind: "string", ops: "string" },
       rating: { prop: "rating", kind: "float", ops: "comparison", nullable: true },
