@@ -38,8 +38,8 @@ export const entities = [
 
 const SAMPLE = `{
   customers(first: 2, orderBy: { field: NAME }) {
-    edges { node { id name tier priority interests nicknames orderCount
-      orders(first: 2) { edges { node { status tier summary } } } } }
+    edges { node { id name tier priority interests nicknames orderCount address { city geo { lat } }
+      orders(first: 2) { edges { node { status summary parcels { size } payments { __typename amount } } } } } }
   }
 }`;
 
