@@ -20,7 +20,13 @@
  *
  * @module
  */
-import { type EntityManager, type EntityProperty, type FilterQuery, raw } from "@mikro-orm/core";
+import {
+  type EntityManager,
+  type EntityProperty,
+  type FilterQuery,
+  raw,
+  UuidType,
+} from "@mikro-orm/core";
 import { containsFold, type Dialect, dialectOf, matchText } from "./dialect.ts";
 import { ErrorCode, gqlError, quote } from "./errors.ts";
 import type { Graph, NodeType, WhereFieldDescription, WhereOp, WhereOpFamily } from "./graph.ts";
@@ -185,6 +191,7 @@ class WhereCompiler {
     path: string,
   ): FilterQuery<object> | undefined {
     const nil = op === "IsNil" || op === "NotNil";
+    if (!nil && field.kind === "string") this.uuids(type, field.prop, value, path);
     const v = field.kind === "id" && !nil ? this.ids(field.target!, value, path) : value;
     // `address.geo.lat` (a property of an embeddable) nests: { address: { geo: { lat: ... } } }.
     const on = (condition: unknown) =>
@@ -255,6 +262,25 @@ class WhereCompiler {
     };
   }
 
+  /**
+   * Values compared with a UUID property (`p.uuid()`) must be UUIDs, on every database:
+   * PostgreSQL refuses any other text with an error of its own (an internal error), the others
+   * would compare it as text.
+   *
+   * @throws GraphQLError `BAD_USER_INPUT` naming the predicate (and the list index)
+   */
+  uuids(type: NodeType, prop: string, value: unknown, path: string): void {
+    const property = this.em.getMetadata().find(type.entity)?.properties[prop];
+    if (!property || !(property.customType instanceof UuidType)) return;
+    const check = (text: unknown, at: string) => {
+      if (typeof text === "string" && !UUID.test(text)) {
+        throw badInput(`${at}: ${quote(text)} is not a UUID`);
+      }
+    };
+    if (Array.isArray(value)) value.forEach((v, i) => check(v, `${path}[${i}]`));
+    else check(value, path);
+  }
+
   /** Global ids (one, or a list) of `target` -> primary keys. */
   ids(target: string, value: unknown, path: string): unknown {
     const decode = (id: string, at: string) => {
@@ -291,6 +317,8 @@ class WhereCompiler {
       : { [edge.prop]: { $some: filter } };
   }
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function badInput(message: string): Error {
   return gqlError(ErrorCode.BAD_USER_INPUT, message);

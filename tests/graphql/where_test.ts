@@ -188,6 +188,22 @@ for (const dialect of dialects()) {
           ]);
         });
 
+        await t.step("UUID: a value that is not a UUID is BAD_USER_INPUT", async () => {
+          for (
+            const [where, message] of [
+              [`{ usernameLT: "A" }`, /^where\.usernameLT: "A" is not a UUID$/],
+              [
+                `{ usernameIn: ["${USERS[0][2]}", "x"] }`,
+                /^where\.usernameIn\[1\]: "x" is not a UUID$/,
+              ],
+            ] as const
+          ) {
+            const r = await server.query(`{ users(where: ${where}) { totalCount } }`);
+            assertEquals(r.errors?.[0].extensions?.code, "BAD_USER_INPUT", JSON.stringify(r));
+            assertMatch(r.errors![0].message, message);
+          }
+        });
+
         await t.step("string: EQ ... LTE", async () => {
           await check("todos", [
             [{ text: "Buy milk" }, [1]],
