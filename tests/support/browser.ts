@@ -7,6 +7,7 @@
  */
 import axe from "axe-core";
 import { type Browser, chromium, type Page } from "playwright-core";
+import type { DocsSite } from "../../examples/docs-site/server.ts";
 
 /** Where CI installs Chromium (`apt-get install chromium`). */
 export const CHROMIUM = "/usr/bin/chromium";
@@ -55,5 +56,31 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
       // deno-lint-ignore no-explicit-any
       nodes: v.nodes.map((n: any) => ({ target: n.target, failureSummary: n.failureSummary })),
     }));
+  });
+}
+
+/**
+ * Registers one Deno test that launches Chromium, runs `steps` with it, and then closes the
+ * browser and `site` and removes the site's bundle directory, whatever the steps did.
+ */
+export function browserTest(
+  name: string,
+  site: DocsSite & { distDir: string },
+  steps: (t: Deno.TestContext, browser: Browser) => Promise<void>,
+): void {
+  Deno.test({
+    name,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    async fn(t) {
+      const browser = await launchBrowser();
+      try {
+        await steps(t, browser);
+      } finally {
+        await browser.close();
+        await site.close();
+        await Deno.remove(site.distDir, { recursive: true });
+      }
+    },
   });
 }

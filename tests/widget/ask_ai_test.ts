@@ -8,7 +8,7 @@
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import type { Browser, Page } from "playwright-core";
-import { axeViolations, launchBrowser } from "../support/browser.ts";
+import { axeViolations, browserTest } from "../support/browser.ts";
 import { startDocsSite } from "../support/docs_site.ts";
 import { createTokenSource } from "../../widget/ask_ai/token.ts";
 import type { AskAiFaults, AskAiRequestLog } from "../../examples/docs-site/ask_ai_api.ts";
@@ -104,20 +104,9 @@ Deno.test("Ask AI token: one request in flight, cached in sessionStorage, renewe
   reset();
 });
 
-Deno.test({
-  name: "search box Ask AI mode in Chromium",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  async fn(t) {
-    browser = await launchBrowser();
-    try {
-      await steps(t);
-    } finally {
-      await browser.close();
-      await site.close();
-      await Deno.remove(site.distDir, { recursive: true });
-    }
-  },
+browserTest("search box Ask AI mode in Chromium", site, async (t, launched) => {
+  browser = launched;
+  await steps(t);
 });
 
 function reset() {

@@ -8,7 +8,7 @@
  */
 import { assert, assertEquals } from "@std/assert";
 import type { Browser, Page, Request } from "playwright-core";
-import { launchBrowser } from "../support/browser.ts";
+import { browserTest } from "../support/browser.ts";
 import { openSearchPage, startDocsSite } from "../support/docs_site.ts";
 
 const site = await startDocsSite();
@@ -39,20 +39,9 @@ async function holdRequests(page: Page, pattern: RegExp): Promise<() => void> {
   return release;
 }
 
-Deno.test({
-  name: "search box downloads in Chromium",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  async fn(t) {
-    browser = await launchBrowser();
-    try {
-      await steps(t);
-    } finally {
-      await browser.close();
-      await site.close();
-      await Deno.remove(site.distDir, { recursive: true });
-    }
-  },
+browserTest("search box downloads in Chromium", site, async (t, launched) => {
+  browser = launched;
+  await steps(t);
 });
 
 async function steps(t: Deno.TestContext) {

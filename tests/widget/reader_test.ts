@@ -8,7 +8,7 @@
  */
 import { assert, assertEquals, assertThrows } from "@std/assert";
 import type { Browser, Page } from "playwright-core";
-import { axeViolations, launchBrowser } from "../support/browser.ts";
+import { axeViolations, browserTest } from "../support/browser.ts";
 import { openSearchPage, type SearchPageOptions, startDocsSite } from "../support/docs_site.ts";
 import { resolveOptions } from "../../widget/options.ts";
 
@@ -37,20 +37,9 @@ const waitClosed = (page: Page) => page.waitForSelector(".DocSearch-Modal", { st
 const buttonFocused = (page: Page) =>
   page.evaluate(() => document.activeElement?.classList.contains("DocSearch-Button") ?? false);
 
-Deno.test({
-  name: "search box and the page around it in Chromium",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  async fn(t) {
-    browser = await launchBrowser();
-    try {
-      await steps(t);
-    } finally {
-      await browser.close();
-      await site.close();
-      await Deno.remove(site.distDir, { recursive: true });
-    }
-  },
+browserTest("search box and the page around it in Chromium", site, async (t, launched) => {
+  browser = launched;
+  await steps(t);
 });
 
 async function steps(t: Deno.TestContext) {

@@ -7,7 +7,7 @@
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import type { Browser, Page, Request } from "playwright-core";
-import { axeViolations, launchBrowser } from "../support/browser.ts";
+import { axeViolations, browserTest } from "../support/browser.ts";
 import { runDeno, startDocsSite } from "../support/docs_site.ts";
 import type { SearchApiFaults } from "../../examples/docs-site/search_api.ts";
 import type { DocSearchRecord } from "../../examples/docs-site/records.ts";
@@ -86,20 +86,9 @@ async function assertStaysClosed(page: Page, message?: string) {
 
 const closePage = (page: Page) => page.context().close();
 
-Deno.test({
-  name: "search box (keyword search) in Chromium",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  async fn(t) {
-    browser = await launchBrowser();
-    try {
-      await steps(t);
-    } finally {
-      await browser.close();
-      await site.close();
-      await Deno.remove(site.distDir, { recursive: true });
-    }
-  },
+browserTest("search box (keyword search) in Chromium", site, async (t, launched) => {
+  browser = launched;
+  await steps(t);
 });
 
 async function steps(t: Deno.TestContext) {
