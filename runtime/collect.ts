@@ -29,6 +29,7 @@ import {
 } from "graphql";
 import { ErrorCode, gqlError } from "./errors.ts";
 import type { EdgeDescription, Graph, NodeType } from "./graph.ts";
+import { edgeKey } from "./loaded_edges.ts";
 import { type PaginationArgs, type PaginationLimits, validatePagination } from "./paginate.ts";
 
 /** What to load for the nodes of one level. */
@@ -42,7 +43,7 @@ export interface NodePlan {
 
 /** One edge to load for every node of a level. */
 export interface EdgePlan {
-  /** The load key: edge name and arguments (see {@linkcode edgeKey}). */
+  /** The load key: edge name and arguments (`edgeKey` of `loaded_edges.ts`). */
   key: string;
   edge: EdgeDescription;
   /** The edge field's argument values (variables resolved). */
@@ -64,25 +65,13 @@ export interface CollectLimits extends PaginationLimits {
   maxDepth?: number;
 }
 
+/** What field collection reads: the graph and the limits (a {@linkcode RequestContext} is one). */
+export interface CollectOptions {
+  readonly graph: Graph;
+  readonly limits: CollectLimits;
+}
+
 const DEFAULT_MAX_DEPTH = 10;
-
-/**
- * The load key of an edge with arguments: the edge name and its arguments as canonical JSON.
- * Edge resolvers look their loaded value up with the same key.
- */
-export function edgeKey(edgeName: string, args: Record<string, unknown>): string {
-  return `${edgeName}:${canonical(args)}`;
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value !== null && typeof value === "object" && !(value instanceof Date)) {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
 
 class Collector {
   constructor(
@@ -283,7 +272,7 @@ function cachedPlan<T>(
   return plan;
 }
 
-function collector(graph: Graph, info: GraphQLResolveInfo, limits: CollectLimits): Collector {
+function collector({ graph, limits }: CollectOptions, info: GraphQLResolveInfo): Collector {
   return new Collector(graph, info.schema, info.fragments, info.variableValues, limits);
 }
 
@@ -297,16 +286,15 @@ function selectionSets(info: GraphQLResolveInfo): SelectionSetNode[] {
  * @throws GraphQLError `QUERY_TOO_DEEP` or `INVALID_PAGINATION` before any SQL runs
  */
 export function collectConnection(
-  graph: Graph,
+  ctx: CollectOptions,
   type: NodeType,
   info: GraphQLResolveInfo,
-  limits: CollectLimits = {},
 ): { node: NodePlan; totalCount: boolean; morePages: boolean } {
   return cachedPlan(
     info,
-    limits,
+    ctx.limits,
     `connection:${type.name}`,
-    () => collector(graph, info, limits).connection(type, selectionSets(info), 1),
+    () => collector(ctx, info).connection(type, selectionSets(info), 1),
   );
 }
 
@@ -316,16 +304,15 @@ export function collectConnection(
  * @throws GraphQLError `QUERY_TOO_DEEP` or `INVALID_PAGINATION` before any SQL runs
  */
 export function collectNode(
-  graph: Graph,
+  ctx: CollectOptions,
   type: NodeType,
   info: GraphQLResolveInfo,
-  limits: CollectLimits = {},
 ): NodePlan {
   return cachedPlan(
     info,
-    limits,
+    ctx.limits,
     `node:${type.name}`,
-    () => collector(graph, info, limits).node(type, selectionSets(info), 1),
+    () => collector(ctx, info).node(type, selectionSets(info), 1),
   );
 }
 
@@ -336,13 +323,12 @@ export function collectNode(
  * @throws GraphQLError `QUERY_TOO_DEEP` or `INVALID_PAGINATION` before any SQL runs
  */
 export function collectNodes(
-  graph: Graph,
+  ctx: CollectOptions,
   info: GraphQLResolveInfo,
-  limits: CollectLimits = {},
-  types: readonly NodeType[] = Object.values(graph.types),
+  types: readonly NodeType[],
 ): Map<string, NodePlan> {
-  return cachedPlan(info, limits, `nodes:${types.map((t) => t.name).join(",")}`, () => {
-    const c = collector(graph, info, limits);
+  return cachedPlan(info, ctx.limits, `nodes:${types.map((t) => t.name).join(",")}`, () => {
+    const c = collector(ctx, info);
     const sets = selectionSets(info);
     return new Map(types.map((type) => [type.name, c.node(type, sets, 1)]));
   });

@@ -6,24 +6,14 @@
  */
 import { type Collection, type EntityManager, wrap } from "@mikro-orm/core";
 import type { GraphQLResolveInfo } from "graphql";
-import {
-  collectConnection,
-  type CollectLimits,
-  collectNode,
-  edgeKey,
-  type EdgePlan,
-} from "./collect.ts";
-import { loadedEdge, loadPlan, rootScope } from "./load.ts";
-import { type EdgeDescription, type Graph, type NodeType, nodeTypeOf } from "./graph.ts";
+import { collectConnection, collectNode, type EdgePlan } from "./collect.ts";
+import { loadPlan } from "./load.ts";
+import { edgeKey, loadedEdge, rootScope } from "./loaded_edges.ts";
+import { type EdgeDescription, type NodeType, nodeTypeOf } from "./graph.ts";
 import { isRecord } from "./records.ts";
+import type { RequestContext } from "./request.ts";
 import { whereFilter } from "./where.ts";
-import {
-  type Connection,
-  paginate,
-  type PaginationArgs,
-  type PaginationLimits,
-} from "./paginate.ts";
-import { readConnection } from "./read_from.ts";
+import { type Connection, paginate, type PaginationArgs } from "./paginate.ts";
 
 /**
  * Resolves the edge field `name` of `parent` (entgql's generated edge resolver, spec rule 3):
@@ -34,15 +24,14 @@ import { readConnection } from "./read_from.ts";
  * per level. Unidirectional `m:n` edges are loaded per parent.
  */
 export async function resolveEdge(
-  em: EntityManager,
-  graph: Graph,
+  ctx: RequestContext,
   name: string,
   edge: EdgeDescription,
   parent: object,
   edgeArgs: PaginationArgs,
   info: GraphQLResolveInfo,
-  limits?: CollectLimits,
 ): Promise<unknown> {
+  const { em, graph } = ctx;
   const scope = rootScope(info.path);
   const key = edgeKey(name, edgeArgs as Record<string, unknown>);
   const here = pathKey(info.path);
@@ -62,16 +51,16 @@ export async function resolveEdge(
       const target = graph.types[edge.target];
       const args = edgeArgs as EdgePlan["args"];
       const plan: EdgePlan = edge.connection
-        ? { key, edge, args, ...collectConnection(graph, target, info, limits) }
-        : { key, edge, args, totalCount: false, node: collectNode(graph, target, info, limits) };
+        ? { key, edge, args, ...collectConnection(ctx, target, info) }
+        : { key, edge, args, totalCount: false, node: collectNode(ctx, target, info) };
       // This level only: the edges below resolve (and batch) by their own paths.
       plan.node = { ...plan.node, edges: [] };
-      return loadPlan(em, graph, parents, { type, props: undefined, edges: [plan] }, own, limits);
+      return loadPlan(ctx, parents, { type, props: undefined, edges: [plan] }, own);
     });
     const batched = loadedEdge(parent, own, key);
     if (batched) return batched.value;
   }
-  return await loadEdge(em, graph, edge, parent, edgeArgs, limits);
+  return await loadEdge(ctx, edge, parent, edgeArgs);
 }
 
 /** Per request: the response paths (without list indices) of edges resolved without collection. */
@@ -128,22 +117,21 @@ function batch(
  *   list edges, a {@linkcode Connection} for connection edges
  */
 export async function loadEdge(
-  em: EntityManager,
-  graph: Graph,
+  ctx: RequestContext,
   edge: EdgeDescription,
   parent: object,
   args: PaginationArgs,
-  limits?: PaginationLimits,
 ): Promise<object | object[] | Connection<object> | null> {
+  const { em, graph, limits, read } = ctx;
   const target: NodeType = graph.types[edge.target];
   if (isRecord(parent)) {
-    const owned = await loadRecordEdge(em, graph, target, edge, parent, args, limits);
+    const owned = await loadRecordEdge(ctx, target, edge, parent, args);
     if (owned !== undefined) return owned;
     // A unidirectional many-to-many edge: read through the owner's collection.
     const meta = wrap(parent, true).__meta;
     parent = (await em.findOne(meta.class, {
       [meta.primaryKeys[0]]: (parent as Record<string, unknown>)[meta.primaryKeys[0]],
-    } as never, { connectionType: readConnection(em) }))!;
+    } as never, read))!;
   }
   const value = (parent as Record<string, unknown>)[edge.prop];
   if (edge.kind === "m:1" || edge.kind === "1:1") {
@@ -153,7 +141,7 @@ export async function loadEdge(
     ) {
       return value ?? null;
     }
-    await em.populate(parent, [edge.prop] as never[], { connectionType: readConnection(em) });
+    await em.populate(parent, [edge.prop] as never[], read);
     return ((parent as Record<string, unknown>)[edge.prop] as
       | object
       | undefined) ?? null;
@@ -163,7 +151,7 @@ export async function loadEdge(
     return await collection.matching({
       orderBy: { [target.id.prop]: "asc" } as never,
       store: false,
-      connectionType: readConnection(em),
+      ...read,
     });
   }
   const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
@@ -176,13 +164,13 @@ export async function loadEdge(
         orderBy: query.orderBy as never,
         limit: query.limit,
         store: false,
-        connectionType: readConnection(em),
+        ...read,
       }),
     () =>
       collection.loadCount({
         where: filter as never,
         refresh: true,
-        connectionType: readConnection(em),
+        ...read,
       }),
     limits,
     em,
@@ -196,16 +184,13 @@ export async function loadEdge(
  * @returns `undefined` for an edge without an inverse property (a unidirectional `m:n`)
  */
 async function loadRecordEdge(
-  em: EntityManager,
-  graph: Graph,
+  { em, graph, limits, read }: RequestContext,
   target: NodeType,
   edge: EdgeDescription,
   record: object,
   args: PaginationArgs,
-  limits?: PaginationLimits,
 ): Promise<object | object[] | Connection<object> | null | undefined> {
   const row = record as Record<string, unknown>;
-  const read = { connectionType: readConnection(em) };
   const key = row[wrap(record, true).__meta.primaryKeys[0]];
   if (edge.kind === "m:1" || edge.kind === "1:1") {
     const fk = row[edge.prop];

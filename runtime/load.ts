@@ -11,16 +11,16 @@
  * - nested `totalCount`: one grouped `COUNT(*) ... GROUP BY <parent key>` when selected, or the
  *   number of loaded rows when no pagination argument is given.
  *
- * Loaded values are kept per parent entity under the root field's response key and the edge's
- * load key (`edgeKey`), where the generated edge resolvers find them.
+ * Loaded values are stored per parent entity (`loaded_edges.ts`), where the edge resolvers find
+ * them.
  *
  * @module
  */
 import { type EntityManager, type FilterQuery, type QueryOrderMap, wrap } from "@mikro-orm/core";
 import { raw, type SqlEntityManager } from "@mikro-orm/sql";
-import type { GraphQLResolveInfo } from "graphql";
 import type { EdgePlan, NodePlan } from "./collect.ts";
-import type { Graph, NodeType } from "./graph.ts";
+import type { NodeType } from "./graph.ts";
+import { storeEdge as store } from "./loaded_edges.ts";
 import { isRecord, leanable, toRecords } from "./records.ts";
 import { whereFilter } from "./where.ts";
 import {
@@ -28,42 +28,12 @@ import {
   fillOrderValues,
   orderSql,
   type PagePlan,
-  type PaginationLimits,
   planPage,
   toConnection,
   withoutExtraRow,
 } from "./paginate.ts";
 import { readConnection } from "./read_from.ts";
-
-const LOADED = new WeakMap<object, Map<string, unknown>>();
-
-/** The response key of the root field an edge resolver runs under: the scope of its loads. */
-export function rootScope(path: GraphQLResolveInfo["path"]): string {
-  let root = path;
-  while (root.prev) root = root.prev;
-  return String(root.key);
-}
-
-/**
- * The value field collection loaded for `parent`'s edge, if any.
- *
- * @returns `{ value }` when loaded (the value may be `null`), `undefined` when not
- */
-export function loadedEdge(
-  parent: object,
-  scope: string,
-  key: string,
-): { value: unknown } | undefined {
-  const map = LOADED.get(parent);
-  const full = `${scope}|${key}`;
-  return map?.has(full) ? { value: map.get(full) } : undefined;
-}
-
-function store(parent: object, scope: string, key: string, value: unknown): void {
-  let map = LOADED.get(parent);
-  if (!map) LOADED.set(parent, map = new Map());
-  map.set(`${scope}|${key}`, value);
-}
+import type { RequestContext } from "./request.ts";
 
 /** The `fields` option of a plan: collected properties plus `extra`; `undefined` loads all. */
 export function fieldsOf(plan: NodePlan, extra: string[] = []): string[] | undefined {
@@ -73,35 +43,23 @@ export function fieldsOf(plan: NodePlan, extra: string[] = []): string[] | undef
 /**
  * Loads every edge of `plan` for `parents`, level by level, recursively.
  *
- * @param scope the root field's response key ({@linkcode rootScope})
+ * @param scope the root field's response key (`rootScope` of `loaded_edges.ts`)
  */
 export async function loadPlan(
-  em: EntityManager,
-  graph: Graph,
+  ctx: RequestContext,
   parents: object[],
   plan: NodePlan,
   scope: string,
-  limits?: PaginationLimits,
 ): Promise<void> {
   if (parents.length === 0) return;
   // The edges of one level are independent: their statements run concurrently.
   await Promise.all(plan.edges.map(async (edgePlan) => {
-    const target = graph.types[edgePlan.edge.target];
     const children = edgePlan.edge.kind === "m:1" || edgePlan.edge.kind === "1:1"
-      ? await loadUnique(em, target, parents, edgePlan, scope)
+      ? await loadUnique(ctx, parents, edgePlan, scope)
       : edgePlan.edge.inverse
-      ? await loadMany(
-        em as SqlEntityManager,
-        graph,
-        plan.type,
-        target,
-        parents,
-        edgePlan,
-        scope,
-        limits,
-      )
+      ? await loadMany(ctx, plan.type, parents, edgePlan, scope)
       : []; // an m:n edge without an inverse property: its resolver loads it per parent
-    await loadPlan(em, graph, [...new Set(children)], edgePlan.node, scope, limits);
+    await loadPlan(ctx, [...new Set(children)], edgePlan.node, scope);
   }));
 }
 
@@ -154,13 +112,13 @@ export async function findRows(
 }
 
 async function loadUnique(
-  em: EntityManager,
-  target: NodeType,
+  { em, graph }: RequestContext,
   parents: object[],
   plan: EdgePlan,
   scope: string,
 ): Promise<object[]> {
   const { edge } = plan;
+  const target = graph.types[edge.target];
   const fields = fieldsOf(plan.node, edge.inverse ? [edge.inverse] : []);
   const byKey = new Map<string, object>();
   if (edge.inverse) {
@@ -183,16 +141,16 @@ async function loadUnique(
 }
 
 async function loadMany(
-  em: SqlEntityManager,
-  graph: Graph,
+  ctx: RequestContext,
   parentType: NodeType,
-  target: NodeType,
   parents: object[],
   plan: EdgePlan,
   scope: string,
-  limits?: PaginationLimits,
 ): Promise<object[]> {
+  const { graph, limits } = ctx;
+  const em = ctx.em as SqlEntityManager;
   const { edge, args } = plan;
+  const target = graph.types[edge.target];
   const inverse = edge.inverse!;
   const page = planPage(target, edge.connection ? args : {}, limits, em);
   if (plan.morePages === false) withoutExtraRow(page);
@@ -207,7 +165,7 @@ async function loadMany(
   // A selected totalCount of a paginated connection is counted first (one grouped statement);
   // parents counting 0 rows are left out of the page statement, which is not sent when all do.
   const counts = edge.connection && plan.totalCount && paginated
-    ? await countPartitioned(em, parentType, target, inverse, ids, filter)
+    ? await countPartitioned(ctx, parentType, target, inverse, ids, filter)
     : undefined;
   const wanted = counts ? ids.filter((id) => (counts.get(id) ?? 0) > 0) : ids;
   const rowsByParent = new Map<string, object[]>(ids.map((id) => [id, []]));
@@ -221,7 +179,7 @@ async function loadMany(
     rowsByParent.set(wanted[0], rows);
   } else if (wanted.length > 1) {
     const rows = await loadPartitioned(
-      em,
+      ctx,
       parentType,
       target,
       inverse,
@@ -269,7 +227,7 @@ function column(em: SqlEntityManager, type: NodeType, prop: string): string {
  * @returns `[parent key, hydrated row]` pairs, per parent in page order
  */
 async function loadPartitioned(
-  em: SqlEntityManager,
+  ctx: RequestContext,
   parentType: NodeType,
   target: NodeType,
   inverse: string,
@@ -278,11 +236,12 @@ async function loadPartitioned(
   where: FilterQuery<object>,
   fields: string[] | undefined,
 ): Promise<[string, object][]> {
+  const em = ctx.em as SqlEntityManager;
   const parent = parentOf(em, parentType, target, inverse);
   const parentKey = parent.key;
   const order = orderSql(em, page, "t");
   const selected = fields ? selectColumns(em, target, fields, "t") : ["t.*"];
-  const qb = em.createQueryBuilder(target.entity, "t", readConnection(em))
+  const qb = em.createQueryBuilder(target.entity, "t", ctx.read.connectionType)
     .select([...selected, raw(`${parentKey} as ${quote(em, "__parent")}`)] as never);
   parent.join(qb);
   qb.where({ $and: [parent.in(ids), where] } as never);
@@ -305,9 +264,7 @@ async function loadPartitioned(
       } <= ${page.query.limit} ` +
       `order by ${quote(em, "__parent")}, ${quote(em, "__rn")}`;
   }
-  const rows: Row[] = await em.execute(sql, params as unknown[], {
-    connectionType: readConnection(em),
-  });
+  const rows: Row[] = await em.execute(sql, params as unknown[], ctx.read);
   const meta = em.getMetadata().find(target.entity)!;
   if (leanable(meta, fields)) {
     const parents = rows.map((row) => String(row.__parent));
@@ -391,15 +348,16 @@ function parentOf(
 
 /** One grouped `COUNT(*)` for all parents: parent key -> number of related rows. */
 async function countPartitioned(
-  em: SqlEntityManager,
+  ctx: RequestContext,
   parentType: NodeType,
   target: NodeType,
   inverse: string,
   ids: string[],
   filter: FilterQuery<object>,
 ): Promise<Map<string, number>> {
+  const em = ctx.em as SqlEntityManager;
   const parent = parentOf(em, parentType, target, inverse);
-  const qb = em.createQueryBuilder(target.entity, "t", readConnection(em))
+  const qb = em.createQueryBuilder(target.entity, "t", ctx.read.connectionType)
     .select(
       [
         raw(`${parent.key} as ${quote(em, "__parent")}`),

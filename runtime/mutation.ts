@@ -33,6 +33,7 @@ import { decodeGlobalId, isOfType, keyFilter, keysFilter, notFound, primaryKeyOf
 import type { CollectLimits } from "./collect.ts";
 import { checkColumnValue } from "./column_values.ts";
 import { dialectOf } from "./dialect.ts";
+import { requestContext } from "./request.ts";
 import { resolveReturnedNode } from "./roots.ts";
 import { fromContext, type MikroContext } from "./transaction.ts";
 
@@ -195,14 +196,24 @@ export function mutationResolvers(
       resolvers[create.field] = async (_root, args, ctx, info) => {
         const entity = await createNode(fromContext(ctx), graph, type.name)
           .set(args.input as MutationInput).save();
-        return resolveReturnedNode(fromContext(ctx), graph, type, entity, info, limits);
+        return resolveReturnedNode(
+          requestContext(fromContext(ctx), graph, limits),
+          type,
+          entity,
+          info,
+        );
       };
     }
     if (update) {
       resolvers[update.field] = async (_root, args, ctx, info) => {
         const entity = await updateNode(fromContext(ctx), graph, type.name, args.id as string)
           .set(args.input as MutationInput).save();
-        return resolveReturnedNode(fromContext(ctx), graph, type, entity, info, limits);
+        return resolveReturnedNode(
+          requestContext(fromContext(ctx), graph, limits),
+          type,
+          entity,
+          info,
+        );
       };
     }
     if (remove) {

@@ -12,6 +12,7 @@ import { type Graph, type GraphHooks, nodeTypeOf, withHooks } from "./graph.ts";
 import { mutationResolvers } from "./mutation.ts";
 import { globalIdOf, primaryKeyOf } from "./node.ts";
 import type { Connection, PaginationArgs } from "./paginate.ts";
+import { type RequestContext, requestContext } from "./request.ts";
 import { resolveConnection, resolveNode, resolveNodes } from "./roots.ts";
 import { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./scalars.ts";
 import type { ReadFrom } from "./read_from.ts";
@@ -57,11 +58,12 @@ export function createResolvers(
   options: ResolverOptions = {},
 ): ResolverMap {
   const graph = withHooks(generated, options);
+  /** The request context of a resolver call (reads go where `readFrom` says). */
+  const request = (ctx: MikroContext): RequestContext =>
+    requestContext(fromContext(ctx, options.readFrom), graph, options);
   const query: Record<string, Resolver> = {
-    node: (_root, args, ctx, info) =>
-      resolveNode(fromContext(ctx, options.readFrom), graph, args.id as string, info, options),
-    nodes: (_root, args, ctx, info) =>
-      resolveNodes(fromContext(ctx, options.readFrom), graph, args.ids as string[], info, options),
+    node: (_root, args, ctx, info) => resolveNode(request(ctx), args.id as string, info),
+    nodes: (_root, args, ctx, info) => resolveNodes(request(ctx), args.ids as string[], info),
   };
   const kinds = new Set(
     Object.values(graph.types).flatMap((t) => Object.values(t.fields).map((f) => f.kind)),
@@ -80,14 +82,7 @@ export function createResolvers(
     const queryField = graph.queryFields[type.name];
     if (queryField) {
       query[queryField] = (_root, args, ctx, info) =>
-        resolveConnection(
-          fromContext(ctx, options.readFrom),
-          graph,
-          type,
-          args as PaginationArgs,
-          info,
-          options,
-        );
+        resolveConnection(request(ctx), type, args as PaginationArgs, info);
     }
     const fields: Record<string, Resolver> = {
       id: (row) => globalIdOf(graph, type, primaryKeyOf(type, row)),
@@ -97,16 +92,7 @@ export function createResolvers(
     }
     for (const [name, edge] of Object.entries(type.edges)) {
       fields[name] = (row, args, ctx, info) =>
-        resolveEdge(
-          fromContext(ctx, options.readFrom),
-          graph,
-          name,
-          edge,
-          row,
-          args,
-          info,
-          options,
-        );
+        resolveEdge(request(ctx), name, edge, row, args, info);
     }
     // An inheritance root is an interface: each row resolves to its concrete class's type.
     map[type.name] = type.abstract

@@ -6,17 +6,12 @@
  *
  * @module
  */
-import type { EntityManager, FilterQuery } from "@mikro-orm/core";
+import type { FilterQuery } from "@mikro-orm/core";
 import type { GraphQLResolveInfo } from "graphql";
-import {
-  collectConnection,
-  type CollectLimits,
-  collectNode,
-  collectNodes,
-  type NodePlan,
-} from "./collect.ts";
-import { type Graph, type NodeType, nodeTypeOf } from "./graph.ts";
-import { fieldsOf, findRows, loadPlan, rootScope } from "./load.ts";
+import { collectConnection, collectNode, collectNodes, type NodePlan } from "./collect.ts";
+import { type NodeType, nodeTypeOf } from "./graph.ts";
+import { fieldsOf, findRows, loadPlan } from "./load.ts";
+import { rootScope } from "./loaded_edges.ts";
 import { decodeGlobalId, noder, noders } from "./node.ts";
 import {
   type Connection,
@@ -26,8 +21,8 @@ import {
   toConnection,
   withoutExtraRow,
 } from "./paginate.ts";
+import type { RequestContext } from "./request.ts";
 import { whereFilter } from "./where.ts";
-import { readConnection } from "./read_from.ts";
 
 /**
  * Resolves a root connection field (`users(after, first, before, last, orderBy, where)`) of
@@ -37,14 +32,13 @@ import { readConnection } from "./read_from.ts";
  *   `BAD_USER_INPUT` for a bad where input, before any SQL
  */
 export async function resolveConnection(
-  em: EntityManager,
-  graph: Graph,
+  ctx: RequestContext,
   type: NodeType,
   args: PaginationArgs & { where?: unknown },
   info: GraphQLResolveInfo,
-  limits: CollectLimits = {},
 ): Promise<Connection<object>> {
-  const plan = collectConnection(graph, type, info, limits);
+  const { em, graph, limits, read } = ctx;
+  const plan = collectConnection(ctx, type, info);
   const filter = whereFilter(em, graph, type.name, args.where);
   const page = planPage(type, args, limits, em);
   if (!plan.morePages) withoutExtraRow(page);
@@ -52,7 +46,6 @@ export async function resolveConnection(
     args.before != null;
   // entgql: a selected totalCount is counted first when paginating, and a count of 0 sends no
   // page statement; without pagination arguments every row is loaded and counted as loaded.
-  const read = { connectionType: readConnection(em) };
   const total = plan.totalCount && paginated
     ? await em.count(type.entity, filter, read)
     : undefined;
@@ -77,47 +70,38 @@ export async function resolveConnection(
     () => total ?? (paginated ? em.count(type.entity, filter, read) : rows.length),
   );
   await fillOrderValues(em, page, connection.edges.map((e) => e.node));
-  await loadPlan(
-    em,
-    graph,
-    connection.edges.map((e) => e.node),
-    plan.node,
-    rootScope(info.path),
-    limits,
-  );
+  await loadPlan(ctx, connection.edges.map((e) => e.node), plan.node, rootScope(info.path));
   return connection;
 }
 
 /** Resolves `node(id)` and loads the collected edges of the node. */
 export async function resolveNode(
-  em: EntityManager,
-  graph: Graph,
+  ctx: RequestContext,
   id: string,
   info: GraphQLResolveInfo,
-  limits: CollectLimits = {},
 ): Promise<object> {
+  const { em, graph } = ctx;
   const type = decodeGlobalId(graph, id)?.type;
-  const plans = collectNodes(graph, info, limits, type ? [type] : []);
+  const plans = collectNodes(ctx, info, type ? [type] : []);
   const node = await noder(em, graph, id, (t) => fieldsOf(plans.get(t.name)!));
   if (type) {
-    await loadLazy(em, type, [node], plans.get(type.name)!);
-    await loadPlan(em, graph, [node], plans.get(type.name)!, rootScope(info.path), limits);
+    await loadLazy(ctx, type, [node], plans.get(type.name)!);
+    await loadPlan(ctx, [node], plans.get(type.name)!, rootScope(info.path));
   }
   return node;
 }
 
 /** Resolves `nodes(ids)` (one query per type) and loads the collected edges, one query per type per edge. */
 export async function resolveNodes(
-  em: EntityManager,
-  graph: Graph,
+  ctx: RequestContext,
   ids: readonly string[],
   info: GraphQLResolveInfo,
-  limits: CollectLimits = {},
 ): Promise<(object | Error)[]> {
+  const { em, graph } = ctx;
   const types = new Set(
     ids.map((id) => decodeGlobalId(graph, id)?.type).filter((t) => t !== undefined),
   );
-  const plans = collectNodes(graph, info, limits, [...types]);
+  const plans = collectNodes(ctx, info, [...types]);
   const nodes = await noders(em, graph, ids, (t) => fieldsOf(plans.get(t.name)!));
   const byType = new Map<string, object[]>();
   for (const node of nodes) {
@@ -129,8 +113,8 @@ export async function resolveNodes(
     else byType.set(name, [node]);
   }
   for (const [name, list] of byType) {
-    await loadLazy(em, graph.types[name], list, plans.get(name)!);
-    await loadPlan(em, graph, [...new Set(list)], plans.get(name)!, rootScope(info.path), limits);
+    await loadLazy(ctx, graph.types[name], list, plans.get(name)!);
+    await loadPlan(ctx, [...new Set(list)], plans.get(name)!, rootScope(info.path));
   }
   return nodes;
 }
@@ -140,22 +124,20 @@ export async function resolveNodes(
  * of `type`), so the payload costs the same statements as a query.
  */
 export async function resolveReturnedNode<T extends object>(
-  em: EntityManager,
-  graph: Graph,
+  ctx: RequestContext,
   type: NodeType,
   node: T,
   info: GraphQLResolveInfo,
-  limits: CollectLimits = {},
 ): Promise<T> {
-  const plan = collectNode(graph, type, info, limits);
+  const plan = collectNode(ctx, type, info);
   // A formula is computed by the database when the row is read: a node just written holds no
   // value for it, so it is read again when one is selected.
   const formula = Object.values(type.fields).some((f) =>
     f.computed === "formula" && (!plan.props || plan.props.has(f.prop))
   );
-  if (formula) await em.refresh(node);
-  await loadLazy(em, type, [node], plan);
-  await loadPlan(em, graph, [node], plan, rootScope(info.path), limits);
+  if (formula) await ctx.em.refresh(node);
+  await loadLazy(ctx, type, [node], plan);
+  await loadPlan(ctx, [node], plan, rootScope(info.path));
   return node;
 }
 
@@ -164,7 +146,7 @@ export async function resolveReturnedNode<T extends object>(
  * which MikroORM leaves out unless asked: one query for the nodes that miss one.
  */
 async function loadLazy(
-  em: EntityManager,
+  { em, read }: RequestContext,
   type: NodeType,
   nodes: object[],
   plan: NodePlan,
@@ -176,6 +158,6 @@ async function loadLazy(
     lazy.some((p) => (n as Record<string, unknown>)[p] === undefined)
   );
   if (missing.length > 0) {
-    await em.populate(missing, lazy as never[], { connectionType: readConnection(em) });
+    await em.populate(missing, lazy as never[], read);
   }
 }

@@ -1,0 +1,60 @@
+/**
+ * The hand-off between field collection and the edge resolvers: `loadPlan` (`load.ts`) stores
+ * what it loaded for each parent under the root field's response key ({@linkcode rootScope}) and
+ * the edge's load key ({@linkcode edgeKey}, also the key `collect.ts` merges edge plans by);
+ * `resolveEdge` (`edges.ts`) looks the value up with the same two keys.
+ *
+ * @module
+ */
+import type { GraphQLResolveInfo } from "graphql";
+
+/** Parent node -> `<scope>|<edge key>` -> loaded value. */
+const LOADED = new WeakMap<object, Map<string, unknown>>();
+
+/**
+ * The load key of an edge with arguments: the edge name and its arguments as canonical JSON
+ * (object keys sorted, `undefined` members left out), so `a: posts(first: 1)` and
+ * `b: posts(last: 2)` side by side are two loads and equal arguments are one.
+ */
+export function edgeKey(edgeName: string, args: Record<string, unknown>): string {
+  return `${edgeName}:${canonical(args)}`;
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object" && !(value instanceof Date)) {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** The response key of the root field a resolver runs under: the scope of its loads. */
+export function rootScope(path: GraphQLResolveInfo["path"]): string {
+  let root = path;
+  while (root.prev) root = root.prev;
+  return String(root.key);
+}
+
+/** Keeps `value` as what was loaded for `parent`'s edge `key` under `scope`. */
+export function storeEdge(parent: object, scope: string, key: string, value: unknown): void {
+  let map = LOADED.get(parent);
+  if (!map) LOADED.set(parent, map = new Map());
+  map.set(`${scope}|${key}`, value);
+}
+
+/**
+ * The value stored for `parent`'s edge `key` under `scope`, if any.
+ *
+ * @returns `{ value }` when loaded (the value may be `null`), `undefined` when not
+ */
+export function loadedEdge(
+  parent: object,
+  scope: string,
+  key: string,
+): { value: unknown } | undefined {
+  const map = LOADED.get(parent);
+  const full = `${scope}|${key}`;
+  return map?.has(full) ? { value: map.get(full) } : undefined;
+}
