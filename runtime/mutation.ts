@@ -194,26 +194,18 @@ export function mutationResolvers(
     const { create, update, delete: remove } = type.mutations ?? {};
     if (create) {
       resolvers[create.field] = async (_root, args, ctx, info) => {
-        const entity = await createNode(fromContext(ctx), graph, type.name)
+        const request = requestContext(fromContext(ctx), graph, limits);
+        const entity = await createNode(request.em, graph, type.name)
           .set(args.input as MutationInput).save();
-        return resolveReturnedNode(
-          requestContext(fromContext(ctx), graph, limits),
-          type,
-          entity,
-          info,
-        );
+        return resolveReturnedNode(request, type, entity, info);
       };
     }
     if (update) {
       resolvers[update.field] = async (_root, args, ctx, info) => {
-        const entity = await updateNode(fromContext(ctx), graph, type.name, args.id as string)
+        const request = requestContext(fromContext(ctx), graph, limits);
+        const entity = await updateNode(request.em, graph, type.name, args.id as string)
           .set(args.input as MutationInput).save();
-        return resolveReturnedNode(
-          requestContext(fromContext(ctx), graph, limits),
-          type,
-          entity,
-          info,
-        );
+        return resolveReturnedNode(request, type, entity, info);
       };
     }
     if (remove) {
