@@ -1,12 +1,13 @@
 /**
  * Recent and favorite searches in local storage. Every failure of the storage
- * (unavailable, corrupt, full) is swallowed: the lists then read as empty and
- * writes are skipped, so the search box keeps working.
+ * (unavailable, corrupt, full) is swallowed (`./stored_list.ts`): the lists
+ * then read as empty and writes are skipped, so the search box keeps working.
  *
  * @module
  */
 import { type GroupItem, pageUrl } from "./groups.ts";
 import type { DocSearchHit } from "./search.ts";
+import { storedItem, storedList } from "./stored_list.ts";
 
 /** Favorites kept at most. */
 export const MAX_FAVORITES = 10;
@@ -40,61 +41,41 @@ export function createSearchStorage(
   options: SearchStorageOptions,
 ): SearchStorage {
   const scope = `${options.appId}-${options.indexName}`;
-  const recentKey = `__DOCSEARCH_RECENT_SEARCHES__${scope}`;
-  const favoriteKey = `__DOCSEARCH_FAVORITE_SEARCHES__${scope}`;
-  const storage = (): Storage | null => {
-    if (options.disabled) return null;
-    try {
-      return options.environment.localStorage;
-    } catch {
-      return null;
-    }
-  };
-  const read = (key: string): DocSearchHit[] => {
-    try {
-      const list: unknown = JSON.parse(storage()?.getItem(key) ?? "[]");
-      return Array.isArray(list) ? list.filter(isStoredHit) : [];
-    } catch {
-      return [];
-    }
-  };
-  const write = (key: string, hits: DocSearchHit[]) => {
-    try {
-      storage()?.setItem(key, JSON.stringify(hits));
-    } catch {
-      // full or forbidden storage: the search is not remembered
-    }
-  };
+  const store = (key: string) =>
+    storedList<DocSearchHit>(
+      storedItem(options.environment, "localStorage", key, options.disabled),
+      isStoredHit,
+    );
+  const recents = store(`__DOCSEARCH_RECENT_SEARCHES__${scope}`);
+  const favorites = store(`__DOCSEARCH_FAVORITE_SEARCHES__${scope}`);
   const limit = () =>
-    read(favoriteKey).length > 0
+    favorites.read().length > 0
       ? options.recentSearchesWithFavoritesLimit
       : options.recentSearchesLimit;
   const without = (hits: DocSearchHit[], objectID: string) =>
     hits.filter((hit) => hit.objectID !== objectID);
 
   return {
-    recent: () => read(recentKey).slice(0, limit()),
-    favorites: () => read(favoriteKey).slice(0, MAX_FAVORITES),
+    recent: () => recents.read().slice(0, limit()),
+    favorites: () => favorites.read().slice(0, MAX_FAVORITES),
     addRecent(item) {
       const hit = stored(item);
-      if (read(favoriteKey).some((f) => f.objectID === hit.objectID)) return;
-      write(
-        recentKey,
-        [hit, ...without(read(recentKey), hit.objectID)].slice(0, limit()),
+      if (favorites.read().some((f) => f.objectID === hit.objectID)) return;
+      recents.write(
+        [hit, ...without(recents.read(), hit.objectID)].slice(0, limit()),
       );
     },
     addFavorite(hit) {
-      write(recentKey, without(read(recentKey), hit.objectID));
-      write(
-        favoriteKey,
-        [hit, ...without(read(favoriteKey), hit.objectID)].slice(
+      recents.write(without(recents.read(), hit.objectID));
+      favorites.write(
+        [hit, ...without(favorites.read(), hit.objectID)].slice(
           0,
           MAX_FAVORITES,
         ),
       );
     },
-    removeRecent: (id) => write(recentKey, without(read(recentKey), id)),
-    removeFavorite: (id) => write(favoriteKey, without(read(favoriteKey), id)),
+    removeRecent: (id) => recents.write(without(recents.read(), id)),
+    removeFavorite: (id) => favorites.write(without(favorites.read(), id)),
   };
 }
 

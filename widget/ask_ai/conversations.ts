@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { storedItem, storedList } from "../stored_list.ts";
 import type { UiMessage } from "./messages.ts";
 
 /** Conversations kept at most. */
@@ -30,25 +31,11 @@ export function createConversationStorage(
   options: { environment: Window; appId: string; indexName: string; disabled: boolean },
 ): ConversationStorage {
   const key = `__DOCSEARCH_ASKAI_CONVERSATIONS__${options.appId}-${options.indexName}`;
-  const read = (): Conversation[] => {
-    if (options.disabled) return [];
-    try {
-      const list = JSON.parse(options.environment.localStorage.getItem(key) ?? "[]");
-      return Array.isArray(list)
-        ? list.filter((c) => typeof c?.id === "string" && Array.isArray(c.messages))
-        : [];
-    } catch {
-      return [];
-    }
-  };
-  const write = (list: Conversation[]) => {
-    if (options.disabled) return;
-    try {
-      options.environment.localStorage.setItem(key, JSON.stringify(list));
-    } catch {
-      // not remembered
-    }
-  };
+  const { read, write } = storedList<Conversation>(
+    storedItem(options.environment, "localStorage", key, options.disabled),
+    (c) =>
+      typeof (c as Conversation)?.id === "string" && Array.isArray((c as Conversation).messages),
+  );
   return {
     list: read,
     save: (conversation) =>

@@ -58,8 +58,6 @@ interface SuggestedQuestion {
   question: string;
 }
 
-const uid = () => Date.now().toString(36) + Math.random().toString(36).slice(2, 10);
-
 /** The tool calls and texts of an assistant message, consecutive finished searches aggregated. */
 function Parts(
   { message, t, onQuery, environment }: {
@@ -154,7 +152,7 @@ export function AskAiView(props: AskAiViewProps): VNode {
     }),
   }), [askAi]);
   const [conversation, setConversation] = useState<Conversation>(
-    () => start.conversation ?? { id: uid(), title: "", messages: [] },
+    () => start.conversation ?? { id: crypto.randomUUID(), title: "", messages: [] },
   );
   const [screen, setScreen] = useState<"chat" | "history">("chat");
   const [streaming, setStreaming] = useState(false);
@@ -190,8 +188,12 @@ export function AskAiView(props: AskAiViewProps): VNode {
 
   /** Asks `text` with the whole conversation; every failure ends as a message in the screen. */
   async function ask(text: string, suggestedQuestionId?: string) {
-    const user: UiMessage = { id: uid(), role: "user", parts: [{ type: "text", text }] };
-    let answer: UiMessage = { id: uid(), role: "assistant", parts: [] };
+    const user: UiMessage = {
+      id: crypto.randomUUID(),
+      role: "user",
+      parts: [{ type: "text", text }],
+    };
+    let answer: UiMessage = { id: crypto.randomUUID(), role: "assistant", parts: [] };
     const base: Conversation = {
       ...conversation,
       title: conversation.title || text,
@@ -420,7 +422,7 @@ export function AskAiView(props: AskAiViewProps): VNode {
               <div class="DocSearch-Menu-content open" role="menu">
                 ${item("DocSearch-AskAiScreen-NewButton", s.startNewConversationText, () => {
                   abort.current?.abort();
-                  setConversation({ id: uid(), title: "", messages: [] });
+                  setConversation({ id: crypto.randomUUID(), title: "", messages: [] });
                   setScreen("chat");
                 })}
                 ${item(
