@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type Collection, type EntityManager, wrap } from "@mikro-orm/core";
+import { type Collection, wrap } from "@mikro-orm/core";
 import type { GraphQLResolveInfo } from "graphql";
 import { collectConnection, collectNode, type EdgePlan } from "./collect.ts";
 import { loadPlan } from "./load.ts";
@@ -31,23 +31,21 @@ export async function resolveEdge(
   edgeArgs: PaginationArgs,
   info: GraphQLResolveInfo,
 ): Promise<unknown> {
-  const { em, graph } = ctx;
+  const { graph, fallbacks } = ctx;
   const scope = rootScope(info.path);
   const key = edgeKey(name, edgeArgs as Record<string, unknown>);
   const here = pathKey(info.path);
-  let fallbacks = FALLBACKS.get(em);
   // Below a path collection did not load, a value collection stored for the same entity was
   // loaded for another selection: it is not used.
-  if (!fallbacks || !within(here, fallbacks)) {
+  if (!within(here, fallbacks)) {
     const loaded = loadedEdge(parent, scope, key);
     if (loaded) return loaded.value;
   }
-  if (!fallbacks) FALLBACKS.set(em, fallbacks = new Set());
   fallbacks.add(here);
   const own = `${scope}@${here}`;
   const type = nodeTypeOf(graph, parent);
   if (type && (edge.inverse || edge.kind === "m:1" || edge.kind === "1:1")) {
-    await batch(em, `${own}|${type.name}|${key}`, parent, (parents) => {
+    await batch(ctx.batches, `${own}|${type.name}|${key}`, parent, (parents) => {
       const target = graph.types[edge.target];
       const args = edgeArgs as EdgePlan["args"];
       const plan: EdgePlan = edge.connection
@@ -63,9 +61,6 @@ export async function resolveEdge(
   return await loadEdge(ctx, edge, parent, edgeArgs);
 }
 
-/** Per request: the response paths (without list indices) of edges resolved without collection. */
-const FALLBACKS = new WeakMap<EntityManager, Set<string>>();
-
 function pathKey(path: GraphQLResolveInfo["path"]): string {
   const keys: string[] = [];
   for (let p: GraphQLResolveInfo["path"] | undefined = path; p; p = p.prev) {
@@ -80,20 +75,13 @@ function within(path: string, paths: Set<string>): boolean {
   return false;
 }
 
-const BATCHES = new WeakMap<
-  EntityManager,
-  Map<string, { parents: object[]; done: Promise<void> }>
->();
-
-/** Adds `parent` to the request's batch `key`, run by `run` on the next macrotask. */
+/** Adds `parent` to the request's batch `key` of `batches`, run by `run` on the next macrotask. */
 function batch(
-  em: EntityManager,
+  batches: RequestContext["batches"],
   key: string,
   parent: object,
   run: (parents: object[]) => Promise<void>,
 ): Promise<void> {
-  let batches = BATCHES.get(em);
-  if (!batches) BATCHES.set(em, batches = new Map());
   let pending = batches.get(key);
   if (!pending) {
     const parents: object[] = [];

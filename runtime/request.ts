@@ -1,7 +1,8 @@
 /**
- * The request context: what every runtime step of one resolver call needs, built once at the
- * resolver's entry (`resolvers.ts`, `mutation.ts`) and passed down to `roots.ts`, `edges.ts`,
- * `load.ts` and `collect.ts` instead of `(em, graph, limits)` by position.
+ * The request context: what every runtime step of a request needs, built once per request (the
+ * first resolver call on the request's EntityManager, in `resolvers.ts` or `mutation.ts`) and
+ * passed down to `roots.ts`, `edges.ts`, `load.ts` and `collect.ts` instead of
+ * `(em, graph, limits)` by position.
  *
  * @module
  */
@@ -10,7 +11,7 @@ import type { CollectLimits, CollectOptions } from "./collect.ts";
 import type { Graph } from "./graph.ts";
 import { readConnection } from "./read_from.ts";
 
-/** The context of one resolver call. */
+/** The context of one request. */
 export interface RequestContext extends CollectOptions {
   /** The request's EntityManager (`fromContext`: the transaction's inside a mutation). */
   readonly em: EntityManager;
@@ -18,15 +19,41 @@ export interface RequestContext extends CollectOptions {
   readonly graph: Graph;
   /** Page-size and depth limits (the schema's options object: plans are cached per object). */
   readonly limits: CollectLimits;
-  /** The MikroORM option sending a read to the request's read connection (`read_from.ts`). */
+  /**
+   * The MikroORM option sending a read to the request's read connection (`read_from.ts`), as
+   * `fromContext` last marked the EntityManager.
+   */
   readonly read: { readonly connectionType: ConnectionType };
+  /** The response paths (without list indices) of edges resolved without field collection. */
+  readonly fallbacks: Set<string>;
+  /** The pending batches of edge resolvers, by batch key (`edges.ts`). */
+  readonly batches: Map<string, { parents: object[]; done: Promise<void> }>;
 }
 
-/** The context of a resolver call on `em` (already marked by `fromContext`). */
+const CONTEXTS = new WeakMap<EntityManager, RequestContext>();
+
+/**
+ * The context of the request whose EntityManager is `em` (already marked by `fromContext`):
+ * the one built by an earlier resolver call of the request, or a new one.
+ */
 export function requestContext(
   em: EntityManager,
   graph: Graph,
   limits: CollectLimits = {},
 ): RequestContext {
-  return { em, graph, limits, read: { connectionType: readConnection(em) } };
+  const known = CONTEXTS.get(em);
+  if (known?.graph === graph && known.limits === limits) return known;
+  const context: RequestContext = {
+    em,
+    graph,
+    limits,
+    get read() {
+      return { connectionType: readConnection(em) };
+    },
+    // Resolvers of another schema or limits on the same EntityManager share the request's state.
+    fallbacks: known?.fallbacks ?? new Set(),
+    batches: known?.batches ?? new Map(),
+  };
+  CONTEXTS.set(em, context);
+  return context;
 }

@@ -58,7 +58,7 @@ export function createResolvers(
   options: ResolverOptions = {},
 ): ResolverMap {
   const graph = withHooks(generated, options);
-  /** The request context of a resolver call (reads go where `readFrom` says). */
+  /** The context of the request of a resolver call (reads go where `readFrom` says). */
   const request = (ctx: MikroContext): RequestContext =>
     requestContext(fromContext(ctx, options.readFrom), graph, options);
   const query: Record<string, Resolver> = {
