@@ -1,7 +1,8 @@
 /**
  * The search modal: the search bar, the screen for the current state (start,
- * results, no results, error), keyboard navigation across the rows and the
- * footer. The loading indicator shows when results take more than 300 ms.
+ * results, no results, error), the rows (keyboard navigation across them:
+ * `useListNavigation`) and the footer. The loading indicator shows when
+ * results take more than 300 ms.
  * With `askAi`, the rows start with "Ask AI: <query>" (active by default),
  * the start screen lists the recent conversations, and the Ask AI mode (a
  * chunk loaded on its first use) replaces the modal's content until Escape
@@ -27,6 +28,7 @@ import { NoResultsScreen } from "./no_results_screen.ts";
 import { ResultsFooter, ResultsScreen } from "./results_screen.ts";
 import type { SearchBar } from "./search_bar.ts";
 import { StartScreen } from "./start_screen.ts";
+import { useListNavigation } from "./use_list_navigation.ts";
 
 /** Delay before a pending search shows the loading indicator, in milliseconds. */
 export const STALLED_DELAY_MS = 300;
@@ -65,7 +67,6 @@ export function Modal(props: ModalProps): VNode {
   const [query, setQuery] = useState(props.query.slice(0, MAX_QUERY_LENGTH));
   const [status, setStatus] = useState<"idle" | "stalled" | "error">("idle");
   const [results, setResults] = useState<Results | null>(null);
-  const [active, setActive] = useState(0);
   const [saved, setSaved] = useState(() => ({
     recent: storage.recent(),
     favorites: storage.favorites(),
@@ -121,6 +122,10 @@ export function Modal(props: ModalProps): VNode {
   const askAiRow = !!options.askAi && query !== "" && status !== "error";
   const offset = askAiRow ? 1 : 0;
   const count = offset + items.length;
+  const [active, setActive, onKeyDown] = useListNavigation(count, (row, event) => {
+    if (askAiRow && row === 0) setAskAi({ question: query });
+    else if (items[row - offset]) onSelect(items[row - offset], event);
+  });
   const state: SearchState = { query, context: { nbHits: showResults ? results!.nbHits : 0 } };
   const activeId = count > 0 && !askAi ? `${idPrefix}-item-${active}` : undefined;
 
@@ -150,19 +155,6 @@ export function Modal(props: ModalProps): VNode {
     setAskAi(null);
     setHistory(props.conversations.list());
     if (text !== undefined) setText(text);
-  };
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
-      event.preventDefault();
-      if (count === 0) return;
-      const step = event.key === "ArrowDown" ? 1 : -1;
-      setActive((active + step + count) % count);
-    } else if (event.key === "Enter") {
-      event.preventDefault();
-      if (event.isComposing || event.keyCode === 229) return;
-      if (askAiRow && active === 0) setAskAi({ question: query });
-      else if (items[active - offset]) onSelect(items[active - offset], event);
-    }
   };
 
   let list: unknown = null;
