@@ -5,14 +5,23 @@
  * the first argument), then drops the indentation inside template literals:
  * the `html` templates (htm) keep their source indentation through the
  * minifier, and htm drops whitespace that holds a newline at the edges of a
- * text (so also a newline between two tags). Minified code has no other raw
- * newlines (string literals escape them).
+ * text (so also a newline between two tags or a tag and an interpolation;
+ * see `TEXT_EDGE_NEWLINE`). Minified code has no other raw newlines (string
+ * literals escape them).
  *
  * Run: `deno run -A scripts/bundle.ts [outdir]`
  */
 import { fromFileUrl, join } from "@std/path";
 
 const ROOT = fromFileUrl(new URL("..", import.meta.url));
+
+/**
+ * A newline that is a whole text between two tags, a tag and an
+ * interpolation, or a template's edge and a tag: htm drops it (whitespace
+ * holding a newline at the edges of a text). Not touched: a newline between
+ * two interpolations or inside a plain string such as `` `\n` ``.
+ */
+const TEXT_EDGE_NEWLINE = /(?<=`)\n(?=<)|(?<=>)\n(?=`|<|\$\{)|(?<=\})\n(?=<)/g;
 
 /** The `deno bundle` arguments, writing to `outDir`. */
 export function bundleArgs(outDir: string): string[] {
@@ -44,7 +53,7 @@ export async function bundle(outDir: string): Promise<void> {
     if (!entry.name.endsWith(".js")) continue;
     const path = join(outDir, entry.name);
     const code = await Deno.readTextFile(path);
-    await Deno.writeTextFile(path, code.replace(/\n[ \t]+/g, "\n").replace(/>\n</g, "><"));
+    await Deno.writeTextFile(path, code.replace(/\n[ \t]+/g, "\n").replace(TEXT_EDGE_NEWLINE, ""));
   }
 }
 

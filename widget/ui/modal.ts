@@ -1,8 +1,8 @@
 /**
  * The search modal: the search bar, the screen for the current state (start,
- * results, no results, error), the rows (keyboard navigation across them:
- * `useListNavigation`) and the footer. The loading indicator shows when
- * results take more than 300 ms.
+ * results, no results, error), the rows and the footer. The search itself is
+ * `useKeywordSearch` (the loading indicator shows when results take more than
+ * 300 ms), the keyboard navigation across the rows `useListNavigation`.
  * With `askAi`, the rows start with "Ask AI: <query>" (active by default),
  * the start screen lists the recent conversations, and the Ask AI mode (a
  * chunk loaded on its first use) replaces the modal's content until Escape
@@ -14,7 +14,7 @@ import type { VNode } from "preact";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { ConversationStorage } from "../ask_ai/conversations.ts";
 import type { AskAiStart } from "../ask_ai/view.ts";
-import { type Group, groupHits, type GroupItem } from "../groups.ts";
+import type { GroupItem } from "../groups.ts";
 import type { NavigatorParams, ResolvedOptions, SearchState } from "../options.ts";
 import { MAX_QUERY_LENGTH, type SearchClient, type SearchResult } from "../search.ts";
 import type { SearchStorage } from "../storage.ts";
@@ -28,10 +28,8 @@ import { NoResultsScreen } from "./no_results_screen.ts";
 import { ResultsFooter, ResultsScreen } from "./results_screen.ts";
 import type { SearchBar } from "./search_bar.ts";
 import { StartScreen } from "./start_screen.ts";
+import { useKeywordSearch } from "./use_keyword_search.ts";
 import { useListNavigation } from "./use_list_navigation.ts";
-
-/** Delay before a pending search shows the loading indicator, in milliseconds. */
-export const STALLED_DELAY_MS = 300;
 
 /** Props of {@link Modal}. */
 export interface ModalProps {
@@ -51,12 +49,6 @@ export interface ModalProps {
   onClose(): void;
 }
 
-interface Results {
-  query: string;
-  groups: Group[];
-  nbHits: number;
-}
-
 type AskAiModule = typeof import("../ask_ai/view.ts");
 
 /** The modal dialog (`.DocSearch-Container` > `.DocSearch-Modal`). */
@@ -64,17 +56,17 @@ export function Modal(props: ModalProps): VNode {
   const { options, storage, idPrefix } = props;
   const t = options.translations.modal;
   const env = options.environment;
-  const [query, setQuery] = useState(props.query.slice(0, MAX_QUERY_LENGTH));
-  const [status, setStatus] = useState<"idle" | "stalled" | "error">("idle");
-  const [results, setResults] = useState<Results | null>(null);
-  const [saved, setSaved] = useState(() => ({
-    recent: storage.recent(),
-    favorites: storage.favorites(),
-  }));
+  const [query, setQuery, status, results, suggestions] = useKeywordSearch(
+    options,
+    props.search,
+    props.query,
+    () => setActive(0),
+  );
+  const readSaved = () => ({ recent: storage.recent(), favorites: storage.favorites() });
+  const [saved, setSaved] = useState(readSaved);
   const [history, setHistory] = useState(() => props.conversations.list());
   const [askAi, setAskAi] = useState<AskAiStart | null>(null);
   const [askAiModule, setAskAiModule] = useState<AskAiModule | null>(null);
-  const suggestions = useRef<string[]>([]);
   const input = useRef<HTMLInputElement>(null);
   const container = useRef<HTMLDivElement>(null);
   const dropdown = useRef<HTMLDivElement>(null);
@@ -84,30 +76,6 @@ export function Modal(props: ModalProps): VNode {
   useEffect(() => {
     if (askAi && !askAiModule) import("../ask_ai/view.ts").then(setAskAiModule, () => {});
   }, [askAi]);
-
-  useEffect(() => {
-    if (query === "") {
-      setStatus("idle");
-      props.search(query);
-      return;
-    }
-    const timer = env.setTimeout(() => setStatus("stalled"), STALLED_DELAY_MS);
-    props.search(query).then((answer) => {
-      if (!answer) return;
-      env.clearTimeout(timer);
-      const hits = options.transformItems(answer.flatMap((r) => r?.hits ?? []));
-      const groups = groupHits(hits, options.maxResultsPerGroup);
-      if (groups.length > 0) suggestions.current = groups.map((g) => g.title).filter(Boolean);
-      const nbHits = answer.reduce((n, r) => n + (r?.nbHits ?? r?.hits?.length ?? 0), 0);
-      setResults({ query, groups, nbHits });
-      setStatus("idle");
-      setActive(0);
-    }, () => {
-      env.clearTimeout(timer);
-      setStatus("error");
-    });
-    return () => env.clearTimeout(timer);
-  }, [query]);
 
   const showResults = query !== "" && status !== "error" && results !== null;
   const items: GroupItem[] = useMemo(
@@ -134,7 +102,7 @@ export function Modal(props: ModalProps): VNode {
     if (row && dropdown.current) keepInView(dropdown.current, row);
   }, [activeId]);
 
-  const refresh = () => setSaved({ recent: storage.recent(), favorites: storage.favorites() });
+  const refresh = () => setSaved(readSaved());
   const onSelect = (item: GroupItem, event: MouseEvent | KeyboardEvent) => {
     storage.addRecent(item);
     refresh();
@@ -184,7 +152,7 @@ export function Modal(props: ModalProps): VNode {
     screen = html`
       <${NoResultsScreen}
         query=${results.query}
-        suggestions=${suggestions.current}
+        suggestions=${suggestions}
         translations=${t.noResultsScreen}
         missingResultsUrl=${options.getMissingResultsUrl?.({ query: results.query }) ?? null}
         onSuggestion=${(s: string) => (setText(s), input.current?.focus())}
