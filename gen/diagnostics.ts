@@ -10,6 +10,7 @@ import { GenerateError } from "./errors.ts";
 
 /** One problem, naming where it is. */
 export interface Diagnostic {
+  /** An `error` stops the run before anything is written; a `warning` is reported only. */
   severity: "error" | "warning";
   /** Entity module, relative to the working directory when inside it. */
   file?: string;
@@ -17,6 +18,7 @@ export interface Diagnostic {
   entity?: string;
   /** Entity property (or properties, comma-separated). */
   prop?: string;
+  /** What is wrong, and how to fix it. */
   message: string;
 }
 

@@ -12,11 +12,14 @@ import type { Diagnostic } from "./diagnostics.ts";
  * each (and the warnings of the run).
  */
 export class GenerateError extends Error {
+  /** `"GenerateError"`. */
   override name = "GenerateError";
   /** Every problem of the run, each naming file, entity and property where known. */
   readonly diagnostics: readonly Diagnostic[];
 
   /**
+   * Makes the error.
+   *
    * @param message the problem, or the list of problems
    * @param diagnostics the structured problems; empty for a single problem given as `message`
    */

@@ -33,9 +33,11 @@ export interface GraphField {
   name: string;
   /** Entity property. */
   prop: string;
+  /** The scalar kind: how values are compared, ordered, encoded in cursors. */
   kind: ScalarKind;
   /** GraphQL type name of the field, without list/non-null wrappers. */
   graphqlType: string;
+  /** The property is nullable: the GraphQL field has no `!`. */
   nullable: boolean;
   /** For enum fields, the GraphQL enum name. */
   enum?: string;
@@ -50,6 +52,7 @@ export interface GraphField {
   computed?: "getter" | "formula";
   /** For computed getters: the stored properties field collection selects for them. */
   reads?: string[];
+  /** The GraphQL description (the property's `comment`). */
   description?: string;
 }
 
@@ -61,11 +64,13 @@ export interface GraphEdge {
   prop: string;
   /** GraphQL type name of the target node. */
   target: string;
+  /** The MikroORM relation kind: many-to-one, one-to-one, one-to-many, many-to-many. */
   kind: "m:1" | "1:1" | "1:m" | "m:n";
   /** `m:1`/`1:1`: one node; otherwise a list or a connection. */
   unique: boolean;
   /** `RelayConnection()`. */
   connection: boolean;
+  /** A unique edge whose target can be missing (a nullable foreign key, an inverse side). */
   nullable: boolean;
   /** The target's property pointing back (`1:m`, bidirectional `m:n`, inverse `1:1`). */
   inverse?: string;
@@ -79,6 +84,7 @@ export interface GraphOrderField {
   name: string;
   /** Entity property: the field, or the edge for edge order fields. */
   prop: string;
+  /** The scalar kind of the ordered value (`int` for `_COUNT` fields). */
   kind: ScalarKind;
   /** The value can be null (a nullable field, or a field reached through a nullable edge). */
   nullable?: boolean;
@@ -94,8 +100,11 @@ export type { GraphEnum } from "./enums.ts";
 export interface GraphType {
   /** GraphQL type name. */
   name: string;
+  /** The entity as loaded from its module: export name, file, annotations. */
   entity: LoadedEntity;
+  /** MikroORM's discovered metadata of the entity. */
   meta: EntityMetadata;
+  /** The primary key: property, column, scalar kind. */
   id: IdDescription;
   /**
    * The abstract root of a single-table or table-per-type inheritance: a GraphQL interface
@@ -106,8 +115,11 @@ export interface GraphType {
   implements?: string;
   /** Root connection field name, when annotated `QueryField()`. */
   queryField?: string;
+  /** The scalar fields, in entity property order. */
   fields: GraphField[];
+  /** The edges, in entity property order. */
   edges: GraphEdge[];
+  /** The values of `<T>OrderField`. */
   orderFields: GraphOrderField[];
   /** User field name -> properties to select for it (`CollectedFor`). */
   collectedFor: Record<string, string[]>;
@@ -119,12 +131,15 @@ export interface GraphType {
   where?: GraphWhereInput;
   /** `IdPrefix(prefix)`: the prefix of the type's string keys. */
   prefix?: string;
+  /** The GraphQL description (the entity's `comment`). */
   description?: string;
 }
 
 /** The intermediate representation every emitter reads. */
 export interface Graph {
+  /** The node types, sorted by name. */
   types: GraphType[];
+  /** The GraphQL enums of enum properties. */
   enums: GraphEnum[];
   /** The embeddables the node types use, as object and input types. */
   embeddables?: GraphEmbeddable[];

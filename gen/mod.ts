@@ -21,8 +21,14 @@ import { loadOrmConfig } from "./orm_config.ts";
 import { printGraphSchema } from "./schema.ts";
 import { writeFiles } from "./write.ts";
 
-export { defineConfig, type GenerateConfig, type GenerateOptions } from "./config.ts";
-export { type Diagnostic, formatDiagnostic } from "./diagnostics.ts";
+export {
+  defineConfig,
+  type GenerateConfig,
+  type GenerateOptions,
+  type OrmDiscoveryOptions,
+} from "./config.ts";
+export { type Diagnostic, type DiagnosticInput, formatDiagnostic } from "./diagnostics.ts";
+export type { LoadedEntity } from "./load.ts";
 export { GenerateError } from "./errors.ts";
 export type {
   Graph,

@@ -46,12 +46,15 @@ export interface GraphMutationInput {
   field: string;
   /** Input object type, e.g. `CreatePostInput`. */
   name: string;
+  /** The input's fields, in entity property order. */
   fields: GraphMutationInputField[];
 }
 
 /** The generated mutations of one type. */
 export interface GraphMutations {
+  /** `Create<T>Input` and `create<T>`, unless `Skip(SkipMutationCreateInput)`. */
   create?: GraphMutationInput;
+  /** `Update<T>Input` and `update<T>`, unless `Skip(SkipMutationUpdateInput)`. */
   update?: GraphMutationInput;
   /** `delete<T>(id: ID!): ID!`. */
   delete?: { field: string };

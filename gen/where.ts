@@ -56,7 +56,9 @@ export interface GraphWhereEdge {
 export interface GraphWhereInput {
   /** `<T>WhereInput`. */
   name: string;
+  /** The predicates on the type's fields. */
   fields: GraphWhereField[];
+  /** The `has<Edge>`/`has<Edge>With` predicates. */
   edges: GraphWhereEdge[];
 }
 

@@ -72,7 +72,9 @@ export interface AnnotationDecorator<A extends Annotation = Annotation> {
 
 /** All annotations of one entity: on the entity itself and per property. */
 export interface EntityAnnotations {
+  /** The annotations of the entity (class or schema). */
   entity: Annotation[];
+  /** The annotations per entity property name. */
   fields: Record<string, Annotation[]>;
 }
 

@@ -31,7 +31,9 @@ import {
 
 /** What {@linkcode operationCost} needs besides the operation. */
 export interface CostContext {
+  /** The executable schema (field types and arguments). */
   schema: GraphQLSchema;
+  /** The whole request document (its fragments are expanded). */
   document: DocumentNode;
   /** The request's variables, as sent. */
   variables: Record<string, unknown>;

@@ -24,8 +24,11 @@ export interface DocumentCacheOptions {
 
 /** The `parserAndValidationCache` option of `createYoga`. */
 export interface YogaDocumentCache {
+  /** Parsed documents by source text, bounded by the summed source length. */
   documentCache: LRUCache<string, DocumentNode>;
+  /** Parse errors by source text, bounded like `documentCache`. */
   errorCache: LRUCache<string, object>;
+  /** `true`: Yoga keeps its own validation cache. */
   validationCache: true;
 }
 

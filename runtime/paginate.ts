@@ -82,14 +82,19 @@ export interface PageInfo {
 
 /** A connection edge: the node and its opaque cursor (encoded when read). */
 export interface Edge<T> {
+  /** The node (an entity or a plain record of the loaded columns). */
   node: T;
+  /** The edge's opaque cursor, base64url text (spec: Relay cursor connections). */
   cursor: string;
 }
 
 /** A connection; `totalCount` is resolved lazily by the `<T>Connection.totalCount` resolver. */
 export interface Connection<T> {
+  /** The page's edges, in the requested order. */
   edges: Edge<T>[];
+  /** Whether more pages exist, and the cursors of the page's ends. */
   pageInfo: PageInfo;
+  /** Counts every node of the connection (ignoring the page); called only when selected. */
   totalCount: () => Promise<number> | number;
 }
 

@@ -31,7 +31,8 @@ export type ResolverOptions = CollectLimits & GraphHooks & {
   readFrom?: ReadFrom;
 };
 
-type Resolver = GraphQLFieldResolver<
+/** A field resolver of a {@linkcode ResolverMap}: graphql-js's, over mikrogql's context. */
+export type Resolver = GraphQLFieldResolver<
   Record<string, unknown>,
   MikroContext,
   Record<string, unknown>

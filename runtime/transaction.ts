@@ -52,8 +52,10 @@ export interface MikroContext {
    * with `readYourWrites`, for a client's requests shortly after its own mutation.
    */
   readFrom?: ReadFrom;
-  [TX]?: EntityManager;
 }
+
+/** A context as the Transactioner sees it: with the EntityManager of the open transaction. */
+type TxContext = MikroContext & { [TX]?: EntityManager };
 
 /**
  * Returns the EntityManager resolvers must use: the one bound to the operation's transaction when
@@ -65,7 +67,7 @@ export interface MikroContext {
  * @throws Error when the context holds no EntityManager
  */
 export function fromContext(ctx: MikroContext, schemaReadFrom?: ReadFrom): EntityManager {
-  const em = ctx[TX] ?? ctx.em;
+  const em = (ctx as TxContext)[TX] ?? ctx.em;
   if (!em) {
     throw new Error(
       "no EntityManager in the GraphQL context: pass `context: () => ({ em: orm.em.fork() })` to createYoga",
@@ -233,7 +235,7 @@ async function attemptTransaction(
 async function run(
   em: EntityManager,
   raw: DatabaseConnection,
-  ctx: MikroContext,
+  ctx: TxContext,
   args: ExecutionArgs,
   execute: Execute,
 ): Promise<ExecutionResult> {
