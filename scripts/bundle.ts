@@ -18,10 +18,11 @@ const ROOT = fromFileUrl(new URL("..", import.meta.url));
 /**
  * A newline that is a whole text between two tags, a tag and an
  * interpolation, or a template's edge and a tag: htm drops it (whitespace
- * holding a newline at the edges of a text). Not touched: a newline between
+ * holding a newline at the edges of a text); and a newline between an
+ * attribute value and the tag's `>` or `/>`. Not touched: a newline between
  * two interpolations or inside a plain string such as `` `\n` ``.
  */
-const TEXT_EDGE_NEWLINE = /(?<=`)\n(?=<)|(?<=>)\n(?=`|<|\$\{)|(?<=\})\n(?=<)/g;
+const TEXT_EDGE_NEWLINE = /(?<=`)\n(?=<)|(?<=>)\n(?=`|<|\$\{)|(?<=\})\n(?=<)|(?<=[}"])\n(?=\/?>)/g;
 
 /** The `deno bundle` arguments, writing to `outDir`. */
 export function bundleArgs(outDir: string): string[] {

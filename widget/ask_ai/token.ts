@@ -34,13 +34,6 @@ export function tokenExpiry(token: string): number {
  */
 export function createTokenSource(options: TokenOptions): () => Promise<string> {
   const key = `__DOCSEARCH_ASKAI_TOKEN__${options.assistantId}`;
-  const storage = (): Storage | null => {
-    try {
-      return options.environment.sessionStorage;
-    } catch {
-      return null;
-    }
-  };
   let pending: Promise<string> | null = null;
   const fresh = (token: string | null | undefined): token is string =>
     !!token && tokenExpiry(token) - TOKEN_REFRESH_MARGIN_S * 1000 > Date.now();
@@ -54,7 +47,7 @@ export function createTokenSource(options: TokenOptions): () => Promise<string> 
       throw new Error(body.message || `The chat token request failed (HTTP ${response.status})`);
     }
     try {
-      storage()?.setItem(key, body.token);
+      options.environment.sessionStorage.setItem(key, body.token);
     } catch {
       // not cached: the next question asks again
     }
@@ -63,9 +56,9 @@ export function createTokenSource(options: TokenOptions): () => Promise<string> 
   return () => {
     let cached: string | null = null;
     try {
-      cached = storage()?.getItem(key) ?? null;
+      cached = options.environment.sessionStorage.getItem(key);
     } catch {
-      cached = null;
+      // no storage: ask for a token
     }
     if (fresh(cached)) return Promise.resolve(cached);
     pending ??= request().finally(() => (pending = null));

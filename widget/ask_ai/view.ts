@@ -4,12 +4,13 @@
  * streams, with a stop button), the new-conversation screen with suggested
  * questions, the conversation history, and the Ask AI screen: thinking, the
  * streamed Markdown answer, tool calls, related sources, copy, like/dislike,
- * the stopped note, errors and the disclaimer.
+ * the stopped note, errors and the disclaimer. The chat itself (asking,
+ * streaming, storing) is `useChat` (`./use_chat.ts`).
  *
  * @module
  */
 import type { VNode } from "preact";
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { ResolvedAskAi, ResolvedOptions } from "../options.ts";
 import type { SearchClient } from "../search.ts";
 import type { AskAiScreenTranslations } from "../translations.ts";
@@ -23,12 +24,10 @@ import {
   pageIcon,
   thumbIcon,
 } from "../ui/icons.ts";
-import { type ChatSettings, sendChat, sendFeedback } from "./chat.ts";
 import type { Conversation, ConversationStorage } from "./conversations.ts";
 import { answerLinks, isSafeUrl, renderMarkdown } from "./markdown.ts";
-import { applyChunk, messageText, type ToolPart, type UiMessage } from "./messages.ts";
-import { readUiMessageStream } from "./stream.ts";
-import { createTokenSource } from "./token.ts";
+import { messageText, type ToolPart, type UiMessage } from "./messages.ts";
+import { useChat } from "./use_chat.ts";
 
 /** The index holding the assistants' suggested questions. */
 export const SUGGESTED_QUESTIONS_INDEX = "algolia_ask_ai_suggested_questions";
@@ -142,34 +141,21 @@ export function AskAiView(props: AskAiViewProps): VNode {
   const { options, conversations, start } = props;
   const { askAi, environment } = options;
   const t = options.translations.modal;
-  const settings: ChatSettings = useMemo(() => ({
+  const [conversation, streaming, history, askChat, stop, open, remove, sendFeedback] = useChat(
     askAi,
     environment,
-    token: createTokenSource({
-      baseUrl: askAi.baseUrl,
-      assistantId: askAi.assistantId,
-      environment,
-    }),
-  }), [askAi]);
-  const [conversation, setConversation] = useState<Conversation>(
-    () => start.conversation ?? { id: crypto.randomUUID(), title: "", messages: [] },
+    conversations,
+    start,
   );
   const [screen, setScreen] = useState<"chat" | "history">("chat");
-  const [streaming, setStreaming] = useState(false);
   const [question, setQuestion] = useState("");
   const [feedback, setFeedback] = useState<Record<string, boolean>>({});
   const [copied, setCopied] = useState<string | null>(null);
   const [menu, setMenu] = useState(false);
   const [suggested, setSuggested] = useState<SuggestedQuestion[]>([]);
-  const [history, setHistory] = useState(() => conversations.list());
-  const abort = useRef<AbortController | null>(null);
   const input = useRef<HTMLInputElement>(null);
 
   useLayoutEffect(() => input.current?.focus(), [screen, streaming]);
-  useEffect(() => () => abort.current?.abort(), []);
-  useEffect(() => {
-    if (start.question) ask(start.question);
-  }, []);
   const isNew = conversation.messages.length === 0;
   useEffect(() => {
     if (!isNew || !askAi.suggestedQuestions || suggested.length > 0) return;
@@ -186,60 +172,20 @@ export function AskAiView(props: AskAiViewProps): VNode {
     }, () => {});
   }, [isNew]);
 
-  /** Asks `text` with the whole conversation; every failure ends as a message in the screen. */
-  async function ask(text: string, suggestedQuestionId?: string) {
-    const user: UiMessage = {
-      id: crypto.randomUUID(),
-      role: "user",
-      parts: [{ type: "text", text }],
-    };
-    let answer: UiMessage = { id: crypto.randomUUID(), role: "assistant", parts: [] };
-    const base: Conversation = {
-      ...conversation,
-      title: conversation.title || text,
-      messages: [...conversation.messages, user],
-    };
-    const show = (message: UiMessage) => {
-      answer = message;
-      setConversation({ ...base, messages: [...base.messages, message] });
-    };
-    show(answer);
+  /** Asks `text` (see `useChat`), showing the chat. */
+  const ask = (text: string, suggestedQuestionId?: string) => {
+    askChat(text, suggestedQuestionId);
     setScreen("chat");
-    setStreaming(true);
     setQuestion("");
-    const controller = new AbortController();
-    abort.current = controller;
-    try {
-      const response = await sendChat(settings, {
-        id: base.id,
-        messages: base.messages,
-        suggestedQuestionId,
-        signal: controller.signal,
-      });
-      await readUiMessageStream(response.body!, (chunk) => show(applyChunk(answer, chunk)));
-    } catch (error) {
-      show({
-        ...answer,
-        metadata: controller.signal.aborted
-          ? { stopped: true }
-          : { error: (error as Error).message || String(error) },
-      });
-    } finally {
-      abort.current = null;
-      setStreaming(false);
-      conversations.save({ ...base, messages: [...base.messages, answer] });
-      setHistory(conversations.list());
-    }
-  }
+  };
 
-  const onQuery = (query: string) => props.onBack(query);
   const last = conversation.messages[conversation.messages.length - 1];
   const a = t.askAiScreen;
 
   const renderAnswer = (message: UiMessage) => {
     const done = !(streaming && message === last);
     const body =
-      html`<${Parts} message=${message} t=${a} onQuery=${onQuery} environment=${environment} />`;
+      html`<${Parts} message=${message} t=${a} onQuery=${props.onBack} environment=${environment} />`;
     const waiting = message.parts.length === 0 && !done;
     const rendered = renderMarkdown(messageText(message), environment.document);
     const sources = [
@@ -301,7 +247,7 @@ export function AskAiView(props: AskAiViewProps): VNode {
                 aria-label=${like ? a.likeButtonTitle : a.dislikeButtonTitle}
                 onClick=${() => {
                   setFeedback({ ...feedback, [message.id]: like });
-                  sendFeedback(settings, message.id, like).catch(() => {});
+                  sendFeedback(message.id, like);
                 }}
               >${thumbIcon()}</button>
             `
@@ -320,14 +266,14 @@ export function AskAiView(props: AskAiViewProps): VNode {
         <ul>${history.map((c) =>
           html`
             <li key=${c.id} class="DocSearch-ConversationHistory-Item">
-              <button type="button" onClick=${() => (setConversation(c), setScreen("chat"))}>${c
+              <button type="button" onClick=${() => (open(c), setScreen("chat"))}>${c
                 .title}</button>
               <button
                 type="button"
                 class="DocSearch-Hit-action-button"
                 title=${t.startScreen.removeRecentConversationButtonTitle}
                 aria-label=${t.startScreen.removeRecentConversationButtonTitle}
-                onClick=${() => (conversations.remove(c.id), setHistory(conversations.list()))}
+                onClick=${() => remove(c.id)}
               >${closeIcon()}</button>
             </li>
           `
@@ -409,7 +355,7 @@ export function AskAiView(props: AskAiViewProps): VNode {
             class="DocSearch-AskAiScreen-StopButton"
             title=${a.stopButtonTitle}
             aria-label=${a.stopButtonTitle}
-            onClick=${() => abort.current?.abort()}
+            onClick=${stop}
           >■</button>
         `}
         <div class="DocSearch-Actions">
@@ -421,8 +367,7 @@ export function AskAiView(props: AskAiViewProps): VNode {
             ${menu && html`
               <div class="DocSearch-Menu-content open" role="menu">
                 ${item("DocSearch-AskAiScreen-NewButton", s.startNewConversationText, () => {
-                  abort.current?.abort();
-                  setConversation({ id: crypto.randomUUID(), title: "", messages: [] });
+                  open();
                   setScreen("chat");
                 })}
                 ${item(

@@ -62,9 +62,11 @@ export function Modal(props: ModalProps): VNode {
     props.query,
     () => setActive(0),
   );
-  const readSaved = () => ({ recent: storage.recent(), favorites: storage.favorites() });
-  const [saved, setSaved] = useState(readSaved);
-  const [history, setHistory] = useState(() => props.conversations.list());
+  const [saved, setSaved] = useState(() => ({
+    recent: storage.recent(),
+    favorites: storage.favorites(),
+  }));
+  const [history, setHistory] = useState(props.conversations.list);
   const [askAi, setAskAi] = useState<AskAiStart | null>(null);
   const [askAiModule, setAskAiModule] = useState<AskAiModule | null>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -102,7 +104,7 @@ export function Modal(props: ModalProps): VNode {
     if (row && dropdown.current) keepInView(dropdown.current, row);
   }, [activeId]);
 
-  const refresh = () => setSaved(readSaved());
+  const refresh = () => setSaved({ recent: storage.recent(), favorites: storage.favorites() });
   const onSelect = (item: GroupItem, event: MouseEvent | KeyboardEvent) => {
     storage.addRecent(item);
     refresh();
