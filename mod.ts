@@ -88,12 +88,11 @@ export { setupUniversalIds } from "./runtime/universal.ts";
 export type {
   Connection,
   Edge,
-  OrderDirection,
-  OrderInput,
   PageInfo,
   PaginationArgs,
   PaginationLimits,
-} from "./runtime/paginate.ts";
+} from "./runtime/connection.ts";
+export type { OrderDirection, OrderInput } from "./runtime/order.ts";
 export type { CollectLimits } from "./runtime/collect.ts";
 export { readConnection, type ReadFrom } from "./runtime/read_from.ts";
 export { READ_PRIMARY_UNTIL, type ReadYourWritesOptions } from "./runtime/read_your_writes.ts";

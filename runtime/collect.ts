@@ -30,7 +30,7 @@ import {
 import { ErrorCode, gqlError } from "./errors.ts";
 import type { EdgeDescription, Graph, NodeType } from "./graph.ts";
 import { edgeKey } from "./loaded_edges.ts";
-import { type PaginationArgs, type PaginationLimits, validatePagination } from "./paginate.ts";
+import { type PaginationArgs, type PaginationLimits, validatePagination } from "./connection.ts";
 
 /** What to load for the nodes of one level. */
 export interface NodePlan {

@@ -7,13 +7,13 @@
 import { type Collection, wrap } from "@mikro-orm/core";
 import type { GraphQLResolveInfo } from "graphql";
 import { collectConnection, collectNode, type EdgePlan } from "./collect.ts";
-import { loadPlan } from "./load.ts";
+import { loadPlan, paginate } from "./load.ts";
 import { edgeKey, loadedEdge, rootScope } from "./loaded_edges.ts";
 import { type EdgeDescription, type NodeType, nodeTypeOf } from "./graph.ts";
 import { isRecord } from "./records.ts";
 import type { RequestContext } from "./request.ts";
 import { whereFilter } from "./where.ts";
-import { type Connection, paginate, type PaginationArgs } from "./paginate.ts";
+import type { Connection, PaginationArgs } from "./connection.ts";
 
 /**
  * Resolves the edge field `name` of `parent` (entgql's generated edge resolver, spec rule 3):

@@ -1,6 +1,19 @@
 /**
- * Order terms that are SQL expressions over the row, and the cursor values read for them from
- * the database:
+ * Order terms: the one description of a page's order, rendered in the three forms a page needs
+ * ({@linkcode orderTerms} resolves `orderBy`, {@linkcode pageOrder} adds the id tiebreaker):
+ *
+ * - {@linkcode orderByOf}: a MikroORM `orderBy` for `em.find`, `Collection.matching` and the
+ *   QueryBuilder;
+ * - {@linkcode orderText}: SQL text for a window function's `ORDER BY` (MariaDB/MySQL get
+ *   `IS NULL` terms for their missing `NULLS FIRST/LAST`);
+ * - {@linkcode keyset}: the keyset predicate "after"/"before" a cursor's values.
+ *
+ * Rows are ordered by the terms, then by the primary key (the tiebreaker that makes the order
+ * total): in the direction of a single order term, ascending after a `MultiOrder()` list
+ * (entgql); nulls sort as the smallest value (first ascending, last descending) on every dialect.
+ *
+ * Some terms are SQL expressions over the row ({@linkcode termSql}), whose cursor values are read
+ * from the database:
  *
  * - `<EDGE>_COUNT` (entgql, non-unique edge): `(SELECT count(*) FROM <target or pivot> WHERE
  *   <foreign key> = <row key>)`;
@@ -20,11 +33,40 @@
 import {
   type EntityManager,
   type EntityMetadata,
+  type FilterQuery,
+  type QueryOrderMap,
   raw,
   type RawQueryFragment,
 } from "@mikro-orm/core";
 import { dialectOf, exactValue } from "./dialect.ts";
-import type { NodeType } from "./graph.ts";
+import { ErrorCode, gqlError } from "./errors.ts";
+import type { NodeType, ScalarKind } from "./graph.ts";
+
+/** `ASC` or `DESC`, the values of the `OrderDirection` enum. */
+export type OrderDirection = "ASC" | "DESC";
+
+/** A `<T>Order` input value. */
+export interface OrderInput {
+  /** A value of `<T>OrderField`. */
+  field: string;
+  /** Defaults to `ASC`. */
+  direction?: OrderDirection;
+}
+
+/** One resolved order term. `path` is an entity property path (`"title"`, `"author.name"`). */
+export interface OrderTerm {
+  path: string;
+  kind: ScalarKind;
+  direction: OrderDirection;
+  /** The value can be null (sorted as the smallest value). */
+  nullable?: boolean;
+  /** `<EDGE>_COUNT`: the number of rows of the edge `path`. */
+  count?: boolean;
+  /** `<EDGE>_<FIELD>`: this property of the row the unique edge `path` points to. */
+  field?: string;
+  /** The SQL of edge and date terms ({@linkcode termSql}; set by {@linkcode pageOrder}). */
+  sql?: TermSql;
+}
 
 /** An order term's SQL: the expression ordered and compared, and the one read for its cursor. */
 export interface TermSql {
@@ -121,4 +163,146 @@ function equal(
   q: (name: string) => string,
 ): string {
   return columns.map((c, i) => `${q(alias)}.${q(c)} = ${values[i]}`).join(" and ");
+}
+
+/**
+ * Resolves `orderBy` into order terms (without the id tiebreaker and without SQL).
+ *
+ * @throws GraphQLError `BAD_USER_INPUT` for an order field the type does not have, or the same
+ *   field twice (so a keyset has at most one term per order field)
+ */
+export function orderTerms(
+  type: NodeType,
+  orderBy: OrderInput | OrderInput[] | null | undefined,
+): OrderTerm[] {
+  const inputs = orderBy == null ? [] : Array.isArray(orderBy) ? orderBy : [orderBy];
+  return inputs.map((input, i) => {
+    const field = type.orderFields[input.field];
+    if (!field) {
+      throw gqlError(
+        ErrorCode.BAD_USER_INPUT,
+        `unknown order field ${input.field} for ${type.name}`,
+      );
+    }
+    if (inputs.findIndex((other) => other.field === input.field) < i) {
+      throw gqlError(
+        ErrorCode.BAD_USER_INPUT,
+        `order field ${input.field} is repeated in "orderBy"`,
+      );
+    }
+    return {
+      path: field.prop,
+      kind: field.kind,
+      direction: input.direction ?? "ASC",
+      nullable: field.nullable,
+      count: field.count,
+      field: field.field,
+    };
+  });
+}
+
+/**
+ * The full order of a page of `type` under `orderBy`: the resolved terms with their SQL, then the
+ * id tiebreaker (entgql: the single order term's direction, ascending for a `MultiOrder()` list
+ * whatever its terms' directions, so entgql orders `status DESC, id`).
+ *
+ * @param em the request's EntityManager: needed for edge order terms; with it, date terms keep
+ *   the database's precision in cursors; without it they are compared as JavaScript dates
+ * @throws GraphQLError `BAD_USER_INPUT` (see {@linkcode orderTerms})
+ * @throws Error when an edge order term is planned without an EntityManager
+ */
+export function pageOrder(
+  type: NodeType,
+  orderBy: OrderInput | OrderInput[] | null | undefined,
+  em?: EntityManager,
+): OrderTerm[] {
+  const terms = orderTerms(type, orderBy).map((term) => {
+    if (em) return { ...term, sql: termSql(em, type, term) };
+    if (term.count || term.field) {
+      throw new Error(`ordering ${type.name} by ${term.path} needs planPage(..., em)`);
+    }
+    return term;
+  });
+  const idDirection = Array.isArray(orderBy) ? "ASC" : terms.at(-1)?.direction ?? "ASC";
+  return [...terms, { path: type.id.prop, kind: "int", direction: idDirection }];
+}
+
+/** Where `term` goes in the order, reversed (for `last`) or not. */
+function placement(term: OrderTerm, reverse: boolean): { direction: string; nulls?: string } {
+  const direction = reverse === (term.direction === "ASC") ? "desc" : "asc";
+  if (!term.nullable) return { direction };
+  return { direction, nulls: direction === "asc" ? "first" : "last" };
+}
+
+/** `terms` as a MikroORM `orderBy` (nulls smallest), reversed for `last` pages. */
+export function orderByOf(terms: readonly OrderTerm[], reverse: boolean): QueryOrderMap<object>[] {
+  return terms.map((term) => {
+    const { direction, nulls } = placement(term, reverse);
+    const value = nulls ? `${direction} nulls ${nulls}` : direction;
+    return term.sql ? { [term.sql.expression as never]: value } : nest(term.path, value);
+  }) as QueryOrderMap<object>[];
+}
+
+/**
+ * `terms` as SQL text on the row alias `alias` of `type`'s table, the same order as
+ * {@linkcode orderByOf} (MariaDB/MySQL get `IS NULL` terms for their missing
+ * `NULLS FIRST/LAST`): for a window function's `ORDER BY`, e.g. per-parent pages with
+ * `ROW_NUMBER() OVER (PARTITION BY ... ORDER BY <this>)`.
+ */
+export function orderText(
+  em: EntityManager,
+  type: NodeType,
+  terms: readonly OrderTerm[],
+  alias: string,
+  reverse: boolean,
+): string {
+  const mysql = dialectOf(em) === "mysql";
+  const meta = metaOf(em, type.entity);
+  return terms.flatMap((term) => {
+    const { direction, nulls } = placement(term, reverse);
+    const sql = term.sql?.text(alias) ??
+      `${alias}.${em.getPlatform().quoteIdentifier(field(meta, term.path))}`;
+    if (!nulls) return [`${sql} ${direction}`];
+    return mysql
+      ? [`${sql} ${nulls === "first" ? "is not null" : "is null"}`, `${sql} ${direction}`]
+      : [`${sql} ${direction} nulls ${nulls}`];
+  }).join(", ");
+}
+
+/**
+ * The keyset predicate "after `values`" (`forward`) or "before `values`" in the order `terms`
+ * (one value per term, the id's last): `a > x OR (a = x AND b > y) OR (a = x AND b = y AND
+ * id > z)`, each comparison in its term's direction. A nullable term treats null as its smallest
+ * value: "greater than null" is `IS NOT NULL`, "less than x" is `< x OR IS NULL`, nothing is less
+ * than null, and equality to null is `IS NULL`.
+ */
+export function keyset(
+  terms: readonly OrderTerm[],
+  values: readonly unknown[],
+  forward: boolean,
+): FilterQuery<object> {
+  const on = (t: OrderTerm, condition: unknown) =>
+    t.sql ? { [t.sql.expression as never]: condition } : nest(t.path, condition);
+  const branches: FilterQuery<object>[] = [];
+  terms.forEach((term, i) => {
+    const greater = (term.direction === "ASC") === forward;
+    const value = values[i];
+    let beyond: FilterQuery<object> | undefined;
+    if (!term.nullable) beyond = on(term, { [greater ? "$gt" : "$lt"]: value });
+    else if (greater) beyond = on(term, value === null ? { $ne: null } : { $gt: value });
+    else if (value !== null) beyond = { $or: [on(term, { $lt: value }), on(term, null)] };
+    if (!beyond) return;
+    const parts: FilterQuery<object>[] = terms.slice(0, i).map((t, j) => on(t, values[j]));
+    parts.push(beyond);
+    branches.push(parts.length === 1 ? parts[0] : { $and: parts });
+  });
+  return branches.length === 1 ? branches[0] : { $or: branches };
+}
+
+/** `nest("author.name", v)` is `{ author: { name: v } }`. */
+function nest(path: string, value: unknown): Record<string, unknown> {
+  return path.split(".").reduceRight<unknown>(
+    (inner, key) => ({ [key]: inner }),
+    value,
+  ) as Record<string, unknown>;
 }

@@ -11,7 +11,7 @@ import { resolveEdge } from "./edges.ts";
 import { type Graph, type GraphHooks, nodeTypeOf, withHooks } from "./graph.ts";
 import { mutationResolvers } from "./mutation.ts";
 import { globalIdOf, primaryKeyOf } from "./node.ts";
-import type { Connection, PaginationArgs } from "./paginate.ts";
+import type { Connection, PaginationArgs } from "./connection.ts";
 import { type RequestContext, requestContext } from "./request.ts";
 import { resolveConnection, resolveNode, resolveNodes } from "./roots.ts";
 import { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./scalars.ts";

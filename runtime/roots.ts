@@ -10,17 +10,11 @@ import type { FilterQuery } from "@mikro-orm/core";
 import type { GraphQLResolveInfo } from "graphql";
 import { collectConnection, collectNode, collectNodes, type NodePlan } from "./collect.ts";
 import { type NodeType, nodeTypeOf } from "./graph.ts";
-import { fieldsOf, findRows, loadPlan } from "./load.ts";
+import { fieldsOf, fillOrderValues, findRows, loadPlan } from "./load.ts";
 import { rootScope } from "./loaded_edges.ts";
 import { decodeGlobalId, noder, noders } from "./node.ts";
-import {
-  type Connection,
-  fillOrderValues,
-  type PaginationArgs,
-  planPage,
-  toConnection,
-  withoutExtraRow,
-} from "./paginate.ts";
+import { type Connection, type PaginationArgs, toConnection } from "./connection.ts";
+import { planPage, withoutExtraRow } from "./page_query.ts";
 import type { RequestContext } from "./request.ts";
 import { whereFilter } from "./where.ts";
 

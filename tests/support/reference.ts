@@ -28,7 +28,8 @@ import { dialectOf, exactValue } from "../../runtime/dialect.ts";
 import { ErrorCode, gqlError } from "../../runtime/errors.ts";
 import { withHooks } from "../../runtime/graph.ts";
 import { decodeGlobalId } from "../../runtime/node.ts";
-import { type OrderTerm, orderTerms, type PaginationArgs } from "../../runtime/paginate.ts";
+import type { PaginationArgs } from "../../runtime/connection.ts";
+import { type OrderTerm, orderTerms } from "../../runtime/order.ts";
 import { whereFilter } from "../../runtime/where.ts";
 
 type Row = Record<string, unknown>;

@@ -1,0 +1,211 @@
+/**
+ * The Relay rules of a connection, with the semantics of the GraphQL Cursor Connections
+ * Specification and entgql's `Paginate`, without any SQL (the page's query is `page_query.ts`):
+ *
+ * - `first`/`last` are validated ({@linkcode validatePagination});
+ * - `first: n` fetches `n + 1` rows, `last: n` fetches `n + 1` rows in the reversed order and
+ *   {@linkcode toConnection} reverses the page back; the extra row only tells whether another
+ *   page exists (so `first: 0` with rows after the cursor has `hasNextPage: true`, as the Relay
+ *   spec and entgql say);
+ * - `hasNextPage = before given || extra row with first`,
+ *   `hasPreviousPage = after given || extra row with last`;
+ * - `startCursor`/`endCursor` are `null` on an empty page; cursors ({@linkcode cursorOf}) hold
+ *   the order values and the id of their row;
+ * - `totalCount` is a thunk, so the count query runs only when the field is selected.
+ *
+ * @module
+ */
+import { helper, Reference, Utils } from "@mikro-orm/core";
+import { type Cursor, type CursorShape, encodeCursor } from "./cursor.ts";
+import { ErrorCode, gqlError } from "./errors.ts";
+import type { NodeType } from "./graph.ts";
+import type { OrderInput, OrderTerm } from "./order.ts";
+
+/** The pagination arguments of a connection field. */
+export interface PaginationArgs {
+  /** Rows after this cursor. */
+  after?: string | null;
+  /** The first `n` rows (`n >= 0`); not with `last`. */
+  first?: number | null;
+  /** Rows before this cursor. */
+  before?: string | null;
+  /** The last `n` rows (`n >= 0`); not with `first`. */
+  last?: number | null;
+  /** One order, or a list of orders for `MultiOrder()` types. */
+  orderBy?: OrderInput | OrderInput[] | null;
+}
+
+/** Limits applied to pagination arguments. */
+export interface PaginationLimits {
+  /** Largest `first`/`last` accepted; default 1000. */
+  maxPageSize?: number;
+}
+
+/** `PageInfo` of the Relay connection specification. */
+export interface PageInfo {
+  /** `before` was given, or `first` found more rows. */
+  hasNextPage: boolean;
+  /** `after` was given, or `last` found more rows. */
+  hasPreviousPage: boolean;
+  /** Cursor of the first edge; `null` on an empty page. */
+  startCursor: string | null;
+  /** Cursor of the last edge; `null` on an empty page. */
+  endCursor: string | null;
+}
+
+/** A connection edge: the node and its opaque cursor (encoded when read). */
+export interface Edge<T> {
+  /** The node (an entity or a plain record of the loaded columns). */
+  node: T;
+  /** The edge's opaque cursor, base64url text (spec: Relay cursor connections). */
+  cursor: string;
+}
+
+/** A connection; `totalCount` is resolved lazily by the `<T>Connection.totalCount` resolver. */
+export interface Connection<T> {
+  /** The page's edges, in the requested order. */
+  edges: Edge<T>[];
+  /** Whether more pages exist, and the cursors of the page's ends. */
+  pageInfo: PageInfo;
+  /** Counts every node of the connection (ignoring the page); called only when selected. */
+  totalCount: () => Promise<number> | number;
+}
+
+/** Row -> its cursor values of the SQL terms, filled by `fillOrderValues` (`load.ts`). */
+export type OrderValues = WeakMap<object, unknown[]>;
+
+/** What turns fetched rows into a connection: the arguments and how cursors are made. */
+export interface ConnectionPlan {
+  /** The order terms without the id term. */
+  terms: OrderTerm[];
+  /** The type's primary-key property. */
+  idProp: string;
+  /** The cursor shape for encoding. */
+  shape: CursorShape;
+  args: PaginationArgs;
+  /** The node type paginated. */
+  type: NodeType;
+  /** The database values of SQL terms per fetched row (filled by `fillOrderValues`). */
+  values: OrderValues;
+}
+
+const DEFAULT_MAX_PAGE_SIZE = 1000;
+
+/**
+ * Validates `first`/`last`.
+ *
+ * @throws GraphQLError `INVALID_PAGINATION` naming the argument when both are given, one is
+ *   negative, or one exceeds `maxPageSize`
+ */
+export function validatePagination(
+  args: PaginationArgs,
+  limits: PaginationLimits = {},
+): void {
+  const max = limits.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
+  if (args.first != null && args.last != null) {
+    throw gqlError(
+      ErrorCode.INVALID_PAGINATION,
+      `"first" and "last" cannot be given together`,
+    );
+  }
+  for (const name of ["first", "last"] as const) {
+    const value = args[name];
+    if (value == null) continue;
+    if (value < 0) {
+      throw gqlError(
+        ErrorCode.INVALID_PAGINATION,
+        `"${name}" must be a non-negative integer, got ${value}`,
+      );
+    }
+    if (value > max) {
+      throw gqlError(
+        ErrorCode.INVALID_PAGINATION,
+        `"${name}" must be at most ${max}, got ${value}`,
+      );
+    }
+  }
+}
+
+/**
+ * Turns the rows fetched for `plan` into a connection: drops the extra row, reverses `last`
+ * pages back, computes `PageInfo` and the cursors.
+ *
+ * @param rows rows in the page query's order (reversed for `last`)
+ * @param count the thunk behind `totalCount`
+ */
+export function toConnection<T extends object>(
+  plan: ConnectionPlan,
+  rows: T[],
+  count: () => Promise<number> | number,
+): Connection<T> {
+  const { args } = plan;
+  let page = rows;
+  let hasNextPage = args.before != null;
+  let hasPreviousPage = args.after != null;
+  if (args.first != null && page.length > args.first) {
+    hasNextPage = true;
+    page = page.slice(0, args.first);
+  }
+  if (args.last != null) {
+    if (page.length > args.last) {
+      hasPreviousPage = true;
+      page = page.slice(0, args.last);
+    }
+    page = page.toReversed();
+  }
+  // Cursors are getters: encoded only when the operation selects them.
+  const edges = page.map((node) => ({
+    node,
+    get cursor() {
+      return cursorOf(plan, node);
+    },
+  }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage,
+      hasPreviousPage,
+      get startCursor() {
+        return edges[0]?.cursor ?? null;
+      },
+      get endCursor() {
+        return edges.at(-1)?.cursor ?? null;
+      },
+    },
+    totalCount: count,
+  };
+}
+
+/**
+ * The cursor of `node` under `plan`.
+ *
+ * @throws Error when the order has SQL terms and `fillOrderValues` did not read them
+ */
+export function cursorOf(plan: ConnectionPlan, node: object): string {
+  const sqlValues = plan.terms.some((t) => t.sql) ? plan.values.get(node) : undefined;
+  if (plan.terms.some((t) => t.sql) && !sqlValues) {
+    throw new Error("cursor values of SQL order terms were not read: call fillOrderValues()");
+  }
+  let next = 0;
+  const cursor: Cursor = {
+    id: valueAt(node, plan.idProp),
+    values: plan.terms.map((t) => t.sql ? sqlValues![next++] : valueAt(node, t.path)),
+    order: plan.shape.order,
+    type: plan.type.name,
+  };
+  return encodeCursor(cursor);
+}
+
+/**
+ * The value of `row` (an entity or a record) at the property path `path`; a reference or an
+ * entity found there (a relation primary key: a shipment keyed by its order) gives the primary
+ * key of the row it points to.
+ */
+export function valueAt(row: object, path: string): unknown {
+  let value: unknown = row;
+  for (const key of path.split(".")) {
+    value = (value as Record<string, unknown> | null)?.[key];
+  }
+  if (Reference.isReference(value)) value = value.unwrap();
+  return Utils.isEntity(value) ? helper(value).getPrimaryKey() : value;
+}
