@@ -299,32 +299,34 @@ async function loadPartitioned(
   const em = ctx.em as SqlEntityManager;
   const parent = parentOf(em, parentType, target, inverse);
   const parentKey = parent.key;
-  const order = orderSql(em, page, "t");
   const selected = fields ? selectColumns(em, target, fields, "t") : ["t.*"];
   const qb = em.createQueryBuilder(target.entity, "t", ctx.read.connectionType)
     .select([...selected, raw(`${parentKey} as ${quote(em, "__parent")}`)] as never);
   parent.join(qb);
   qb.where({ $and: [parent.in(ids), where] } as never);
-  let sql: string;
-  let params: readonly unknown[];
+  let rows: Row[];
   if (page.query.limit === undefined) {
     qb.orderBy([{ [raw(parentKey) as never]: "asc" }, ...page.query.orderBy] as never);
-    ({ sql, params } = qb.toQuery());
+    rows = await qb.execute("all", false);
   } else {
+    // Each parent's page: its rows numbered in page order, kept up to the page size (+ 1).
     qb.addSelect(
       raw(
-        `row_number() over (partition by ${parentKey} order by ${order}) as ${quote(em, "__rn")}`,
+        `row_number() over (partition by ${parentKey} order by ${orderSql(em, page, "t")}) as ${
+          quote(em, "__rn")
+        }`,
       ),
     );
-    const inner = qb.toQuery();
-    params = inner.params;
-    sql =
-      `select * from (${inner.sql}) as ${quote(em, "__page")} where ${
-        quote(em, "__rn")
-      } <= ${page.query.limit} ` +
-      `order by ${quote(em, "__parent")}, ${quote(em, "__rn")}`;
+    rows = await em.createQueryBuilder(target.entity, "__page", ctx.read.connectionType)
+      .from(qb, "__page")
+      .select(raw("*") as never)
+      .where({ [raw(quote(em, "__rn")) as never]: { $lte: raw(String(page.query.limit)) } })
+      .orderBy([
+        { [raw(quote(em, "__parent")) as never]: "asc" },
+        { [raw(quote(em, "__rn")) as never]: "asc" },
+      ] as never)
+      .execute("all", false);
   }
-  const rows: Row[] = await em.execute(sql, params as unknown[], ctx.read);
   const meta = em.getMetadata().find(target.entity)!;
   if (leanable(meta, fields)) {
     const parents = rows.map((row) => String(row.__parent));
