@@ -84,3 +84,33 @@ export function browserTest(
     },
   });
 }
+
+/**
+ * Waits until the page has rendered two more animation frames: every handler of an event
+ * already dispatched has run and its rendering has been painted. Used to check that something
+ * did NOT happen after an action, without a fixed sleep.
+ */
+export function nextFrames(page: Page): Promise<void> {
+  return page.evaluate(() =>
+    new Promise<void>((resolve) =>
+      requestAnimationFrame(() => requestAnimationFrame(() => resolve()))
+    )
+  );
+}
+
+/**
+ * Polls `condition` every 10 ms until it holds.
+ *
+ * @throws Error with `message` when it does not hold within `timeoutMs` (default 5,000 ms)
+ */
+export async function poll(
+  condition: () => boolean,
+  message: string,
+  timeoutMs = 5000,
+): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms: ${message}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

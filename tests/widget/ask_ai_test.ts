@@ -8,7 +8,7 @@
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import type { Browser, Page } from "playwright-core";
-import { axeViolations, browserTest } from "../support/browser.ts";
+import { axeViolations, browserTest, nextFrames } from "../support/browser.ts";
 import { startDocsSite } from "../support/docs_site.ts";
 import { createTokenSource } from "../../widget/ask_ai/token.ts";
 import type { AskAiFaults, AskAiRequestLog } from "../../examples/docs-site/ask_ai_api.ts";
@@ -330,6 +330,7 @@ async function steps(t: Deno.TestContext) {
       await page.getAttribute(".DocSearch-AskAiScreen-DislikeButton", "title"),
       "Dislike",
     );
+    const feedbackSent = page.waitForResponse((r) => r.url().includes("/chat/feedback"));
     await page.click(".DocSearch-AskAiScreen-LikeButton");
     await page.waitForSelector(".DocSearch-AskAiScreen-FeedbackText");
     assertEquals(
@@ -337,7 +338,7 @@ async function steps(t: Deno.TestContext) {
       "Thanks for your feedback!",
     );
     assertEquals(await page.locator(".DocSearch-AskAiScreen-LikeButton").count(), 0);
-    await page.waitForTimeout(200);
+    await feedbackSent;
     const feedback = requests("/chat/feedback");
     assertEquals(feedback.length, 1);
     const body = feedback[0].body as { appId: string; messageId: string; thumbs: number };
@@ -536,10 +537,16 @@ async function steps(t: Deno.TestContext) {
       await closePage(page);
 
       const off = await mount(`askAi: { ...docsSearchOptions.askAi, suggestedQuestions: false }`);
+      const searched: string[] = [];
+      off.on("request", (r) => searched.push(r.postData() ?? ""));
       await off.click(".DocSearch-Button");
       await off.click(".DocSearch-AskAiConversations-New");
       await off.waitForSelector(".DocSearch-NewConversationScreen");
-      await off.waitForTimeout(300);
+      await nextFrames(off);
+      assert(
+        !searched.some((body) => body.includes("algolia_ask_ai_suggested_questions")),
+        "no request for suggested questions",
+      );
       assertEquals(
         await off.locator(".DocSearch-NewConversationScreen-SuggestedQuestion").count(),
         0,
@@ -578,9 +585,12 @@ async function steps(t: Deno.TestContext) {
         url!,
         "/agent-studio/1/agents/agent-7/completions?stream=true&compatibilityMode=ai-sdk-5",
       );
+      const feedbackSent = page.waitForResponse((r) =>
+        r.url().includes("/agent-studio/1/feedback")
+      );
       await page.click(".DocSearch-AskAiScreen-DislikeButton");
       await page.waitForSelector(".DocSearch-AskAiScreen-FeedbackText");
-      await page.waitForTimeout(200);
+      await feedbackSent;
       const [feedback] = requests("/agent-studio/1/feedback");
       const vote = feedback.body as { messageId: string; agentId: string; vote: number };
       assertEquals([vote.agentId, vote.vote], ["agent-7", 0]);
@@ -682,7 +692,7 @@ async function steps(t: Deno.TestContext) {
       assertEquals(links.find((l) => l.text === "ok")?.href, "/docs/guides/theming.html");
       await answer.locator("a", { hasText: "trap" }).click();
       await answer.locator("a", { hasText: "quote" }).hover();
-      await page.waitForTimeout(200);
+      await nextFrames(page);
       assertEquals(await page.evaluate("window.__pwned"), undefined);
       const sources = await page.$$eval(
         ".DocSearch-AskAiScreen-RelatedSources a",

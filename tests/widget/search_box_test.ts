@@ -7,7 +7,7 @@
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import type { Browser, Page, Request } from "playwright-core";
-import { axeViolations, browserTest } from "../support/browser.ts";
+import { axeViolations, browserTest, nextFrames, poll } from "../support/browser.ts";
 import { runDeno, startDocsSite } from "../support/docs_site.ts";
 import type { SearchApiFaults } from "../../examples/docs-site/search_api.ts";
 import type { DocSearchRecord } from "../../examples/docs-site/records.ts";
@@ -78,9 +78,9 @@ const isOpen = (page: Page) => page.isVisible(".DocSearch-Modal");
 const waitOpen = (page: Page, open = true) =>
   page.waitForSelector(".DocSearch-Modal", { state: open ? "visible" : "detached", timeout: 3000 });
 
-/** Asserts that the modal stays closed (given time to react). */
+/** Asserts that the modal stays closed (once the page has handled the input and painted). */
 async function assertStaysClosed(page: Page, message?: string) {
-  await page.waitForTimeout(150);
+  await nextFrames(page);
   assert(!await isOpen(page), message);
 }
 
@@ -248,7 +248,8 @@ async function steps(t: Deno.TestContext) {
     await page.click(".DocSearch-Button");
     await page.keyboard.type("tra", { delay: 50 });
     await page.waitForSelector(HIT);
-    await page.waitForTimeout(100);
+    await poll(() => bodies.length >= 3, "a request per keystroke");
+    await nextFrames(page);
     assertEquals(bodies.map((b) => b.requests[0].query), ["t", "tr", "tra"]);
     const [first, second] = bodies[2].requests;
     assertEquals([first.indexName, second.indexName], ["mikrogql-docs", "mikrogql-readme"]);
@@ -555,10 +556,24 @@ async function steps(t: Deno.TestContext) {
     faults.delays = { slowness: 900 };
     try {
       await page.click(".DocSearch-Button");
+      await page.waitForSelector(INPUT);
+      // the time from the keystroke to the stalled state, measured in the page
+      await page.evaluate(() => {
+        const w = globalThis as unknown as { __typed: number; __stalled?: number };
+        w.__typed = performance.now();
+        new MutationObserver((_, observer) => {
+          if (!document.querySelector(".DocSearch-Container--Stalled")) return;
+          w.__stalled = performance.now();
+          observer.disconnect();
+        }).observe(document.body, { subtree: true, childList: true, attributes: true });
+      });
       await page.fill(INPUT, "slowness");
-      await page.waitForTimeout(150);
-      assertEquals(await page.locator(".DocSearch-Container--Stalled").count(), 0);
       await page.waitForSelector(".DocSearch-Container--Stalled");
+      const stalledAfter = await page.evaluate(() => {
+        const w = globalThis as unknown as { __typed: number; __stalled: number };
+        return w.__stalled - w.__typed;
+      });
+      assert(stalledAfter >= 300, `stalled after ${stalledAfter} ms, not before 300 ms`);
       assert(await page.isVisible(".DocSearch-LoadingIndicator"));
       await page.waitForSelector(".DocSearch-Container--Stalled", { state: "detached" });
     } finally {
@@ -580,11 +595,15 @@ async function steps(t: Deno.TestContext) {
     faults.delays = { gen: 700 };
     try {
       await page.click(".DocSearch-Button");
+      const genSent = page.waitForRequest((r) =>
+        r.url().includes("/1/indexes/") && JSON.parse(r.postData()!).requests[0].query === "gen"
+      );
       await page.fill(INPUT, "gen");
-      await page.waitForTimeout(50);
+      await genSent;
       await page.fill(INPUT, "generated files");
       await page.waitForSelector(HIT);
-      await page.waitForTimeout(900);
+      await poll(() => answers.length === 2, "both answers arrived");
+      await nextFrames(page);
     } finally {
       delete faults.delays;
     }
@@ -625,7 +644,7 @@ async function steps(t: Deno.TestContext) {
   await t.step("hostile hit content is shown as text and never runs", async () => {
     const page = await mount();
     await search(page, "zanzibar");
-    await page.waitForTimeout(200);
+    await nextFrames(page); // an injected element would be in the page by now (checked below)
     assertEquals(await page.evaluate("window.__pwned"), undefined);
     assertEquals(await page.locator(".DocSearch-Modal img, .DocSearch-Modal script").count(), 0);
     const hit = page.locator(HIT).first();
