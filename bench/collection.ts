@@ -15,12 +15,10 @@
  *
  * @module
  */
-import { Comment } from "../examples/blog/entities/comment.ts";
-import { Post } from "../examples/blog/entities/post.ts";
-import { User } from "../examples/blog/entities/user.ts";
 import { entities } from "../examples/blog/server.ts";
 import { openDatabase } from "../examples/database.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
+import { NESTED_QUERY as QUERY, seedBlog } from "./blog_seed.ts";
 import { startLatencyProxy } from "./latency_proxy.ts";
 import { type Load, loadGenerator, postLoad } from "./load.ts";
 import { startServerProcess } from "./server_process.ts";
@@ -29,22 +27,9 @@ const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
 /** Delay added each way between the servers and PostgreSQL by a TCP proxy; 0 connects directly. */
 const DB_DELAY_MS = Number(Deno.env.get("BENCH_DB_DELAY_MS") ?? 0);
 const CONCURRENCY = 10;
-const QUERY = `{ users(first: 10) { edges { node { name posts(first: 10) { edges { node { title
-  comments(first: 10) { edges { node { text } } } } } } } } } }`;
 
 const db = await createTestDatabase("postgresql");
-const orm = await openDatabase({ entities, url: db.url });
-await orm.schema.create();
-const em = orm.em.fork();
-for (let u = 0; u < 100; u++) {
-  const author = em.create(User, { name: `user${u}`, email: `u${u}@bench.example` });
-  for (let p = 0; p < 10; p++) {
-    const post = em.create(Post, { title: `post ${u}.${p}`, body: "", author });
-    for (let c = 0; c < 5; c++) em.create(Comment, { text: `comment ${c}`, post, author });
-  }
-}
-await em.flush();
-await orm.close();
+await seedBlog(db.url);
 
 const proxy = DB_DELAY_MS > 0
   ? startLatencyProxy({ hostname: "127.0.0.1", port: 5432 }, DB_DELAY_MS)

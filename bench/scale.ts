@@ -15,20 +15,16 @@
  * @module
  */
 import { TextLineStream } from "@std/streams/text-line-stream";
-import { Comment } from "../examples/blog/entities/comment.ts";
-import { Post } from "../examples/blog/entities/post.ts";
-import { User } from "../examples/blog/entities/user.ts";
 import { entities } from "../examples/blog/server.ts";
 import { openDatabase } from "../examples/database.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
+import { NESTED_QUERY as QUERY, seedBlog } from "./blog_seed.ts";
 import { type Load, loadGenerator, postLoad } from "./load.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
 const CONNECTIONS = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 16);
 const COUNTS = [1, 2, 4];
 const REPLICA_PORT = 5433;
-const QUERY = `{ users(first: 10) { edges { node { name posts(first: 10) { edges { node { title
-  comments(first: 10) { edges { node { text } } } } } } } } } }`;
 
 /** A running example server process. */
 interface Server {
@@ -107,18 +103,7 @@ const replicaUrl = (() => {
   return url.href;
 })();
 try {
-  const orm = await openDatabase({ entities, url: db.url });
-  await orm.schema.create();
-  const em = orm.em.fork();
-  for (let u = 0; u < 100; u++) {
-    const author = em.create(User, { name: `user${u}`, email: `u${u}@bench.example` });
-    for (let p = 0; p < 10; p++) {
-      const post = em.create(Post, { title: `post ${u}.${p}`, body: "", author });
-      for (let c = 0; c < 5; c++) em.create(Comment, { text: `comment ${c}`, post, author });
-    }
-  }
-  await em.flush();
-  await orm.close();
+  await seedBlog(db.url);
   await replicaCaughtUp(db.url, replicaUrl);
 
   const rows: { count: number; load: Load }[] = [];
