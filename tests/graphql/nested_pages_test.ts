@@ -13,17 +13,8 @@ import { entities as todoEntities } from "../../examples/todo/server.ts";
 import { seed as seedTodo } from "../../examples/todo/seed.ts";
 import { createSchema as todoSchema } from "../../examples/todo/generated/mod.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
+import { random } from "../support/random_data.ts";
 import { startServer } from "../support/server.ts";
-
-/** Mulberry32: a small deterministic PRNG, so a failure reproduces. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PAGE =
   `edges { cursor node { id title views } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } totalCount`;
