@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { exists } from "@std/fs/exists";
 import { parse as parseJsonc } from "@std/jsonc";
 import { dirname, fromFileUrl, join, resolve, toFileUrl } from "@std/path";
 import { GenerateError } from "./errors.ts";
@@ -23,7 +24,7 @@ export async function findDenoConfig(dir: string): Promise<string | undefined> {
   for (let at = resolve(dir);; at = dirname(at)) {
     for (const name of NAMES) {
       const path = join(at, name);
-      if (await Deno.stat(path).then((s) => s.isFile, () => false)) return path;
+      if (await exists(path, { isFile: true })) return path;
     }
     if (dirname(at) === at) return undefined;
   }

@@ -17,6 +17,7 @@
  */
 import { parseArgs } from "@std/cli/parse-args";
 import { debounce } from "@std/async/debounce";
+import { exists } from "@std/fs/exists";
 import { dirname, relative, resolve, toFileUrl } from "@std/path";
 import type { GenerateConfig, GenerateOptions } from "./config.ts";
 import { childConfig, findDenoConfig } from "./deno_config.ts";
@@ -145,7 +146,7 @@ async function run(argv: string[]): Promise<number> {
       "missing --entities or --orm-config (or a --config that sets entities, ormConfig or orm)",
     );
   }
-  if (args["deno-config"] && !await isFile(args["deno-config"])) {
+  if (args["deno-config"] && !await exists(args["deno-config"], { isFile: true })) {
     throw new UsageError(`--deno-config ${args["deno-config"]}: no such file`);
   }
   const denoConfig = args["deno-config"] ?? await findDenoConfig(Deno.cwd());
@@ -227,10 +228,11 @@ async function watch(
 async function readConfig(
   flag: string | undefined,
 ): Promise<{ options: Partial<GenerateConfig>; file?: string }> {
-  const file = flag ?? (await isFile("gen.config.ts") ? "gen.config.ts" : undefined);
+  const file = flag ??
+    (await exists("gen.config.ts", { isFile: true }) ? "gen.config.ts" : undefined);
   if (!file) return { options: {} };
   const path = resolve(file);
-  if (!await isFile(path)) throw new UsageError(`--config ${file}: no such file`);
+  if (!await exists(path, { isFile: true })) throw new UsageError(`--config ${file}: no such file`);
   let module: Record<string, unknown>;
   try {
     module = await import(toFileUrl(path).href);
@@ -284,10 +286,6 @@ const CONFIG_KEYS: Record<string, string> = {
   check: "boolean",
   log: "boolean",
 };
-
-async function isFile(path: string): Promise<boolean> {
-  return await Deno.stat(path).then((s) => s.isFile, () => false);
-}
 
 /** Prints each diagnostic on stderr as `error: file: Entity.prop: message`. */
 function report(diagnostics: readonly Diagnostic[]): void {
