@@ -9,6 +9,7 @@
  *
  * Run: `deno run --allow-run --allow-read scripts/doc_lint.ts` (`deno task doc:lint`)
  */
+import { stripAnsiCode } from "@std/fmt/colors";
 import { walk } from "@std/fs";
 import { fromFileUrl } from "@std/path";
 
@@ -32,8 +33,7 @@ export interface DocProblem {
 
 /** Splits `deno doc --lint` output (colours removed) into its problems. */
 export function parseDocLint(output: string): DocProblem[] {
-  // deno-lint-ignore no-control-regex
-  const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
+  const plain = stripAnsiCode(output);
   const problems: DocProblem[] = [];
   for (const block of plain.split(/\n(?=error\[)/)) {
     const head = block.match(/^error\[([a-z-]+)\]: (.*)/);
