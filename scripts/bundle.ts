@@ -25,7 +25,7 @@ const ROOT = fromFileUrl(new URL("..", import.meta.url));
 const TEXT_EDGE_NEWLINE = /(?<=`)\n(?=<)|(?<=>)\n(?=`|<|\$\{)|(?<=\})\n(?=<)|(?<=[}"])\n(?=\/?>)/g;
 
 /** The `deno bundle` arguments, writing to `outDir`. */
-export function bundleArgs(outDir: string): string[] {
+function bundleArgs(outDir: string): string[] {
   return [
     "bundle",
     "--quiet",
@@ -59,5 +59,5 @@ export async function bundle(outDir: string): Promise<void> {
 }
 
 if (import.meta.main) {
-  await bundle(Deno.args[0] ? Deno.args[0] : join(ROOT, "dist"));
+  await bundle(Deno.args[0] ?? join(ROOT, "dist"));
 }
