@@ -526,7 +526,7 @@ function keyScalar(prop: EntityProperty): EntityProperty {
 }
 
 /** GraphQL scalar per kind (enums are named per field). */
-export const GRAPHQL_SCALAR: Record<ScalarKind, string> = {
+const GRAPHQL_SCALAR: Record<ScalarKind, string> = {
   int: "Int",
   float: "Float",
   string: "String",
