@@ -47,8 +47,11 @@ export const alertIcon = (): VNode =>
 /** Ask AI. */
 export const sparklesIcon = (): VNode =>
   icon("M10 2.5 11.6 8.4 17.5 10l-5.9 1.6L10 17.5l-1.6-5.9L2.5 10l5.9-1.6zM16 2v3m-1.5-1.5h3");
+/** Left arrow of the Ask AI screen's back-to-keyword-search button. */
 export const backIcon = (): VNode => icon("M16 10H4m5-5-5 5 5 5");
+/** Vertical dots of the Ask AI menu (new conversation, history). */
 export const moreIcon = (): VNode => icon("M10 4v.1M10 10v.1M10 16v.1");
+/** Two sheets: the copy button under an Ask AI answer. */
 export const copyIcon = (): VNode => icon("M7 7h10v10H7zM13 7V3H3v10h4");
 /** A thumb up; the dislike button turns it over (CSS). */
 export const thumbIcon = (): VNode =>
