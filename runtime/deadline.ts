@@ -30,10 +30,11 @@
  *
  * @module
  */
-import type { InflightQueryAbortStrategy } from "@mikro-orm/core";
+import type { EntityManager, InflightQueryAbortStrategy } from "@mikro-orm/core";
 import { type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { databaseFault, isPoolWait } from "./db_errors.ts";
+import { dialectOf } from "./dialect.ts";
 import { ErrorCode, gqlError } from "./errors.ts";
 import type { MikroContext } from "./transaction.ts";
 
@@ -44,8 +45,16 @@ const DEADLINE = Symbol.for("mikrogql.deadline");
 export interface RequestDeadline {
   /** Fires when the budget runs out or the client disconnects. */
   signal: AbortSignal;
-  /** How cancelled statements are stopped. */
-  abortStrategy: InflightQueryAbortStrategy;
+  /**
+   * The options that bind an EntityManager fork to this budget: the signal, and how a cancelled
+   * statement is stopped on `em`'s database (the configured strategy, or by default "cancel query"
+   * where the driver can cancel one, "ignore query" on SQLite, whose node:sqlite statements
+   * cannot be interrupted).
+   */
+  forkOptions(em: EntityManager): {
+    signal: AbortSignal;
+    inflightQueryAbortStrategy: InflightQueryAbortStrategy;
+  };
   /** The budget, in milliseconds. */
   timeoutMs: number;
   /** Milliseconds left (0 when the budget is spent; the whole budget before execution starts). */
@@ -56,7 +65,10 @@ export interface RequestDeadline {
 export interface DeadlineOptions {
   /** The time budget of a request's execution, in milliseconds; default 10,000. */
   timeoutMs?: number;
-  /** How MikroORM stops a running statement when the budget runs out; default "cancel query". */
+  /**
+   * How MikroORM stops a running statement when the budget runs out; default "cancel query"
+   * (`pg_cancel_backend`, `KILL QUERY`), "ignore query" on SQLite.
+   */
   inflightQueryAbortStrategy?: InflightQueryAbortStrategy;
   /** How long a timed-out request may still take to roll back before it is answered; default 1,000. */
   graceMs?: number;
@@ -80,7 +92,6 @@ const READ_ATTEMPTS = 4;
 export function Deadline(options: DeadlineOptions = {}): Plugin {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const graceMs = options.graceMs ?? 1_000;
-  const abortStrategy = options.inflightQueryAbortStrategy ?? "cancel query";
   for (const [name, value] of Object.entries({ timeoutMs, graceMs })) {
     if (!(value > 0)) throw new Error(`Deadline: option ${name} must be a positive number`);
   }
@@ -100,7 +111,11 @@ export function Deadline(options: DeadlineOptions = {}): Plugin {
           start(): ReturnType<typeof setTimeout>;
         } = {
           signal: controller.signal,
-          abortStrategy,
+          forkOptions: (em) => ({
+            signal: controller.signal,
+            inflightQueryAbortStrategy: options.inflightQueryAbortStrategy ??
+              (dialectOf(em) === "sqlite" ? "ignore query" : "cancel query"),
+          }),
           timeoutMs,
           controller,
           remainingMs: () =>
@@ -119,11 +134,7 @@ export function Deadline(options: DeadlineOptions = {}): Plugin {
         const em = (context as MikroContext).em;
         extendContext({
           [DEADLINE]: deadline,
-          ...(em
-            ? {
-              em: em.fork({ signal: controller.signal, inflightQueryAbortStrategy: abortStrategy }),
-            }
-            : {}),
+          ...(em ? { em: em.fork(deadline.forkOptions(em)) } : {}),
         } as Record<string, unknown>);
       };
     },

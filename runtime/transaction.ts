@@ -212,11 +212,7 @@ async function attemptTransaction(
         ) {
           logger.logQuery({ query, level: "info" });
         }
-        em = opener.em.fork(
-          deadline
-            ? { signal: deadline.signal, inflightQueryAbortStrategy: deadline.abortStrategy }
-            : {},
-        );
+        em = opener.em.fork(deadline ? deadline.forkOptions(opener.em) : {});
         em.setTransactionContext(trx);
         if (deadline) await setStatementTimeout(em, raw, deadline.remainingMs());
       } catch (error) {

@@ -110,3 +110,27 @@ if (dialects(["postgresql"]).length > 0) {
     }
   });
 }
+
+Deno.test("the blog example on embedded SQLite (README's `deno task example`) answers queries and mutations", async () => {
+  const example = await startExample("sqlite::memory:");
+  try {
+    const post = async (query: string, variables?: Record<string, unknown>) => {
+      const response = await fetch(example.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query, variables }),
+      });
+      return await response.json();
+    };
+    const read = await post(`{ users(first: 2, orderBy: { field: NAME, direction: DESC }) {
+      totalCount edges { node { id name posts(first: 2) { edges { node { title author { name } } } } } }
+    } }`);
+    assertEquals(read.errors, undefined);
+    const users = read.data.users.edges.map((e: { node: { id: string } }) => e.node);
+    assertEquals(users.length, 2);
+    assert(await createPost(example.url, "from the test", users[0].id), "createPost succeeds");
+  } finally {
+    example.child.kill("SIGTERM");
+    await example.child.status;
+  }
+});
