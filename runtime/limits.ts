@@ -95,6 +95,20 @@ export function Limits(options: LimitsOptions = {}): Plugin {
       throw new Error(`Limits: option ${name} must be a positive number, got ${String(value)}`);
     }
   }
+  /** graphql-js `parse` with `maxTokens`, built once per plugin rather than per request. */
+  const parseWithLimits: typeof parse = (source, parseOptions) => {
+    try {
+      return parse(source, { ...parseOptions, maxTokens: limits.maxTokens });
+    } catch (error) {
+      if (/contains more tha[nt] \d+ tokens/.test((error as Error).message)) {
+        throw gqlError(
+          ErrorCode.QUERY_TOO_COMPLEX,
+          `the document has more than ${limits.maxTokens} tokens; the limit is maxTokens = ${limits.maxTokens}`,
+        );
+      }
+      throw error;
+    }
+  };
   return {
     onRequestParse({ request, endResponse }) {
       if (!limits.csrf) return;
@@ -114,19 +128,7 @@ export function Limits(options: LimitsOptions = {}): Plugin {
           `the document is larger than ${limits.maxDocumentBytes} bytes; the limit is maxDocumentBytes = ${limits.maxDocumentBytes}`,
         );
       }
-      setParseFn((source, parseOptions) => {
-        try {
-          return parse(source, { ...parseOptions, maxTokens: limits.maxTokens });
-        } catch (error) {
-          if (/contains more tha[nt] \d+ tokens/.test((error as Error).message)) {
-            throw gqlError(
-              ErrorCode.QUERY_TOO_COMPLEX,
-              `the document has more than ${limits.maxTokens} tokens; the limit is maxTokens = ${limits.maxTokens}`,
-            );
-          }
-          throw error;
-        }
-      });
+      setParseFn(parseWithLimits);
     },
     onValidate({ params, setResult }) {
       const error = checkSelections(params.documentAST, limits);
