@@ -123,13 +123,20 @@ class Coster {
     type: Parameters<typeof getNullableType>[0],
     child: GraphQLCompositeType,
   ): number | undefined {
+    const connection = child.name.endsWith("Connection") && "getFields" in child &&
+      child.getFields().edges;
+    if (
+      !connection && (!isListType(getNullableType(type)) || parent.name.endsWith("Connection"))
+    ) {
+      return undefined; // a single object: its arguments need no evaluation
+    }
     const args = Object.fromEntries(
       (field.arguments ?? []).map((a) => [
         a.name.value,
         valueFromASTUntyped(a.value, this.context.variables),
       ]),
     );
-    if (child.name.endsWith("Connection") && "getFields" in child && child.getFields().edges) {
+    if (connection) {
       const page = typeof args.first === "number"
         ? args.first
         : typeof args.last === "number"
@@ -137,7 +144,6 @@ class Coster {
         : this.context.maxPageSize;
       return Math.max(0, page);
     }
-    if (!isListType(getNullableType(type)) || parent.name.endsWith("Connection")) return undefined;
     const list = Object.values(args).find(Array.isArray);
     return list ? list.length : this.context.maxPageSize;
   }
