@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { getCookies } from "@std/http/cookie";
 import type { ReadFrom } from "./read_from.ts";
 
 /** Options of the Transactioner's `readYourWrites`. */
@@ -58,17 +59,9 @@ export function pinRecentWriter(ctx: Context, options: ReadYourWritesOptions): v
   const request = ctx.request;
   if (!request) return;
   const name = options.name ?? READ_PRIMARY_UNTIL;
-  const until = Number(request.headers.get(name) ?? cookie(request, name));
+  const until = Number(request.headers.get(name) ?? getCookies(request.headers)[name]);
   const now = Date.now();
   if (until > now && until <= now + options.seconds * 1000) ctx.readFrom = "primary";
-}
-
-function cookie(request: Request, name: string): string | undefined {
-  for (const pair of (request.headers.get("cookie") ?? "").split(";")) {
-    const at = pair.indexOf("=");
-    if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
-  }
-  return undefined;
 }
 
 /**
