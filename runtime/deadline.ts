@@ -108,7 +108,7 @@ export function Deadline(options: DeadlineOptions = {}): Plugin {
         let expiresAt: number | undefined;
         const deadline: RequestDeadline & {
           controller: AbortController;
-          start(): ReturnType<typeof setTimeout>;
+          start(): () => void;
         } = {
           signal: controller.signal,
           forkOptions: (em) => ({
@@ -128,7 +128,12 @@ export function Deadline(options: DeadlineOptions = {}): Plugin {
             );
             const disconnect = () => controller.abort(request?.signal.reason);
             request?.signal.addEventListener("abort", disconnect, { once: true });
-            return timer;
+            // stopped when execution ends: Deno.serve aborts request.signal after every
+            // response (its legacy behaviour), which is not a disconnect
+            return () => {
+              clearTimeout(timer);
+              request?.signal.removeEventListener("abort", disconnect);
+            };
           },
         };
         const em = (context as MikroContext).em;
@@ -140,7 +145,7 @@ export function Deadline(options: DeadlineOptions = {}): Plugin {
     },
     onExecute({ args, executeFn, setExecuteFn }) {
       const deadline = deadlineOf(args.contextValue as object) as
-        | (RequestDeadline & { start(): ReturnType<typeof setTimeout> })
+        | (RequestDeadline & { start(): () => void })
         | undefined;
       if (!deadline) return;
       /** One execution within the budget; `retry` when it failed for a dead connection. */
@@ -167,7 +172,7 @@ export function Deadline(options: DeadlineOptions = {}): Plugin {
         };
       };
       const execute: Execute = async (args) => {
-        const timer = deadline.start();
+        const stop = deadline.start();
         try {
           const query = getOperationAST(args.document, args.operationName)?.operation === "query";
           let outcome = await attempt(args);
@@ -181,7 +186,7 @@ export function Deadline(options: DeadlineOptions = {}): Plugin {
           }
           return outcome.result;
         } finally {
-          clearTimeout(timer);
+          stop();
         }
       };
       setExecuteFn(execute as never);
