@@ -104,7 +104,7 @@ function batch(
  * @returns the target node (or `null`) for unique edges, an array ordered by primary key for
  *   list edges, a {@linkcode Connection} for connection edges
  */
-export async function loadEdge(
+async function loadEdge(
   ctx: RequestContext,
   edge: EdgeDescription,
   parent: object,

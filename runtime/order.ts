@@ -12,7 +12,7 @@
  * total): in the direction of a single order term, ascending after a `MultiOrder()` list
  * (entgql); nulls sort as the smallest value (first ascending, last descending) on every dialect.
  *
- * Some terms are SQL expressions over the row ({@linkcode termSql}), whose cursor values are read
+ * Some terms are SQL expressions over the row (`termSql`), whose cursor values are read
  * from the database:
  *
  * - `<EDGE>_COUNT` (entgql, non-unique edge): `(SELECT count(*) FROM <target or pivot> WHERE
@@ -64,7 +64,7 @@ export interface OrderTerm {
   count?: boolean;
   /** `<EDGE>_<FIELD>`: this property of the row the unique edge `path` points to. */
   field?: string;
-  /** The SQL of edge and date terms ({@linkcode termSql}; set by {@linkcode pageOrder}). */
+  /** The SQL of edge and date terms (`termSql`; set by {@linkcode pageOrder}). */
   sql?: TermSql;
 }
 
@@ -93,7 +93,7 @@ export interface TermSource {
  *
  * @throws Error when MikroORM's metadata lacks the properties the generated tables name
  */
-export function termSql(em: EntityManager, type: NodeType, term: TermSource): TermSql | undefined {
+function termSql(em: EntityManager, type: NodeType, term: TermSource): TermSql | undefined {
   const dialect = dialectOf(em);
   const enumColumn = term.kind === "enum" && dialect === "mysql";
   if (!term.count && !term.field && term.kind !== "time" && !enumColumn) return undefined;
