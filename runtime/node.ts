@@ -212,8 +212,8 @@ export async function noder(
 
 /**
  * Resolves many global ids (entgql `Noders`): one query per node type, results in input order,
- * duplicates kept (`fields` as for {@linkcode noder}). A missing id yields an `Error` in its slot, which GraphQL turns into `null`
- * plus a `NOT_FOUND` error at that index.
+ * duplicates kept (`fields` as for {@linkcode noder}). A missing id yields an `Error` in its
+ * slot, which GraphQL turns into `null` plus a `NOT_FOUND` error at that index.
  */
 export async function noders(
   em: EntityManager,
