@@ -127,10 +127,12 @@ async function loadUnique(
   const fields = fieldsOf(plan.node, edge.inverse ? [edge.inverse] : []);
   const byKey = new Map<string, object>();
   if (edge.inverse) {
-    const ids = [...new Set(parents.map(pk))];
-    const rows = await findRows(em, target, { [edge.inverse]: { $in: ids } }, { fields });
+    const keys = parents.map(pk);
+    const rows = await findRows(em, target, { [edge.inverse]: { $in: [...new Set(keys)] } }, {
+      fields,
+    });
     for (const row of rows) byKey.set(pk((row as Row)[edge.inverse]), row);
-    for (const parent of parents) store(parent, scope, plan.key, byKey.get(pk(parent)) ?? null);
+    parents.forEach((parent, i) => store(parent, scope, plan.key, byKey.get(keys[i]) ?? null));
   } else {
     const refs = parents.map((p) => (p as Row)[edge.prop]);
     const ids = [...new Set(refs.filter((r) => r != null).map(pk))];
@@ -164,7 +166,8 @@ async function loadMany(
   // Values of SQL order terms (dates at full precision, edge counts/fields) are read by
   // fillOrderValues below, not selected as properties.
   const fields = fieldsOf(plan.node, page.terms.filter((t) => !t.sql).map((t) => t.path));
-  const ids = [...new Set(parents.map(pk))];
+  const keys = parents.map(pk);
+  const ids = [...new Set(keys)];
   const paginated = args.first != null || args.last != null || args.after != null ||
     args.before != null;
   // A selected totalCount of a paginated connection is counted first (one grouped statement);
@@ -196,14 +199,14 @@ async function loadMany(
     for (const [parent, row] of rows) rowsByParent.get(parent)?.push(row);
   }
   const children: object[] = [];
-  for (const parent of parents) {
-    const rows = rowsByParent.get(pk(parent)) ?? [];
+  for (const [i, parent] of parents.entries()) {
+    const rows = rowsByParent.get(keys[i]) ?? [];
     if (!edge.connection) {
       store(parent, scope, plan.key, rows);
       children.push(...rows);
       continue;
     }
-    const count = counts ? counts.get(pk(parent)) ?? 0 : rows.length;
+    const count = counts ? counts.get(keys[i]) ?? 0 : rows.length;
     const connection: Connection<object> = toConnection(page, rows, () => count);
     store(parent, scope, plan.key, connection);
     children.push(...connection.edges.map((e) => e.node));
