@@ -38,13 +38,20 @@ const UNAVAILABLE_MESSAGES =
  * `undefined` for any other error.
  */
 export function databaseFault(error: unknown): DatabaseFault | undefined {
-  for (let e = error, depth = 0; e && depth < 5; depth++) {
+  for (const e of wrapped(error)) {
     const fault = ownFault(e);
     if (fault) return fault;
+  }
+  return undefined;
+}
+
+/** `error` and the errors it wraps (`originalError`, else `cause`), at most 5 in all. */
+function* wrapped(error: unknown): Generator<unknown> {
+  for (let e = error, depth = 0; e && depth < 5; depth++) {
+    yield e;
     const next = e as { cause?: unknown; originalError?: unknown };
     e = next.originalError ?? next.cause;
   }
-  return undefined;
 }
 
 function ownFault(error: unknown): DatabaseFault | undefined {
@@ -73,14 +80,12 @@ function ownFault(error: unknown): DatabaseFault | undefined {
  * (node-postgres `connectionTimeoutMillis`), rather than a lost connection.
  */
 export function isPoolWait(error: unknown): boolean {
-  for (let e = error, depth = 0; e && depth < 5; depth++) {
+  for (const e of wrapped(error)) {
     if (
       /timeout exceeded when trying to connect/i.test((e as { message?: string }).message ?? "")
     ) {
       return true;
     }
-    const next = e as { cause?: unknown; originalError?: unknown };
-    e = next.originalError ?? next.cause;
   }
   return false;
 }
