@@ -9,6 +9,7 @@
  */
 import type { EntityMetadata, EntityProperty } from "@mikro-orm/core";
 import { type Annotation, annotationsOf, SkipType } from "../runtime/annotations.ts";
+import { embeddableInputName } from "../runtime/names.ts";
 import { optionalOnCreate } from "./fields.ts";
 import type { GraphField } from "./graph.ts";
 import type { LoadedModel } from "./load.ts";
@@ -83,7 +84,7 @@ export class Embeddables {
     const name = rename?.kind === "Type" ? rename.name : meta.className;
     const type: GraphEmbeddable = {
       name,
-      inputName: `${name}Input`,
+      inputName: embeddableInputName(name),
       className: meta.className,
       fields: [],
       optional: {},

@@ -8,6 +8,7 @@
  * @module
  */
 import type { EntityProperty } from "@mikro-orm/core";
+import { propertyEnumName } from "../runtime/names.ts";
 import type { LoadedEnum } from "./load.ts";
 
 /** A GraphQL enum generated for enum properties. */
@@ -35,7 +36,7 @@ export function enumOf(
   rename: string | undefined,
   fail: (message: string) => never,
 ): GraphEnum {
-  const name = rename ?? loaded?.name ?? `${typeName}${pascal(prop.name)}`;
+  const name = rename ?? loaded?.name ?? propertyEnumName(typeName, prop.name);
   if (!NAME.test(name)) fail(`invalid GraphQL enum name "${name}"`);
   const values = loaded
     ? loaded.members.map(([member, value]) => ({ name: sanitize(member), value }))
@@ -75,9 +76,4 @@ function itemsOf(prop: EntityProperty): (string | number)[] {
 
 function sanitize(name: string): string {
   return name.replace(/[^_0-9A-Za-z]+/g, "_").replace(/^(\d)/, "_$1");
-}
-
-function pascal(name: string): string {
-  return name.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase())
-    .replace(/_/g, "");
 }

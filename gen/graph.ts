@@ -8,7 +8,6 @@
  */
 import type { EntityMetadata, EntityProperty } from "@mikro-orm/core";
 import { relative } from "@std/path";
-import pluralize from "pluralize";
 import {
   type Annotation,
   type AnnotationKind,
@@ -18,6 +17,7 @@ import {
   SkipType,
 } from "../runtime/annotations.ts";
 import type { GlobalIdFormat, IdDescription, ScalarKind } from "../runtime/graph.ts";
+import { queryFieldName } from "../runtime/names.ts";
 import { Diagnostics } from "./diagnostics.ts";
 import { Embeddables, flattened, type GraphEmbeddable } from "./embeddables.ts";
 import { addEnum, enumOf, type GraphEnum } from "./enums.ts";
@@ -326,7 +326,7 @@ export function buildGraph(
           "QueryField() needs a single-column primary key (connections page by it)",
         );
       }
-      type.queryField = query.name ?? camel(pluralize(name));
+      type.queryField = query.name ?? queryFieldName(name);
       if (!NAME.test(type.queryField)) {
         fail("", `invalid QueryField name "${type.queryField}"`);
       }
@@ -548,8 +548,4 @@ function find<K extends AnnotationKind>(
 
 function skipped(list: Annotation[], mode: number): boolean {
   return list.some((a) => a.kind === "Skip" && (a.modes & mode) !== 0);
-}
-
-function camel(name: string): string {
-  return name.charAt(0).toLowerCase() + name.slice(1);
 }

@@ -18,13 +18,25 @@
  * @module
  */
 import type { EntityProperty } from "@mikro-orm/core";
-import pluralize from "pluralize";
 import {
   type Annotation,
   SkipMutationCreateInput,
   SkipMutationUpdateInput,
 } from "../runtime/annotations.ts";
 import type { MutationInputFieldDescription } from "../runtime/graph.ts";
+import {
+  addIdsName,
+  clearName,
+  createFieldName,
+  createInputName,
+  deleteFieldName,
+  edgeIdName,
+  edgeIdsName,
+  embeddableInputName,
+  removeIdsName,
+  updateFieldName,
+  updateInputName,
+} from "../runtime/names.ts";
 import { optionalOnCreate } from "./fields.ts";
 import type { GraphType } from "./graph.ts";
 
@@ -79,19 +91,19 @@ export function buildMutations(
   const mutations: GraphMutations = {};
   if (annotation.create) {
     mutations.create = {
-      field: `create${type.name}`,
-      name: `Create${type.name}Input`,
+      field: createFieldName(type.name),
+      name: createInputName(type.name),
       fields: inputFields(type, fields, SkipMutationCreateInput, createFields, fail),
     };
   }
   if (annotation.update) {
     mutations.update = {
-      field: `update${type.name}`,
-      name: `Update${type.name}Input`,
+      field: updateFieldName(type.name),
+      name: updateInputName(type.name),
       fields: inputFields(type, fields, SkipMutationUpdateInput, updateFields, fail),
     };
   }
-  if (annotation.delete) mutations.delete = { field: `delete${type.name}` };
+  if (annotation.delete) mutations.delete = { field: deleteFieldName(type.name) };
   return mutations;
 }
 
@@ -123,7 +135,7 @@ function inputFields(
     settables.push({
       name: f.name,
       prop: props[f.prop],
-      graphqlType: f.embedded ? `${f.embedded}Input` : f.graphqlType,
+      graphqlType: f.embedded ? embeddableInputName(f.embedded) : f.graphqlType,
       list: f.list,
       optional: optionalOnCreate(type.meta, props[f.prop]),
     });
@@ -172,12 +184,12 @@ const createFields: Contribute = ({ name, prop, graphqlType, edge, list, optiona
     return [field(name, "set", "field", prop, graphqlType, { required: !optional, list })];
   }
   if (!edge.many) {
-    return [field(`${name}ID`, "set", "edge", prop, "ID", {
+    return [field(edgeIdName(name), "set", "edge", prop, "ID", {
       target: edge.target,
       required: !prop.nullable,
     })];
   }
-  return [field(`${pluralize.singular(name)}IDs`, "set", "edges", prop, "ID", {
+  return [field(edgeIdsName(name), "set", "edges", prop, "ID", {
     target: edge.target,
     list: true,
   })];
@@ -186,20 +198,19 @@ const createFields: Contribute = ({ name, prop, graphqlType, edge, list, optiona
 const updateFields: Contribute = ({ name, prop, graphqlType, edge, list }) => {
   if (prop.primary) return []; // a relation primary key is set on create only
   const clear = (kind: GraphMutationInputField["kind"]) =>
-    field(`clear${upperFirst(name)}`, "clear", kind, prop, "Boolean", {});
+    field(clearName(name), "clear", kind, prop, "Boolean", {});
   if (!edge) {
     const set = field(name, "set", "field", prop, graphqlType, { list });
     return prop.nullable ? [set, clear("field")] : [set];
   }
   if (!edge.many) {
-    const set = field(`${name}ID`, "set", "edge", prop, "ID", { target: edge.target });
+    const set = field(edgeIdName(name), "set", "edge", prop, "ID", { target: edge.target });
     return prop.nullable ? [set, clear("edge")] : [set];
   }
-  const ids = `${upperFirst(pluralize.singular(name))}IDs`;
   const options = { target: edge.target, list: true };
-  const add = field(`add${ids}`, "add", "edges", prop, "ID", options);
+  const add = field(addIdsName(name), "add", "edges", prop, "ID", options);
   if (!removable(prop)) return [add];
-  return [add, field(`remove${ids}`, "remove", "edges", prop, "ID", options), clear("edges")];
+  return [add, field(removeIdsName(name), "remove", "edges", prop, "ID", options), clear("edges")];
 };
 
 /** Whether rows can leave a non-unique edge: always for `m:n`; for `1:m` when the FK allows it. */
@@ -227,8 +238,4 @@ function field(
     list: options.list ?? false,
     required: options.required ?? false,
   };
-}
-
-function upperFirst(name: string): string {
-  return name.charAt(0).toUpperCase() + name.slice(1);
 }

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { edgeOrderFieldPrefix } from "../runtime/names.ts";
 import type { GraphOrderField, GraphType } from "./graph.ts";
 
 /** An `OrderField` annotation found on an edge, waiting for the target's order fields. */
@@ -32,7 +33,7 @@ export interface PendingEdgeOrder {
  */
 export function addEdgeOrderFields(types: GraphType[], pending: PendingEdgeOrder[]): void {
   for (const edge of pending) {
-    const prefix = `${upperSnake(edge.prop)}_`;
+    const prefix = edgeOrderFieldPrefix(edge.prop);
     const suffix = edge.name.startsWith(prefix) ? edge.name.slice(prefix.length) : undefined;
     let field: GraphOrderField;
     if (!edge.unique) {
@@ -68,8 +69,4 @@ export function addEdgeOrderFields(types: GraphType[], pending: PendingEdgeOrder
     }
     edge.type.orderFields.push(field);
   }
-}
-
-function upperSnake(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
 }

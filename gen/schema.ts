@@ -25,6 +25,13 @@ import {
   GraphQLString,
   printSchema,
 } from "graphql";
+import {
+  connectionName,
+  edgeName,
+  embeddableInputName,
+  orderFieldName,
+  orderName,
+} from "../runtime/names.ts";
 import type { Graph, GraphField, GraphType } from "./graph.ts";
 import { buildMutationTypes } from "./mutation_schema.ts";
 import { buildWhereInputTypes } from "./where_schema.ts";
@@ -131,7 +138,7 @@ export function buildSchema(graph: Graph): GraphQLSchema {
         fields: () =>
           Object.fromEntries(e.fields.map((f) => {
             const named: GraphQLInputType = f.embedded
-              ? embeddedInputs.get(`${f.embedded}Input`)!
+              ? embeddedInputs.get(embeddableInputName(f.embedded))!
               : f.enum
               ? enums.get(f.enum)!
               : scalar(f.graphqlType);
@@ -147,7 +154,7 @@ export function buildSchema(graph: Graph): GraphQLSchema {
   const named: GraphQLNamedType[] = [];
   for (const type of graph.types) {
     const edge = new GraphQLObjectType({
-      name: `${type.name}Edge`,
+      name: edgeName(type.name),
       description: "An edge in a connection.",
       fields: () => ({
         node: {
@@ -163,7 +170,7 @@ export function buildSchema(graph: Graph): GraphQLSchema {
     connections.set(
       type.name,
       new GraphQLObjectType({
-        name: `${type.name}Connection`,
+        name: connectionName(type.name),
         description: "A connection to a list of items.",
         fields: {
           edges: {
@@ -183,7 +190,7 @@ export function buildSchema(graph: Graph): GraphQLSchema {
     );
     if (type.orderFields.length > 0) {
       const orderField = new GraphQLEnumType({
-        name: `${type.name}OrderField`,
+        name: orderFieldName(type.name),
         description: `Properties by which ${type.name} connections can be ordered.`,
         values: Object.fromEntries(
           type.orderFields.map((o) => [o.name, { value: o.name }]),
@@ -192,7 +199,7 @@ export function buildSchema(graph: Graph): GraphQLSchema {
       orders.set(
         type.name,
         new GraphQLInputObjectType({
-          name: `${type.name}Order`,
+          name: orderName(type.name),
           description: `Ordering options for ${type.name} connections`,
           fields: {
             direction: {

@@ -20,7 +20,14 @@
 import type { EntityProperty } from "@mikro-orm/core";
 import { type Annotation, annotationsOf, SkipWhereInput } from "../runtime/annotations.ts";
 import type { ScalarKind, WhereOpFamily } from "../runtime/graph.ts";
-import { hasPredicateName, predicateName, whereOps } from "../runtime/where.ts";
+import {
+  edgeIdName,
+  embeddedPredicateName,
+  hasPredicateName,
+  predicateName,
+  whereInputName,
+} from "../runtime/names.ts";
+import { whereOps } from "../runtime/where.ts";
 import type { GraphEmbeddable } from "./embeddables.ts";
 import type { GraphField, GraphType } from "./graph.ts";
 
@@ -118,7 +125,7 @@ export function buildWhereInputs(
       const prop = type.meta.properties[edge.prop];
       if (!edge.unique || !prop.owner || !keep(edge.prop)) continue;
       fields.push({
-        name: `${edge.name}ID`,
+        name: edgeIdName(edge.name),
         prop: edge.prop,
         kind: "id",
         target: edge.target,
@@ -138,7 +145,9 @@ export function buildWhereInputs(
         report(
           type,
           prop,
-          `where predicate "${name}" of ${type.name}WhereInput is also made by ${names.get(name)}`,
+          `where predicate "${name}" of ${whereInputName(type.name)} is also made by ${
+            names.get(name)
+          }`,
         );
       }
       names.set(name, prop);
@@ -149,7 +158,7 @@ export function buildWhereInputs(
       claim(hasPredicateName(e.name), e.name);
       if (e.with) claim(hasPredicateName(e.name, true), e.name);
     }
-    type.where = { name: `${type.name}WhereInput`, fields, edges };
+    type.where = { name: whereInputName(type.name), fields, edges };
   }
 }
 
@@ -170,7 +179,7 @@ function embeddedWhereFields(
   const type = embeddables.find((e) => e.name === field.embedded);
   if (!type) return [];
   return type.fields.flatMap((leaf) => {
-    const leafName = `${name}${leaf.name.charAt(0).toUpperCase()}${leaf.name.slice(1)}`;
+    const leafName = embeddedPredicateName(name, leaf.name);
     const leafPath = `${path}.${leaf.prop}`;
     const leafNullable = nullable || leaf.nullable;
     if (leaf.embedded) {

@@ -16,7 +16,8 @@ import {
   GraphQLNonNull,
   type GraphQLScalarType,
 } from "graphql";
-import { hasPredicateName, predicateName, whereOps } from "../runtime/where.ts";
+import { hasPredicateName, predicateName } from "../runtime/names.ts";
+import { whereOps } from "../runtime/where.ts";
 import type { Graph } from "./graph.ts";
 
 /**

@@ -20,6 +20,7 @@ import {
   visitWithTypeInfo,
 } from "graphql";
 import { ErrorCode, gqlError } from "./errors.ts";
+import { isWhereInputName } from "./names.ts";
 
 /** The limits {@linkcode checkArguments} applies. */
 export interface ArgumentLimits {
@@ -60,7 +61,7 @@ export function checkArguments(
         const type = typeInfo.getArgument()?.type;
         const named = type && getNamedType(type);
         if (!error && named && isInputObjectType(named)) {
-          if (named.name.endsWith("WhereInput")) error = checkWhere(value, path, limits);
+          if (isWhereInputName(named.name)) error = checkWhere(value, path, limits);
           else if (named.name.endsWith("Order")) error = checkOrder(value, path);
         }
         if (error) return BREAK;

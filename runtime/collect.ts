@@ -30,6 +30,7 @@ import {
 import { ErrorCode, gqlError } from "./errors.ts";
 import type { EdgeDescription, Graph, NodeType } from "./graph.ts";
 import { edgeKey } from "./loaded_edges.ts";
+import { connectionName, edgeName } from "./names.ts";
 import { type PaginationArgs, type PaginationLimits, validatePagination } from "./connection.ts";
 
 /** What to load for the nodes of one level. */
@@ -202,8 +203,8 @@ class Collector {
     sets: readonly SelectionSetNode[],
     depth: number,
   ): { node: NodePlan; totalCount: boolean; morePages: boolean } {
-    const object = this.object(`${type.name}Connection`);
-    const edgeObject = this.object(`${type.name}Edge`);
+    const object = this.object(connectionName(type.name));
+    const edgeObject = this.object(edgeName(type.name));
     let totalCount = false;
     let morePages = false;
     const nodeSets: SelectionSetNode[] = [];

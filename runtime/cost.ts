@@ -28,6 +28,7 @@ import {
   type SelectionSetNode,
   valueFromASTUntyped,
 } from "graphql";
+import { isConnectionName } from "./names.ts";
 
 /** What {@linkcode operationCost} needs besides the operation. */
 export interface CostContext {
@@ -123,10 +124,10 @@ class Coster {
     type: Parameters<typeof getNullableType>[0],
     child: GraphQLCompositeType,
   ): number | undefined {
-    const connection = child.name.endsWith("Connection") && "getFields" in child &&
+    const connection = isConnectionName(child.name) && "getFields" in child &&
       child.getFields().edges;
     if (
-      !connection && (!isListType(getNullableType(type)) || parent.name.endsWith("Connection"))
+      !connection && (!isListType(getNullableType(type)) || isConnectionName(parent.name))
     ) {
       return undefined; // a single object: its arguments need no evaluation
     }

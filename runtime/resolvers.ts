@@ -10,6 +10,7 @@ import type { CollectLimits } from "./collect.ts";
 import { resolveEdge } from "./edges.ts";
 import { type Graph, type GraphHooks, nodeTypeOf, withHooks } from "./graph.ts";
 import { mutationResolvers } from "./mutation.ts";
+import { connectionName } from "./names.ts";
 import { globalIdOf, primaryKeyOf } from "./node.ts";
 import type { Connection, PaginationArgs } from "./connection.ts";
 import { type RequestContext, requestContext } from "./request.ts";
@@ -99,7 +100,7 @@ export function createResolvers(
     map[type.name] = type.abstract
       ? { __resolveType: (obj: object) => nodeTypeOf(graph, obj)?.name }
       : fields;
-    map[`${type.name}Connection`] = {
+    map[connectionName(type.name)] = {
       totalCount: ((connection: Connection<object>) =>
         connection.totalCount()) as unknown as Resolver,
     };

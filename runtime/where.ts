@@ -30,6 +30,7 @@ import {
 import { containsFold, type Dialect, dialectOf, matchText } from "./dialect.ts";
 import { ErrorCode, gqlError, quote } from "./errors.ts";
 import type { Graph, NodeType, WhereFieldDescription, WhereOp, WhereOpFamily } from "./graph.ts";
+import { hasPredicateName, predicateName } from "./names.ts";
 import { decodeGlobalId, isOfType } from "./node.ts";
 
 const FAMILIES: Record<WhereOpFamily, WhereOp[]> = {
@@ -61,16 +62,6 @@ export function whereOps(field: { ops: WhereOpFamily; nullable?: boolean }): Whe
     ...(field.nullable ? ["IsNil", "NotNil"] as const : []),
     ...(field.ops === "string" ? ["EqualFold", "ContainsFold"] as const : []),
   ];
-}
-
-/** The name of the predicate `op` on the field `field`: `text` for `EQ`, else `textNEQ`, .... */
-export function predicateName(field: string, op: WhereOp): string {
-  return op === "EQ" ? field : `${field}${op}`;
-}
-
-/** `has<Edge>`, or `has<Edge>With` when `withFilter`. */
-export function hasPredicateName(edge: string, withFilter = false): string {
-  return `has${edge.charAt(0).toUpperCase()}${edge.slice(1)}${withFilter ? "With" : ""}`;
 }
 
 type Predicate =

@@ -24,7 +24,8 @@ import {
   isObjectType,
 } from "graphql";
 import type { Graph, NodeType } from "@mikrogql/ext";
-import { hasPredicateName, predicateName, whereOps } from "../../runtime/where.ts";
+import { hasPredicateName, predicateName } from "../../runtime/names.ts";
+import { whereOps } from "../../runtime/where.ts";
 
 /** Values the generator draws ids and cursors from, filled from the data and earlier answers. */
 export interface Pools {
