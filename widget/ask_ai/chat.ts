@@ -36,35 +36,21 @@ export const AI_SDK_VERSION = "v5";
  */
 export async function sendChat(settings: ChatSettings, request: ChatRequest): Promise<Response> {
   const { askAi } = settings;
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    "x-algolia-application-id": askAi.appId,
-    "x-algolia-api-key": askAi.apiKey,
-  };
-  let url: string;
   const body: Record<string, unknown> = { id: request.id, messages: request.messages };
-  if (askAi.agentStudio) {
-    url = `${askAi.baseUrl}/agent-studio/1/agents/${
-      encodeURIComponent(askAi.assistantId)
-    }/completions?stream=true&compatibilityMode=ai-sdk-5`;
-  } else {
-    url = `${askAi.baseUrl}/chat`;
-    Object.assign(headers, {
-      authorization: `TOKEN ${await settings.token()}`,
-      "x-algolia-index-name": askAi.indexName,
-      "x-algolia-assistant-id": askAi.assistantId,
-      "x-ai-sdk-version": AI_SDK_VERSION,
-    });
-    body.trigger = "submit-message";
-  }
+  if (!askAi.agentStudio) body.trigger = "submit-message";
   if (askAi.searchParameters) body.searchParameters = askAi.searchParameters;
   if (request.suggestedQuestionId) body.suggestedQuestionId = request.suggestedQuestionId;
-  const response = await settings.environment.fetch(url, {
-    method: "POST",
-    headers,
-    body: JSON.stringify(body),
-    signal: request.signal,
-  });
+  const response = await post(
+    settings,
+    askAi.agentStudio
+      ? `${askAi.baseUrl}/agent-studio/1/agents/${
+        encodeURIComponent(askAi.assistantId)
+      }/completions?stream=true&compatibilityMode=ai-sdk-5`
+      : `${askAi.baseUrl}/chat`,
+    body,
+    { "x-algolia-index-name": askAi.indexName, "x-ai-sdk-version": AI_SDK_VERSION },
+    request.signal,
+  );
   if (!response.ok || !response.body) {
     const error = await response.json().catch(() => ({}));
     throw new Error(error.message || error.error || `The answer failed (HTTP ${response.status})`);
@@ -85,26 +71,43 @@ export async function sendFeedback(
 ): Promise<void> {
   const { askAi } = settings;
   const vote = like ? 1 : 0;
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    "x-algolia-application-id": askAi.appId,
-    "x-algolia-api-key": askAi.apiKey,
-  };
-  const [url, body] = askAi.agentStudio
-    ? [`${askAi.baseUrl}/agent-studio/1/feedback`, {
-      messageId,
-      agentId: askAi.assistantId,
-      vote,
-    }]
-    : [`${askAi.baseUrl}/chat/feedback`, { appId: askAi.appId, messageId, thumbs: vote }];
-  if (!askAi.agentStudio) {
-    headers.authorization = `TOKEN ${await settings.token()}`;
-    headers["x-algolia-assistant-id"] = askAi.assistantId;
-  }
-  const response = await settings.environment.fetch(url, {
-    method: "POST",
-    headers,
-    body: JSON.stringify(body),
-  });
+  const response = await post(
+    settings,
+    `${askAi.baseUrl}/${askAi.agentStudio ? "agent-studio/1" : "chat"}/feedback`,
+    askAi.agentStudio
+      ? { messageId, agentId: askAi.assistantId, vote }
+      : { appId: askAi.appId, messageId, thumbs: vote },
+  );
   if (!response.ok) throw new Error(`The feedback failed (HTTP ${response.status})`);
+}
+
+/**
+ * POSTs `body` as JSON to `url` with the Ask AI credentials; to the standard
+ * backend also with its token, the assistant id and the `standard` headers.
+ *
+ * @throws {Error} when the token cannot be had or the request fails.
+ */
+async function post(
+  settings: ChatSettings,
+  url: string,
+  body: object,
+  standard?: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<Response> {
+  const { askAi } = settings;
+  return settings.environment.fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-algolia-application-id": askAi.appId,
+      "x-algolia-api-key": askAi.apiKey,
+      ...!askAi.agentStudio && {
+        authorization: `TOKEN ${await settings.token()}`,
+        "x-algolia-assistant-id": askAi.assistantId,
+        ...standard,
+      },
+    },
+    body: JSON.stringify(body),
+    signal,
+  });
 }
