@@ -11,6 +11,7 @@ import type { Browser, Page } from "playwright-core";
 import { axeViolations, browserTest, nextFrames } from "../support/browser.ts";
 import { startDocsSite } from "../support/docs_site.ts";
 import { createTokenSource } from "../../widget/ask_ai/token.ts";
+import { storedItem } from "../../widget/stored_list.ts";
 import type { AskAiFaults, AskAiRequestLog } from "../../examples/docs-site/ask_ai_api.ts";
 
 const askAiFaults: AskAiFaults = {};
@@ -77,6 +78,11 @@ Deno.test("Ask AI token: one request in flight, cached in sessionStorage, renewe
     baseUrl: site.url,
     assistantId: "mikrogql-docs-assistant",
     environment: globalThis as unknown as Window,
+    cache: storedItem(
+      globalThis as unknown as Window,
+      "sessionStorage",
+      "__DOCSEARCH_ASKAI_TOKEN__mikrogql-docs-assistant",
+    ),
   });
   const [a, b] = await Promise.all([token(), token()]);
   assertEquals(a, b);

@@ -1,10 +1,15 @@
 /**
  * The standard Ask AI backend's chat token: `POST <base>/chat/token` with the
- * assistant id; cached in sessionStorage and refreshed 30 s before the expiry
- * its JWT payload carries (`exp`, seconds); one request in flight at a time.
+ * assistant id; cached in a given storage item and refreshed 30 s before the
+ * expiry its JWT payload carries (`exp`, seconds); one request in flight at a
+ * time. The cache (sessionStorage `__DOCSEARCH_ASKAI_TOKEN__<assistantId>`)
+ * is made with the other storages in the modal's chunk
+ * (`../ui/search_modal.ts`): `../stored_list.ts` imported by both lazy chunks
+ * would be a chunk of its own.
  *
  * @module
  */
+import type { StoredItem } from "../stored_list.ts";
 
 /** Seconds before expiry at which a cached token is renewed. */
 export const TOKEN_REFRESH_MARGIN_S = 30;
@@ -13,7 +18,10 @@ export const TOKEN_REFRESH_MARGIN_S = 30;
 export interface TokenOptions {
   baseUrl: string;
   assistantId: string;
+  /** Its `fetch` asks for the token. */
   environment: Window;
+  /** Holds the token between questions; when it cannot, every question asks for a new one. */
+  cache: StoredItem;
 }
 
 /** Expiry (ms since epoch) of a JWT, or 0 when it has none or cannot be read. */
@@ -33,7 +41,7 @@ export function tokenExpiry(token: string): number {
  * or answers `success: false`; the message is the server's.
  */
 export function createTokenSource(options: TokenOptions): () => Promise<string> {
-  const key = `__DOCSEARCH_ASKAI_TOKEN__${options.assistantId}`;
+  const { cache } = options;
   let pending: Promise<string> | null = null;
   const fresh = (token: string | null | undefined): token is string =>
     !!token && tokenExpiry(token) - TOKEN_REFRESH_MARGIN_S * 1000 > Date.now();
@@ -46,20 +54,11 @@ export function createTokenSource(options: TokenOptions): () => Promise<string> 
     if (!response.ok || !body.success || typeof body.token !== "string") {
       throw new Error(body.message || `The chat token request failed (HTTP ${response.status})`);
     }
-    try {
-      options.environment.sessionStorage.setItem(key, body.token);
-    } catch {
-      // not cached: the next question asks again
-    }
+    cache.set(body.token);
     return body.token as string;
   };
   return () => {
-    let cached: string | null = null;
-    try {
-      cached = options.environment.sessionStorage.getItem(key);
-    } catch {
-      // no storage: ask for a token
-    }
+    const cached = cache.get();
     if (fresh(cached)) return Promise.resolve(cached);
     pending ??= request().finally(() => (pending = null));
     return pending;

@@ -10,6 +10,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { ResolvedAskAi } from "../options.ts";
+import type { StoredItem } from "../stored_list.ts";
 import { type ChatSettings, sendChat, sendFeedback } from "./chat.ts";
 import type { Conversation, ConversationStorage } from "./conversations.ts";
 import { applyChunk, type UiMessage } from "./messages.ts";
@@ -37,22 +38,20 @@ export type Chat = [
 
 /**
  * The chat of the Ask AI view, starting with `start.conversation` (or a new
- * one) and asking `start.question` when given.
+ * one) and asking `start.question` when given; the standard backend's token
+ * is kept in `tokenCache`.
  */
 export function useChat(
   askAi: ResolvedAskAi,
   environment: Window,
   conversations: ConversationStorage,
+  tokenCache: StoredItem,
   start: { question?: string; conversation?: Conversation },
 ): Chat {
   const settings: ChatSettings = useMemo(() => ({
     askAi,
     environment,
-    token: createTokenSource({
-      baseUrl: askAi.baseUrl,
-      assistantId: askAi.assistantId,
-      environment,
-    }),
+    token: createTokenSource({ ...askAi, environment, cache: tokenCache }),
   }), []); // once: the options of a search box do not change
   const [conversation, setConversation] = useState<Conversation>(
     () => start.conversation ?? { id: crypto.randomUUID(), title: "", messages: [] },

@@ -13,6 +13,7 @@ import type { VNode } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { ResolvedAskAi, ResolvedOptions } from "../options.ts";
 import type { SearchClient } from "../search.ts";
+import type { StoredItem } from "../stored_list.ts";
 import type { AskAiScreenTranslations } from "../translations.ts";
 import { html } from "../ui/html.ts";
 import {
@@ -42,6 +43,8 @@ export interface AskAiStart {
 export interface AskAiViewProps {
   options: ResolvedOptions & { askAi: ResolvedAskAi };
   conversations: ConversationStorage;
+  /** The Ask AI token's cache (`./token.ts`). */
+  tokenCache: StoredItem;
   /** Search client for the Ask AI credentials (suggested questions). */
   searchClient: SearchClient;
   start: AskAiStart;
@@ -145,6 +148,7 @@ export function AskAiView(props: AskAiViewProps): VNode {
     askAi,
     environment,
     conversations,
+    props.tokenCache,
     start,
   );
   const [screen, setScreen] = useState<"chat" | "history">("chat");

@@ -18,6 +18,7 @@ import type { GroupItem } from "../groups.ts";
 import type { NavigatorParams, ResolvedOptions, SearchState } from "../options.ts";
 import { MAX_QUERY_LENGTH, type SearchClient, type SearchResult } from "../search.ts";
 import type { SearchStorage } from "../storage.ts";
+import type { StoredItem } from "../stored_list.ts";
 import { AskAiRow, RecentConversations } from "./ask_ai_rows.ts";
 import { ErrorScreen } from "./error_screen.ts";
 import { trapFocus } from "./focus_trap.ts";
@@ -40,6 +41,8 @@ export interface ModalProps {
   search(query: string): Promise<SearchResult[] | null>;
   /** Search client with the Ask AI credentials (suggested questions). */
   askAiClient: SearchClient | null;
+  /** The Ask AI token's cache (`../ask_ai/token.ts`). */
+  tokenCache: StoredItem | null;
   /** Prefix of the element ids of this search box. */
   idPrefix: string;
   /** Text of the input when the modal opens. */
@@ -240,6 +243,7 @@ export function Modal(props: ModalProps): VNode {
       <${askAiModule.AskAiView}
         options=${options}
         conversations=${props.conversations}
+        tokenCache=${props.tokenCache}
         searchClient=${props.askAiClient}
         start=${askAi}
         idPrefix=${idPrefix}

@@ -12,14 +12,21 @@ import { createConversationStorage } from "../ask_ai/conversations.ts";
 import type { ResolvedOptions } from "../options.ts";
 import { createLatestSearch, createSearchClient, type SearchClient } from "../search.ts";
 import { createSearchStorage } from "../storage.ts";
+import { storedItem } from "../stored_list.ts";
 import { html } from "./html.ts";
 import { Modal, type ModalProps } from "./modal.ts";
 
 export { liteClient } from "algoliasearch/lite";
 
-type Services = Pick<ModalProps, "search" | "storage" | "conversations" | "askAiClient">;
+type Services = Pick<
+  ModalProps,
+  "search" | "storage" | "conversations" | "askAiClient" | "tokenCache"
+>;
 
-/** The search client, storages and Ask AI client of each options object, kept across openings. */
+/**
+ * The search client, storages (recent searches, conversations, the Ask AI
+ * token's cache) and Ask AI client of each options object, kept across openings.
+ */
 const services = new WeakMap<ResolvedOptions, Services>();
 
 function servicesOf(options: ResolvedOptions): Services {
@@ -45,6 +52,8 @@ function servicesOf(options: ResolvedOptions): Services {
         disabled,
       }),
       askAiClient: askAi && client(askAi.appId, askAi.apiKey),
+      tokenCache: askAi &&
+        storedItem(environment, "sessionStorage", `__DOCSEARCH_ASKAI_TOKEN__${askAi.assistantId}`),
     };
     services.set(options, found);
   }
