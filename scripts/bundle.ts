@@ -2,7 +2,8 @@
  * `deno task bundle`: the search box's browser bundle. Runs `deno bundle`
  * (minified ESM, code splitting: the entry `searchbox.js`, the modal's and
  * Ask AI's chunks, `style.css`) into an emptied output directory (`dist`, or
- * the first argument), then drops the indentation inside template literals:
+ * the first argument); adds the dark theme for `theme: "auto"` to `style.css`
+ * (`withAutoDark`); then drops the indentation inside template literals:
  * the `html` templates (htm) keep their source indentation through the
  * minifier, and htm drops whitespace that holds a newline at the edges of a
  * text (so also a newline between two tags or a tag and an interpolation;
@@ -23,6 +24,33 @@ const ROOT = fromFileUrl(new URL("..", import.meta.url));
  * two interpolations or inside a plain string such as `` `\n` ``.
  */
 const TEXT_EDGE_NEWLINE = /(?<=`)\n(?=<)|(?<=>)\n(?=`|<|\$\{)|(?<=\})\n(?=<)|(?<=[}"])\n(?=\/?>)/g;
+
+/**
+ * The dark theme's rule in the minified `style.css` (`html[data-theme="dark"]`
+ * in `widget/style.css`); it holds custom properties only, so no brace.
+ */
+const DARK_RULE = /html\[data-theme=dark\]\{([^{}]*)\}/g;
+
+/** Where `theme: "auto"` is dark: on a dark OS, unless the page chose light (an open media rule). */
+const AUTO_DARK =
+  "@media (prefers-color-scheme: dark){html:not([data-theme=light]) .DocSearch--auto";
+
+/**
+ * `css` (the minified `style.css`) with the dark rule's declarations
+ * repeated right after it for `theme: "auto"` on a dark OS, unless the page
+ * chose light: the dark theme is written once in `widget/style.css`.
+ *
+ * @throws {Error} when `css` has no or several dark rules.
+ */
+function withAutoDark(css: string): string {
+  const rules = [...css.matchAll(DARK_RULE)];
+  if (rules.length !== 1) {
+    throw new Error(`style.css: expected one html[data-theme=dark] rule, found ${rules.length}`);
+  }
+  const [rule, declarations] = rules[0];
+  const end = rules[0].index + rule.length;
+  return `${css.slice(0, end)}${AUTO_DARK}{${declarations}}}${css.slice(end)}`;
+}
 
 /** The `deno bundle` arguments, writing to `outDir`. */
 function bundleArgs(outDir: string): string[] {
@@ -50,6 +78,8 @@ export async function bundle(outDir: string): Promise<void> {
     stderr: "piped",
   }).output();
   if (!success) throw new Error(`deno bundle failed:\n${new TextDecoder().decode(stderr)}`);
+  const css = join(outDir, "style.css");
+  await Deno.writeTextFile(css, withAutoDark(await Deno.readTextFile(css)));
   for await (const entry of Deno.readDir(outDir)) {
     if (!entry.name.endsWith(".js")) continue;
     const path = join(outDir, entry.name);
