@@ -9,15 +9,9 @@
  */
 import type { EntityProperty } from "@mikro-orm/core";
 import { propertyEnumName } from "../runtime/names.ts";
+import type { DiagnosticInput, Diagnostics } from "./diagnostics.ts";
 import type { LoadedEnum } from "./load.ts";
-
-/** A GraphQL enum generated for enum properties. */
-export interface GraphEnum {
-  /** The TypeScript enum's name, or `<Type><Field>`, e.g. `TodoStatus`. */
-  name: string;
-  /** GraphQL value name and the entity value behind it. */
-  values: { name: string; value: string | number }[];
-}
+import type { ModelEnum } from "./model.ts";
 
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
@@ -27,15 +21,18 @@ const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
  * @param typeName the GraphQL type the property belongs to
  * @param loaded the exported enum object the property's `items` names, if any
  * @param rename the `Type(name)` annotation on the property
- * @param fail raises the GenerateError naming the entity file and property
+ * @param diagnostics records the problem, at `site` (the entity file and property), and abandons
+ *   the property
  */
 export function enumOf(
   typeName: string,
   prop: EntityProperty,
   loaded: LoadedEnum | undefined,
   rename: string | undefined,
-  fail: (message: string) => never,
-): GraphEnum {
+  diagnostics: Diagnostics,
+  site: Omit<DiagnosticInput, "message">,
+): ModelEnum {
+  const fail = (message: string) => diagnostics.fail({ ...site, message });
   const name = rename ?? loaded?.name ?? propertyEnumName(typeName, prop.name);
   if (!NAME.test(name)) fail(`invalid GraphQL enum name "${name}"`);
   const values = loaded
@@ -58,7 +55,7 @@ export function enumOf(
  *
  * @returns an error message when another enum already has the name
  */
-export function addEnum(enums: GraphEnum[], e: GraphEnum): string | undefined {
+export function addEnum(enums: ModelEnum[], e: ModelEnum): string | undefined {
   const same = enums.find((other) => other.name === e.name);
   if (!same) {
     enums.push(e);

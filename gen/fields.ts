@@ -1,7 +1,8 @@
 /**
  * How a scalar property becomes a GraphQL field: its scalar kind and list-ness, whether it is
  * computed (`persist: false` getters, `formula`) and what a computed getter reads, whether a
- * create input may leave it out (defaulted), and which properties are MikroORM internals.
+ * create input may leave it out (defaulted) or never takes it (generated), whether it holds
+ * UUIDs, and which properties are MikroORM internals.
  *
  * @module
  */
@@ -120,4 +121,19 @@ export function optionalOnCreate(meta: EntityMetadata, prop: EntityProperty): bo
 export function internal(prop: EntityProperty): boolean {
   return prop.persist === false && prop.kind !== "scalar" &&
     prop.name === `${prop.type}_${prop.mappedBy}__inverse`;
+}
+
+/**
+ * Set by the database or MikroORM, never by an input: `onCreate`/`onUpdate`, `version`, formulas,
+ * generated columns, `persist: false`.
+ */
+export function generated(prop: EntityProperty): boolean {
+  return !!(prop.onCreate || prop.onUpdate || prop.version || prop.formula ||
+    prop.generated || prop.persist === false);
+}
+
+/** A UUID column (`uuid` type or column type): compared as a value, never matched as text. */
+export function isUuid(prop: EntityProperty): boolean {
+  return /^uuid(type)?$/i.test(String(prop.type)) ||
+    (prop.columnTypes?.[0] ?? "").toLowerCase() === "uuid";
 }

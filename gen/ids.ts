@@ -5,23 +5,22 @@
  *
  * @module
  */
-import { relative } from "@std/path";
 import type { GlobalIdFormat } from "../runtime/graph.ts";
 import { Diagnostics } from "./diagnostics.ts";
 import { GenerateError } from "./errors.ts";
-import type { Graph } from "./graph.ts";
+import type { Model } from "./model.ts";
 
 const FORMATS: GlobalIdFormat[] = ["opaque", "universal", "raw"];
 
 /**
- * Sets `graph.ids` to `format`.
+ * Sets `model.ids` to `format`.
  *
  * @param diagnostics collects the problems; every type is checked before the run fails
  * @throws GenerateError naming each entity whose primary key or `IdPrefix` does not fit the
  *   format or whose prefix another type shares, or when the format is unknown
  */
 export function applyGlobalIds(
-  graph: Graph,
+  model: Model,
   format: GlobalIdFormat,
   diagnostics = new Diagnostics(),
 ): void {
@@ -31,8 +30,8 @@ export function applyGlobalIds(
     );
   }
   const prefixes = new Map<string, string>();
-  for (const type of graph.types) {
-    const at = { file: relative(Deno.cwd(), type.entity.file), entity: type.meta.className };
+  for (const type of model.types) {
+    const at = { file: type.file, entity: type.meta.className };
     if (format === "universal" && type.id.kind === "string") {
       diagnostics.error({
         ...at,
@@ -61,5 +60,5 @@ export function applyGlobalIds(
     prefixes.set(type.prefix, type.name);
   }
   diagnostics.throwIfErrors();
-  graph.ids = format;
+  model.ids = format;
 }

@@ -10,7 +10,7 @@
 import type { EntityMetadata } from "@mikro-orm/core";
 import { relative } from "@std/path";
 import type { Diagnostics } from "./diagnostics.ts";
-import type { Graph } from "./graph.ts";
+import type { Model } from "./model.ts";
 
 /**
  * Records a warning for each exposed non-unique (`1:m`) edge whose foreign key on the target
@@ -22,13 +22,13 @@ import type { Graph } from "./graph.ts";
  * @param cwd base directory for the file names in the warnings
  */
 export function checkForeignKeyIndexes(
-  graph: Graph,
+  model: Model,
   diagnostics: Diagnostics,
   cwd = Deno.cwd(),
 ): void {
-  const byName = new Map(graph.types.map((type) => [type.name, type]));
+  const byName = new Map(model.types.map((type) => [type.name, type]));
   const seen = new Set<string>();
-  for (const type of graph.types) {
+  for (const type of model.types) {
     for (const edge of type.edges) {
       if (edge.kind !== "1:m" || !edge.inverse) continue;
       const target = byName.get(edge.target)!;

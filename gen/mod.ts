@@ -13,12 +13,13 @@ import { emitTypes } from "./emit/types.ts";
 import { emitMutationInput } from "./emit/mutation_input.ts";
 import { emitWhereInput } from "./emit/where_input.ts";
 import { emitCollection, emitEdges, emitEnums, emitPagination } from "./emit/tables.ts";
-import { buildGraph, type Graph } from "./graph.ts";
+import { buildModel } from "./build_model.ts";
 import { applyGlobalIds } from "./ids.ts";
 import { checkForeignKeyIndexes } from "./indexes.ts";
 import { loadModel } from "./load.ts";
 import { loadOrmConfig } from "./orm_config.ts";
-import { printGraphSchema } from "./schema.ts";
+import type { Model } from "./model.ts";
+import { printModelSchema } from "./schema.ts";
 import { writeFiles } from "./write.ts";
 
 export {
@@ -31,21 +32,25 @@ export { type Diagnostic, type DiagnosticInput, formatDiagnostic } from "./diagn
 export type { LoadedEntity } from "./load.ts";
 export { GenerateError } from "./errors.ts";
 export type {
-  Graph,
-  GraphEdge,
-  GraphEnum,
-  GraphField,
-  GraphOrderField,
-  GraphType,
-} from "./graph.ts";
-export type { GraphEmbeddable } from "./embeddables.ts";
-export type { GraphMutationInput, GraphMutationInputField, GraphMutations } from "./mutations.ts";
-export type { GraphWhereEdge, GraphWhereField, GraphWhereInput } from "./where.ts";
+  Model,
+  ModelEdge,
+  ModelEmbeddable,
+  ModelEnum,
+  ModelField,
+  ModelMutationInput,
+  ModelMutationInputField,
+  ModelMutations,
+  ModelOrderField,
+  ModelType,
+  ModelWhereEdge,
+  ModelWhereField,
+  ModelWhereInput,
+} from "./model.ts";
 
 /** What `generate` wrote. */
 export interface GenerateResult {
   /** The intermediate representation. */
-  graph: Graph;
+  model: Model;
   /** Absolute output directory. */
   out: string;
   /** Names of the files written (compared, in check mode), in write order. */
@@ -75,35 +80,35 @@ export async function generate(
   const diagnostics = new Diagnostics();
   const ormFile = options.ormConfig && resolve(options.ormConfig);
   const orm = { ...(ormFile ? await loadOrmConfig(ormFile) : {}), ...options.orm };
-  const model = await loadModel(
+  const loaded = await loadModel(
     { dir: options.entities && resolve(options.entities), orm, ormFile },
     diagnostics,
   );
   if (options.log) {
-    const modules = new Set(model.entities.map((e) => e.file)).size;
-    console.log(`found ${model.entities.length} entities in ${modules} modules`);
+    const modules = new Set(loaded.entities.map((e) => e.file)).size;
+    console.log(`found ${loaded.entities.length} entities in ${modules} modules`);
   }
-  const graph = buildGraph(model, Deno.cwd(), diagnostics);
-  applyGlobalIds(graph, options.globalIds ?? "opaque", diagnostics);
-  checkForeignKeyIndexes(graph, diagnostics);
-  const sdl = printGraphSchema(graph) + "\n";
+  const model = buildModel(loaded, Deno.cwd(), diagnostics);
+  applyGlobalIds(model, options.globalIds ?? "opaque", diagnostics);
+  checkForeignKeyIndexes(model, diagnostics);
+  const sdl = printModelSchema(model) + "\n";
   const files = new Map<string, string>([
     ["schema.graphql", sdl],
     ["typedefs.ts", emitTypeDefs(sdl)],
-    ["types.ts", emitTypes(graph, sdl, runtime)],
-    ["node.ts", emitNode(graph, runtime, out)],
-    ["collection.ts", emitCollection(graph, runtime)],
-    ["edges.ts", emitEdges(graph, runtime)],
-    ["pagination.ts", emitPagination(graph, runtime)],
-    ["enums.ts", emitEnums(graph)],
-    ["mutation_input.ts", emitMutationInput(graph, runtime)],
-    ["where_input.ts", emitWhereInput(graph, runtime)],
+    ["types.ts", emitTypes(model, sdl, runtime)],
+    ["node.ts", emitNode(model, runtime, out)],
+    ["collection.ts", emitCollection(model, runtime)],
+    ["edges.ts", emitEdges(model, runtime)],
+    ["pagination.ts", emitPagination(model, runtime)],
+    ["enums.ts", emitEnums(model)],
+    ["mutation_input.ts", emitMutationInput(model, runtime)],
+    ["where_input.ts", emitWhereInput(model, runtime)],
     ["resolvers.ts", emitResolvers(runtime)],
     ["mod.ts", emitMod(runtime)],
   ]);
   const stale = await writeFiles(out, files, options.format ?? true, options.check);
   if (options.log) {
-    const types = `${graph.types.length} node types (${graph.types.map((t) => t.name).join(", ")})`;
+    const types = `${model.types.length} node types (${model.types.map((t) => t.name).join(", ")})`;
     const shown = relative(Deno.cwd(), out);
     const where = shown.startsWith("..") ? out : shown || ".";
     console.log(
@@ -115,7 +120,7 @@ export async function generate(
     );
   }
   return {
-    graph,
+    model,
     out,
     files: [...files.keys()],
     stale: options.check ? stale : undefined,

@@ -16,8 +16,7 @@ import {
   GraphQLObjectType,
   type GraphQLScalarType,
 } from "graphql";
-import type { Graph } from "./graph.ts";
-import type { GraphMutationInput } from "./mutations.ts";
+import type { Model, ModelMutationInput } from "./model.ts";
 
 /** How the mutation types reach the rest of the schema. */
 export interface MutationTypeLookup {
@@ -33,12 +32,12 @@ export interface MutationTypes {
   inputs: GraphQLInputObjectType[];
 }
 
-/** Builds the mutation types of `graph`, in the order of its types: create, update, delete. */
-export function buildMutationTypes(graph: Graph, lookup: MutationTypeLookup): MutationTypes {
+/** Builds the mutation types of `model`, in the order of its types: create, update, delete. */
+export function buildMutationTypes(model: Model, lookup: MutationTypeLookup): MutationTypes {
   const inputs: GraphQLInputObjectType[] = [];
   const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
   const id = { type: new GraphQLNonNull(GraphQLID), description: "ID of the object." };
-  for (const type of graph.types) {
+  for (const type of model.types) {
     const { create, update, delete: remove } = type.mutations ?? {};
     const node = new GraphQLNonNull(lookup.object(type.name));
     if (create) {
@@ -76,7 +75,7 @@ export function buildMutationTypes(graph: Graph, lookup: MutationTypeLookup): Mu
 }
 
 function inputObject(
-  input: GraphMutationInput,
+  input: ModelMutationInput,
   lookup: MutationTypeLookup,
   description: string,
 ): GraphQLInputObjectType {

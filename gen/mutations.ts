@@ -1,7 +1,7 @@
 /**
- * The mutation part of the Graph: for a type annotated `Mutations()`, the root mutation fields
+ * The mutation part of the Model: for a type annotated `Mutations()`, the root mutation fields
  * (`create<T>`, `update<T>`, `delete<T>`) and the fields of `Create<T>Input` / `Update<T>Input`,
- * decided from MikroORM's metadata (entgql's `MutationCreate`/`MutationUpdate` inputs):
+ * decided from the type's fields and edges (entgql's `MutationCreate`/`MutationUpdate` inputs):
  *
  * - `Create<T>Input`: every settable property, required unless nullable or defaulted; a unique
  *   edge is `<edge>ID: ID` (required when the relation is), a non-unique edge
@@ -17,13 +17,11 @@
  *
  * @module
  */
-import type { EntityProperty } from "@mikro-orm/core";
 import {
   type Annotation,
   SkipMutationCreateInput,
   SkipMutationUpdateInput,
 } from "../runtime/annotations.ts";
-import type { MutationInputFieldDescription } from "../runtime/graph.ts";
 import {
   addIdsName,
   clearName,
@@ -37,156 +35,122 @@ import {
   updateFieldName,
   updateInputName,
 } from "../runtime/names.ts";
-import { optionalOnCreate } from "./fields.ts";
-import type { GraphType } from "./graph.ts";
-
-/** One field of `Create<T>Input` or `Update<T>Input`. */
-export interface GraphMutationInputField extends MutationInputFieldDescription {
-  /** GraphQL input field name, e.g. `authorID`, `clearPublishedAt`, `addCommentIDs`. */
-  name: string;
-  /** GraphQL named type of the value: a scalar or enum, `ID` for edges, `Boolean` for clears. */
-  graphqlType: string;
-  /** `[T!]` instead of `T`. */
-  list: boolean;
-  /** Non-null in the input. */
-  required: boolean;
-}
-
-/** A generated input object and the root mutation field that takes it. */
-export interface GraphMutationInput {
-  /** Root mutation field, e.g. `createPost`. */
-  field: string;
-  /** Input object type, e.g. `CreatePostInput`. */
-  name: string;
-  /** The input's fields, in entity property order. */
-  fields: GraphMutationInputField[];
-}
-
-/** The generated mutations of one type. */
-export interface GraphMutations {
-  /** `Create<T>Input` and `create<T>`, unless `Skip(SkipMutationCreateInput)`. */
-  create?: GraphMutationInput;
-  /** `Update<T>Input` and `update<T>`, unless `Skip(SkipMutationUpdateInput)`. */
-  update?: GraphMutationInput;
-  /** `delete<T>(id: ID!): ID!`. */
-  delete?: { field: string };
-}
+import type { Diagnostics } from "./diagnostics.ts";
+import type { ModelMutationInputField, ModelMutations, ModelType } from "./model.ts";
 
 /**
  * Decides the mutations of `type`, or `undefined` when the entity is not annotated `Mutations()`.
  *
- * @param entity the annotations on the entity
- * @param fields property -> the annotations on it
- * @param fail raises the GenerateError naming the entity file and property
- * @throws GenerateError (through `fail`) when two input fields get one name
+ * @param annotation the `Mutations()` annotation on the entity
+ * @param diagnostics records the problem (naming the entity file and property) and abandons the
+ *   type when two input fields get one name
  */
 export function buildMutations(
-  type: GraphType,
-  entity: Annotation[],
-  fields: Record<string, Annotation[]>,
-  fail: (prop: string, message: string) => never,
-): GraphMutations | undefined {
-  const annotation = entity.find((a) => a.kind === "Mutations");
+  type: ModelType,
+  annotation: Extract<Annotation, { kind: "Mutations" }> | undefined,
+  diagnostics: Diagnostics,
+): ModelMutations | undefined {
   if (!annotation) return undefined;
-  const mutations: GraphMutations = {};
+  const mutations: ModelMutations = {};
   if (annotation.create) {
     mutations.create = {
       field: createFieldName(type.name),
       name: createInputName(type.name),
-      fields: inputFields(type, fields, SkipMutationCreateInput, createFields, fail),
+      fields: inputFields(type, SkipMutationCreateInput, createFields, diagnostics),
     };
   }
   if (annotation.update) {
     mutations.update = {
       field: updateFieldName(type.name),
       name: updateInputName(type.name),
-      fields: inputFields(type, fields, SkipMutationUpdateInput, updateFields, fail),
+      fields: inputFields(type, SkipMutationUpdateInput, updateFields, diagnostics),
     };
   }
   if (annotation.delete) mutations.delete = { field: deleteFieldName(type.name) };
   return mutations;
 }
 
-/** What a property contributes to one input: its GraphQL name, metadata and edge target. */
+/** What a field or edge contributes to one input: its GraphQL name, value and edge target. */
 interface Settable {
   name: string;
-  prop: EntityProperty;
+  /** The entity property. */
+  prop: string;
   graphqlType: string;
+  /** The property can be null. */
+  nullable: boolean;
   /** `[T!]` (string, enum and embeddable arrays). */
   list?: boolean;
   /** A create input may leave it out (nullable or defaulted). */
   optional?: boolean;
-  /** For edges: target type, and whether the edge is non-unique. */
-  edge?: { target: string; many: boolean };
+  /** A relation primary key: set on create only. */
+  primary?: boolean;
+  /** For edges: target type, whether the edge is non-unique, whether rows can leave it. */
+  edge?: { target: string; many: boolean; removable: boolean };
 }
 
-type Contribute = (s: Settable) => GraphMutationInputField[];
+type Contribute = (s: Settable) => ModelMutationInputField[];
 
 function inputFields(
-  type: GraphType,
-  annotations: Record<string, Annotation[]>,
+  type: ModelType,
   skipMode: number,
   contribute: Contribute,
-  fail: (prop: string, message: string) => never,
-): GraphMutationInputField[] {
+  diagnostics: Diagnostics,
+): ModelMutationInputField[] {
   const settables: Settable[] = [];
-  const props = type.meta.properties;
   for (const f of type.fields) {
+    if (f.skip & skipMode || f.generated) continue;
     settables.push({
       name: f.name,
-      prop: props[f.prop],
+      prop: f.prop,
       graphqlType: f.embedded ? embeddableInputName(f.embedded) : f.graphqlType,
+      nullable: f.nullable,
       list: f.list,
-      optional: optionalOnCreate(type.meta, props[f.prop]),
+      optional: f.optional,
     });
   }
   const seen = new Set<string>();
   for (const e of type.edges) {
-    const prop = props[e.prop];
-    if (seen.has(e.prop) || (prop.kind === "1:1" && !prop.owner)) continue;
+    if (seen.has(e.prop) || (e.kind === "1:1" && !e.owner)) continue;
     seen.add(e.prop);
+    if (e.skip & skipMode || e.generated) continue;
     settables.push({
       name: e.name,
-      prop,
+      prop: e.prop,
       graphqlType: "ID",
-      edge: { target: e.target, many: !e.unique },
+      nullable: e.nullable,
+      primary: e.primary,
+      edge: { target: e.target, many: !e.unique, removable: e.removable },
     });
   }
-  const result: GraphMutationInputField[] = [];
+  const result: ModelMutationInputField[] = [];
   const names = new Map<string, string>();
   for (const s of settables) {
-    const skip = (annotations[s.prop.name] ?? []).some((a) =>
-      a.kind === "Skip" && (a.modes & skipMode) !== 0
-    );
-    if (skip || generated(s.prop)) continue;
     for (const field of contribute(s)) {
       const other = names.get(field.name);
       if (other !== undefined) {
-        fail(
-          s.prop.name,
-          `mutation input field "${field.name}" is also generated for ${type.name}.${other}`,
-        );
+        diagnostics.fail({
+          file: type.file,
+          entity: type.meta.className,
+          prop: s.prop,
+          message:
+            `mutation input field "${field.name}" is also generated for ${type.name}.${other}`,
+        });
       }
-      names.set(field.name, s.prop.name);
+      names.set(field.name, s.prop);
       result.push(field);
     }
   }
   return result;
 }
 
-function generated(prop: EntityProperty): boolean {
-  return !!(prop.onCreate || prop.onUpdate || prop.version || prop.formula ||
-    prop.generated || prop.persist === false);
-}
-
-const createFields: Contribute = ({ name, prop, graphqlType, edge, list, optional }) => {
+const createFields: Contribute = ({ name, prop, graphqlType, nullable, edge, list, optional }) => {
   if (!edge) {
     return [field(name, "set", "field", prop, graphqlType, { required: !optional, list })];
   }
   if (!edge.many) {
     return [field(edgeIdName(name), "set", "edge", prop, "ID", {
       target: edge.target,
-      required: !prop.nullable,
+      required: !nullable,
     })];
   }
   return [field(edgeIdsName(name), "set", "edges", prop, "ID", {
@@ -195,45 +159,39 @@ const createFields: Contribute = ({ name, prop, graphqlType, edge, list, optiona
   })];
 };
 
-const updateFields: Contribute = ({ name, prop, graphqlType, edge, list }) => {
-  if (prop.primary) return []; // a relation primary key is set on create only
-  const clear = (kind: GraphMutationInputField["kind"]) =>
+const updateFields: Contribute = ({ name, prop, graphqlType, nullable, primary, edge, list }) => {
+  if (primary) return []; // a relation primary key is set on create only
+  const clear = (kind: ModelMutationInputField["kind"]) =>
     field(clearName(name), "clear", kind, prop, "Boolean", {});
   if (!edge) {
     const set = field(name, "set", "field", prop, graphqlType, { list });
-    return prop.nullable ? [set, clear("field")] : [set];
+    return nullable ? [set, clear("field")] : [set];
   }
   if (!edge.many) {
     const set = field(edgeIdName(name), "set", "edge", prop, "ID", { target: edge.target });
-    return prop.nullable ? [set, clear("edge")] : [set];
+    return nullable ? [set, clear("edge")] : [set];
   }
   const options = { target: edge.target, list: true };
   const add = field(addIdsName(name), "add", "edges", prop, "ID", options);
-  if (!removable(prop)) return [add];
+  if (!edge.removable) return [add];
   return [add, field(removeIdsName(name), "remove", "edges", prop, "ID", options), clear("edges")];
 };
 
-/** Whether rows can leave a non-unique edge: always for `m:n`; for `1:m` when the FK allows it. */
-function removable(prop: EntityProperty): boolean {
-  if (prop.kind !== "1:m") return true;
-  const inverse = prop.targetMeta?.properties[prop.mappedBy];
-  return !!prop.orphanRemoval || !!inverse?.nullable;
-}
-
+/** An input field; the keys of `MutationInputFieldDescription` first, as the tables print them. */
 function field(
   name: string,
-  op: GraphMutationInputField["op"],
-  kind: GraphMutationInputField["kind"],
-  prop: EntityProperty,
+  op: ModelMutationInputField["op"],
+  kind: ModelMutationInputField["kind"],
+  prop: string,
   graphqlType: string,
   options: { target?: string; list?: boolean; required?: boolean },
-): GraphMutationInputField {
+): ModelMutationInputField {
   return {
-    name,
     op,
     kind,
-    prop: prop.name,
+    prop,
     target: options.target,
+    name,
     graphqlType,
     list: options.list ?? false,
     required: options.required ?? false,

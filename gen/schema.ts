@@ -1,5 +1,5 @@
 /**
- * Step 4a: the SDL of a Graph, built with graphql-js type constructors and printed with
+ * Step 4a: the SDL of a Model, built with graphql-js type constructors and printed with
  * `printSchema` (never by concatenating SDL strings).
  *
  * @module
@@ -32,16 +32,16 @@ import {
   orderFieldName,
   orderName,
 } from "../runtime/names.ts";
-import type { Graph, GraphField, GraphType } from "./graph.ts";
+import type { Model, ModelField, ModelType } from "./model.ts";
 import { buildMutationTypes } from "./mutation_schema.ts";
 import { buildWhereInputTypes } from "./where_schema.ts";
 
 const nonNull = <T extends GraphQLOutputType>(t: T) => new GraphQLNonNull(t);
 
 /**
- * Builds the `GraphQLSchema` of `graph` (types only; resolvers are attached at runtime).
+ * Builds the `GraphQLSchema` of `model` (types only; resolvers are attached at runtime).
  */
-export function buildSchema(graph: Graph): GraphQLSchema {
+export function buildSchema(model: Model): GraphQLSchema {
   const scalars: Record<string, GraphQLScalarType> = {
     Int: GraphQLInt,
     Float: GraphQLFloat,
@@ -54,7 +54,7 @@ export function buildSchema(graph: Graph): GraphQLSchema {
       description: SCALAR_DESCRIPTIONS[name],
     });
   const cursor = scalar("Cursor");
-  const enums = new Map(graph.enums.map((e) => [
+  const enums = new Map(model.enums.map((e) => [
     e.name,
     new GraphQLEnumType({
       name: e.name,
@@ -108,7 +108,7 @@ export function buildSchema(graph: Graph): GraphQLSchema {
     },
   });
 
-  const outputOf = (f: GraphField): GraphQLOutputType => {
+  const outputOf = (f: ModelField): GraphQLOutputType => {
     const named = f.embedded
       ? embeddedObjects.get(f.embedded)!
       : f.enum
@@ -119,7 +119,7 @@ export function buildSchema(graph: Graph): GraphQLSchema {
   };
   const embeddedObjects = new Map<string, GraphQLObjectType>();
   const embeddedInputs = new Map<string, GraphQLInputObjectType>();
-  for (const e of graph.embeddables ?? []) {
+  for (const e of model.embeddables ?? []) {
     embeddedObjects.set(
       e.name,
       new GraphQLObjectType({
@@ -143,7 +143,7 @@ export function buildSchema(graph: Graph): GraphQLSchema {
               ? enums.get(f.enum)!
               : scalar(f.graphqlType);
             const list = f.list ? new GraphQLList(new GraphQLNonNull(named)) : named;
-            return [f.name, { type: e.optional[f.name] ? list : new GraphQLNonNull(list) }];
+            return [f.name, { type: f.optional ? list : new GraphQLNonNull(list) }];
           })),
       }),
     );
@@ -152,7 +152,7 @@ export function buildSchema(graph: Graph): GraphQLSchema {
   const connections = new Map<string, GraphQLObjectType>();
   const orders = new Map<string, GraphQLInputObjectType>();
   const named: GraphQLNamedType[] = [];
-  for (const type of graph.types) {
+  for (const type of model.types) {
     const edge = new GraphQLObjectType({
       name: edgeName(type.name),
       description: "An edge in a connection.",
@@ -216,8 +216,8 @@ export function buildSchema(graph: Graph): GraphQLSchema {
       );
     }
   }
-  const wheres = buildWhereInputTypes(graph, (name) => enums.get(name) ?? scalar(name));
-  const connectionArgs = (type: GraphType): GraphQLFieldConfigArgumentMap => {
+  const wheres = buildWhereInputTypes(model, (name) => enums.get(name) ?? scalar(name));
+  const connectionArgs = (type: ModelType): GraphQLFieldConfigArgumentMap => {
     const args: GraphQLFieldConfigArgumentMap = {
       after: {
         type: cursor,
@@ -252,7 +252,7 @@ export function buildSchema(graph: Graph): GraphQLSchema {
     }
     return args;
   };
-  for (const type of graph.types) {
+  for (const type of model.types) {
     const config = {
       name: type.name,
       description: type.description,
@@ -267,7 +267,7 @@ export function buildSchema(graph: Graph): GraphQLSchema {
           fields[f.name] = { type: outputOf(f), description: f.description };
         }
         for (const e of type.edges) {
-          const target = graph.types.find((t) => t.name === e.target)!;
+          const target = model.types.find((t) => t.name === e.target)!;
           if (e.unique) {
             const object = objects.get(e.target)!;
             fields[e.name] = { type: e.nullable ? object : nonNull(object) };
@@ -312,7 +312,7 @@ export function buildSchema(graph: Graph): GraphQLSchema {
           },
         },
       };
-      for (const type of graph.types) {
+      for (const type of model.types) {
         if (!type.queryField) continue;
         fields[type.queryField] = {
           type: nonNull(connections.get(type.name)!),
@@ -323,7 +323,7 @@ export function buildSchema(graph: Graph): GraphQLSchema {
     },
   });
   named.push(node, cursor, pageInfo, direction);
-  for (const type of graph.types) {
+  for (const type of model.types) {
     named.push(objects.get(type.name)!, connections.get(type.name)!);
     const order = orders.get(type.name);
     if (order) named.push(order);
@@ -331,7 +331,7 @@ export function buildSchema(graph: Graph): GraphQLSchema {
     if (where) named.push(where);
   }
   named.push(...enums.values(), ...embeddedObjects.values(), ...embeddedInputs.values());
-  const mutations = buildMutationTypes(graph, {
+  const mutations = buildMutationTypes(model, {
     input: (name) => enums.get(name) ?? embeddedInputs.get(name) ?? scalar(name),
     object: (name) => objects.get(name) as GraphQLObjectType,
   });
@@ -339,9 +339,9 @@ export function buildSchema(graph: Graph): GraphQLSchema {
   return new GraphQLSchema({ query, mutation: mutations.mutation, types: named });
 }
 
-/** The SDL of `graph`, as written to `schema.graphql`. */
-export function printGraphSchema(graph: Graph): string {
-  return printSchema(buildSchema(graph));
+/** The SDL of `model`, as written to `schema.graphql`. */
+export function printModelSchema(model: Model): string {
+  return printSchema(buildSchema(model));
 }
 
 const SCALAR_DESCRIPTIONS: Record<string, string> = {

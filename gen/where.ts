@@ -1,5 +1,5 @@
 /**
- * The filter part of the Graph: each node type's `<T>WhereInput`, with the predicates entgql
+ * The filter part of the Model: each node type's `<T>WhereInput`, with the predicates entgql
  * generates, named as entgql names them (`text`, `textNEQ`, `textIn`, ..., `textContainsFold`,
  * `textIsNil`, `hasParent`, `hasParentWith`):
  *
@@ -17,9 +17,8 @@
  *
  * @module
  */
-import type { EntityProperty } from "@mikro-orm/core";
-import { type Annotation, annotationsOf, SkipWhereInput } from "../runtime/annotations.ts";
-import type { ScalarKind, WhereOpFamily } from "../runtime/graph.ts";
+import { SkipWhereInput } from "../runtime/annotations.ts";
+import type { WhereOpFamily } from "../runtime/graph.ts";
 import {
   edgeIdName,
   embeddedPredicateName,
@@ -28,113 +27,68 @@ import {
   whereInputName,
 } from "../runtime/names.ts";
 import { whereOps } from "../runtime/where.ts";
-import type { GraphEmbeddable } from "./embeddables.ts";
-import type { GraphField, GraphType } from "./graph.ts";
-
-/** The predicates of one property in a where input. */
-export interface GraphWhereField {
-  /** Predicate base name: the GraphQL field name, `id`, or `<edge>ID` for a foreign key. */
-  name: string;
-  /** The entity property. */
-  prop: string;
-  /** How values compare; `id` values are global ids of `target`. */
-  kind: ScalarKind | "id";
-  /** For `kind: "id"`, the GraphQL type the ids name. */
-  target?: string;
-  /** GraphQL named type of one value (`ID`, `String`, `Time`, an enum name, ...). */
-  graphqlType: string;
-  /** The operator family (the operators follow: `whereOps`). */
-  ops: WhereOpFamily;
-  /** Adds `IsNil`/`NotNil`. */
-  nullable: boolean;
-}
-
-/** The edge predicates of one edge in a where input. */
-export interface GraphWhereEdge {
-  /** GraphQL edge name. */
-  name: string;
-  /** GraphQL type of the target node. */
-  target: string;
-  /** `has<Edge>With` exists (the target has a where input). */
-  with: boolean;
-}
-
-/** A `<T>WhereInput`. */
-export interface GraphWhereInput {
-  /** `<T>WhereInput`. */
-  name: string;
-  /** The predicates on the type's fields. */
-  fields: GraphWhereField[];
-  /** The `has<Edge>`/`has<Edge>With` predicates. */
-  edges: GraphWhereEdge[];
-}
+import type { Diagnostics } from "./diagnostics.ts";
+import type { ModelEmbeddable, ModelField, ModelType, ModelWhereField } from "./model.ts";
 
 /**
  * Decides the where inputs of all `types` (in place: sets `type.where`). Run after every type's
  * fields and edges are known.
  *
- * @param report records the problem (naming the entity file and property of `type`) when two
- *   predicates of one input get the same name; every clash of every type is reported
+ * @param diagnostics records the problem (naming the entity file and property of the type) when
+ *   two predicates of one input get the same name; every clash of every type is reported
  */
 export function buildWhereInputs(
-  types: GraphType[],
-  report: (type: GraphType, prop: string, message: string) => void,
-  embeddables: GraphEmbeddable[] = [],
+  types: ModelType[],
+  embeddables: ModelEmbeddable[],
+  diagnostics: Diagnostics,
 ): void {
-  const skippedTypes = new Set(
-    types.filter((t) => skipped(annotationsOf(t.entity.entity).entity)).map((t) => t.name),
-  );
+  const skippedTypes = new Set(types.filter((t) => skipped(t)).map((t) => t.name));
   for (const type of types) {
     if (skippedTypes.has(type.name)) continue;
-    const annotations = annotationsOf(type.entity.entity).fields;
-    const keep = (prop: string) => !skipped(annotations[prop] ?? []);
     // A composite key (a pivot entity's) has no `id` predicates: filter by its edges' ids.
-    const fields: GraphWhereField[] = type.id.parts ? [] : [{
-      name: "id",
+    const fields: ModelWhereField[] = type.id.parts ? [] : [{
       prop: type.id.prop,
       kind: "id",
       target: type.name,
-      graphqlType: "ID",
       ops: "comparison",
-      nullable: false,
+      name: "id",
+      graphqlType: "ID",
     }];
     for (const field of type.fields) {
-      if (field.embedded && !field.list && keep(field.prop)) {
-        const prop = type.meta.properties[field.prop];
-        fields.push(...embeddedWhereFields(field, !!prop.object, embeddables));
+      if (field.embedded && !field.list && !skipped(field)) {
+        fields.push(...embeddedWhereFields(field, !!field.object, embeddables));
         continue;
       }
-      if (field.kind === "json" || field.list || field.computed || !keep(field.prop)) continue;
+      if (field.kind === "json" || field.list || field.computed || skipped(field)) continue;
       const ops: WhereOpFamily = field.kind === "boolean"
         ? "boolean"
         : field.kind === "enum"
         ? "equality"
-        : field.kind === "string" && !isUuid(type.meta.properties[field.prop])
+        : field.kind === "string" && !field.uuid
         ? "string"
         : "comparison";
       fields.push({
-        name: field.name,
         prop: field.prop,
         kind: field.kind,
-        graphqlType: field.graphqlType,
         ops,
-        nullable: field.nullable,
+        nullable: field.nullable || undefined,
+        name: field.name,
+        graphqlType: field.graphqlType,
       });
     }
     for (const edge of type.edges) {
-      const prop = type.meta.properties[edge.prop];
-      if (!edge.unique || !prop.owner || !keep(edge.prop)) continue;
+      if (!edge.unique || !edge.owner || skipped(edge)) continue;
       fields.push({
-        name: edgeIdName(edge.name),
         prop: edge.prop,
         kind: "id",
         target: edge.target,
-        graphqlType: "ID",
         ops: "equality",
-        nullable: edge.nullable,
+        nullable: edge.nullable || undefined,
+        name: edgeIdName(edge.name),
+        graphqlType: "ID",
       });
     }
-    const edges = type.edges.filter((e) => keep(e.prop)).map((e) => ({
+    const edges = type.edges.filter((e) => !skipped(e)).map((e) => ({
       name: e.name,
       target: e.target,
       with: !skippedTypes.has(e.target),
@@ -142,13 +96,14 @@ export function buildWhereInputs(
     const names = new Map<string, string>();
     const claim = (name: string, prop: string) => {
       if (names.has(name)) {
-        report(
-          type,
+        diagnostics.error({
+          file: type.file,
+          entity: type.meta.className,
           prop,
-          `where predicate "${name}" of ${whereInputName(type.name)} is also made by ${
+          message: `where predicate "${name}" of ${whereInputName(type.name)} is also made by ${
             names.get(name)
           }`,
-        );
+        });
       }
       names.set(name, prop);
     };
@@ -169,13 +124,13 @@ export function buildWhereInputs(
  * on their strings and enums only.
  */
 function embeddedWhereFields(
-  field: GraphField,
+  field: ModelField,
   object: boolean,
-  embeddables: GraphEmbeddable[],
+  embeddables: ModelEmbeddable[],
   path = field.prop,
   name = field.name,
   nullable = field.nullable,
-): GraphWhereField[] {
+): ModelWhereField[] {
   const type = embeddables.find((e) => e.name === field.embedded);
   if (!type) return [];
   return type.fields.flatMap((leaf) => {
@@ -199,21 +154,17 @@ function embeddedWhereFields(
       ? "string"
       : "comparison";
     return [{
-      name: leafName,
       prop: leafPath,
       kind: leaf.kind,
-      graphqlType: leaf.graphqlType,
       ops,
-      nullable: leafNullable && !object,
+      nullable: (leafNullable && !object) || undefined,
+      name: leafName,
+      graphqlType: leaf.graphqlType,
     }];
   });
 }
 
-function isUuid(prop: EntityProperty): boolean {
-  return /^uuid(type)?$/i.test(String(prop.type)) ||
-    (prop.columnTypes?.[0] ?? "").toLowerCase() === "uuid";
-}
-
-function skipped(list: Annotation[]): boolean {
-  return list.some((a) => a.kind === "Skip" && (a.modes & SkipWhereInput) !== 0);
+/** `Skip(SkipWhereInput)` is on the type or property. */
+function skipped(annotated: { skip: number }): boolean {
+  return (annotated.skip & SkipWhereInput) !== 0;
 }

@@ -18,20 +18,20 @@ import {
 } from "graphql";
 import { hasPredicateName, predicateName } from "../runtime/names.ts";
 import { whereOps } from "../runtime/where.ts";
-import type { Graph } from "./graph.ts";
+import type { Model } from "./model.ts";
 
 /**
- * Builds the `<T>WhereInput` types of `graph`.
+ * Builds the `<T>WhereInput` types of `model`.
  *
  * @param input the named input type (a scalar or an enum) of a GraphQL type name
- * @returns GraphQL type name -> its where input, in the order of the graph's types
+ * @returns GraphQL type name -> its where input, in the order of the model's types
  */
 export function buildWhereInputTypes(
-  graph: Graph,
+  model: Model,
   input: (name: string) => GraphQLScalarType | GraphQLEnumType,
 ): Map<string, GraphQLInputObjectType> {
   const inputs = new Map<string, GraphQLInputObjectType>();
-  for (const type of graph.types) {
+  for (const type of model.types) {
     const where = type.where;
     if (!where) continue;
     inputs.set(

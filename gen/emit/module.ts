@@ -96,3 +96,16 @@ export function renderTables(
     .join("\n\n");
   return renderModule(doc, imports, body);
 }
+
+/**
+ * A Model record as the runtime table description it extends: the record without the Model's own
+ * keys `own`, its other keys in the record's order (the order the table prints them).
+ */
+export function description<R extends object, K extends keyof R>(
+  record: R,
+  own: readonly K[],
+): Omit<R, K> {
+  return Object.fromEntries(
+    Object.entries(record).filter(([key]) => !(own as readonly PropertyKey[]).includes(key)),
+  ) as Omit<R, K>;
+}

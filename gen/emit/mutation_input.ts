@@ -5,25 +5,39 @@
  *
  * @module
  */
-import type { Graph } from "../graph.ts";
-import type { GraphMutationInput } from "../mutations.ts";
-import { renderTables } from "./module.ts";
+import type { MutationDescription, MutationInputFieldDescription } from "../../runtime/graph.ts";
+import type { Model, ModelMutationInput, ModelMutationInputField } from "../model.ts";
+import { description, renderTables } from "./module.ts";
+
+/** The keys a `ModelMutationInputField` adds to `MutationInputFieldDescription`. */
+const INPUT_FIELD_OWN = [
+  "name",
+  "graphqlType",
+  "list",
+  "required",
+] as const satisfies readonly (keyof ModelMutationInputField)[];
 
 /** Renders `mutation_input.ts`. */
-export function emitMutationInput(graph: Graph, runtime: string): string {
-  const input = (m: GraphMutationInput | undefined) =>
+export function emitMutationInput(model: Model, runtime: string): string {
+  const input = (m: ModelMutationInput | undefined) =>
     m && {
       field: m.field,
       input: Object.fromEntries(
-        m.fields.map((f) => [f.name, { op: f.op, kind: f.kind, prop: f.prop, target: f.target }]),
+        m.fields.map((f) => [
+          f.name,
+          description(f, INPUT_FIELD_OWN) satisfies MutationInputFieldDescription,
+        ]),
       ),
     };
   const value = Object.fromEntries(
-    graph.types.filter((t) => t.mutations).map((t) => [t.name, {
-      create: input(t.mutations!.create),
-      update: input(t.mutations!.update),
-      delete: t.mutations!.delete,
-    }]),
+    model.types.filter((t) => t.mutations).map((t) => [
+      t.name,
+      {
+        create: input(t.mutations!.create),
+        update: input(t.mutations!.update),
+        delete: t.mutations!.delete,
+      } satisfies MutationDescription,
+    ]),
   );
   return renderTables(
     "Mutation inputs: per type, `Create<T>Input` / `Update<T>Input` field -> entity change.",

@@ -5,7 +5,7 @@
  * @module
  */
 import { relative, SEPARATOR } from "@std/path";
-import type { Graph } from "../graph.ts";
+import type { Model } from "../model.ts";
 import { addImport, type Imports, literal, renderModule } from "./module.ts";
 
 /**
@@ -13,7 +13,7 @@ import { addImport, type Imports, literal, renderModule } from "./module.ts";
  *
  * @param out absolute output directory (entity imports are relative to it)
  */
-export function emitNode(graph: Graph, runtime: string, out: string): string {
+export function emitNode(model: Model, runtime: string, out: string): string {
   const imports: Imports = new Map();
   addImport(
     imports,
@@ -32,7 +32,7 @@ export function emitNode(graph: Graph, runtime: string, out: string): string {
   addImport(imports, "./pagination.ts", "orderFields", "queryFields");
   addImport(imports, "./where_input.ts", "whereInputs");
   const locals = new Set<string>();
-  const entries = graph.types.map((t) => {
+  const entries = model.types.map((t) => {
     let local = t.entity.exportName;
     if (locals.has(local)) local = `${t.name}Entity`;
     locals.add(local);
@@ -68,7 +68,7 @@ export const graph: Graph = defineGraph({
   queryFields,
   mutations,
   whereInputs,
-  ids: ${literal(graph.ids ?? "opaque")},
+  ids: ${literal(model.ids ?? "opaque")},
 });
 
 /**

@@ -4,27 +4,51 @@
  *
  * @module
  */
-import type { Graph } from "../graph.ts";
-import { renderTables } from "./module.ts";
+import type {
+  EdgeDescription,
+  FieldDescription,
+  OrderFieldDescription,
+} from "../../runtime/graph.ts";
+import type { Model, ModelEdge, ModelField, ModelOrderField } from "../model.ts";
+import { description, renderTables } from "./module.ts";
+
+/** The keys a `ModelField` adds to `FieldDescription`. */
+const FIELD_OWN = [
+  "name",
+  "graphqlType",
+  "nullable",
+  "description",
+  "skip",
+  "generated",
+  "optional",
+  "uuid",
+  "object",
+] as const satisfies readonly (keyof ModelField)[];
+/** The keys a `ModelEdge` adds to `EdgeDescription`. */
+const EDGE_OWN = [
+  "name",
+  "unique",
+  "nullable",
+  "owner",
+  "primary",
+  "removable",
+  "generated",
+  "skip",
+] as const satisfies readonly (keyof ModelEdge)[];
+
+/** The key a `ModelOrderField` adds to `OrderFieldDescription`. */
+const ORDER_OWN = ["name"] as const satisfies readonly (keyof ModelOrderField)[];
 
 /** `collection.ts`: per type, GraphQL field -> entity property and scalar kind. */
-export function emitCollection(graph: Graph, runtime: string): string {
-  const value = Object.fromEntries(graph.types.map((t) => [
+export function emitCollection(model: Model, runtime: string): string {
+  const value = Object.fromEntries(model.types.map((t) => [
     t.name,
     Object.fromEntries(
-      t.fields.map((f) => [f.name, {
-        prop: f.prop,
-        kind: f.kind,
-        enum: f.enum,
-        list: f.list,
-        embedded: f.embedded,
-        computed: f.computed,
-        reads: f.reads,
-      }]),
+      t.fields.map((f) => [f.name, description(f, FIELD_OWN) satisfies FieldDescription]),
     ),
   ]));
   const collectedFor = Object.fromEntries(
-    graph.types.filter((t) => Object.keys(t.collectedFor).length > 0).map((
+    model.types.filter((t) => Object.keys(t.collectedFor).length > 0).map((
       t,
     ) => [t.name, t.collectedFor]),
   );
@@ -50,20 +74,11 @@ export function emitCollection(graph: Graph, runtime: string): string {
 }
 
 /** `edges.ts`: per type, GraphQL edge -> entity property, target, kind. */
-export function emitEdges(graph: Graph, runtime: string): string {
-  const value = Object.fromEntries(graph.types.map((t) => [
+export function emitEdges(model: Model, runtime: string): string {
+  const value = Object.fromEntries(model.types.map((t) => [
     t.name,
     Object.fromEntries(
-      t.edges.map((
-        e,
-      ) => [e.name, {
-        prop: e.prop,
-        target: e.target,
-        kind: e.kind,
-        connection: e.connection,
-        inverse: e.inverse,
-        unbound: e.unbound || undefined,
-      }]),
+      t.edges.map((e) => [e.name, description(e, EDGE_OWN) satisfies EdgeDescription]),
     ),
   ]));
   return renderTables(
@@ -80,21 +95,15 @@ export function emitEdges(graph: Graph, runtime: string): string {
 }
 
 /** `pagination.ts`: order fields per type, and the root connection field of each type. */
-export function emitPagination(graph: Graph, runtime: string): string {
-  const orderFields = Object.fromEntries(graph.types.map((t) => [
+export function emitPagination(model: Model, runtime: string): string {
+  const orderFields = Object.fromEntries(model.types.map((t) => [
     t.name,
     Object.fromEntries(
-      t.orderFields.map((o) => [o.name, {
-        prop: o.prop,
-        kind: o.kind,
-        nullable: o.nullable,
-        count: o.count,
-        field: o.field,
-      }]),
+      t.orderFields.map((o) => [o.name, description(o, ORDER_OWN) satisfies OrderFieldDescription]),
     ),
   ]));
   const queryFields = Object.fromEntries(
-    graph.types.filter((t) => t.queryField).map((t) => [t.name, t.queryField]),
+    model.types.filter((t) => t.queryField).map((t) => [t.name, t.queryField]),
   );
   return renderTables(
     "Pagination: order fields and root connection fields per type.",
@@ -118,9 +127,9 @@ export function emitPagination(graph: Graph, runtime: string): string {
 }
 
 /** `enums.ts`: GraphQL enum value -> entity value, per generated enum. */
-export function emitEnums(graph: Graph): string {
+export function emitEnums(model: Model): string {
   const value = Object.fromEntries(
-    graph.enums.map((
+    model.enums.map((
       e,
     ) => [e.name, Object.fromEntries(e.values.map((v) => [v.name, v.value]))]),
   );

@@ -24,9 +24,8 @@ import {
   GraphQLUnionType,
   isIntrospectionType,
 } from "graphql";
-import { relative } from "@std/path";
 import { Diagnostics } from "../diagnostics.ts";
-import type { Graph } from "../graph.ts";
+import type { Model } from "../model.ts";
 import { addImport, type Imports, renderModule } from "./module.ts";
 
 /** TypeScript type of each scalar: as an argument (parsed) and as a resolver result. */
@@ -49,7 +48,7 @@ const SCALARS: Record<string, { input: string; output: string }> = {
  * @throws GenerateError naming the entity when two declarations get one TypeScript name (a GraphQL type named
  *   `Context`, `Resolvers`, `<Type>Resolvers` or `<Type><Field>Args`)
  */
-export function emitTypes(graph: Graph, sdl: string, runtime: string): string {
+export function emitTypes(model: Model, sdl: string, runtime: string): string {
   const schema = buildSchema(sdl);
   const imports: Imports = new Map();
   addImport(
@@ -62,9 +61,9 @@ export function emitTypes(graph: Graph, sdl: string, runtime: string): string {
     "type TypeResolvers as $Fields",
   );
   addImport(imports, "./node.ts", "type nodeTypes");
-  const nodes = new Set(graph.types.map((t) => t.name));
+  const nodes = new Set(model.types.map((t) => t.name));
   const enumValues = new Map<string, (string | number)[]>(
-    graph.enums.map((e) => [e.name, e.values.map((v) => v.value)]),
+    model.enums.map((e) => [e.name, e.values.map((v) => v.value)]),
   );
   const out: string[] = [
     `/** The context resolvers get: the request's EntityManager. */
@@ -152,10 +151,10 @@ ${resolverTypes.join("\n")}
   if (twice.length) {
     const diagnostics = new Diagnostics();
     for (const name of new Set(twice)) {
-      const type = graph.types.find((t) => t.name === name) ??
-        graph.types.find((t) => name.startsWith(t.name));
+      const type = model.types.find((t) => t.name === name) ??
+        model.types.find((t) => name.startsWith(t.name));
       diagnostics.error({
-        file: type && relative(Deno.cwd(), type.entity.file),
+        file: type?.file,
         entity: type?.meta.className,
         message:
           `the TypeScript name "${name}" of types.ts would be declared twice (a GraphQL type named like a generated resolver type); rename the GraphQL type with Type()`,

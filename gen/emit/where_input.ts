@@ -5,25 +5,32 @@
  *
  * @module
  */
-import type { Graph } from "../graph.ts";
-import { renderTables } from "./module.ts";
+import type { WhereFieldDescription, WhereInputDescription } from "../../runtime/graph.ts";
+import type { Model, ModelWhereField } from "../model.ts";
+import { description, renderTables } from "./module.ts";
+
+/** The keys a `ModelWhereField` adds to `WhereFieldDescription`. */
+const WHERE_FIELD_OWN = [
+  "name",
+  "graphqlType",
+] as const satisfies readonly (keyof ModelWhereField)[];
 
 /** Renders `where_input.ts`. */
-export function emitWhereInput(graph: Graph, runtime: string): string {
+export function emitWhereInput(model: Model, runtime: string): string {
   const value = Object.fromEntries(
-    graph.types.filter((t) => t.where).map((t) => [t.name, {
-      name: t.where!.name,
-      fields: Object.fromEntries(
-        t.where!.fields.map((f) => [f.name, {
-          prop: f.prop,
-          kind: f.kind,
-          target: f.target,
-          ops: f.ops,
-          nullable: f.nullable || undefined,
-        }]),
-      ),
-      edges: t.where!.edges.map((e) => e.name),
-    }]),
+    model.types.filter((t) => t.where).map((t) => [
+      t.name,
+      {
+        name: t.where!.name,
+        fields: Object.fromEntries(
+          t.where!.fields.map((f) => [
+            f.name,
+            description(f, WHERE_FIELD_OWN) satisfies WhereFieldDescription,
+          ]),
+        ),
+        edges: t.where!.edges.map((e) => e.name),
+      } satisfies WhereInputDescription,
+    ]),
   );
   return renderTables(
     "Where inputs: per type, the predicates of `<T>WhereInput` and the properties they filter.",

@@ -44,7 +44,7 @@ for (const [example, types] of EXAMPLES) {
         const options = { ...config, entities: join(base, config.entities) };
         const result = await generate({ ...options, out: first });
         await generate({ ...options, out: second });
-        assertEquals(result.graph.types.length, types);
+        assertEquals(result.model.types.length, types);
         const committed = await readDir(join(base, "generated"));
         const fresh = await readDir(first);
         assertEquals([...fresh.keys()].sort(), [...committed.keys()].sort());
@@ -244,7 +244,7 @@ Deno.test("generate: MikroORM options (orm) reach discovery; their entity paths 
         },
       },
     });
-    assertEquals(result.graph.types.map((t) => t.name).sort(), ["Account", "Fine"]);
+    assertEquals(result.model.types.map((t) => t.name).sort(), ["Account", "Fine"]);
     assertMatch(
       await Deno.readTextFile(join(out, "schema.graphql")),
       /"""Described by discovery.onMetadata."""\ntype Fine implements Node/,

@@ -80,7 +80,7 @@ Deno.test("where inputs: entgql layout; Skip(SkipWhereInput) on a type and on a 
   assert(!sdl.includes("SecretWhereInput"), "a skipped type has no where input");
   assertMatch(sdl, /secrets\([^)]*\): SecretConnection!/s);
   assertMatch(sdl, /people\([^)]*where: PersonWhereInput[^)]*\): PersonConnection!/s);
-  assertEquals(result.graph.types.find((t) => t.name === "Secret")!.where, undefined);
+  assertEquals(result.model.types.find((t) => t.name === "Secret")!.where, undefined);
 });
 
 Deno.test("MultiOrder: orderBy takes a list; edge order fields join the enum", async () => {

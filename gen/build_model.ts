@@ -1,0 +1,546 @@
+/**
+ * Step 3 of generation: build the Model (`model.ts`) of the loaded entities, in named steps:
+ * read every entity's annotations once, select the entities that become node types, name them,
+ * build each type's normalised record (key, fields, edges, order fields, mutations), then the
+ * parts that need every type (interface nullability, edge order fields, where inputs) and the
+ * check that no two GraphQL types share a name. Every problem goes to the run's `Diagnostics`,
+ * naming the entity file and property; the model is rejected with one `GenerateError` listing
+ * them all.
+ *
+ * @module
+ */
+import type { EntityMetadata, EntityProperty } from "@mikro-orm/core";
+import { relative } from "@std/path";
+import {
+  type Annotation,
+  SkipEnumField,
+  SkipOrderField,
+  SkipType,
+} from "../runtime/annotations.ts";
+import type { IdDescription, ScalarKind } from "../runtime/graph.ts";
+import { queryFieldName } from "../runtime/names.ts";
+import { find, ModelAnnotations, skipModes } from "./annotations.ts";
+import { Diagnostics } from "./diagnostics.ts";
+import { Embeddables, flattened } from "./embeddables.ts";
+import { addEnum, enumOf } from "./enums.ts";
+import {
+  computedKind,
+  generated,
+  getterReads,
+  internal,
+  isUuid,
+  optionalOnCreate,
+  scalarShape,
+} from "./fields.ts";
+import type { LoadedEntity, LoadedModel } from "./load.ts";
+import type { Model, ModelEnum, ModelField, ModelType } from "./model.ts";
+import { buildMutations } from "./mutations.ts";
+import { addEdgeOrderField, type PendingEdgeOrder } from "./order.ts";
+import { buildWhereInputs } from "./where.ts";
+
+/**
+ * Builds the Model of the loaded entities.
+ *
+ * @param cwd base directory for the file names in diagnostics
+ * @param diagnostics collects the problems found (errors and warnings such as an edge into a
+ *   type that is not generated)
+ * @throws GenerateError listing every problem (each naming the entity file and property) of an
+ *   invalid model
+ */
+export function buildModel(
+  loaded: LoadedModel,
+  cwd = Deno.cwd(),
+  diagnostics = new Diagnostics(),
+): Model {
+  return new ModelBuilder(loaded, cwd, diagnostics).build();
+}
+
+/** An entity selected to become a node type, with the GraphQL name it asks for. */
+interface Candidate {
+  loaded: LoadedEntity;
+  meta: EntityMetadata;
+  /** The GraphQL type name (`Type(name)` or the class name). */
+  name: string;
+  /** The entity module relative to `cwd`. */
+  file: string;
+}
+
+const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+const COMPARABLE = new Set<ScalarKind>([
+  "int",
+  "float",
+  "string",
+  "boolean",
+  "time",
+  "bigint",
+  "enum",
+]);
+
+/** GraphQL scalar per kind (enums are named per field). */
+const GRAPHQL_SCALAR: Record<ScalarKind, string> = {
+  int: "Int",
+  float: "Float",
+  string: "String",
+  boolean: "Boolean",
+  time: "Time",
+  bigint: "BigInt",
+  json: "JSON",
+  enum: "String",
+};
+
+/** The state of one Model build; each method is one step. */
+class ModelBuilder {
+  readonly #annotations: ModelAnnotations;
+  /** Class name -> why it is not a node type, for the warning on edges into it. */
+  readonly #leftOut = new Map<string, string>();
+  /** Class name -> GraphQL type name of the node types. */
+  readonly #typeOfClass = new Map<string, string>();
+  /** GraphQL type name -> where it is defined, for the name clash errors. */
+  readonly #fileOfName = new Map<string, string>();
+  readonly #enums: ModelEnum[] = [];
+  readonly #embeddables: Embeddables;
+  readonly #pendingOrders: PendingEdgeOrder[] = [];
+
+  constructor(
+    readonly loaded: LoadedModel,
+    readonly cwd: string,
+    readonly diagnostics: Diagnostics,
+  ) {
+    this.#annotations = new ModelAnnotations(loaded.entities);
+    this.#embeddables = new Embeddables(
+      (className) => this.#annotations.ofClass(className),
+      (owner, meta, prop, list) => this.#scalarField(owner, meta, prop, list, { file: "" }),
+    );
+  }
+
+  /** Runs every step. */
+  build(): Model {
+    const candidates = this.#selectEntities();
+    this.#nameTypes(candidates);
+    const types = this.diagnostics.map(candidates, (c) => this.#type(c));
+    // Edges into an entity that failed above would dangle: stop here with what was found.
+    this.diagnostics.throwIfErrors();
+    interfaceNullability(types);
+    this.diagnostics.forEach(
+      this.#pendingOrders,
+      (pending) => addEdgeOrderField(types, pending, this.diagnostics),
+    );
+    const embeddables = this.#embeddables.all();
+    buildWhereInputs(types, embeddables, this.diagnostics);
+    this.#checkTypeNames();
+    this.diagnostics.throwIfErrors();
+    return { types, enums: this.#enums, embeddables };
+  }
+
+  /** The entities that become node types; the others are remembered with the reason. */
+  #selectEntities(): Candidate[] {
+    const candidates: Candidate[] = [];
+    for (const loaded of this.loaded.entities) {
+      const meta = this.loaded.metadata.get(loaded.className);
+      const why = !meta
+        ? "not discovered by MikroORM"
+        : meta.pivotTable && !ownColumns(meta)
+        ? "a pivot entity"
+        : meta.embeddable
+        ? "an embeddable"
+        : meta.virtual
+        ? "a virtual entity"
+        : meta.abstract && !inheritanceRoot(meta)
+        ? "abstract"
+        : undefined;
+      if (!meta || why) {
+        this.#leftOut.set(loaded.className, why!);
+        continue;
+      }
+      const annotations = this.#annotations.of(loaded).entity;
+      if (skipModes(annotations) & SkipType) {
+        this.#leftOut.set(loaded.className, "skipped with Skip(SkipType)");
+        continue;
+      }
+      const file = relative(this.cwd, loaded.file);
+      const name = find(annotations, "Type")?.name ?? meta.className;
+      if (!NAME.test(name)) {
+        this.diagnostics.error({
+          file,
+          entity: meta.className,
+          message: `invalid GraphQL type name "${name}"`,
+        });
+        continue;
+      }
+      candidates.push({ loaded, meta, name, file });
+    }
+    return candidates;
+  }
+
+  /** Gives each candidate its GraphQL type name, unless another entity has it. */
+  #nameTypes(candidates: Candidate[]): void {
+    for (const c of candidates) {
+      const other = this.#fileOfName.get(c.name);
+      if (other) {
+        this.diagnostics.error({
+          file: c.file,
+          entity: c.meta.className,
+          message: `GraphQL type name "${c.name}" is already used by an entity in ${other}`,
+        });
+        continue;
+      }
+      this.#fileOfName.set(c.name, `${c.file} (${c.meta.className})`);
+      this.#typeOfClass.set(c.meta.className, c.name);
+    }
+  }
+
+  /** The node type of a candidate, with its fields, edges, order fields and mutations. */
+  #type(c: Candidate): ModelType {
+    const { loaded, meta, name, file } = c;
+    const annotations = this.#annotations.of(loaded);
+    const type: ModelType = {
+      name,
+      entity: loaded,
+      meta,
+      file,
+      skip: skipModes(annotations.entity),
+      id: primaryKey(meta),
+      fields: [],
+      edges: [],
+      orderFields: [],
+      collectedFor: {},
+      multiOrder: !!find(annotations.entity, "MultiOrder"),
+      prefix: find(annotations.entity, "IdPrefix")?.prefix,
+      description: meta.comment,
+    };
+    if (inheritanceRoot(meta)) type.abstract = true;
+    const rootName = meta.root !== meta ? this.#typeOfClass.get(meta.root.className) : undefined;
+    if (rootName && inheritanceRoot(meta.root)) type.implements = rootName;
+    this.#queryField(type, annotations.entity);
+    const claimed = new Set(["id"]);
+    this.diagnostics.forEach(
+      Object.values(meta.properties),
+      (prop) => this.#property(type, prop, annotations.fields[prop.name] ?? [], claimed),
+    );
+    for (const field of type.fields) {
+      // `CollectedFor("<getter>")` on properties overrides what the getter is seen to read.
+      if (field.reads && type.collectedFor[field.name]) {
+        field.reads = type.collectedFor[field.name];
+        delete type.collectedFor[field.name];
+      }
+    }
+    if (!type.abstract) {
+      type.mutations = buildMutations(
+        type,
+        find(annotations.entity, "Mutations"),
+        this.diagnostics,
+      );
+    }
+    return type;
+  }
+
+  /** `QueryField(name?)`: the root connection field, unless inherited from the root. */
+  #queryField(type: ModelType, annotations: Annotation[]): void {
+    const { meta, entity } = type;
+    const rootLoaded = this.loaded.entities.find((e) => e.className === meta.root.className);
+    // A subclass inherits its root's decorators (the same annotation objects): the root's
+    // QueryField lists every class through the interface, not this one.
+    const inherited = (a: Annotation) =>
+      !!rootLoaded && rootLoaded !== entity &&
+      this.#annotations.of(rootLoaded).entity.includes(a);
+    const query = find(annotations, "QueryField");
+    if (!query || inherited(query)) return;
+    if (type.id.parts) {
+      this.#fail(
+        type,
+        meta.primaryKeys.join(","),
+        "QueryField() needs a single-column primary key (connections page by it)",
+      );
+    }
+    type.queryField = query.name ?? queryFieldName(type.name);
+    if (!NAME.test(type.queryField)) {
+      this.#fail(type, "", `invalid QueryField name "${type.queryField}"`);
+    }
+  }
+
+  /**
+   * What one property adds to its type: a field, an embedded field or edges, an order field,
+   * `CollectedFor` entries.
+   *
+   * @param claimed the GraphQL field names of the type so far
+   */
+  #property(type: ModelType, prop: EntityProperty, list: Annotation[], claimed: Set<string>) {
+    const { meta } = type;
+    for (const field of find(list, "CollectedFor")?.fields ?? []) {
+      (type.collectedFor[field] ??= []).push(prop.name);
+    }
+    if (prop.hidden && !find(list, "Expose")) return;
+    const skip = skipModes(list);
+    const orderField = skip & SkipOrderField ? undefined : find(list, "OrderField");
+    if (prop.primary && orderField) {
+      // entgql `OrderField("ID")` on the key: the id is orderable (`DescendingIDs`).
+      type.orderFields.push({ prop: prop.name, kind: type.id.kind, name: orderField.name });
+    }
+    // A relation primary key (a shipment keyed by its order) stays an edge as well. The
+    // discriminator column of a single-table inheritance is the `__typename`.
+    if (
+      (prop.primary && prop.kind === "scalar") || internal(prop) || flattened(prop) ||
+      skip & SkipType ||
+      (type.abstract && (prop as { inherited?: boolean }).inherited) ||
+      prop.name === meta.root.discriminatorColumn
+    ) return;
+    const claim = (field: string) => {
+      if (claimed.has(field)) {
+        this.#fail(type, prop.name, `GraphQL field "${field}" is defined twice on ${type.name}`);
+      }
+      claimed.add(field);
+    };
+    if (prop.kind === "embedded") {
+      const field = this.#embeddables.field(prop, meta, skip);
+      claim(field.name);
+      type.fields.push(field);
+    } else if (prop.kind === "scalar") {
+      const field = this.#scalarField(type.name, meta, prop, list, type);
+      if (!field) return;
+      claim(field.name);
+      type.fields.push(field);
+      if (orderField) this.#orderField(type, field, orderField.name);
+    } else if (
+      prop.kind === "m:1" || prop.kind === "1:1" || prop.kind === "1:m" || prop.kind === "m:n"
+    ) {
+      this.#edges(type, prop, list, skip, claim);
+    }
+  }
+
+  /**
+   * The field of a scalar property of a node type or an embeddable (`owner`), or `undefined`
+   * when GraphQL cannot carry it; an enum property adds its GraphQL enum.
+   *
+   * @param at where a problem is, for the diagnostics
+   */
+  #scalarField(
+    owner: string,
+    meta: EntityMetadata,
+    prop: EntityProperty,
+    list: Annotation[],
+    at: { file: string },
+  ): ModelField | undefined {
+    const shape = scalarShape(prop);
+    if (!shape) return undefined;
+    let { kind } = shape;
+    let graphqlType = GRAPHQL_SCALAR[kind];
+    let enumName: string | undefined;
+    if (kind === "enum") {
+      if (skipModes(list) & SkipEnumField) {
+        kind = "string";
+        graphqlType = "String";
+      } else {
+        const site = { file: at.file, entity: meta.className, prop: prop.name };
+        const e = enumOf(
+          owner,
+          prop,
+          this.loaded.enums.get(`${meta.className}.${prop.name}`),
+          find(list, "Type")?.name,
+          this.diagnostics,
+          site,
+        );
+        enumName = graphqlType = e.name;
+        const clash = addEnum(this.#enums, e);
+        if (clash) this.diagnostics.fail({ ...site, message: clash });
+      }
+    }
+    const computed = computedKind(prop);
+    // The keys of `FieldDescription` first, in the order the generated tables print them.
+    return {
+      prop: prop.name,
+      kind,
+      enum: enumName,
+      list: shape.list || undefined,
+      computed,
+      reads: computed === "getter" ? getterReads(meta, prop) : undefined,
+      name: prop.name,
+      graphqlType,
+      nullable: !!prop.nullable || !!computed,
+      description: prop.comment,
+      skip: skipModes(list),
+      generated: generated(prop),
+      optional: optionalOnCreate(meta, prop),
+      uuid: isUuid(prop) || undefined,
+    };
+  }
+
+  /** The order field of a scalar field annotated `OrderField(name)`. */
+  #orderField(type: ModelType, field: ModelField, name: string): void {
+    if (!COMPARABLE.has(field.kind) || field.list || field.computed) {
+      this.#fail(
+        type,
+        field.prop,
+        `OrderField "${name}" on a non-comparable property (${field.kind})`,
+      );
+    }
+    if (type.orderFields.some((o) => o.name === name)) {
+      this.#fail(type, field.prop, `OrderField "${name}" is used twice on ${type.name}`);
+    }
+    type.orderFields.push({
+      prop: field.prop,
+      kind: field.kind,
+      nullable: field.nullable || undefined,
+      name,
+    });
+  }
+
+  /**
+   * The edges of a relation property (one per `MapsTo` name), and its pending edge order field;
+   * an edge into an entity that is not a node type is left out with a warning.
+   */
+  #edges(
+    type: ModelType,
+    prop: EntityProperty,
+    list: Annotation[],
+    skip: number,
+    claim: (field: string) => void,
+  ): void {
+    const target = this.#typeOfClass.get(prop.type);
+    if (!target) {
+      this.diagnostics.warn({
+        file: type.file,
+        entity: type.meta.className,
+        prop: prop.name,
+        message: `edge left out: its target ${prop.type} is not a node type (${
+          this.#leftOut.get(prop.type) ?? "not exported by an entity module"
+        }); Skip(SkipType) on the property silences this`,
+      });
+      return;
+    }
+    const unique = prop.kind === "m:1" || prop.kind === "1:1";
+    const connection = !!find(list, "RelayConnection");
+    if (connection && unique) {
+      this.#fail(type, prop.name, "RelayConnection() on a unique edge");
+    }
+    if (connection && prop.targetMeta && prop.targetMeta.primaryKeys.length > 1) {
+      this.#fail(
+        type,
+        prop.name,
+        `RelayConnection() to ${prop.type}, whose primary key is composite (connections page by a single-column key); use a list edge`,
+      );
+    }
+    const nullable = prop.kind === "1:1" ? !prop.owner || !!prop.nullable : !!prop.nullable;
+    const orderField = skip & SkipOrderField ? undefined : find(list, "OrderField");
+    if (orderField) {
+      this.#pendingOrders.push({
+        type,
+        prop: prop.name,
+        target,
+        unique,
+        nullable,
+        name: orderField.name,
+      });
+    }
+    const mapsTo = find(list, "MapsTo");
+    if (mapsTo && find(list, "Bind")) {
+      this.#fail(type, prop.name, "Bind() and MapsTo() on the same edge");
+    }
+    for (const name of mapsTo?.names ?? [prop.name]) {
+      claim(name);
+      // The keys of `EdgeDescription` first, in the order the generated tables print them.
+      type.edges.push({
+        prop: prop.name,
+        target,
+        kind: prop.kind as "m:1" | "1:1" | "1:m" | "m:n",
+        connection,
+        inverse: prop.kind === "m:1" || (prop.kind === "1:1" && prop.owner)
+          ? undefined
+          : prop.mappedBy || prop.inversedBy || undefined,
+        unbound: find(list, "Unbind") ? true : undefined,
+        name,
+        unique,
+        nullable,
+        owner: !!prop.owner,
+        primary: !!prop.primary,
+        removable: removable(prop),
+        generated: generated(prop),
+        skip,
+      });
+    }
+  }
+
+  /** Types, enums and embeddables share one namespace: every clash is an error. */
+  #checkTypeNames(): void {
+    const enumNames = new Set<string>();
+    for (const e of this.#enums) {
+      if (this.#fileOfName.has(e.name) || enumNames.has(e.name)) {
+        this.diagnostics.error({
+          message: `GraphQL enum name "${e.name}" collides with another type`,
+        });
+      }
+      enumNames.add(e.name);
+    }
+    for (const e of this.#embeddables.all()) {
+      if (this.#fileOfName.has(e.name) || enumNames.has(e.name)) {
+        this.diagnostics.error({
+          entity: e.className,
+          message: `GraphQL type name "${e.name}" of the embeddable is already used`,
+        });
+      }
+    }
+  }
+
+  /** Records an error on `type`'s property `prop` and abandons the property (or the type). */
+  #fail(type: ModelType, prop: string, message: string): never {
+    return this.diagnostics.fail({ file: type.file, entity: type.meta.className, prop, message });
+  }
+}
+
+/** The primary key of an entity; a composite key's global id encodes every part. */
+function primaryKey(meta: EntityMetadata): IdDescription {
+  const parts = meta.primaryKeys.map((k) => {
+    const kind = scalarShape(keyScalar(meta.properties[k]))?.kind;
+    return {
+      prop: k,
+      kind: kind === "int"
+        ? "int" as const
+        : kind === "bigint"
+        ? "bigint" as const
+        : "string" as const,
+    };
+  });
+  // A composite key (a pivot entity's (book, author)): the global id encodes every part.
+  return parts.length === 1 ? parts[0] : { prop: parts[0].prop, kind: "string", parts };
+}
+
+/** The scalar column behind a primary key: the key itself, or the key a relation key points to. */
+function keyScalar(prop: EntityProperty): EntityProperty {
+  const target = prop.kind === "scalar" ? undefined : prop.targetMeta;
+  return target ? keyScalar(target.properties[target.primaryKeys[0]]) : prop;
+}
+
+/** A pivot entity with columns of its own (a contributor's `role`): exposed as a node type. */
+function ownColumns(meta: EntityMetadata): boolean {
+  return Object.values(meta.properties).some((p) => !p.primary && p.persist !== false);
+}
+
+/** The abstract root of a single-table or table-per-type inheritance. */
+function inheritanceRoot(meta: EntityMetadata): boolean {
+  return !!meta.abstract && meta.root === meta &&
+    (meta.inheritanceType === "sti" || meta.inheritanceType === "tpt");
+}
+
+/** Whether rows can leave a non-unique edge: always for `m:n`; for `1:m` when the FK allows it. */
+function removable(prop: EntityProperty): boolean {
+  if (prop.kind !== "1:m") return true;
+  const inverse = prop.targetMeta?.properties[prop.mappedBy];
+  return !!prop.orphanRemoval || !!inverse?.nullable;
+}
+
+/**
+ * An interface's field is non-null when it is in every class implementing it (MikroORM makes
+ * the columns of a single table nullable).
+ */
+function interfaceNullability(types: ModelType[]): void {
+  for (const root of types.filter((t) => t.abstract)) {
+    const subs = types.filter((t) => t.implements === root.name);
+    if (subs.length === 0) continue;
+    for (const f of root.fields) {
+      f.nullable = !!f.computed ||
+        subs.some((s) => s.fields.find((g) => g.name === f.name)?.nullable !== false);
+    }
+    for (const e of root.edges) {
+      e.nullable = subs.some((s) => s.edges.find((g) => g.name === e.name)?.nullable !== false);
+    }
+  }
+}
