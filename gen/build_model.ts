@@ -33,7 +33,7 @@ import {
   scalarShape,
 } from "./fields.ts";
 import type { LoadedEntity, LoadedModel } from "./load.ts";
-import type { Model, ModelEnum, ModelField, ModelType } from "./model.ts";
+import type { Model, ModelEdge, ModelEnum, ModelField, ModelType } from "./model.ts";
 import { buildMutations } from "./mutations.ts";
 import { addEdgeOrderField, type PendingEdgeOrder } from "./order.ts";
 import { buildWhereInputs } from "./where.ts";
@@ -419,7 +419,6 @@ class ModelBuilder {
         `RelayConnection() to ${prop.type}, whose primary key is composite (connections page by a single-column key); use a list edge`,
       );
     }
-    const nullable = prop.kind === "1:1" ? !prop.owner || !!prop.nullable : !!prop.nullable;
     const orderField = skip & SkipOrderField ? undefined : find(list, "OrderField");
     if (orderField) {
       this.#pendingOrders.push({
@@ -427,7 +426,7 @@ class ModelBuilder {
         prop: prop.name,
         target,
         unique,
-        nullable,
+        nullable: edgeNullable(prop),
         name: orderField.name,
       });
     }
@@ -437,25 +436,7 @@ class ModelBuilder {
     }
     for (const name of mapsTo?.names ?? [prop.name]) {
       claim(name);
-      // The keys of `EdgeDescription` first, in the order the generated tables print them.
-      type.edges.push({
-        prop: prop.name,
-        target,
-        kind: prop.kind as "m:1" | "1:1" | "1:m" | "m:n",
-        connection,
-        inverse: prop.kind === "m:1" || (prop.kind === "1:1" && prop.owner)
-          ? undefined
-          : prop.mappedBy || prop.inversedBy || undefined,
-        unbound: find(list, "Unbind") ? true : undefined,
-        name,
-        unique,
-        nullable,
-        owner: !!prop.owner,
-        primary: !!prop.primary,
-        removable: removable(prop),
-        generated: generated(prop),
-        skip,
-      });
+      type.edges.push(edge(prop, name, target, connection, !!find(list, "Unbind"), skip));
     }
   }
 
@@ -518,6 +499,41 @@ function ownColumns(meta: EntityMetadata): boolean {
 function inheritanceRoot(meta: EntityMetadata): boolean {
   return !!meta.abstract && meta.root === meta &&
     (meta.inheritanceType === "sti" || meta.inheritanceType === "tpt");
+}
+
+/** The edge `name` of the relation property `prop` (one of its `MapsTo` names, or its own). */
+function edge(
+  prop: EntityProperty,
+  name: string,
+  target: string,
+  connection: boolean,
+  unbound: boolean,
+  skip: number,
+): ModelEdge {
+  // The keys of `EdgeDescription` first, in the order the generated tables print them.
+  return {
+    prop: prop.name,
+    target,
+    kind: prop.kind as ModelEdge["kind"],
+    connection,
+    inverse: prop.kind === "m:1" || (prop.kind === "1:1" && prop.owner)
+      ? undefined
+      : prop.mappedBy || prop.inversedBy || undefined,
+    unbound: unbound || undefined,
+    name,
+    unique: prop.kind === "m:1" || prop.kind === "1:1",
+    nullable: edgeNullable(prop),
+    owner: !!prop.owner,
+    primary: !!prop.primary,
+    removable: removable(prop),
+    generated: generated(prop),
+    skip,
+  };
+}
+
+/** A unique edge's target can be missing: a nullable foreign key, or the inverse side of a `1:1`. */
+function edgeNullable(prop: EntityProperty): boolean {
+  return prop.kind === "1:1" ? !prop.owner || !!prop.nullable : !!prop.nullable;
 }
 
 /** Whether rows can leave a non-unique edge: always for `m:n`; for `1:m` when the FK allows it. */

@@ -98,14 +98,15 @@ export function renderTables(
 }
 
 /**
- * A Model record as the runtime table description it extends: the record without the Model's own
- * keys `own`, its other keys in the record's order (the order the table prints them).
+ * The keys a Model record `R` adds to the runtime table description `D` it extends, every one of
+ * them (a key missing or unknown does not type-check).
  */
-export function description<R extends object, K extends keyof R>(
-  record: R,
-  own: readonly K[],
-): Omit<R, K> {
-  return Object.fromEntries(
-    Object.entries(record).filter(([key]) => !(own as readonly PropertyKey[]).includes(key)),
-  ) as Omit<R, K>;
+export type OwnKeys<R extends D, D> = Record<Exclude<keyof R, keyof D>, true>;
+
+/**
+ * A Model record as the runtime table description `D` it extends: the record without its own
+ * keys `own`, the others in the record's order (the order the table prints them).
+ */
+export function description<R extends D, D extends object>(record: R, own: OwnKeys<R, D>): D {
+  return Object.fromEntries(Object.entries(record).filter(([key]) => !(key in own))) as D;
 }

@@ -7,15 +7,14 @@
  */
 import type { MutationDescription, MutationInputFieldDescription } from "../../runtime/graph.ts";
 import type { Model, ModelMutationInput, ModelMutationInputField } from "../model.ts";
-import { description, renderTables } from "./module.ts";
+import { description, type OwnKeys, renderTables } from "./module.ts";
 
-/** The keys a `ModelMutationInputField` adds to `MutationInputFieldDescription`. */
-const INPUT_FIELD_OWN = [
-  "name",
-  "graphqlType",
-  "list",
-  "required",
-] as const satisfies readonly (keyof ModelMutationInputField)[];
+const INPUT_FIELD_OWN: OwnKeys<ModelMutationInputField, MutationInputFieldDescription> = {
+  name: true,
+  graphqlType: true,
+  list: true,
+  required: true,
+};
 
 /** Renders `mutation_input.ts`. */
 export function emitMutationInput(model: Model, runtime: string): string {
@@ -25,7 +24,7 @@ export function emitMutationInput(model: Model, runtime: string): string {
       input: Object.fromEntries(
         m.fields.map((f) => [
           f.name,
-          description(f, INPUT_FIELD_OWN) satisfies MutationInputFieldDescription,
+          description<ModelMutationInputField, MutationInputFieldDescription>(f, INPUT_FIELD_OWN),
         ]),
       ),
     };

@@ -10,41 +10,37 @@ import type {
   OrderFieldDescription,
 } from "../../runtime/graph.ts";
 import type { Model, ModelEdge, ModelField, ModelOrderField } from "../model.ts";
-import { description, renderTables } from "./module.ts";
+import { description, type OwnKeys, renderTables } from "./module.ts";
 
-/** The keys a `ModelField` adds to `FieldDescription`. */
-const FIELD_OWN = [
-  "name",
-  "graphqlType",
-  "nullable",
-  "description",
-  "skip",
-  "generated",
-  "optional",
-  "uuid",
-  "object",
-] as const satisfies readonly (keyof ModelField)[];
-/** The keys a `ModelEdge` adds to `EdgeDescription`. */
-const EDGE_OWN = [
-  "name",
-  "unique",
-  "nullable",
-  "owner",
-  "primary",
-  "removable",
-  "generated",
-  "skip",
-] as const satisfies readonly (keyof ModelEdge)[];
-
-/** The key a `ModelOrderField` adds to `OrderFieldDescription`. */
-const ORDER_OWN = ["name"] as const satisfies readonly (keyof ModelOrderField)[];
+const FIELD_OWN: OwnKeys<ModelField, FieldDescription> = {
+  name: true,
+  graphqlType: true,
+  nullable: true,
+  description: true,
+  skip: true,
+  generated: true,
+  optional: true,
+  uuid: true,
+  object: true,
+};
+const EDGE_OWN: OwnKeys<ModelEdge, EdgeDescription> = {
+  name: true,
+  unique: true,
+  nullable: true,
+  owner: true,
+  primary: true,
+  removable: true,
+  generated: true,
+  skip: true,
+};
+const ORDER_OWN: OwnKeys<ModelOrderField, OrderFieldDescription> = { name: true };
 
 /** `collection.ts`: per type, GraphQL field -> entity property and scalar kind. */
 export function emitCollection(model: Model, runtime: string): string {
   const value = Object.fromEntries(model.types.map((t) => [
     t.name,
     Object.fromEntries(
-      t.fields.map((f) => [f.name, description(f, FIELD_OWN) satisfies FieldDescription]),
+      t.fields.map((f) => [f.name, description<ModelField, FieldDescription>(f, FIELD_OWN)]),
     ),
   ]));
   const collectedFor = Object.fromEntries(
@@ -78,7 +74,7 @@ export function emitEdges(model: Model, runtime: string): string {
   const value = Object.fromEntries(model.types.map((t) => [
     t.name,
     Object.fromEntries(
-      t.edges.map((e) => [e.name, description(e, EDGE_OWN) satisfies EdgeDescription]),
+      t.edges.map((e) => [e.name, description<ModelEdge, EdgeDescription>(e, EDGE_OWN)]),
     ),
   ]));
   return renderTables(
@@ -99,7 +95,10 @@ export function emitPagination(model: Model, runtime: string): string {
   const orderFields = Object.fromEntries(model.types.map((t) => [
     t.name,
     Object.fromEntries(
-      t.orderFields.map((o) => [o.name, description(o, ORDER_OWN) satisfies OrderFieldDescription]),
+      t.orderFields.map((o) => [
+        o.name,
+        description<ModelOrderField, OrderFieldDescription>(o, ORDER_OWN),
+      ]),
     ),
   ]));
   const queryFields = Object.fromEntries(

@@ -7,13 +7,12 @@
  */
 import type { WhereFieldDescription, WhereInputDescription } from "../../runtime/graph.ts";
 import type { Model, ModelWhereField } from "../model.ts";
-import { description, renderTables } from "./module.ts";
+import { description, type OwnKeys, renderTables } from "./module.ts";
 
-/** The keys a `ModelWhereField` adds to `WhereFieldDescription`. */
-const WHERE_FIELD_OWN = [
-  "name",
-  "graphqlType",
-] as const satisfies readonly (keyof ModelWhereField)[];
+const WHERE_FIELD_OWN: OwnKeys<ModelWhereField, WhereFieldDescription> = {
+  name: true,
+  graphqlType: true,
+};
 
 /** Renders `where_input.ts`. */
 export function emitWhereInput(model: Model, runtime: string): string {
@@ -25,7 +24,7 @@ export function emitWhereInput(model: Model, runtime: string): string {
         fields: Object.fromEntries(
           t.where!.fields.map((f) => [
             f.name,
-            description(f, WHERE_FIELD_OWN) satisfies WhereFieldDescription,
+            description<ModelWhereField, WhereFieldDescription>(f, WHERE_FIELD_OWN),
           ]),
         ),
         edges: t.where!.edges.map((e) => e.name),
