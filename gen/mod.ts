@@ -95,7 +95,7 @@ export async function generate(
   const files = new Map<string, string>([
     ["schema.graphql", sdl],
     ["typedefs.ts", emitTypeDefs(sdl)],
-    ["types.ts", emitTypes(model, sdl, runtime)],
+    ["types.ts", emitTypes(model, sdl, runtime, diagnostics)],
     ["node.ts", emitNode(model, runtime, out)],
     ["collection.ts", emitCollection(model, runtime)],
     ["edges.ts", emitEdges(model, runtime)],

@@ -24,7 +24,7 @@ import {
   GraphQLUnionType,
   isIntrospectionType,
 } from "graphql";
-import { Diagnostics } from "../diagnostics.ts";
+import type { Diagnostics } from "../diagnostics.ts";
 import type { Model } from "../model.ts";
 import { addImport, type Imports, renderModule } from "./module.ts";
 
@@ -45,10 +45,16 @@ const SCALARS: Record<string, { input: string; output: string }> = {
  * Renders `types.ts`.
  *
  * @param sdl the generated SDL (what `schema.graphql` holds)
+ * @param diagnostics the run's: records every name declared twice before the run fails
  * @throws GenerateError naming the entity when two declarations get one TypeScript name (a GraphQL type named
  *   `Context`, `Resolvers`, `<Type>Resolvers` or `<Type><Field>Args`)
  */
-export function emitTypes(model: Model, sdl: string, runtime: string): string {
+export function emitTypes(
+  model: Model,
+  sdl: string,
+  runtime: string,
+  diagnostics: Diagnostics,
+): string {
   const schema = buildSchema(sdl);
   const imports: Imports = new Map();
   addImport(
@@ -149,7 +155,6 @@ ${resolverTypes.join("\n")}
     .map((m) => m[1]);
   const twice = declared.filter((name, i) => declared.indexOf(name) !== i);
   if (twice.length) {
-    const diagnostics = new Diagnostics();
     for (const name of new Set(twice)) {
       const type = model.types.find((t) => t.name === name) ??
         model.types.find((t) => name.startsWith(t.name));
