@@ -8,7 +8,7 @@
  * - generated modules: the table types (`Tables`, `FieldDescription`, `EdgeDescription`, ...),
  *   `defineGraph`, `noder`/`noders`, `createResolvers`, `createGraphQLSchema` and the typed
  *   resolver helpers (`FieldResolver`, `TypeResolvers`, `EntityOf`, `Maybe`),
- * - servers: the Yoga plugins (`Transactioner`, `Limits`, `Deadline`), `documentCache`,
+ * - servers: the Yoga plugins (`Jit`, `Transactioner`, `Limits`, `Deadline`), `documentCache`,
  *   `replicaFailover`, `readConnection`, `setupUniversalIds`,
  * - user resolvers: `fromContext`, the mutation helpers (`createNode`, `updateNode`,
  *   `deleteNode`), global ids (`globalIdOf`, `encodeGlobalId`, `decodeGlobalId`), the Relay
@@ -48,6 +48,7 @@ export {
 export { ErrorCode, gqlError, MAX_QUOTED_INPUT, quote } from "./runtime/errors.ts";
 export { DEFAULT_LIMITS, Limits, type LimitsOptions } from "./runtime/limits.ts";
 export { Deadline, type DeadlineOptions, unavailable } from "./runtime/deadline.ts";
+export { Jit } from "./runtime/jit.ts";
 export {
   documentCache,
   type DocumentCacheOptions,

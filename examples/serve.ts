@@ -18,7 +18,14 @@ import type { EntityManager } from "@mikro-orm/core";
 import type { GraphQLSchema } from "graphql";
 import { createYoga } from "graphql-yoga";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
-import { Deadline, documentCache, Limits, replicaFailover, Transactioner } from "@mikrogql/ext";
+import {
+  Deadline,
+  documentCache,
+  Jit,
+  Limits,
+  replicaFailover,
+  Transactioner,
+} from "@mikrogql/ext";
 import { type DatabaseOptions, openDatabase } from "./database.ts";
 
 /** What an example serves. */
@@ -59,6 +66,7 @@ export async function serveExample(example: Example): Promise<Deno.HttpServer> {
     context: () => ({ em: orm.em.fork() }),
     parserAndValidationCache: documentCache(),
     plugins: [
+      Jit(),
       Limits(),
       Transactioner({
         txOpener: orm,
