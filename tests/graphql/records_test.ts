@@ -61,7 +61,7 @@ for (const dialect of dialects()) {
             const entitiesRead = await em.find(meta.class, {}, { orderBy: order });
             const raw = await em.createQueryBuilder(meta.class, "e0").select(props as never)
               .orderBy(order).execute("all", false);
-            const records = toRecords(em, meta, raw as Record<string, unknown>[]);
+            const records = toRecords(em, meta, raw as Record<string, unknown>[], props);
             assertEquals(records.length, entitiesRead.length);
             const managed = new Set<unknown>(em.getUnitOfWork().getIdentityMap().values());
             assert(managed.has(entitiesRead[0]));
