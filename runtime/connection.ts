@@ -153,13 +153,7 @@ export function toConnection<T extends object>(
     }
     page = page.toReversed();
   }
-  // Cursors are getters: encoded only when the operation selects them.
-  const edges = page.map((node) => ({
-    node,
-    get cursor() {
-      return cursorOf(plan, node);
-    },
-  }));
+  const edges = page.map((node) => new LazyEdge(plan, node));
   return {
     edges,
     pageInfo: {
@@ -174,6 +168,15 @@ export function toConnection<T extends object>(
     },
     totalCount: count,
   };
+}
+
+/** An edge whose cursor is encoded only when the operation selects it. */
+class LazyEdge<T extends object> implements Edge<T> {
+  constructor(private readonly plan: ConnectionPlan, readonly node: T) {}
+
+  get cursor(): string {
+    return cursorOf(this.plan, this.node);
+  }
 }
 
 /**

@@ -113,7 +113,7 @@ export async function findRows(
     .where(where as never);
   if (options.orderBy) qb.orderBy(options.orderBy as never);
   if (options.limit !== undefined) qb.limit(options.limit);
-  return toRecords(em, meta, await qb.execute("all", false) as Row[]);
+  return toRecords(em, meta, await qb.execute("all", false) as Row[], fields!);
 }
 
 async function loadUnique(
@@ -332,12 +332,8 @@ async function loadPartitioned(
   }
   const meta = em.getMetadata().find(target.entity)!;
   if (leanable(meta, fields)) {
-    const parents = rows.map((row) => String(row.__parent));
-    for (const row of rows) {
-      delete row.__parent;
-      delete row.__rn;
-    }
-    return toRecords(em, meta, rows).map((record, i) => [parents[i], record]);
+    const records = toRecords(em, meta, rows, fields!);
+    return records.map((record, i) => [String(rows[i].__parent), record]);
   }
   // Hydrate as `em.find` does (driver result mapping, then the entity factory merging into the
   // identity map); `em.map` would add a full `merge` per row, the largest cost of a request.

@@ -44,23 +44,59 @@ export function leanable(meta: EntityMetadata, props: readonly string[] | undefi
 
 /**
  * Turns raw driver rows of `meta` (keyed by column name) into records keyed by property name.
+ * Other columns of a row (a parent key, a row number) are ignored.
  *
- * @param rows rows selecting only columns of properties for which {@linkcode leanable} holds
+ * @param props the selected properties, for which {@linkcode leanable} holds
  */
-export function toRecords(em: EntityManager, meta: EntityMetadata, rows: readonly Row[]): object[] {
+export function toRecords(
+  em: EntityManager,
+  meta: EntityMetadata,
+  rows: readonly Row[],
+  props: readonly string[],
+): object[] {
+  const map = mapperOf(em, meta, props);
+  const records = new Array<object>(rows.length);
+  for (let i = 0; i < rows.length; i++) records[i] = map(rows[i]);
+  return records;
+}
+
+/** One selected property: where its value is in a row and how it is converted. */
+interface Column {
+  column: string;
+  prop: string;
+  convert?: (value: unknown) => unknown;
+}
+
+const mappers = new WeakMap<EntityMetadata, Map<string, (row: Row) => object>>();
+
+/** The row mapper of `meta` for the selection `props`, built once per selection. */
+function mapperOf(
+  em: EntityManager,
+  meta: EntityMetadata,
+  props: readonly string[],
+): (row: Row) => object {
+  let byProps = mappers.get(meta);
+  if (!byProps) mappers.set(meta, byProps = new Map());
+  const key = props.join(",");
+  let map = byProps.get(key);
+  if (map) return map;
   const prototype = recordPrototype(meta);
   const convert = converterOf(em, meta);
-  const comparator = em.getComparator();
-  return rows.map((row) => {
-    const data = comparator.mapResult(meta, row) as Row;
+  const columns: Column[] = [...new Set(props)].map((prop) => ({
+    column: meta.properties[prop].fieldNames[0],
+    prop,
+    convert: convert.get(prop),
+  }));
+  map = (row) => {
     const record = Object.create(prototype);
-    for (const key in data) {
-      const value = data[key];
-      const to = convert.get(key);
-      record[key] = value == null || !to ? value : to(value);
+    for (const { column, prop, convert } of columns) {
+      const value = row[column];
+      record[prop] = value == null || !convert ? value : convert(value);
     }
     return record;
-  });
+  };
+  byProps.set(key, map);
+  return map;
 }
 
 /**
@@ -122,11 +158,14 @@ function converterOf(
     } else if (prop.runtimeType === "Date" && !platform.isNumericProperty(prop)) {
       map.set(prop.name, (value) => {
         if (value instanceof Date) return value;
-        if (!tz || tz === "local" || typeof value === "number") return new Date(value as string);
+        if (typeof value === "bigint") return platform.parseDate(Number(value));
+        if (!tz || tz === "local" || typeof value === "number") {
+          return platform.parseDate(value as string);
+        }
         const text = value as string;
-        return text.includes("+") || text.lastIndexOf("-") > 10 || text.endsWith("Z")
-          ? new Date(text)
-          : new Date(text + tz);
+        return platform.parseDate(
+          text.includes("+") || text.lastIndexOf("-") > 10 || text.endsWith("Z") ? text : text + tz,
+        );
       });
     }
   }
