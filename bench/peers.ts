@@ -24,6 +24,7 @@ import { createTestDatabase } from "../tests/support/databases.ts";
 import { loadGenerator, postLoad } from "./load.ts";
 import { createPeerData, SIZE } from "./peers/data.ts";
 import { installPeers } from "./peers/install.ts";
+import { type Names, OURS, POSTGRAPHILE, QUERIES, type Query } from "./peers/queries.ts";
 import { freePort, profileDuring } from "./peers/profile.ts";
 import { cpuMs, sampleRss } from "./peers/proc.ts";
 import { type ServerProcess, startProcess, startServerProcess } from "./server_process.ts";
@@ -36,53 +37,6 @@ const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
 const ONLY = Deno.env.get("BENCH_QUERIES")?.split(",");
 const CONCURRENCY = 10;
 const PEERS_FOLDER = fromFileUrl(new URL("./.peers/", import.meta.url));
-
-/** The GraphQL names that differ between the two schemas. */
-interface Names {
-  users: string;
-  posts: string;
-  comments: string;
-}
-const OURS: Names = { users: "users", posts: "posts", comments: "comments" };
-const POSTGRAPHILE: Names = {
-  users: "allUsers",
-  posts: "postsByAuthorId",
-  comments: "commentsByPostId",
-};
-
-/** One benchmark query: its text in a schema's names, and its variables. */
-interface Query {
-  name: string;
-  label: string;
-  text(n: Names): string;
-}
-
-const tree = (n: Names, count: string) =>
-  `{ ${n.users}(first: 10) { ${count} edges { node { id name ${n.posts}(first: 10) { ${count} edges { node { id title ${n.comments}(first: 10) { ${count} edges { node { id text } } } } } } } } } }`;
-
-const QUERIES: Query[] = [
-  { name: "floor", label: "{ __typename }", text: () => `{ __typename }` },
-  { name: "Q1", label: "users(10) → posts(10) → comments(10)", text: (n) => tree(n, "") },
-  { name: "Q2", label: "Q1 + totalCount at every level", text: (n) => tree(n, "totalCount") },
-  {
-    name: "Q3",
-    label: "users(first:50) flat, pageInfo, totalCount",
-    text: (n) =>
-      `{ ${n.users}(first: 50) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id name email createdAt } } } }`,
-  },
-  {
-    name: "Q4",
-    label: "keyset page after the 1,900th user, first:10",
-    text: (n) =>
-      `query ($after: Cursor) { ${n.users}(first: 10, after: $after) { pageInfo { hasNextPage endCursor } edges { cursor node { id name } } } }`,
-  },
-  {
-    name: "Q5",
-    label: "node(id) of a post with comments(first:10)",
-    text: (n) =>
-      `query ($id: ID!) { node(id: $id) { id ... on Post { title ${n.comments}(first: 10) { edges { node { id text } } } } } }`,
-  },
-];
 
 /** A server under test. */
 interface Server {

@@ -1,0 +1,105 @@
+/**
+ * CPU milliseconds per request of the generated blog server, in this process (no HTTP socket,
+ * no load generator on the same cores): the figure the read-path work of issue 12 moves, steadier
+ * than req/s on a busy machine. Uses the peer benchmark's data set (`bench/peers/data.ts`) and
+ * queries, the server set-up of `bench/graphql_server.ts` (the `Jit` plugin first).
+ *
+ * ```sh
+ * deno task bench:cpu                        # floor, Q1-Q5, 300 requests x 5 rounds each
+ * BENCH_QUERIES=Q1 BENCH_REQUESTS=100 deno task bench:cpu
+ * deno run -A --cpu-prof bench/cpu.ts        # with a V8 CPU profile
+ * ```
+ *
+ * Prints per query the statements per request and the median (min, max) over 5 rounds of
+ * process CPU time (user + system) per request at 10 concurrent requests, and the RSS.
+ *
+ * @module
+ */
+import process from "node:process";
+import { createYoga } from "graphql-yoga";
+import { Jit } from "@mikrogql/ext";
+import { openDatabase } from "../examples/database.ts";
+import { createSchema } from "../examples/blog/generated/mod.ts";
+import { entities } from "../examples/blog/server.ts";
+import { encodeGlobalId } from "../runtime/node.ts";
+import { createTestDatabase } from "../tests/support/databases.ts";
+import { createPeerData, SIZE } from "./peers/data.ts";
+import { OURS, QUERIES } from "./peers/queries.ts";
+
+const REQUESTS = Number(Deno.env.get("BENCH_REQUESTS") ?? 300);
+const ONLY = Deno.env.get("BENCH_QUERIES")?.split(",");
+const CONCURRENCY = 10;
+const ROUNDS = 5;
+
+const db = await createTestDatabase("postgresql");
+let statements = 0;
+const orm = await openDatabase({
+  entities,
+  url: db.url,
+  onQuery: () => statements++,
+  extra: { pool: { min: 2, max: 10 } },
+});
+try {
+  await createPeerData(db.url);
+  const yoga = createYoga({
+    schema: createSchema(),
+    context: () => ({ em: orm.em.fork() }),
+    plugins: [Jit()],
+    logging: false,
+  });
+  const post = async (body: string) => {
+    const response = await yoga.fetch(
+      new Request("http://127.0.0.1/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      }),
+    );
+    const result = await response.json();
+    if (result.errors || !result.data) throw new Error(JSON.stringify(result));
+    return result.data;
+  };
+  let after: string | null = null;
+  for (const first of [1000, 900]) {
+    const data = await post(JSON.stringify({
+      query:
+        `query ($first: Int, $after: Cursor) { users(first: $first, after: $after) { pageInfo { endCursor } } }`,
+      variables: { first, after },
+    }));
+    after = data.users.pageInfo.endCursor;
+  }
+  const variables = { after, id: encodeGlobalId("Post", SIZE.posts / 2) };
+  for (const query of QUERIES) {
+    if (ONLY && !ONLY.includes(query.name)) continue;
+    const body = JSON.stringify({
+      query: query.text(OURS),
+      variables,
+    });
+    for (let i = 0; i < 30; i++) await post(body);
+    const perRequest: number[] = [];
+    let perRequestStatements = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const before = statements;
+      const cpu = process.cpuUsage();
+      let left = REQUESTS;
+      await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+        while (left-- > 0) await post(body);
+      }));
+      const used = process.cpuUsage(cpu);
+      perRequest.push((used.user + used.system) / 1000 / REQUESTS);
+      perRequestStatements = (statements - before) / REQUESTS;
+    }
+    perRequest.sort((a, b) => a - b);
+    console.log(
+      `${query.name.padEnd(5)} ${
+        perRequestStatements.toFixed(1)
+      } statements/request, CPU ms/request ` +
+        `median ${perRequest[ROUNDS >> 1].toFixed(3)} (min ${perRequest[0].toFixed(3)}, max ${
+          perRequest[ROUNDS - 1].toFixed(3)
+        }), RSS ${(Deno.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
+    );
+  }
+} finally {
+  await orm.close();
+  await db.drop();
+}
