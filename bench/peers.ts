@@ -191,7 +191,7 @@ try {
           PEERS_FOLDER,
           db.url,
         ],
-        { NODE_ENV: "production" },
+        { env: { NODE_ENV: "production" } },
       ),
     ),
     names: POSTGRAPHILE,

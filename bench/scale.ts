@@ -14,55 +14,38 @@
  *
  * @module
  */
-import { TextLineStream } from "@std/streams/text-line-stream";
 import { entities } from "../examples/blog/server.ts";
 import { openDatabase } from "../examples/database.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { NESTED_QUERY as QUERY, seedBlog } from "./blog_seed.ts";
 import { type Load, loadGenerator, postLoad } from "./load.ts";
+import { type ServerProcess, startProcess } from "./server_process.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
 const CONNECTIONS = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 16);
 const COUNTS = [1, 2, 4];
 const REPLICA_PORT = 5433;
 
-/** A running example server process. */
-interface Server {
-  url: string;
-  stop(): Promise<void>;
+/** Starts `examples/blog/server.ts` on a free port; resolves when it prints its URL. */
+function startExample(primary: string, replica: string): Promise<ServerProcess> {
+  return startProcess(
+    Deno.execPath(),
+    ["run", "-A", new URL("../examples/blog/server.ts", import.meta.url).pathname],
+    {
+      env: {
+        DATABASE_URL: primary,
+        DATABASE_REPLICA_URLS: replica,
+        DATABASE_POOL_MAX: "5",
+        PORT: "0",
+      },
+      ready: /GraphiQL at http:\/\/127\.0\.0\.1:(\d+)\//,
+    },
+  );
 }
 
-/** Starts `examples/blog/server.ts` on a free port; resolves when it prints its URL. */
-async function startExample(primary: string, replica: string): Promise<Server> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../examples/blog/server.ts", import.meta.url).pathname],
-    env: {
-      DATABASE_URL: primary,
-      DATABASE_REPLICA_URLS: replica,
-      DATABASE_POOL_MAX: "5",
-      PORT: "0",
-    },
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(new TextLineStream())
-    .getReader();
-  for (let line = await lines.read(); !line.done; line = await lines.read()) {
-    const match = line.value.match(/GraphiQL at (http:\/\/\S+)/);
-    if (!match) continue;
-    // Keep reading stdout so the process never blocks on a full pipe.
-    (async () => {
-      while (!(await lines.read()).done) { /* discard */ }
-    })();
-    return {
-      url: match[1],
-      stop: async () => {
-        child.kill();
-        await child.status;
-      },
-    };
-  }
-  throw new Error("examples/blog/server.ts exited before printing its URL");
+/** The GraphQL endpoint of `server`. */
+function graphqlUrl(server: ServerProcess): string {
+  return `http://127.0.0.1:${server.port}/graphql`;
 }
 
 async function post(url: string): Promise<void> {
@@ -112,10 +95,12 @@ try {
       Array.from({ length: count }, () => startExample(db.url, replicaUrl)),
     );
     try {
-      for (const server of servers) for (let i = 0; i < 20; i++) await post(server.url);
+      for (const server of servers) for (let i = 0; i < 20; i++) await post(graphqlUrl(server));
       const share = Math.max(1, Math.floor(CONNECTIONS / count));
       const loads = await Promise.all(
-        servers.map((s) => postLoad(s.url, JSON.stringify({ query: QUERY }), SECONDS, share)),
+        servers.map((s) =>
+          postLoad(graphqlUrl(s), JSON.stringify({ query: QUERY }), SECONDS, share)
+        ),
       );
       rows.push({
         count,

@@ -30,36 +30,52 @@ export function startServerProcess(
   return startProcess(Deno.execPath(), ["run", "-A", ...flags, script.pathname, ...args]);
 }
 
+/** How {@linkcode startProcess} runs a process and knows it is ready. */
+export interface ProcessOptions {
+  /** Extra environment variables. */
+  env?: Record<string, string>;
+  /**
+   * The stdout line that says the process listens, its first group the port; default
+   * `listening <port>`.
+   */
+  ready?: RegExp;
+}
+
 /**
- * Runs `command ...args` and resolves once it prints `listening <port>` on stdout.
+ * Runs `command ...args` and resolves once it prints its ready line (`listening <port>` unless
+ * `options.ready` says otherwise) on stdout; the rest of its stdout is read and dropped, so the
+ * process never blocks on a full pipe.
  *
- * @param env extra environment variables
- * @throws Error when the process exits before printing its port
+ * @throws Error when the process exits before printing its ready line
  */
 export async function startProcess(
   command: string,
   args: string[],
-  env: Record<string, string> = {},
+  options: ProcessOptions = {},
 ): Promise<ServerProcess> {
+  const ready = options.ready ?? /^listening (\d+)/;
   const child = new Deno.Command(command, {
     args,
-    env,
+    env: options.env,
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(new TextLineStream());
-  for await (const line of lines) {
-    const match = line.match(/^listening (\d+)/);
-    if (match) {
-      return {
-        port: Number(match[1]),
-        pid: child.pid,
-        stop: async () => {
-          child.kill();
-          await child.status;
-        },
-      };
-    }
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(new TextLineStream())
+    .getReader();
+  for (let line = await lines.read(); !line.done; line = await lines.read()) {
+    const match = line.value.match(ready);
+    if (!match) continue;
+    (async () => {
+      while (!(await lines.read()).done) { /* discard */ }
+    })();
+    return {
+      port: Number(match[1]),
+      pid: child.pid,
+      stop: async () => {
+        child.kill();
+        await child.status;
+      },
+    };
   }
-  throw new Error(`${command} ${args.join(" ")} exited before printing "listening <port>"`);
+  throw new Error(`${command} ${args.join(" ")} exited before printing a line matching ${ready}`);
 }
