@@ -1,9 +1,9 @@
 /**
  * The argument limits of the `Limits` plugin, checked on the operation's argument values
- * (variables substituted) before anything runs: string length and NUL characters, list length, the size and the
- * `has<Edge>With` depth of `where` trees, and `orderBy` terms (each order field at most once, so
- * at most as many terms as the type has order fields). Every argument of the document is looked
- * at once (fragments included).
+ * (variables substituted) before anything runs: string length and NUL characters (the rule of
+ * `column_values.ts`), list length, the size and the `has<Edge>With` depth of `where` trees, and
+ * `orderBy` terms (each order field at most once, so at most as many terms as the type has order
+ * fields). Every argument of the document is looked at once (fragments included).
  *
  * @module
  */
@@ -19,6 +19,7 @@ import {
   visit,
   visitWithTypeInfo,
 } from "graphql";
+import { nulCharacterError } from "./column_values.ts";
 import { ErrorCode, gqlError } from "./errors.ts";
 import { isWhereInputName } from "./names.ts";
 
@@ -77,12 +78,8 @@ function checkValue(
   limits: ArgumentLimits,
 ): GraphQLError | undefined {
   if (typeof value === "string") {
-    if (value.includes("\0")) {
-      return gqlError(
-        ErrorCode.BAD_USER_INPUT,
-        `${path}: contains a NUL character (U+0000), which the databases cannot store`,
-      );
-    }
+    const nul = nulCharacterError(value, path);
+    if (nul) return nul;
     return value.length > limits.maxStringLength
       ? gqlError(
         ErrorCode.BAD_USER_INPUT,

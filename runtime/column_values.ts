@@ -16,6 +16,7 @@
  * @module
  */
 import type { EntityManager, EntityProperty } from "@mikro-orm/core";
+import type { GraphQLError } from "graphql";
 import { dialectOf } from "./dialect.ts";
 import { ErrorCode, gqlError, quote } from "./errors.ts";
 
@@ -36,6 +37,21 @@ const TEXT_BYTES: Record<string, number> = {
 const encoder = new TextEncoder();
 
 /**
+ * `BAD_USER_INPUT` naming `path` when `value` contains a NUL character (U+0000), which the
+ * databases cannot store (PostgreSQL refuses it in text, even as a query parameter); `undefined`
+ * otherwise. The one NUL rule: {@linkcode checkColumnValue} applies it to every string written to
+ * a column, the `Limits` plugin's argument limits (`argument_limits.ts`) to every string argument.
+ */
+export function nulCharacterError(value: string, path: string): GraphQLError | undefined {
+  return value.includes("\0")
+    ? gqlError(
+      ErrorCode.BAD_USER_INPUT,
+      `${path}: contains a NUL character (U+0000), which the databases cannot store`,
+    )
+    : undefined;
+}
+
+/**
  * Checks `value`, about to be written to `prop` of an entity of `em`.
  *
  * @param path the input path for the message (`input.title`)
@@ -54,7 +70,8 @@ export function checkColumnValue(
     throw bad(`${quote(String(value))} is not one of ${prop.items.join(", ")}`);
   }
   if (typeof value === "string") {
-    if (value.includes("\0")) throw bad("contains a NUL character (U+0000)");
+    const nul = nulCharacterError(value, path);
+    if (nul) throw nul;
     const chars = charLimit(prop, column);
     if (chars !== undefined && value.length > chars) {
       throw bad(`a string of ${value.length} characters; the column holds at most ${chars}`);
