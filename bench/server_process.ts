@@ -17,7 +17,9 @@ export interface ServerProcess {
 }
 
 /**
- * Runs `deno run -A [...flags] <script> ...args` and resolves once it prints `listening <port>`.
+ * Runs `deno run -A [...flags] <script> ...args` with `NODE_ENV=production` (graphql-js then
+ * skips its development checks, as in a production deployment and as the peer benchmark runs
+ * PostGraphile) and resolves once it prints `listening <port>`.
  *
  * @param flags extra `deno run` flags, e.g. `--inspect=127.0.0.1:0`
  * @throws Error when the process exits before printing its port
@@ -27,7 +29,9 @@ export function startServerProcess(
   args: string[],
   flags: string[] = [],
 ): Promise<ServerProcess> {
-  return startProcess(Deno.execPath(), ["run", "-A", ...flags, script.pathname, ...args]);
+  return startProcess(Deno.execPath(), ["run", "-A", ...flags, script.pathname, ...args], {
+    NODE_ENV: "production",
+  });
 }
 
 /** How {@linkcode startProcess} runs a process and knows it is ready. */
