@@ -30,7 +30,7 @@ export function startServerProcess(
   flags: string[] = [],
 ): Promise<ServerProcess> {
   return startProcess(Deno.execPath(), ["run", "-A", ...flags, script.pathname, ...args], {
-    NODE_ENV: "production",
+    env: { NODE_ENV: "production" },
   });
 }
 
