@@ -8,8 +8,8 @@
  * - generated modules: the table types (`Tables`, `FieldDescription`, `EdgeDescription`, ...),
  *   `defineGraph`, `noder`/`noders`, `createResolvers`, `createGraphQLSchema` and the typed
  *   resolver helpers (`FieldResolver`, `TypeResolvers`, `EntityOf`, `Maybe`),
- * - servers: the Yoga plugins (`Jit`, `Transactioner`, `Limits`, `Deadline`), `documentCache`,
- *   `replicaFailover`, `readConnection`, `setupUniversalIds`,
+ * - servers: the Yoga plugins (`Jit`, `BodyLimit`, `Transactioner`, `Limits`, `Deadline`),
+ *   `documentCache`, `replicaFailover`, `readConnection`, `setupUniversalIds`,
  * - user resolvers: `fromContext`, the mutation helpers (`createNode`, `updateNode`,
  *   `deleteNode`), global ids (`globalIdOf`, `encodeGlobalId`, `decodeGlobalId`), the Relay
  *   connection shapes and the error codes (`ErrorCode`, `gqlError`, `unavailable`).
@@ -49,6 +49,7 @@ export { ErrorCode, gqlError, MAX_QUOTED_INPUT, quote } from "./runtime/errors.t
 export { DEFAULT_LIMITS, Limits, type LimitsOptions } from "./runtime/limits.ts";
 export { Deadline, type DeadlineOptions, unavailable } from "./runtime/deadline.ts";
 export { Jit } from "./runtime/jit.ts";
+export { BodyLimit, DEFAULT_MAX_BODY_BYTES } from "./runtime/body_limit.ts";
 export {
   documentCache,
   type DocumentCacheOptions,

@@ -3,7 +3,7 @@
  * no load generator on the same cores): the figure the read-path work of issue 12 moves, steadier
  * than req/s on a busy machine. The task runs it with `NODE_ENV=production`, as the benchmark
  * servers run (`bench/server_process.ts`). Uses the peer benchmark's data set (`bench/peers/data.ts`) and
- * queries, the server set-up of `bench/graphql_server.ts` (the `Jit` plugin first).
+ * queries, the server set-up of `bench/graphql_server.ts` (the `Jit` plugin first, `BodyLimit`).
  *
  * ```sh
  * deno task bench:cpu                        # floor, Q1-Q5, 300 requests x 5 rounds each
@@ -18,7 +18,7 @@
  */
 import process from "node:process";
 import { createYoga } from "graphql-yoga";
-import { Jit } from "@mikrogql/ext";
+import { BodyLimit, Jit } from "@mikrogql/ext";
 import { openDatabase } from "../examples/database.ts";
 import { createSchema } from "../examples/blog/generated/mod.ts";
 import { entities } from "../examples/blog/server.ts";
@@ -45,14 +45,20 @@ try {
   const yoga = createYoga({
     schema: createSchema(),
     context: () => ({ em: orm.em.fork() }),
-    plugins: [Jit()],
+    maxRequestBodySize: false,
+    plugins: [Jit(), BodyLimit()],
     logging: false,
   });
+  const encoder = new TextEncoder();
+  // With Content-Length, as an HTTP client sends it and Deno.serve hands it to Yoga.
   const post = async (body: string, parse = true) => {
     const response = await yoga.fetch(
       new Request("http://127.0.0.1/graphql", {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: {
+          "content-type": "application/json",
+          "content-length": String(encoder.encode(body).length),
+        },
         body,
       }),
     );

@@ -8,7 +8,7 @@
  * @module
  */
 import { createYoga } from "graphql-yoga";
-import { Jit, Limits } from "@mikrogql/ext";
+import { BodyLimit, Jit, Limits } from "@mikrogql/ext";
 import { openDatabase } from "../examples/database.ts";
 import { createSchema } from "../examples/blog/generated/mod.ts";
 import { entities } from "../examples/blog/server.ts";
@@ -30,7 +30,8 @@ const orm = await openDatabase({
 const yoga = createYoga({
   schema: kind === "generated" ? createSchema() : naiveSchema(),
   context: () => ({ em: orm.em.fork() }),
-  plugins: [Jit(), ...(maxCost ? [Limits({ maxCost: Number(maxCost) })] : [])],
+  maxRequestBodySize: false,
+  plugins: [Jit(), BodyLimit(), ...(maxCost ? [Limits({ maxCost: Number(maxCost) })] : [])],
   logging: false,
 });
 Deno.serve({

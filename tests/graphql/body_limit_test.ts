@@ -1,0 +1,104 @@
+/**
+ * The `BodyLimit` plugin against GraphQL Yoga's own `maxRequestBodySize`, over HTTP on SQLite:
+ * the same answers (status, code, message) for bodies within and beyond the limit, with and
+ * without `Content-Length` (a streamed body is sent chunked), and for a malformed
+ * `Content-Length` (in-process: an HTTP client cannot send one).
+ */
+import { assertEquals, assertThrows } from "@std/assert";
+import { createYoga } from "graphql-yoga";
+import { BodyLimit } from "../../mod.ts";
+import { createSchema } from "../../examples/blog/generated/mod.ts";
+import { entities } from "../../examples/blog/server.ts";
+import { seed } from "../../examples/blog/seed.ts";
+import { openTestOrm } from "../support/databases.ts";
+import { startServer } from "../support/server.ts";
+
+const LIMIT = 2_000;
+const QUERY = `{ users(first: 1) { totalCount } }`;
+
+/** A JSON body of `bytes` bytes (padded with spaces) running `QUERY`. */
+function body(bytes: number): string {
+  const json = JSON.stringify({ query: QUERY });
+  return json.slice(0, -1) + " ".repeat(bytes - json.length) + "}";
+}
+
+/** `text` as a stream of 500-byte chunks: fetch sends it without `Content-Length`. */
+function chunked(text: string): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  let at = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(at, at += 500));
+    },
+  });
+}
+
+/** Status, error code and message (or data) of a response. */
+async function answer(response: Response): Promise<unknown> {
+  const json = await response.json();
+  return [response.status, json.errors?.[0]?.extensions?.code, json.errors?.[0]?.message ?? json];
+}
+
+Deno.test("BodyLimit answers as Yoga's maxRequestBodySize", async (t) => {
+  const test = await openTestOrm("sqlite", entities);
+  await seed(test.orm.em.fork());
+  const schema = createSchema();
+  // The test server installs BodyLimit() (25 MB) with maxRequestBodySize: false: the smaller
+  // limit added here is the one that answers.
+  const ours = startServer(test.orm, schema, [BodyLimit(LIMIT)]);
+  const yogas = startServer(test.orm, schema, [], { maxRequestBodySize: LIMIT });
+  try {
+    const post = (url: string, payload: BodyInit) =>
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: payload,
+      }).then(answer);
+    for (const bytes of [LIMIT, LIMIT + 1, 10 * LIMIT]) {
+      await t.step(`${bytes} bytes with Content-Length`, async () => {
+        const expected = await post(yogas.url, body(bytes));
+        assertEquals(await post(ours.url, body(bytes)), expected);
+        assertEquals((expected as unknown[])[0], bytes > LIMIT ? 413 : 200);
+      });
+      await t.step(`${bytes} bytes chunked`, async () => {
+        const expected = await post(yogas.url, chunked(body(bytes)));
+        assertEquals(await post(ours.url, chunked(body(bytes))), expected);
+        assertEquals((expected as unknown[])[0], bytes > LIMIT ? 413 : 200);
+      });
+    }
+    await t.step("a malformed Content-Length is refused (400)", async () => {
+      const request = () =>
+        new Request("http://127.0.0.1/graphql", {
+          method: "POST",
+          headers: { "content-type": "application/json", "content-length": "1, 2" },
+          body: body(100),
+        });
+      const plugin = createYoga({
+        schema,
+        maxRequestBodySize: false,
+        plugins: [BodyLimit(LIMIT)],
+        context: () => ({ em: test.orm.em.fork() }),
+        logging: false,
+      });
+      const yoga = createYoga({
+        schema,
+        maxRequestBodySize: LIMIT,
+        context: () => ({ em: test.orm.em.fork() }),
+        logging: false,
+      });
+      const expected = await answer(await yoga.fetch(request()));
+      assertEquals(await answer(await plugin.fetch(request())), expected);
+      assertEquals((expected as unknown[])[0], 400);
+    });
+  } finally {
+    await ours.close();
+    await yogas.close();
+    await test.close();
+  }
+});
+
+Deno.test("BodyLimit refuses a limit that is not a positive number", () => {
+  assertThrows(() => BodyLimit(0), Error, "maxBytes must be a positive number");
+  assertThrows(() => BodyLimit(Number.NaN), Error, "maxBytes must be a positive number");
+});
