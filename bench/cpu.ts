@@ -37,8 +37,14 @@ let statements = 0;
 const orm = await openDatabase({
   entities,
   url: db.url,
-  onQuery: () => statements++,
-  extra: { pool: { min: 2, max: 10 } },
+  // MikroORM's onQuery hook (not its debug logger, which formats a log line per statement).
+  extra: {
+    pool: { min: 2, max: 10 },
+    onQuery: (sql: string) => {
+      statements++;
+      return sql;
+    },
+  },
 });
 try {
   await createPeerData(db.url);

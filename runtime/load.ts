@@ -320,9 +320,13 @@ async function loadPartitioned(
         }`,
       ),
     );
+    // Lean rows read the page's columns and parent key; the row number only filters and orders.
+    const columns = leanable(em.getMetadata().find(target.entity)!, fields)
+      ? [...outputColumns(em, target, fields!), "__parent"].map((c) => quote(em, c)).join(", ")
+      : "*";
     rows = await em.createQueryBuilder(target.entity, "__page", ctx.read.connectionType)
       .from(qb, "__page")
-      .select(raw("*") as never)
+      .select(raw(columns) as never)
       .where({ [raw(quote(em, "__rn")) as never]: { $lte: raw(String(page.query.limit)) } })
       .orderBy([
         { [raw(quote(em, "__parent")) as never]: "asc" },
@@ -369,6 +373,12 @@ function selectColumns(
       ? raw(property.fieldNames.map((c) => quote(em, alias, c)).join(", "))
       : `${alias}.${prop}`;
   });
+}
+
+/** The result column names of {@linkcode selectColumns} for `props`. */
+function outputColumns(em: SqlEntityManager, type: NodeType, props: string[]): Set<string> {
+  const meta = em.getMetadata().find(type.entity)!;
+  return new Set(props.flatMap((prop) => meta.properties[prop].fieldNames));
 }
 
 /** How a batched statement over `target` rows tells each row's parent. */
