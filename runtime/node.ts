@@ -201,7 +201,21 @@ export async function noder(
   id: string,
   fields: NodeFields = () => undefined,
 ): Promise<object> {
-  const decoded = decodeGlobalId(graph, id);
+  return await findNode(em, id, decodeGlobalId(graph, id), fields);
+}
+
+/**
+ * The row of the global id `id` already decoded as `decoded` ({@linkcode noder} without the
+ * decoding, for a caller that decoded the id itself).
+ *
+ * @throws GraphQLError `NOT_FOUND` naming the id when `decoded` is `undefined` or names no row
+ */
+export async function findNode(
+  em: EntityManager,
+  id: string,
+  decoded: GlobalId | undefined,
+  fields: NodeFields = () => undefined,
+): Promise<object> {
   if (!decoded) throw notFound(id);
   const [row] = await findRows(em, decoded.type, keyFilter(decoded.type, decoded.pk), {
     fields: fields(decoded.type),

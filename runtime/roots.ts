@@ -12,7 +12,7 @@ import { collectConnection, collectNode, collectNodes, type NodePlan } from "./c
 import { type NodeType, nodeTypeOf } from "./graph.ts";
 import { fieldsOf, fillOrderValues, findRows, loadPlan } from "./load.ts";
 import { rootScope } from "./loaded_edges.ts";
-import { decodeGlobalId, noder, noders } from "./node.ts";
+import { decodeGlobalId, findNode, noders } from "./node.ts";
 import { type Connection, type PaginationArgs, toConnection } from "./connection.ts";
 import { planPage, withoutExtraRow } from "./page_query.ts";
 import type { RequestContext } from "./request.ts";
@@ -75,9 +75,10 @@ export async function resolveNode(
   info: GraphQLResolveInfo,
 ): Promise<object> {
   const { em, graph } = ctx;
-  const type = decodeGlobalId(graph, id)?.type;
+  const decoded = decodeGlobalId(graph, id);
+  const type = decoded?.type;
   const plans = collectNodes(ctx, info, type ? [type] : []);
-  const node = await noder(em, graph, id, (t) => fieldsOf(plans.get(t.name)!));
+  const node = await findNode(em, id, decoded, (t) => fieldsOf(plans.get(t.name)!));
   if (type) {
     await loadLazy(ctx, type, [node], plans.get(type.name)!);
     await loadPlan(ctx, [node], plans.get(type.name)!, rootScope(info.path));
