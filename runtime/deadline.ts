@@ -28,6 +28,14 @@
  * commit. SQLite statements cannot be interrupted (they run synchronously); there the limits
  * bound them.
  *
+ * A disconnect is seen through the request's `request.signal`, the only way a `Deno.serve`
+ * handler learns of one before it answers (the handler's `info.completed` settles only once the
+ * handler has returned). Run the server with Deno's corrected abort behaviour
+ * (`--unstable-no-legacy-abort`, or `"unstable": ["no-legacy-abort"]` in `deno.json`, as this
+ * project does): with the legacy one `request.signal` also aborts after every successful response
+ * and Deno warns about it at the first one (GraphQL Yoga's `fetch` reads the signal too). The
+ * plugin works under both: it listens only while the operation executes.
+ *
  * @module
  */
 import type { EntityManager, InflightQueryAbortStrategy } from "@mikro-orm/core";
@@ -128,8 +136,8 @@ export function Deadline(options: DeadlineOptions = {}): Plugin {
             );
             const disconnect = () => controller.abort(request?.signal.reason);
             request?.signal.addEventListener("abort", disconnect, { once: true });
-            // stopped when execution ends: Deno.serve aborts request.signal after every
-            // response (its legacy behaviour), which is not a disconnect
+            // stopped when execution ends: under Deno.serve's legacy abort behaviour
+            // request.signal also aborts after every response, which is not a disconnect
             return () => {
               clearTimeout(timer);
               request?.signal.removeEventListener("abort", disconnect);

@@ -6,6 +6,9 @@
  * the blocked statement cancelled), a client that disconnects (its statement cancelled), an
  * exhausted pool (a bounded wait) and a database behind a cut TCP proxy (`DATABASE_UNAVAILABLE`,
  * recovery without restart when it comes back). Time probes assert the error, not a duration.
+ * And `request.signal`, the Deadline plugin's disconnect signal, stays quiet after a successful
+ * response (Deno's corrected abort behaviour, which `deno.json` opts into; under the legacy one it
+ * aborts and Deno prints a warning at the first response of the example servers).
  */
 import { LockMode, type MikroORM } from "@mikro-orm/core";
 import { assert, assertEquals } from "@std/assert";
@@ -19,6 +22,24 @@ import { openDatabase } from "../../examples/database.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../support/databases.ts";
 import { type Response, startServer, type TestServer } from "../support/server.ts";
 import { startTcpProxy } from "../support/tcp_proxy.ts";
+
+Deno.test("request.signal aborts only on a disconnect, not after a successful response", async () => {
+  const signals: AbortSignal[] = [];
+  const completed: Promise<void>[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (r, info) => {
+    signals.push(r.signal);
+    completed.push(info.completed);
+    return new Response("ok");
+  });
+  try {
+    const response = await fetch(`http://127.0.0.1:${server.addr.port}/`);
+    assertEquals(await response.text(), "ok");
+    await completed[0];
+    assertEquals(signals[0].aborted, false);
+  } finally {
+    await server.shutdown();
+  }
+});
 
 const HEALTH = `{ posts(first: 1) { totalCount } }`;
 const UPDATE =
