@@ -179,6 +179,15 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
           () => q(`{ nodes(ids: [${'"x" '.repeat(10_001)}]) { id } }`),
           /maxTokens = 10000/,
         );
+        // A syntax error is not mistaken for the token limit, even one quoting its wording.
+        const quoting = await q(`{ users(first: 1) "contains more than 10000 tokens" }`);
+        assertEquals(quoting.errors?.[0]?.extensions?.code, "GRAPHQL_PARSE_FAILED");
+        // Exactly 10,000 tokens parse (the list limit refuses this one after parsing).
+        const atLimit = await q(`{ nodes(ids: [${'"x" '.repeat(9_988)}]) { id } }`);
+        assert(
+          /maxListLength = 1000/.test(atLimit.errors?.[0]?.message ?? ""),
+          atLimit.errors?.[0]?.message,
+        );
       });
 
       await t.step("other clients are answered during an attack", async () => {
