@@ -14,7 +14,7 @@
 import { Comment } from "../examples/blog/entities/comment.ts";
 import { Post } from "../examples/blog/entities/post.ts";
 import { User } from "../examples/blog/entities/user.ts";
-import { entities } from "../examples/blog/server.ts";
+import { entities } from "../examples/blog/entities.ts";
 import { openDatabase } from "../examples/database.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { startServerProcess } from "./server_process.ts";

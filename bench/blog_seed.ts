@@ -7,7 +7,7 @@
 import { Comment } from "../examples/blog/entities/comment.ts";
 import { Post } from "../examples/blog/entities/post.ts";
 import { User } from "../examples/blog/entities/user.ts";
-import { entities } from "../examples/blog/server.ts";
+import { entities } from "../examples/blog/entities.ts";
 import { openDatabase } from "../examples/database.ts";
 
 /** `users(first:10){ posts(first:10){ comments(first:10) } }` as a GraphQL document. */

@@ -21,7 +21,7 @@ import { createYoga } from "graphql-yoga";
 import { BodyLimit, Jit } from "@mikrogql/ext";
 import { openDatabase } from "../examples/database.ts";
 import { createSchema } from "../examples/blog/generated/mod.ts";
-import { entities } from "../examples/blog/server.ts";
+import { entities } from "../examples/blog/entities.ts";
 import { encodeGlobalId } from "../runtime/node.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { createPeerData, SIZE } from "./peers/data.ts";

@@ -11,7 +11,7 @@ import { createYoga } from "graphql-yoga";
 import { BodyLimit, Jit, Limits } from "@mikrogql/ext";
 import { openDatabase } from "../examples/database.ts";
 import { createSchema } from "../examples/blog/generated/mod.ts";
-import { entities } from "../examples/blog/server.ts";
+import { entities } from "../examples/blog/entities.ts";
 import { naiveSchema } from "./naive_server.ts";
 
 const [kind, url, maxCost] = Deno.args;

@@ -9,7 +9,7 @@ import { createYoga } from "graphql-yoga";
 import { Transactioner } from "@mikrogql/ext";
 import { openDatabase } from "../examples/database.ts";
 import { createSchema } from "../examples/blog/generated/mod.ts";
-import { entities } from "../examples/blog/server.ts";
+import { entities } from "../examples/blog/entities.ts";
 
 const [mode, url] = Deno.args;
 if ((mode !== "tx" && mode !== "plain") || !url) {

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { entities } from "../examples/blog/server.ts";
+import { entities } from "../examples/blog/entities.ts";
 import { openDatabase } from "../examples/database.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { NESTED_QUERY as QUERY, seedBlog } from "./blog_seed.ts";

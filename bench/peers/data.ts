@@ -7,7 +7,7 @@
  * @module
  */
 import { openDatabase } from "../../examples/database.ts";
-import { entities } from "../../examples/blog/server.ts";
+import { entities } from "../../examples/blog/entities.ts";
 
 /** Row counts of the data set. */
 export const SIZE = { users: 2_000, posts: 20_000, comments: 200_000, photos: 6_000 } as const;

@@ -10,15 +10,9 @@
  * @module
  */
 import { serveExample } from "../serve.ts";
-import { Comment } from "./entities/comment.ts";
-import { Photo } from "./entities/photo.ts";
-import { Post } from "./entities/post.ts";
-import { User } from "./entities/user.ts";
+import { entities } from "./entities.ts";
 import { createSchema } from "./generated/mod.ts";
 import { seed } from "./seed.ts";
-
-/** The blog's entities. */
-export const entities = [User, Photo, Post, Comment];
 
 const SAMPLE = `{
   users(first: 2, orderBy: { field: NAME, direction: DESC }) {

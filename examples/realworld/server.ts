@@ -10,15 +10,9 @@
  * @module
  */
 import { serveExample } from "../serve.ts";
-import { Article } from "./entities/article.ts";
-import { Comment } from "./entities/comment.ts";
-import { Tag } from "./entities/tag.ts";
-import { User } from "./entities/user.ts";
+import { entities } from "./entities.ts";
 import { createSchema } from "./generated/mod.ts";
 import { seed } from "./seed.ts";
-
-/** The RealWorld entities. */
-export const entities = [User, Article, Tag, Comment];
 
 const SAMPLE =
   `{ articles(first: 3) { edges { node { title tagList { name } favoritedBy(first: 2) { totalCount } } } } }`;

@@ -11,30 +11,9 @@
  * @module
  */
 import { serveExample } from "../serve.ts";
-import { Customer } from "./entities/customer.ts";
-import { Order } from "./entities/order.ts";
-import { Author } from "./entities/author.ts";
-import { Contribution } from "./entities/contribution.ts";
-import { CardPayment, Payment, TransferPayment } from "./entities/payment.ts";
-import { Book, Gadget, Product } from "./entities/product.ts";
-import { Shipment } from "./entities/shipment.ts";
+import { entities } from "./entities.ts";
 import { createSchema } from "./generated/mod.ts";
 import { seed } from "./seed.ts";
-
-/** The shop's entities. */
-export const entities = [
-  Customer,
-  Order,
-  Shipment,
-  Payment,
-  CardPayment,
-  TransferPayment,
-  Product,
-  Book,
-  Gadget,
-  Author,
-  Contribution,
-];
 
 const SAMPLE = `{
   customers(first: 2, orderBy: { field: NAME }) {

@@ -12,15 +12,9 @@
  * @module
  */
 import { serveExample } from "../serve.ts";
-import { Category } from "./entities/category.ts";
-import { Group } from "./entities/group.ts";
-import { Todo } from "./entities/todo.ts";
-import { User } from "./entities/user.ts";
+import { entities } from "./entities.ts";
 import { todoSchema } from "./schema.ts";
 import { seed } from "./seed.ts";
-
-/** The todo example's entities. */
-export const entities = [Todo, Category, User, Group];
 
 const SAMPLE = `{
   todos(first: 3, orderBy: [{ field: STATUS }, { field: CHILDREN_COUNT, direction: DESC }],

@@ -5,13 +5,13 @@
  * unique edge, including the one it joins the parent through, on SQLite, PostgreSQL and MariaDB.
  */
 import { assertEquals } from "@std/assert";
-import { entities as blogEntities } from "../../examples/blog/server.ts";
+import { entities as blogEntities } from "../../examples/blog/entities.ts";
 import { seed as seedBlog } from "../../examples/blog/seed.ts";
 import { createSchema as blogSchema } from "../../examples/blog/generated/mod.ts";
-import { entities as realworldEntities } from "../../examples/realworld/server.ts";
+import { entities as realworldEntities } from "../../examples/realworld/entities.ts";
 import { seed as seedRealworld } from "../../examples/realworld/seed.ts";
 import { createSchema as realworldSchema } from "../../examples/realworld/generated/mod.ts";
-import { entities as todoEntities } from "../../examples/todo/server.ts";
+import { entities as todoEntities } from "../../examples/todo/entities.ts";
 import { seed as seedTodo } from "../../examples/todo/seed.ts";
 import { createSchema as todoSchema } from "../../examples/todo/generated/mod.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";

@@ -8,7 +8,7 @@ import { assertEquals, assertThrows } from "@std/assert";
 import { createYoga } from "graphql-yoga";
 import { BodyLimit } from "../../mod.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";
-import { entities } from "../../examples/blog/server.ts";
+import { entities } from "../../examples/blog/entities.ts";
 import { seed } from "../../examples/blog/seed.ts";
 import { openTestOrm } from "../support/databases.ts";
 import { startServer } from "../support/server.ts";

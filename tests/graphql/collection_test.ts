@@ -4,10 +4,10 @@
  * single-parent load returns; depth and page-size limits reject before any SQL runs.
  */
 import { assert, assertEquals } from "@std/assert";
-import { entities as blogEntities } from "../../examples/blog/server.ts";
+import { entities as blogEntities } from "../../examples/blog/entities.ts";
 import { seed as seedBlog } from "../../examples/blog/seed.ts";
 import { createSchema as blogSchema } from "../../examples/blog/generated/mod.ts";
-import { entities as realworldEntities } from "../../examples/realworld/server.ts";
+import { entities as realworldEntities } from "../../examples/realworld/entities.ts";
 import { seed as seedRealworld } from "../../examples/realworld/seed.ts";
 import { createSchema as realworldSchema } from "../../examples/realworld/generated/mod.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";

@@ -5,10 +5,10 @@
  * and cursors bound to their node type. Statements are counted from MikroORM's query log.
  */
 import { assertEquals, assertMatch } from "@std/assert";
-import { entities as blogEntities } from "../../examples/blog/server.ts";
+import { entities as blogEntities } from "../../examples/blog/entities.ts";
 import { seed as seedBlog } from "../../examples/blog/seed.ts";
 import { createSchema as blogSchema } from "../../examples/blog/generated/mod.ts";
-import { entities as todoEntities } from "../../examples/todo/server.ts";
+import { entities as todoEntities } from "../../examples/todo/entities.ts";
 import { seed as seedTodo } from "../../examples/todo/seed.ts";
 import { createSchema as todoSchema } from "../../examples/todo/generated/mod.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";

@@ -7,7 +7,7 @@
  * `hasPreviousPage`) is selected.
  */
 import { assert, assertEquals } from "@std/assert";
-import { entities } from "../../examples/blog/server.ts";
+import { entities } from "../../examples/blog/entities.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
 import { startServer } from "../support/server.ts";

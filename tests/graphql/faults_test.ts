@@ -15,7 +15,7 @@ import { assert, assertEquals } from "@std/assert";
 import { delay } from "@std/async/delay";
 import { Deadline, globalIdOf, Limits, Transactioner } from "../../mod.ts";
 import { createSchema, graph } from "../../examples/blog/generated/mod.ts";
-import { entities } from "../../examples/blog/server.ts";
+import { entities } from "../../examples/blog/entities.ts";
 import { Post } from "../../examples/blog/entities/post.ts";
 import { seed } from "../../examples/blog/seed.ts";
 import { openDatabase } from "../../examples/database.ts";

@@ -15,7 +15,7 @@ import { assertEquals, assertMatch } from "@std/assert";
 import { encodeGlobalId, setupUniversalIds } from "../../mod.ts";
 import { createSchema as todoSchema } from "../../examples/todo/generated/mod.ts";
 import { seed } from "../../examples/todo/seed.ts";
-import { entities as todoEntities } from "../../examples/todo/server.ts";
+import { entities as todoEntities } from "../../examples/todo/entities.ts";
 import { Category as UCategory } from "../../examples/todo/variants/universal/entities/category.ts";
 import { Todo as UTodo } from "../../examples/todo/variants/universal/entities/todo.ts";
 import {

@@ -6,7 +6,7 @@
 import { assertEquals, assertStringIncludes } from "@std/assert";
 import { launchBrowser } from "../support/browser.ts";
 import { serveExample } from "../../examples/serve.ts";
-import { entities } from "../../examples/todo/server.ts";
+import { entities } from "../../examples/todo/entities.ts";
 import { createSchema } from "../../examples/todo/generated/mod.ts";
 import { seed } from "../../examples/todo/seed.ts";
 

@@ -8,7 +8,7 @@ import { fromFileUrl, join } from "@std/path";
 import { generate } from "../../gen/mod.ts";
 import { openTestOrm } from "../support/databases.ts";
 import { startServer } from "../support/server.ts";
-import { entities } from "../../examples/todo/server.ts";
+import { entities } from "../../examples/todo/entities.ts";
 import { createSchema } from "../../examples/todo/generated/mod.ts";
 import { seed } from "../../examples/todo/seed.ts";
 

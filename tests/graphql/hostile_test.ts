@@ -9,11 +9,11 @@
 import { assert, assertEquals } from "@std/assert";
 import { documentCache, Limits, MAX_QUOTED_INPUT, Transactioner } from "../../mod.ts";
 import { createSchema as createBlogSchema } from "../../examples/blog/generated/mod.ts";
-import { entities as blogEntities } from "../../examples/blog/server.ts";
+import { entities as blogEntities } from "../../examples/blog/entities.ts";
 import { seed as seedBlog } from "../../examples/blog/seed.ts";
 import { Post } from "../../examples/blog/entities/post.ts";
 import { createSchema as createTodoSchema } from "../../examples/todo/generated/mod.ts";
-import { entities as todoEntities } from "../../examples/todo/server.ts";
+import { entities as todoEntities } from "../../examples/todo/entities.ts";
 import { seed as seedTodo } from "../../examples/todo/seed.ts";
 import type { Dialect } from "../../examples/database.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";

@@ -8,7 +8,7 @@
 import { assert, assertEquals } from "@std/assert";
 import { globalIdOf, Limits, Transactioner } from "../../mod.ts";
 import { createSchema, graph } from "../../examples/blog/generated/mod.ts";
-import { entities } from "../../examples/blog/server.ts";
+import { entities } from "../../examples/blog/entities.ts";
 import { Post } from "../../examples/blog/entities/post.ts";
 import { User } from "../../examples/blog/entities/user.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";

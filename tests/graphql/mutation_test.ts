@@ -22,7 +22,7 @@ import {
 } from "../../mod.ts";
 import { generate } from "../../gen/mod.ts";
 import { createSchema as createBlogSchema } from "../../examples/blog/generated/mod.ts";
-import { entities as blogEntities } from "../../examples/blog/server.ts";
+import { entities as blogEntities } from "../../examples/blog/entities.ts";
 import { Category } from "./fixtures/mutations/category.ts";
 import { Counter } from "./fixtures/mutations/counter.ts";
 import { Tag } from "./fixtures/mutations/tag.ts";

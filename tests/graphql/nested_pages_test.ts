@@ -7,9 +7,9 @@
 import { assertEquals } from "@std/assert";
 import { Post } from "../../examples/blog/entities/post.ts";
 import { User } from "../../examples/blog/entities/user.ts";
-import { entities } from "../../examples/blog/server.ts";
+import { entities } from "../../examples/blog/entities.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";
-import { entities as todoEntities } from "../../examples/todo/server.ts";
+import { entities as todoEntities } from "../../examples/todo/entities.ts";
 import { seed as seedTodo } from "../../examples/todo/seed.ts";
 import { createSchema as todoSchema } from "../../examples/todo/generated/mod.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";

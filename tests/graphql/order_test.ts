@@ -9,7 +9,7 @@ import { encodeBase64Url } from "@std/encoding/base64url";
 import { orderSql, planPage } from "../../runtime/page_query.ts";
 import { createSchema, graph } from "../../examples/todo/generated/mod.ts";
 import { seed, TODOS } from "../../examples/todo/seed.ts";
-import { entities } from "../../examples/todo/server.ts";
+import { entities } from "../../examples/todo/entities.ts";
 import type { Dialect } from "../../examples/database.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
 import { startServer, type TestServer } from "../support/server.ts";

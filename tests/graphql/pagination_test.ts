@@ -4,7 +4,7 @@
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { encodeBase64Url } from "@std/encoding/base64url";
-import { entities } from "../../examples/blog/server.ts";
+import { entities } from "../../examples/blog/entities.ts";
 import { User } from "../../examples/blog/entities/user.ts";
 import { Post } from "../../examples/blog/entities/post.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";

@@ -7,13 +7,13 @@
 import { assert, assertEquals } from "@std/assert";
 import { type EntityManager, type EntityMetadata, wrap } from "@mikro-orm/core";
 import type { SqlEntityManager } from "@mikro-orm/sql";
-import { entities as blogEntities } from "../../examples/blog/server.ts";
+import { entities as blogEntities } from "../../examples/blog/entities.ts";
 import { seed as seedBlog } from "../../examples/blog/seed.ts";
-import { entities as realworldEntities } from "../../examples/realworld/server.ts";
+import { entities as realworldEntities } from "../../examples/realworld/entities.ts";
 import { seed as seedRealworld } from "../../examples/realworld/seed.ts";
-import { entities as shopEntities } from "../../examples/shop/server.ts";
+import { entities as shopEntities } from "../../examples/shop/entities.ts";
 import { seed as seedShop } from "../../examples/shop/seed.ts";
-import { entities as todoEntities } from "../../examples/todo/server.ts";
+import { entities as todoEntities } from "../../examples/todo/entities.ts";
 import { seed as seedTodo } from "../../examples/todo/seed.ts";
 import { isRecord, leanable, toRecords } from "../../runtime/records.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";

@@ -8,7 +8,7 @@ import { assert, assertEquals } from "@std/assert";
 import { TextLineStream } from "@std/streams/text-line-stream";
 import { globalIdOf } from "../../mod.ts";
 import { graph } from "../../examples/blog/generated/mod.ts";
-import { entities } from "../../examples/blog/server.ts";
+import { entities } from "../../examples/blog/entities.ts";
 import { Post } from "../../examples/blog/entities/post.ts";
 import { User } from "../../examples/blog/entities/user.ts";
 import { openDatabase } from "../../examples/database.ts";

@@ -13,7 +13,7 @@ import {
 } from "graphql";
 import { Transactioner } from "@mikrogql/ext";
 import { Customer } from "../../examples/shop/entities/customer.ts";
-import { entities } from "../../examples/shop/server.ts";
+import { entities } from "../../examples/shop/entities.ts";
 import { seed } from "../../examples/shop/seed.ts";
 import { createSchema } from "../../examples/shop/generated/mod.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";

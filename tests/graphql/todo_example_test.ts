@@ -8,7 +8,7 @@
 import { assertEquals } from "@std/assert";
 import { Transactioner } from "@mikrogql/ext";
 import { Category } from "../../examples/todo/entities/category.ts";
-import { entities } from "../../examples/todo/server.ts";
+import { entities } from "../../examples/todo/entities.ts";
 import { seed } from "../../examples/todo/seed.ts";
 import { todoSchema } from "../../examples/todo/schema.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";

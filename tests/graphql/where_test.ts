@@ -9,7 +9,7 @@ import { assert, assertEquals, assertMatch } from "@std/assert";
 import { encodeGlobalId } from "../../mod.ts";
 import { createSchema } from "../../examples/todo/generated/mod.ts";
 import { BASE, seed, USERS } from "../../examples/todo/seed.ts";
-import { entities } from "../../examples/todo/server.ts";
+import { entities } from "../../examples/todo/entities.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 

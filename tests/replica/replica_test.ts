@@ -24,7 +24,7 @@ import {
   Transactioner,
 } from "../../mod.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";
-import { entities } from "../../examples/blog/server.ts";
+import { entities } from "../../examples/blog/entities.ts";
 import { seed } from "../../examples/blog/seed.ts";
 import { openDatabase } from "../../examples/database.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../support/databases.ts";
