@@ -3,27 +3,23 @@
  * (variables substituted) before anything runs: string length and NUL characters (the rule of
  * `column_values.ts`), list length, the size and the `has<Edge>With` depth of `where` trees, and
  * `orderBy` terms (each order field at most once, so at most as many terms as the type has order
- * fields). Every argument of the document is looked at once (fragments included).
+ * fields). Every argument of the document is looked at once (fragments included), along the
+ * walk that computes the operation's cost (`cost.ts`).
  *
  * @module
  */
 import {
-  BREAK,
-  type DocumentNode,
+  type ArgumentNode,
   getNamedType,
   type GraphQLError,
-  type GraphQLSchema,
+  type GraphQLInputType,
   isInputObjectType,
-  TypeInfo,
-  valueFromASTUntyped,
-  visit,
-  visitWithTypeInfo,
 } from "graphql";
 import { nulCharacterError } from "./column_values.ts";
 import { ErrorCode, gqlError } from "./errors.ts";
 import { isWhereInputName } from "./names.ts";
 
-/** The limits {@linkcode checkArguments} applies. */
+/** The limits {@linkcode ArgumentChecker} applies. */
 export interface ArgumentLimits {
   /** Longest string value, in UTF-16 code units. */
   maxStringLength: number;
@@ -36,40 +32,52 @@ export interface ArgumentLimits {
 }
 
 /**
- * The first argument value of `document` over a limit: `BAD_USER_INPUT` for a string, a list or
- * an `orderBy`, `QUERY_TOO_COMPLEX` for a `where` tree, each naming the argument, the limit and
- * its value; `undefined` when all are within the limits.
+ * The argument limits applied along the `Limits` plugin's walk of a document (`cost.ts`, which
+ * hands over every argument once): {@linkcode ArgumentChecker.check} is the walk's
+ * `CostContext.argument`, {@linkcode ArgumentChecker.error} the first argument value of the
+ * document over a limit, in document order.
  */
-export function checkArguments(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  variables: Record<string, unknown>,
-  limits: ArgumentLimits,
-): GraphQLError | undefined {
-  const typeInfo = new TypeInfo(schema);
-  let error: GraphQLError | undefined;
-  let field = "";
-  visit(
-    document,
-    visitWithTypeInfo(typeInfo, {
-      Field(node) {
-        field = node.name.value;
-      },
-      Argument(node) {
-        const path = `${field}(${node.name.value})`;
-        const value = valueFromASTUntyped(node.value, variables);
-        error = checkValue(value, path, limits);
-        const type = typeInfo.getArgument()?.type;
-        const named = type && getNamedType(type);
-        if (!error && named && isInputObjectType(named)) {
-          if (isWhereInputName(named.name)) error = checkWhere(value, path, limits);
-          else if (named.name.endsWith("Order")) error = checkOrder(value, path);
-        }
-        if (error) return BREAK;
-      },
-    }),
-  );
-  return error;
+export class ArgumentChecker {
+  #error: GraphQLError | undefined;
+  /** Where the argument of `#error` starts in the document. */
+  #at = Infinity;
+
+  constructor(readonly limits: ArgumentLimits) {}
+
+  /**
+   * Checks one argument: `node`, its `value` (variables substituted), its type when the schema
+   * knows it, and the name of the field it belongs to. Arguments after the first one found over
+   * a limit are skipped.
+   */
+  check = (
+    node: ArgumentNode,
+    value: unknown,
+    type: GraphQLInputType | undefined,
+    field: string,
+  ): void => {
+    const at = node.loc?.start ?? Infinity;
+    if (this.#error && !(at < this.#at)) return;
+    const path = `${field}(${node.name.value})`;
+    let error = checkValue(value, path, this.limits);
+    const named = type && getNamedType(type);
+    if (!error && named && isInputObjectType(named)) {
+      if (isWhereInputName(named.name)) error = checkWhere(value, path, this.limits);
+      else if (named.name.endsWith("Order")) error = checkOrder(value, path);
+    }
+    if (error) {
+      this.#error = error;
+      this.#at = at;
+    }
+  };
+
+  /**
+   * The first argument value over a limit: `BAD_USER_INPUT` for a string, a list or an
+   * `orderBy`, `QUERY_TOO_COMPLEX` for a `where` tree, each naming the argument, the limit and
+   * its value; `undefined` when all are within the limits.
+   */
+  get error(): GraphQLError | undefined {
+    return this.#error;
+  }
 }
 
 function checkValue(

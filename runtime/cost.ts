@@ -11,15 +11,24 @@
  * - `@skip`/`@include` are ignored (worst case). A named fragment is costed once per operation
  *   and reused at every spread, so the computation is linear in the document.
  *
+ * The same walk hands every argument of the document to `CostContext.argument` (the `Limits`
+ * plugin's argument limits, `argument_limits.ts`), so the plugin reads a document once: the
+ * arguments of fields and directives of the operation, of the fragments it spreads, and then of
+ * the document's other operations and fragments, each argument once, its value computed once.
+ *
  * @module
  */
 import {
+  type ArgumentNode,
+  type DirectiveNode,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
   getNamedType,
   getNullableType,
+  type GraphQLArgument,
   type GraphQLCompositeType,
+  type GraphQLInputType,
   type GraphQLSchema,
   isCompositeType,
   isListType,
@@ -40,6 +49,19 @@ export interface CostContext {
   variables: Record<string, unknown>;
   /** The page size of a connection without `first`/`last`, and of an unbounded list. */
   maxPageSize: number;
+  /**
+   * Called once for every argument of the document (of fields and directives, in every
+   * operation and fragment) with its value (variables substituted), its type when the schema
+   * knows it, and the name of the field it belongs to (or is the directive of; `""` outside any
+   * field). Operations and fragments the operation does not reach are walked only when it is
+   * given.
+   */
+  argument?(
+    node: ArgumentNode,
+    value: unknown,
+    type: GraphQLInputType | undefined,
+    field: string,
+  ): void;
 }
 
 /**
@@ -48,9 +70,18 @@ export interface CostContext {
  * @returns a non-negative number, `Infinity` when it overflows
  */
 export function operationCost(operation: OperationDefinitionNode, context: CostContext): number {
-  const root = context.schema.getRootType(operation.operation);
-  if (!root) return 0;
-  return new Coster(context).selectionSet(operation.selectionSet, root);
+  const coster = new Coster(context);
+  const cost = coster.operation(operation);
+  if (context.argument) {
+    for (const definition of context.document.definitions) {
+      if (definition.kind === Kind.OPERATION_DEFINITION && definition !== operation) {
+        coster.operation(definition);
+      } else if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+        coster.fragment(definition.name.value);
+      }
+    }
+  }
+  return cost;
 }
 
 class Coster {
@@ -66,18 +97,40 @@ class Coster {
     }
   }
 
-  /** The cost of `set` for one node of `parent`. */
-  selectionSet(set: SelectionSetNode, parent: GraphQLCompositeType): number {
+  /** The cost of `operation`, 0 for an operation type the schema lacks. */
+  operation(operation: OperationDefinitionNode): number {
+    this.directives(operation.directives, "");
+    for (const variable of operation.variableDefinitions ?? []) {
+      this.directives(variable.directives, "");
+    }
+    const root = this.context.schema.getRootType(operation.operation) ?? undefined;
+    if (!root && !this.context.argument) return 0;
+    const cost = this.selectionSet(operation.selectionSet, root, "");
+    return root ? cost : 0;
+  }
+
+  /**
+   * The cost of `set` for one node of `parent` (`undefined`: a type the schema lacks, walked
+   * for its arguments only), inside the field named `field`.
+   */
+  selectionSet(
+    set: SelectionSetNode,
+    parent: GraphQLCompositeType | undefined,
+    field: string,
+  ): number {
     let cost = 0;
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
         cost += this.field(selection, parent);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        this.directives(selection.directives, field);
         cost += this.selectionSet(
           selection.selectionSet,
-          this.type(selection.typeCondition?.name.value, parent),
+          parent && this.type(selection.typeCondition?.name.value, parent),
+          field,
         );
       } else {
+        this.directives(selection.directives, field);
         cost += this.fragment(selection.name.value);
       }
     }
@@ -89,10 +142,48 @@ class Coster {
     const fragment = this.#fragments.get(name);
     if (!fragment) return 0;
     this.#costs.set(name, undefined);
+    this.directives(fragment.directives, "");
     const type = this.type(fragment.typeCondition.name.value, undefined);
-    const cost = type ? this.selectionSet(fragment.selectionSet, type) : 0;
-    this.#costs.set(name, cost);
-    return cost;
+    const cost = type || this.context.argument
+      ? this.selectionSet(fragment.selectionSet, type, "")
+      : 0;
+    this.#costs.set(name, type ? cost : 0);
+    return type ? cost : 0;
+  }
+
+  /** Hands the arguments of `directives` (on or inside the field named `field`) over. */
+  directives(directives: readonly DirectiveNode[] | undefined, field: string): void {
+    if (!this.context.argument) return;
+    for (const directive of directives ?? []) {
+      this.arguments(
+        directive.arguments,
+        this.context.schema.getDirective(directive.name.value)?.args,
+        field,
+      );
+    }
+  }
+
+  /**
+   * The values of `nodes` by argument name (variables substituted), each handed to
+   * `CostContext.argument` with its type among `definitions`.
+   */
+  arguments(
+    nodes: readonly ArgumentNode[] | undefined,
+    definitions: readonly GraphQLArgument[] | undefined,
+    field: string,
+  ): Record<string, unknown> {
+    const values: Record<string, unknown> = {};
+    for (const node of nodes ?? []) {
+      const value = valueFromASTUntyped(node.value, this.context.variables);
+      values[node.name.value] = value;
+      this.context.argument?.(
+        node,
+        value,
+        definitions?.find((a) => a.name === node.name.value)?.type,
+        field,
+      );
+    }
+    return values;
   }
 
   type(name: string | undefined, fallback: GraphQLCompositeType): GraphQLCompositeType;
@@ -106,20 +197,27 @@ class Coster {
     return isCompositeType(type) ? type : fallback;
   }
 
-  field(field: FieldNode, parent: GraphQLCompositeType): number {
-    if (!field.selectionSet || !("getFields" in parent)) return 0;
-    const definition = parent.getFields()[field.name.value];
-    if (!definition) return 0;
-    const child = getNamedType(definition.type);
-    if (!isCompositeType(child)) return 0;
-    const inner = this.selectionSet(field.selectionSet, child);
-    const size = this.size(field, parent, definition.type, child);
+  field(field: FieldNode, parent: GraphQLCompositeType | undefined): number {
+    const name = field.name.value;
+    const definition = parent && "getFields" in parent ? parent.getFields()[name] : undefined;
+    const args = this.arguments(field.arguments, definition?.args, name);
+    this.directives(field.directives, name);
+    if (!field.selectionSet) return 0;
+    const child = definition && getNamedType(definition.type);
+    if (!parent || !definition || !isCompositeType(child) || !("getFields" in parent)) {
+      // not a field of an object type the schema has (validation refuses it): no cost, and its
+      // selection walked for its arguments only
+      if (this.context.argument) this.selectionSet(field.selectionSet, undefined, name);
+      return 0;
+    }
+    const inner = this.selectionSet(field.selectionSet, child, name);
+    const size = this.size(args, parent, definition.type, child);
     return size === undefined ? inner : size + size * inner;
   }
 
   /** How many nodes the field returns at most; `undefined` for a single object. */
   size(
-    field: FieldNode,
+    args: Record<string, unknown>,
     parent: GraphQLCompositeType,
     type: Parameters<typeof getNullableType>[0],
     child: GraphQLCompositeType,
@@ -129,14 +227,8 @@ class Coster {
     if (
       !connection && (!isListType(getNullableType(type)) || isConnectionName(parent.name))
     ) {
-      return undefined; // a single object: its arguments need no evaluation
+      return undefined; // a single object
     }
-    const args = Object.fromEntries(
-      (field.arguments ?? []).map((a) => [
-        a.name.value,
-        valueFromASTUntyped(a.value, this.context.variables),
-      ]),
-    );
     if (connection) {
       const page = typeof args.first === "number"
         ? args.first

@@ -20,7 +20,8 @@
  *    `QUERY_TOO_COMPLEX`, before validation;
  * 4. the operation's cost, the worst-case number of nodes (`cost.ts`): `QUERY_TOO_COMPLEX`;
  * 5. argument values (`argument_limits.ts`): string and list lengths and `orderBy` terms
- *    `BAD_USER_INPUT`, `where` tree size and `has<Edge>With` depth `QUERY_TOO_COMPLEX`.
+ *    `BAD_USER_INPUT`, `where` tree size and `has<Edge>With` depth `QUERY_TOO_COMPLEX`; the
+ *    first one in document order. 4 and 5 come from one walk of the document (`cost.ts`).
  *
  * Every refusal names the limit and its value. The nesting depth of edges is limited by
  * `createSchema({ maxDepth })` (`QUERY_TOO_DEEP`). Error messages of every response are cut so
@@ -31,7 +32,7 @@
  */
 import { getOperationAST, GraphQLError, Lexer, parse, Source, TokenKind } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { checkArguments } from "./argument_limits.ts";
+import { ArgumentChecker } from "./argument_limits.ts";
 import { operationCost } from "./cost.ts";
 import { refuseCrossSite } from "./csrf.ts";
 import { clipMessage, ErrorCode, gqlError } from "./errors.ts";
@@ -137,21 +138,21 @@ export function Limits(options: LimitsOptions = {}): Plugin {
     onExecute({ args, setResultAndStopExecution }) {
       const operation = getOperationAST(args.document, args.operationName);
       if (!operation) return;
-      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
-      let error: GraphQLError | undefined;
+      const argumentLimits = new ArgumentChecker(limits);
+      // One walk of the document: the cost, and every argument checked on the way.
       const cost = operationCost(operation, {
         schema: args.schema,
         document: args.document,
-        variables,
+        variables: (args.variableValues ?? {}) as Record<string, unknown>,
         maxPageSize: limits.maxPageSize,
+        argument: argumentLimits.check,
       });
-      if (cost > limits.maxCost) {
-        error = gqlError(
+      const error = cost > limits.maxCost
+        ? gqlError(
           ErrorCode.QUERY_TOO_COMPLEX,
           `the operation may return ${cost} nodes; the limit is maxCost = ${limits.maxCost}`,
-        );
-      }
-      error ??= checkArguments(args.schema, args.document, variables, limits);
+        )
+        : argumentLimits.error;
       if (error) setResultAndStopExecution({ errors: [error] });
     },
     onResultProcess({ result }) {

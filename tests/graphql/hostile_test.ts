@@ -253,6 +253,30 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
             q(`query ($ids: [ID!]!) { nodes(ids: $ids) { id } }`, { ids: Array(1001).fill("x") }),
           /maxListLength = 1000/,
         );
+        // The first argument over a limit in the document's order (a fragment written before the
+        // operation that spreads it comes first), and the cost before any argument.
+        const nul = String.raw`a\u0000b`;
+        const fragmentFirst = `fragment P on User { posts(where: { titleContains: "${nul}" }) {
+          totalCount } }
+          query { users(first: 1, where: { nameContains: "${nul}" }) { edges { node { ...P } } } }`;
+        await refused(
+          h,
+          "BAD_USER_INPUT",
+          () => q(fragmentFirst),
+          /^posts\(where\)\.titleContains/,
+        );
+        await refused(
+          h,
+          "BAD_USER_INPUT",
+          () => q(fragmentFirst.replace(`titleContains: "${nul}"`, `titleContains: "t"`)),
+          /^users\(where\)\.nameContains: contains a NUL/,
+        );
+        await refused(
+          h,
+          "QUERY_TOO_COMPLEX",
+          () => q(fragmentFirst.replace("first: 1,", "first: 1000,").replace("...P", "...P ...P")),
+          /maxCost = 500000/,
+        );
       });
 
       await t.step("invalid cursors and coercion errors quote at most 100 characters", async () => {
