@@ -6,7 +6,6 @@
  *
  * @module
  */
-import type { FilterQuery } from "@mikro-orm/core";
 import type { GraphQLResolveInfo } from "graphql";
 import { collectConnection, collectNode, collectNodes, type NodePlan } from "./collect.ts";
 import { type NodeType, nodeTypeOf } from "./graph.ts";
@@ -16,7 +15,7 @@ import { decodeGlobalId, findNode, noders } from "./node.ts";
 import { type Connection, type PaginationArgs, toConnection } from "./connection.ts";
 import { planPage, withoutExtraRow } from "./page_query.ts";
 import type { RequestContext } from "./request.ts";
-import { whereFilter } from "./where.ts";
+import { allOf, whereFilter } from "./where.ts";
 
 /**
  * Resolves a root connection field (`users(after, first, before, last, orderBy, where)`) of
@@ -51,7 +50,7 @@ export async function resolveConnection(
   const rows = total === 0 ? [] : await findRows(
     em,
     type,
-    { $and: [filter, page.query.where] } as FilterQuery<object>,
+    allOf(filter, page.query.where),
     {
       orderBy: page.query.orderBy,
       limit: page.query.limit,
