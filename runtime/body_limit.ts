@@ -16,8 +16,10 @@
  * ```
  *
  * A body with `Content-Length` is trusted to be no longer than the header says: the HTTP server
- * reads exactly that many bytes (`Deno.serve`, Node's `http`; HTTP/2 refuses a body longer than
- * its `content-length`). A `Request` built in-process with a wrong header is not checked further.
+ * reads exactly that many bytes and refuses a request that also has `Transfer-Encoding`
+ * (`Deno.serve`, as `tests/graphql/body_limit_test.ts` checks, and Node's `http`; HTTP/2 refuses a
+ * body longer than its `content-length`). A `Request` built in-process with a wrong header is not
+ * checked further.
  *
  * @module
  */

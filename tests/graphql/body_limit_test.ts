@@ -2,7 +2,9 @@
  * The `BodyLimit` plugin against GraphQL Yoga's own `maxRequestBodySize`, over HTTP on SQLite:
  * the same answers (status, code, message) for bodies within and beyond the limit, with and
  * without `Content-Length` (a streamed body is sent chunked), and for a malformed
- * `Content-Length` (in-process: an HTTP client cannot send one).
+ * `Content-Length` (in-process: an HTTP client cannot send one); and the server behaviour the
+ * plugin relies on: `Deno.serve` reads no more than `Content-Length` and refuses a request that
+ * also has `Transfer-Encoding`.
  */
 import { assertEquals, assertThrows } from "@std/assert";
 import { createYoga } from "graphql-yoga";
@@ -67,6 +69,41 @@ Deno.test("BodyLimit answers as Yoga's maxRequestBodySize", async (t) => {
         assertEquals((expected as unknown[])[0], bytes > LIMIT ? 413 : 200);
       });
     }
+    await t.step(
+      "Deno.serve reads no more than Content-Length, which BodyLimit trusts",
+      async () => {
+        const { port } = new URL(ours.url);
+        /** The status line of a raw HTTP/1.1 POST with `headers` and `payload`. */
+        const status = async (headers: string, payload: string) => {
+          const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(port) });
+          await conn.write(new TextEncoder().encode(
+            `POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+              `Connection: close\r\n${headers}\r\n${payload}`,
+          ));
+          const reply = new Uint8Array(256);
+          const n = await conn.read(reply);
+          conn.close();
+          return new TextDecoder().decode(reply.subarray(0, n ?? 0)).split("\r\n")[0];
+        };
+        const long = body(10 * LIMIT);
+        const chunk = `${long.length.toString(16)}\r\n${long}\r\n0\r\n\r\n`;
+        // A small Content-Length beside a chunked body is refused by the server itself.
+        assertEquals(
+          await status("Content-Length: 10\r\nTransfer-Encoding: chunked\r\n", chunk),
+          "HTTP/1.1 400 Bad Request",
+        );
+        assertEquals(
+          await status("Transfer-Encoding: chunked\r\nContent-Length: 10\r\n", chunk),
+          "HTTP/1.1 400 Bad Request",
+        );
+        // A body longer than its Content-Length is cut there: ten bytes are no JSON document.
+        assertEquals(await status("Content-Length: 10\r\n", long), "HTTP/1.1 400 Bad Request");
+        assertEquals(
+          await status(`Content-Length: ${long.length}\r\n`, long),
+          "HTTP/1.1 413 Payload Too Large",
+        );
+      },
+    );
     await t.step("a malformed Content-Length is refused (400)", async () => {
       const request = () =>
         new Request("http://127.0.0.1/graphql", {
