@@ -22,7 +22,7 @@ import type { EdgePlan, NodePlan } from "./collect.ts";
 import type { NodeType } from "./graph.ts";
 import { storeEdge as store } from "./loaded_edges.ts";
 import { isRecord, leanable, toRecords } from "./records.ts";
-import { whereFilter } from "./where.ts";
+import { allOf, whereFilter } from "./where.ts";
 import {
   type Connection,
   type PaginationArgs,
@@ -72,12 +72,17 @@ type Row = Record<string, unknown>;
 
 /** The primary key of an entity, a record, a reference, or a record's foreign-key value. */
 function pk(value: unknown): string {
-  if (typeof value !== "object" || value === null) return String(value);
+  return String(pkValue(value));
+}
+
+/** {@linkcode pk}, typed as read (a number for an integer key). */
+function pkValue(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
   if (isRecord(value)) {
     const meta = (value as { __meta: { primaryKeys: string[] } }).__meta;
-    return String((value as Row)[meta.primaryKeys[0]]);
+    return (value as Row)[meta.primaryKeys[0]];
   }
-  return String(wrap(value, true).getPrimaryKey());
+  return wrap(value, true).getPrimaryKey();
 }
 
 /** What {@linkcode findRows} reads. */
@@ -162,18 +167,21 @@ async function loadMany(
   const page = planPage(target, edge.connection ? args : {}, limits, em);
   if (plan.morePages === false) withoutExtraRow(page);
   const filter = edge.connection ? whereFilter(em, graph, target.name, args.where, "where") : {};
-  const where = { $and: [filter, page.query.where] } as FilterQuery<object>;
+  const where = allOf(filter, page.query.where);
   // Values of SQL order terms (dates at full precision, edge counts/fields) are read by
   // fillOrderValues below, not selected as properties.
   const fields = fieldsOf(plan.node, page.terms.filter((t) => !t.sql).map((t) => t.path));
-  const keys = parents.map(pk);
-  const ids = [...new Set(keys)];
+  // Parent keys: as text to group rows by, typed (numbers stay numbers) in the SQL.
+  const keyValues = parents.map(pkValue);
+  const keys = keyValues.map(String);
+  const typed = new Map(keys.map((key, i) => [key, keyValues[i]]));
+  const ids = [...typed.keys()];
   const paginated = args.first != null || args.last != null || args.after != null ||
     args.before != null;
   // A selected totalCount of a paginated connection is counted first (one grouped statement);
   // parents counting 0 rows are left out of the page statement, which is not sent when all do.
   const counts = edge.connection && plan.totalCount && paginated
-    ? await countPartitioned(ctx, parentType, target, inverse, ids, filter)
+    ? await countPartitioned(ctx, parentType, target, inverse, [...typed.values()], filter)
     : undefined;
   const wanted = counts ? ids.filter((id) => (counts.get(id) ?? 0) > 0) : ids;
   const rowsByParent = new Map<string, object[]>(ids.map((id) => [id, []]));
@@ -181,7 +189,7 @@ async function loadMany(
     const rows = await findRows(
       em,
       target,
-      { $and: [{ [inverse]: wanted[0] }, where] } as FilterQuery<object>,
+      allOf({ [inverse]: typed.get(wanted[0]) }, where),
       { orderBy: page.query.orderBy, limit: page.query.limit, fields },
     );
     rowsByParent.set(wanted[0], rows);
@@ -191,7 +199,7 @@ async function loadMany(
       parentType,
       target,
       inverse,
-      wanted,
+      wanted.map((id) => typed.get(id)),
       page,
       where,
       fields,
@@ -294,7 +302,7 @@ async function loadPartitioned(
   parentType: NodeType,
   target: NodeType,
   inverse: string,
-  ids: string[],
+  ids: readonly unknown[],
   page: PagePlan,
   where: FilterQuery<object>,
   fields: string[] | undefined,
@@ -306,7 +314,7 @@ async function loadPartitioned(
   const qb = em.createQueryBuilder(target.entity, "t", ctx.read.connectionType)
     .select([...selected, raw(`${parentKey} as ${quote(em, "__parent")}`)] as never);
   parent.join(qb);
-  qb.where({ $and: [parent.in(ids), where] } as never);
+  whereParentIn(qb as never, parent, ids, where);
   let rows: Row[];
   if (page.query.limit === undefined) {
     qb.orderBy([{ [raw(parentKey) as never]: "asc" }, ...page.query.orderBy] as never);
@@ -387,8 +395,21 @@ interface ParentKey {
   key: string;
   /** Adds the join to the parent, when the key is not on the target's table. */
   join(qb: { join(field: string, alias: string): unknown }): void;
-  /** The filter "the row belongs to one of `ids`". */
-  in(ids: string[]): FilterQuery<object>;
+}
+
+/**
+ * Restricts `qb` to the rows of the parents `ids` (typed primary-key values): `<key> in (...)` as
+ * SQL with one parameter per id, which MikroORM inlines without walking a criteria object per id,
+ * then `filter`.
+ */
+function whereParentIn(
+  qb: { where(sql: string, params: unknown[]): { andWhere(cond: never): unknown } },
+  parent: ParentKey,
+  ids: readonly unknown[],
+  filter: FilterQuery<object>,
+): void {
+  qb.where(`${parent.key} in (${ids.map(() => "?").join(", ")})`, [...ids])
+    .andWhere(filter as never);
 }
 
 /**
@@ -407,13 +428,11 @@ function parentOf(
     return {
       key: quote(em, "t", property.fieldNames[0]),
       join: () => {},
-      in: (ids) => ({ [inverse]: { $in: ids } }),
     };
   }
   return {
     key: quote(em, "p", column(em, parentType, parentType.id.prop)),
     join: (qb) => qb.join(`t.${inverse}`, "p"),
-    in: (ids) => ({ [`p.${parentType.id.prop}`]: { $in: ids } }),
   };
 }
 
@@ -423,7 +442,7 @@ async function countPartitioned(
   parentType: NodeType,
   target: NodeType,
   inverse: string,
-  ids: string[],
+  ids: readonly unknown[],
   filter: FilterQuery<object>,
 ): Promise<Map<string, number>> {
   const em = ctx.em as SqlEntityManager;
@@ -436,9 +455,7 @@ async function countPartitioned(
       ] as never,
     );
   parent.join(qb);
-  const rows: Row[] = await qb
-    .where({ $and: [parent.in(ids), filter] } as never)
-    .groupBy(raw(parent.key) as never)
-    .execute("all", false);
+  whereParentIn(qb as never, parent, ids, filter);
+  const rows: Row[] = await qb.groupBy(raw(parent.key) as never).execute("all", false);
   return new Map(rows.map((r) => [String(r.__parent), Number(r.__count)]));
 }
