@@ -81,8 +81,16 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, {
+/** The command line's flags. */
+type ParsedArgs = ReturnType<typeof parseArguments>;
+
+/**
+ * `argv` parsed (`@std/cli`).
+ *
+ * @throws UsageError for an unknown option
+ */
+function parseArguments(argv: string[]) {
+  return parseArgs(argv, {
     string: [
       "config",
       "entities",
@@ -111,6 +119,10 @@ async function run(argv: string[]): Promise<number> {
       throw new UsageError(`unknown option ${arg}`);
     },
   });
+}
+
+async function run(argv: string[]): Promise<number> {
+  const args = parseArguments(argv);
   if (args.help) {
     console.log(HELP);
     return 0;
@@ -122,6 +134,47 @@ async function run(argv: string[]): Promise<number> {
   // A child generates once: the watching parent started it.
   const watching = args.watch && !Deno.env.get(CHILD);
   if (args.check && watching) throw new UsageError("--check and --watch exclude each other");
+  if (args["deno-config"] && !await exists(args["deno-config"], { isFile: true })) {
+    throw new UsageError(`--deno-config ${args["deno-config"]}: no such file`);
+  }
+  const denoConfig = args["deno-config"] ?? await findDenoConfig(Deno.cwd());
+  const child = !Deno.env.get(CHILD) && denoConfig
+    ? await childConfig(resolve(denoConfig), import.meta.url).catch((error) => {
+      throw new UsageError((error as Error).message);
+    })
+    : undefined;
+  if (watching || child) {
+    // The process that generates is the one that reads the config module, once: it is
+    // imported with the project's import map and compiler options there, not here.
+    try {
+      return watching ? await watch(child?.path, argv) : await spawn(child?.path, argv);
+    } finally {
+      await child?.remove();
+    }
+  }
+  const { options, file } = await resolveOptions(args);
+  const watchedFile = Deno.env.get(WATCHED);
+  if (watchedFile) {
+    const watched: Watched = {
+      paths: [options.entities, file, options.ormConfig].filter((p): p is string => !!p)
+        .map((p) => resolve(p)),
+      out: resolve(options.out),
+      log: options.log ?? false,
+    };
+    await Deno.writeTextFile(watchedFile, JSON.stringify(watched));
+  }
+  return await once(options);
+}
+
+/**
+ * The generation's options: the config module's (read here, once per generation), overridden
+ * by the flags, and the config module's path.
+ *
+ * @throws UsageError for a bad config module, option value, or a missing `out` or entities
+ */
+async function resolveOptions(
+  args: ParsedArgs,
+): Promise<{ options: GenerateOptions; file?: string }> {
   const config = await readConfig(args.config);
   const options: Partial<GenerateOptions> = {
     ...config.options,
@@ -146,23 +199,7 @@ async function run(argv: string[]): Promise<number> {
       "missing --entities or --orm-config (or a --config that sets entities, ormConfig or orm)",
     );
   }
-  if (args["deno-config"] && !await exists(args["deno-config"], { isFile: true })) {
-    throw new UsageError(`--deno-config ${args["deno-config"]}: no such file`);
-  }
-  const denoConfig = args["deno-config"] ?? await findDenoConfig(Deno.cwd());
-  const child = !Deno.env.get(CHILD) && denoConfig
-    ? await childConfig(resolve(denoConfig), import.meta.url).catch((error) => {
-      throw new UsageError((error as Error).message);
-    })
-    : undefined;
-  if (!watching && !child) return await once({ ...options, out });
-  try {
-    return watching
-      ? await watch({ ...options, out }, config.file, child?.path, argv)
-      : await spawn(child?.path, argv);
-  } finally {
-    await child?.remove();
-  }
+  return { options: { ...options, out }, file: config.file };
 }
 
 /** Generates in this process; prints warnings, progress and the time taken. */
@@ -174,8 +211,16 @@ async function once(options: GenerateOptions): Promise<number> {
   return result.stale?.length ? 1 : 0;
 }
 
-/** Runs this CLI again in a child process (which generates once) with the given Deno config. */
-async function spawn(config: string | undefined, args: string[]): Promise<number> {
+/**
+ * Runs this CLI again in a child process (which generates once) with the given Deno config.
+ *
+ * @param env extra environment variables of the child
+ */
+async function spawn(
+  config: string | undefined,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<number> {
   const { code } = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -185,7 +230,7 @@ async function spawn(config: string | undefined, args: string[]): Promise<number
       import.meta.url,
       ...args,
     ],
-    env: { [CHILD]: "1" },
+    env: { ...env, [CHILD]: "1" },
     stdin: "null",
   }).spawn().status;
   return code;
@@ -193,29 +238,35 @@ async function spawn(config: string | undefined, args: string[]): Promise<number
 
 /**
  * `--watch`: generates (in a fresh process each time, so changed modules are imported anew),
- * then again whenever a module under the entity directory or a config module changes.
+ * then again whenever a module under the entity directory or a config module changes. The
+ * first child says what to watch ({@linkcode Watched}); when it could not read the config
+ * module, its exit status is the result.
  */
-async function watch(
-  options: GenerateOptions,
-  configFile: string | undefined,
-  denoConfig: string | undefined,
-  argv: string[],
-): Promise<number> {
-  const paths = [options.entities, configFile, options.ormConfig].filter((p): p is string => !!p)
-    .map((p) => resolve(p));
-  const out = resolve(options.out);
+async function watch(denoConfig: string | undefined, argv: string[]): Promise<number> {
+  const watchedFile = await Deno.makeTempFile({ prefix: "mikrogql-watch-", suffix: ".json" });
+  let watched: Watched;
+  try {
+    const code = await spawn(denoConfig, argv, { [WATCHED]: watchedFile });
+    const text = await Deno.readTextFile(watchedFile);
+    if (!text) return code;
+    watched = JSON.parse(text);
+  } finally {
+    await Deno.remove(watchedFile).catch(() => {});
+  }
+  const { paths, out, log } = watched;
+  const watching = () => {
+    if (log) console.log(`watching ${paths.map((p) => relative(Deno.cwd(), p)).join(", ")}`);
+  };
   let running = Promise.resolve();
   const regenerate = () => {
     running = running.then(async () => {
       await spawn(denoConfig, argv);
-      if (options.log) {
-        console.log(`watching ${paths.map((p) => relative(Deno.cwd(), p)).join(", ")}`);
-      }
+      watching();
     });
   };
   const later = debounce(regenerate, 100);
-  regenerate();
   const watcher = Deno.watchFs(paths, { recursive: true });
+  watching();
   Deno.addSignalListener("SIGINT", () => watcher.close());
   for await (const event of watcher) {
     if (event.paths.some((p) => !p.startsWith(out) && /\.(ts|mts|js|mjs)$/.test(p))) later();
@@ -223,6 +274,22 @@ async function watch(
   await running;
   return 0;
 }
+
+/**
+ * What a watching parent watches, as the first child it starts resolved it from the config
+ * module and the flags (absolute paths).
+ */
+interface Watched {
+  /** The entity directory, the config module and the MikroORM config module, those given. */
+  paths: string[];
+  /** The output directory, whose changes are not the user's. */
+  out: string;
+  /** Print the "watching" lines. */
+  log: boolean;
+}
+
+/** The file a child writes its {@linkcode Watched} to, set by a watching parent. */
+const WATCHED = "MIKROGQL_GEN_WATCHED";
 
 /** The config module's options (paths made relative to the working directory) and its path. */
 async function readConfig(

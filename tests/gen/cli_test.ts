@@ -316,3 +316,58 @@ Deno.test("CLI: legacy decorators without their metadata provider: the discovery
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("CLI: a project's gen.config.ts is imported once, with the project's import map (--watch too)", async () => {
+  const dir = await legacyProject();
+  let watcher: Deno.ChildProcess | undefined;
+  try {
+    // It imports through the project's import map, and counts its imports in imports.log.
+    await Deno.writeTextFile(
+      join(dir, "gen.config.ts"),
+      `import "reflect-metadata";
+import { ReflectMetadataProvider } from "@mikro-orm/decorators/legacy";
+
+await Deno.writeTextFile(new URL("./imports.log", import.meta.url), "imported\\n", { append: true });
+
+export default {
+  orm: { metadataProvider: ReflectMetadataProvider, entities: ["./src/model"] },
+  out: "generated",
+};
+`,
+    );
+    const log = () => Deno.readTextFile(join(dir, "imports.log")).catch(() => "");
+    const result = await cli([], dir);
+    assertEquals(result.code, 0, result.stderr);
+    assertEquals(lines(result.stdout)[0], "found 2 entities in 2 modules");
+    assertEquals(await log(), "imported\n");
+    const check = await cli(["--check"], dir);
+    assertEquals([check.code, lines(check.stdout)[1]], [
+      0,
+      "generated is up to date (2 node types (Author, Book))",
+    ]);
+    assertEquals(await log(), "imported\n".repeat(2));
+    // --watch: once per generation, and it watches what the config names.
+    watcher = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", main, "--watch"],
+      cwd: dir,
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    const stdout = watcher.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(
+      new TextLineStream(),
+    ).getReader();
+    let line = "";
+    while (!line.startsWith("watching ")) {
+      const next = await stdout.read();
+      assert(!next.done, "watch ended before watching");
+      line = next.value;
+    }
+    assertEquals(line, "watching gen.config.ts");
+    assertEquals(await log(), "imported\n".repeat(3));
+    watcher.kill("SIGINT");
+    await stdout.cancel();
+  } finally {
+    await watcher?.status;
+    await Deno.remove(dir, { recursive: true });
+  }
+});
