@@ -32,7 +32,7 @@ import {
   orderFieldName,
   orderName,
 } from "../runtime/names.ts";
-import type { Model, ModelField, ModelType } from "./model.ts";
+import type { Model, ModelEmbeddable, ModelField, ModelType } from "./model.ts";
 import { buildMutationTypes } from "./mutation_schema.ts";
 import { buildWhereInputTypes } from "./where_schema.ts";
 
@@ -42,35 +42,322 @@ const nonNull = <T extends GraphQLOutputType>(t: T) => new GraphQLNonNull(t);
  * Builds the `GraphQLSchema` of `model` (types only; resolvers are attached at runtime).
  */
 export function buildSchema(model: Model): GraphQLSchema {
-  const scalars: Record<string, GraphQLScalarType> = {
+  return new SchemaBuilder(model).build();
+}
+
+/**
+ * The schema of one Model, built in named steps: the Relay types every schema has, the enums,
+ * the embeddables' objects and inputs, each node type's connection and order input, the where
+ * inputs, the node types, the `Query` type, then the mutations; each step's types kept by name
+ * for the steps after it.
+ */
+class SchemaBuilder {
+  readonly #scalars: Record<string, GraphQLScalarType> = {
     Int: GraphQLInt,
     Float: GraphQLFloat,
     String: GraphQLString,
     Boolean: GraphQLBoolean,
   };
-  const scalar = (name: string) =>
-    scalars[name] ??= new GraphQLScalarType({
+  readonly #cursor = this.#scalar("Cursor");
+  readonly #node = nodeInterface();
+  readonly #pageInfo = pageInfoType(this.#cursor);
+  readonly #direction = orderDirectionEnum();
+  readonly #enums: Map<string, GraphQLEnumType>;
+  readonly #embeddedObjects = new Map<string, GraphQLObjectType>();
+  readonly #embeddedInputs = new Map<string, GraphQLInputObjectType>();
+  /** Node type name -> its object (or interface, for an inheritance root). */
+  readonly #objects = new Map<string, GraphQLObjectType | GraphQLInterfaceType>();
+  readonly #connections = new Map<string, GraphQLObjectType>();
+  readonly #orders = new Map<string, GraphQLInputObjectType>();
+  readonly #wheres: Map<string, GraphQLInputObjectType>;
+
+  constructor(readonly model: Model) {
+    this.#enums = new Map(model.enums.map((e) => [
+      e.name,
+      new GraphQLEnumType({
+        name: e.name,
+        values: Object.fromEntries(
+          e.values.map((v) => [v.name, { value: v.name }]),
+        ),
+      }),
+    ]));
+    for (const e of model.embeddables ?? []) this.#embeddable(e);
+    for (const type of model.types) {
+      this.#connections.set(type.name, this.#connection(type));
+      const order = this.#order(type);
+      if (order) this.#orders.set(type.name, order);
+    }
+    this.#wheres = buildWhereInputTypes(
+      model,
+      (name) => this.#enums.get(name) ?? this.#scalar(name),
+    );
+    for (const type of model.types) this.#objects.set(type.name, this.#nodeType(type));
+  }
+
+  /** The schema: `Query`, the mutations, and every named type in the SDL's order. */
+  build(): GraphQLSchema {
+    const named: GraphQLNamedType[] = [this.#node, this.#cursor, this.#pageInfo, this.#direction];
+    for (const type of this.model.types) {
+      named.push(this.#objects.get(type.name)!, this.#connections.get(type.name)!);
+      const order = this.#orders.get(type.name);
+      if (order) named.push(order);
+      const where = this.#wheres.get(type.name);
+      if (where) named.push(where);
+    }
+    named.push(
+      ...this.#enums.values(),
+      ...this.#embeddedObjects.values(),
+      ...this.#embeddedInputs.values(),
+    );
+    const mutations = buildMutationTypes(this.model, {
+      input: (name) =>
+        this.#enums.get(name) ?? this.#embeddedInputs.get(name) ?? this.#scalar(name),
+      object: (name) => this.#objects.get(name) as GraphQLObjectType,
+    });
+    named.push(...mutations.inputs);
+    return new GraphQLSchema({ query: this.#query(), mutation: mutations.mutation, types: named });
+  }
+
+  /** The scalar named `name`: graphql-js's own, or one of ours (made once). */
+  #scalar(name: string): GraphQLScalarType {
+    return this.#scalars[name] ??= new GraphQLScalarType({
       name,
       description: SCALAR_DESCRIPTIONS[name],
     });
-  const cursor = scalar("Cursor");
-  const enums = new Map(model.enums.map((e) => [
-    e.name,
-    new GraphQLEnumType({
-      name: e.name,
+  }
+
+  /** The output type of a field of a node type or embeddable. */
+  #outputOf(f: ModelField): GraphQLOutputType {
+    const named = f.embedded
+      ? this.#embeddedObjects.get(f.embedded)!
+      : f.enum
+      ? this.#enums.get(f.enum)!
+      : this.#scalar(f.graphqlType);
+    const base = f.list ? new GraphQLList(nonNull(named)) : named;
+    return f.nullable ? base : nonNull(base);
+  }
+
+  /** An embeddable's object type and its input (`<E>Input`). */
+  #embeddable(e: ModelEmbeddable): void {
+    this.#embeddedObjects.set(
+      e.name,
+      new GraphQLObjectType({
+        name: e.name,
+        fields: () =>
+          Object.fromEntries(
+            e.fields.map((f) => [f.name, { type: this.#outputOf(f), description: f.description }]),
+          ),
+      }),
+    );
+    this.#embeddedInputs.set(
+      e.inputName,
+      new GraphQLInputObjectType({
+        name: e.inputName,
+        description: `Input of the embeddable ${e.name}.`,
+        fields: () =>
+          Object.fromEntries(e.fields.map((f) => {
+            const named: GraphQLInputType = f.embedded
+              ? this.#embeddedInputs.get(embeddableInputName(f.embedded))!
+              : f.enum
+              ? this.#enums.get(f.enum)!
+              : this.#scalar(f.graphqlType);
+            const list = f.list ? new GraphQLList(new GraphQLNonNull(named)) : named;
+            return [f.name, { type: f.optional ? list : new GraphQLNonNull(list) }];
+          })),
+      }),
+    );
+  }
+
+  /** `<T>Connection` with its `<T>Edge`. */
+  #connection(type: ModelType): GraphQLObjectType {
+    const edge = new GraphQLObjectType({
+      name: edgeName(type.name),
+      description: "An edge in a connection.",
+      fields: () => ({
+        node: {
+          type: this.#objects.get(type.name)!,
+          description: "The item at the end of the edge.",
+        },
+        cursor: {
+          type: nonNull(this.#cursor),
+          description: "A cursor for use in pagination.",
+        },
+      }),
+    });
+    return new GraphQLObjectType({
+      name: connectionName(type.name),
+      description: "A connection to a list of items.",
+      fields: {
+        edges: {
+          type: new GraphQLList(edge),
+          description: "A list of edges.",
+        },
+        pageInfo: {
+          type: nonNull(this.#pageInfo),
+          description: "Information to aid in pagination.",
+        },
+        totalCount: {
+          type: nonNull(GraphQLInt),
+          description: "Identifies the total count of items in the connection.",
+        },
+      },
+    });
+  }
+
+  /** `<T>Order` with its `<T>OrderField` enum; `undefined` for a type without order fields. */
+  #order(type: ModelType): GraphQLInputObjectType | undefined {
+    if (type.orderFields.length === 0) return undefined;
+    const orderField = new GraphQLEnumType({
+      name: orderFieldName(type.name),
+      description: `Properties by which ${type.name} connections can be ordered.`,
       values: Object.fromEntries(
-        e.values.map((v) => [v.name, { value: v.name }]),
+        type.orderFields.map((o) => [o.name, { value: o.name }]),
       ),
-    }),
-  ]));
-  const node = new GraphQLInterfaceType({
+    });
+    return new GraphQLInputObjectType({
+      name: orderName(type.name),
+      description: `Ordering options for ${type.name} connections`,
+      fields: {
+        direction: {
+          type: new GraphQLNonNull(this.#direction),
+          defaultValue: "ASC",
+          description: `The ordering direction.`,
+        },
+        field: {
+          type: new GraphQLNonNull(orderField),
+          description: `The field by which to order ${type.name}s.`,
+        },
+      },
+    });
+  }
+
+  /** The arguments of a connection field of `type`: the Relay ones, `orderBy`, `where`. */
+  #connectionArgs(type: ModelType): GraphQLFieldConfigArgumentMap {
+    const args: GraphQLFieldConfigArgumentMap = {
+      after: {
+        type: this.#cursor,
+        description: "Returns the elements in the list that come after the specified cursor.",
+      },
+      first: {
+        type: GraphQLInt,
+        description: "Returns the first _n_ elements from the list.",
+      },
+      before: {
+        type: this.#cursor,
+        description: "Returns the elements in the list that come before the specified cursor.",
+      },
+      last: {
+        type: GraphQLInt,
+        description: "Returns the last _n_ elements from the list.",
+      },
+    };
+    const order = this.#orders.get(type.name);
+    if (order) {
+      args.orderBy = {
+        type: type.multiOrder ? new GraphQLList(new GraphQLNonNull(order)) : order,
+        description: `Ordering options for ${type.name}s returned from the connection.`,
+      };
+    }
+    const where = this.#wheres.get(type.name);
+    if (where) {
+      args.where = {
+        type: where,
+        description: `Filtering options for ${type.name}s returned from the connection.`,
+      };
+    }
+    return args;
+  }
+
+  /** A node type's object (an interface for an inheritance root): id, fields, edges. */
+  #nodeType(type: ModelType): GraphQLObjectType | GraphQLInterfaceType {
+    const config = {
+      name: type.name,
+      description: type.description,
+      // An inheritance root is an interface; its concrete classes implement it.
+      interfaces: () =>
+        type.implements
+          ? [this.#node, this.#objects.get(type.implements) as GraphQLInterfaceType]
+          : [this.#node],
+      fields: () => {
+        const fields: GraphQLFieldConfigMap<unknown, unknown> = {
+          id: { type: nonNull(GraphQLID) },
+        };
+        for (const f of type.fields) {
+          fields[f.name] = { type: this.#outputOf(f), description: f.description };
+        }
+        for (const e of type.edges) {
+          const target = this.model.types.find((t) => t.name === e.target)!;
+          if (e.unique) {
+            const object = this.#objects.get(e.target)!;
+            fields[e.name] = { type: e.nullable ? object : nonNull(object) };
+          } else if (e.connection) {
+            fields[e.name] = {
+              type: nonNull(this.#connections.get(e.target)!),
+              args: this.#connectionArgs(target),
+            };
+          } else {
+            fields[e.name] = {
+              type: new GraphQLList(nonNull(this.#objects.get(e.target)!)),
+            };
+          }
+        }
+        return fields;
+      },
+    };
+    return type.abstract ? new GraphQLInterfaceType(config) : new GraphQLObjectType(config);
+  }
+
+  /** `Query`: `node`, `nodes`, and each node type's root connection. */
+  #query(): GraphQLObjectType {
+    return new GraphQLObjectType({
+      name: "Query",
+      fields: () => {
+        const fields: GraphQLFieldConfigMap<unknown, unknown> = {
+          node: {
+            type: this.#node,
+            description: "Fetches an object given its ID.",
+            args: {
+              id: { type: nonNull(GraphQLID), description: "ID of the object." },
+            },
+          },
+          nodes: {
+            type: nonNull(new GraphQLList(this.#node)),
+            description: "Lookup nodes by a list of IDs.",
+            args: {
+              ids: {
+                type: nonNull(new GraphQLList(nonNull(GraphQLID))),
+                description: "The list of node IDs.",
+              },
+            },
+          },
+        };
+        for (const type of this.model.types) {
+          if (!type.queryField) continue;
+          fields[type.queryField] = {
+            type: nonNull(this.#connections.get(type.name)!),
+            args: this.#connectionArgs(type),
+          };
+        }
+        return fields;
+      },
+    });
+  }
+}
+
+/** `Node`, the Relay Global Object Identification interface. */
+function nodeInterface(): GraphQLInterfaceType {
+  return new GraphQLInterfaceType({
     name: "Node",
     description: "An object with a globally unique ID (Relay Global Object Identification).",
     fields: {
       id: { type: nonNull(GraphQLID), description: "The ID of the object." },
     },
   });
-  const pageInfo = new GraphQLObjectType({
+}
+
+/** `PageInfo` of the Relay Cursor Connections spec, its cursors of type `cursor`. */
+function pageInfoType(cursor: GraphQLScalarType): GraphQLObjectType {
+  return new GraphQLObjectType({
     name: "PageInfo",
     description: "Information about pagination in a connection (Relay Cursor Connections).",
     fields: {
@@ -92,7 +379,11 @@ export function buildSchema(model: Model): GraphQLSchema {
       },
     },
   });
-  const direction = new GraphQLEnumType({
+}
+
+/** `OrderDirection`: `ASC`, `DESC`. */
+function orderDirectionEnum(): GraphQLEnumType {
+  return new GraphQLEnumType({
     name: "OrderDirection",
     description:
       "Possible directions in which to order a list of items when provided an `orderBy` argument.",
@@ -107,236 +398,6 @@ export function buildSchema(model: Model): GraphQLSchema {
       },
     },
   });
-
-  const outputOf = (f: ModelField): GraphQLOutputType => {
-    const named = f.embedded
-      ? embeddedObjects.get(f.embedded)!
-      : f.enum
-      ? enums.get(f.enum)!
-      : scalar(f.graphqlType);
-    const base = f.list ? new GraphQLList(nonNull(named)) : named;
-    return f.nullable ? base : nonNull(base);
-  };
-  const embeddedObjects = new Map<string, GraphQLObjectType>();
-  const embeddedInputs = new Map<string, GraphQLInputObjectType>();
-  for (const e of model.embeddables ?? []) {
-    embeddedObjects.set(
-      e.name,
-      new GraphQLObjectType({
-        name: e.name,
-        fields: () =>
-          Object.fromEntries(
-            e.fields.map((f) => [f.name, { type: outputOf(f), description: f.description }]),
-          ),
-      }),
-    );
-    embeddedInputs.set(
-      e.inputName,
-      new GraphQLInputObjectType({
-        name: e.inputName,
-        description: `Input of the embeddable ${e.name}.`,
-        fields: () =>
-          Object.fromEntries(e.fields.map((f) => {
-            const named: GraphQLInputType = f.embedded
-              ? embeddedInputs.get(embeddableInputName(f.embedded))!
-              : f.enum
-              ? enums.get(f.enum)!
-              : scalar(f.graphqlType);
-            const list = f.list ? new GraphQLList(new GraphQLNonNull(named)) : named;
-            return [f.name, { type: f.optional ? list : new GraphQLNonNull(list) }];
-          })),
-      }),
-    );
-  }
-  const objects = new Map<string, GraphQLObjectType | GraphQLInterfaceType>();
-  const connections = new Map<string, GraphQLObjectType>();
-  const orders = new Map<string, GraphQLInputObjectType>();
-  const named: GraphQLNamedType[] = [];
-  for (const type of model.types) {
-    const edge = new GraphQLObjectType({
-      name: edgeName(type.name),
-      description: "An edge in a connection.",
-      fields: () => ({
-        node: {
-          type: objects.get(type.name)!,
-          description: "The item at the end of the edge.",
-        },
-        cursor: {
-          type: nonNull(cursor),
-          description: "A cursor for use in pagination.",
-        },
-      }),
-    });
-    connections.set(
-      type.name,
-      new GraphQLObjectType({
-        name: connectionName(type.name),
-        description: "A connection to a list of items.",
-        fields: {
-          edges: {
-            type: new GraphQLList(edge),
-            description: "A list of edges.",
-          },
-          pageInfo: {
-            type: nonNull(pageInfo),
-            description: "Information to aid in pagination.",
-          },
-          totalCount: {
-            type: nonNull(GraphQLInt),
-            description: "Identifies the total count of items in the connection.",
-          },
-        },
-      }),
-    );
-    if (type.orderFields.length > 0) {
-      const orderField = new GraphQLEnumType({
-        name: orderFieldName(type.name),
-        description: `Properties by which ${type.name} connections can be ordered.`,
-        values: Object.fromEntries(
-          type.orderFields.map((o) => [o.name, { value: o.name }]),
-        ),
-      });
-      orders.set(
-        type.name,
-        new GraphQLInputObjectType({
-          name: orderName(type.name),
-          description: `Ordering options for ${type.name} connections`,
-          fields: {
-            direction: {
-              type: new GraphQLNonNull(direction),
-              defaultValue: "ASC",
-              description: `The ordering direction.`,
-            },
-            field: {
-              type: new GraphQLNonNull(orderField),
-              description: `The field by which to order ${type.name}s.`,
-            },
-          },
-        }),
-      );
-    }
-  }
-  const wheres = buildWhereInputTypes(model, (name) => enums.get(name) ?? scalar(name));
-  const connectionArgs = (type: ModelType): GraphQLFieldConfigArgumentMap => {
-    const args: GraphQLFieldConfigArgumentMap = {
-      after: {
-        type: cursor,
-        description: "Returns the elements in the list that come after the specified cursor.",
-      },
-      first: {
-        type: GraphQLInt,
-        description: "Returns the first _n_ elements from the list.",
-      },
-      before: {
-        type: cursor,
-        description: "Returns the elements in the list that come before the specified cursor.",
-      },
-      last: {
-        type: GraphQLInt,
-        description: "Returns the last _n_ elements from the list.",
-      },
-    };
-    const order = orders.get(type.name);
-    if (order) {
-      args.orderBy = {
-        type: type.multiOrder ? new GraphQLList(new GraphQLNonNull(order)) : order,
-        description: `Ordering options for ${type.name}s returned from the connection.`,
-      };
-    }
-    const where = wheres.get(type.name);
-    if (where) {
-      args.where = {
-        type: where,
-        description: `Filtering options for ${type.name}s returned from the connection.`,
-      };
-    }
-    return args;
-  };
-  for (const type of model.types) {
-    const config = {
-      name: type.name,
-      description: type.description,
-      // An inheritance root is an interface; its concrete classes implement it.
-      interfaces: () =>
-        type.implements ? [node, objects.get(type.implements) as GraphQLInterfaceType] : [node],
-      fields: () => {
-        const fields: GraphQLFieldConfigMap<unknown, unknown> = {
-          id: { type: nonNull(GraphQLID) },
-        };
-        for (const f of type.fields) {
-          fields[f.name] = { type: outputOf(f), description: f.description };
-        }
-        for (const e of type.edges) {
-          const target = model.types.find((t) => t.name === e.target)!;
-          if (e.unique) {
-            const object = objects.get(e.target)!;
-            fields[e.name] = { type: e.nullable ? object : nonNull(object) };
-          } else if (e.connection) {
-            fields[e.name] = {
-              type: nonNull(connections.get(e.target)!),
-              args: connectionArgs(target),
-            };
-          } else {
-            fields[e.name] = {
-              type: new GraphQLList(nonNull(objects.get(e.target)!)),
-            };
-          }
-        }
-        return fields;
-      },
-    };
-    objects.set(
-      type.name,
-      type.abstract ? new GraphQLInterfaceType(config) : new GraphQLObjectType(config),
-    );
-  }
-  const query = new GraphQLObjectType({
-    name: "Query",
-    fields: () => {
-      const fields: GraphQLFieldConfigMap<unknown, unknown> = {
-        node: {
-          type: node,
-          description: "Fetches an object given its ID.",
-          args: {
-            id: { type: nonNull(GraphQLID), description: "ID of the object." },
-          },
-        },
-        nodes: {
-          type: nonNull(new GraphQLList(node)),
-          description: "Lookup nodes by a list of IDs.",
-          args: {
-            ids: {
-              type: nonNull(new GraphQLList(nonNull(GraphQLID))),
-              description: "The list of node IDs.",
-            },
-          },
-        },
-      };
-      for (const type of model.types) {
-        if (!type.queryField) continue;
-        fields[type.queryField] = {
-          type: nonNull(connections.get(type.name)!),
-          args: connectionArgs(type),
-        };
-      }
-      return fields;
-    },
-  });
-  named.push(node, cursor, pageInfo, direction);
-  for (const type of model.types) {
-    named.push(objects.get(type.name)!, connections.get(type.name)!);
-    const order = orders.get(type.name);
-    if (order) named.push(order);
-    const where = wheres.get(type.name);
-    if (where) named.push(where);
-  }
-  named.push(...enums.values(), ...embeddedObjects.values(), ...embeddedInputs.values());
-  const mutations = buildMutationTypes(model, {
-    input: (name) => enums.get(name) ?? embeddedInputs.get(name) ?? scalar(name),
-    object: (name) => objects.get(name) as GraphQLObjectType,
-  });
-  named.push(...mutations.inputs);
-  return new GraphQLSchema({ query, mutation: mutations.mutation, types: named });
 }
 
 /** The SDL of `model`, as written to `schema.graphql`. */
