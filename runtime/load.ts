@@ -23,6 +23,7 @@ import type { NodeType } from "./graph.ts";
 import { storeEdge as store } from "./loaded_edges.ts";
 import { isRecord, leanable, toRecords } from "./records.ts";
 import { allOf, whereFilter } from "./where.ts";
+import { readFilter } from "./filters.ts";
 import {
   type Connection,
   type PaginationArgs,
@@ -115,7 +116,7 @@ export async function findRows(
   }
   const qb = (em as SqlEntityManager).createQueryBuilder(type.entity, "e0", readConnection(em))
     .select(fields as never)
-    .where(where as never);
+    .where(allOf(where, await readFilter(em, type.entity)) as never);
   if (options.orderBy) qb.orderBy(options.orderBy as never);
   if (options.limit !== undefined) qb.limit(options.limit);
   return toRecords(em, meta, await qb.execute("all", false) as Row[], fields!);
@@ -314,7 +315,7 @@ async function loadPartitioned(
   const qb = em.createQueryBuilder(target.entity, "t", ctx.read.connectionType)
     .select([...selected, raw(`${parentKey} as ${quote(em, "__parent")}`)] as never);
   parent.join(qb);
-  whereParentIn(qb as never, parent, ids, where);
+  whereParentIn(qb as never, parent, ids, allOf(where, await readFilter(em, target.entity)));
   let rows: Row[];
   if (page.query.limit === undefined) {
     qb.orderBy([{ [raw(parentKey) as never]: "asc" }, ...page.query.orderBy] as never);
@@ -455,7 +456,7 @@ async function countPartitioned(
       ] as never,
     );
   parent.join(qb);
-  whereParentIn(qb as never, parent, ids, filter);
+  whereParentIn(qb as never, parent, ids, allOf(filter, await readFilter(em, target.entity)));
   const rows: Row[] = await qb.groupBy(raw(parent.key) as never).execute("all", false);
   return new Map(rows.map((r) => [String(r.__parent), Number(r.__count)]));
 }

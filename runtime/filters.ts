@@ -1,0 +1,41 @@
+/**
+ * MikroORM filters (`filters` of the ORM config, `@Filter`/`defineEntity` filters, `em.addFilter`)
+ * on the runtime's QueryBuilder reads. `em.find` and `em.count` apply the filters enabled on the
+ * EntityManager; a QueryBuilder applies none unless asked, so the reads `load.ts` builds itself
+ * (lean root pages, `node`/`nodes`, unique edges, nested pages and grouped counts) add
+ * {@linkcode readFilter} of their entity to their condition, in the same statement.
+ *
+ * @module
+ */
+import { type EntityManager, type FilterQuery, QueryHelper } from "@mikro-orm/core";
+import { allOf } from "./where.ts";
+
+/**
+ * The condition `em.find(entity, ...)` adds for the filters enabled on `em` (no per-call filter
+ * options, as the runtime's reads pass none):
+ *
+ * - the entity's own active filters (`em.applyFilters`, what `QueryBuilder.applyFilters` adds);
+ * - for each required many-to-one or owning one-to-one relation whose target has active filters,
+ *   those filters on the target (`{ post: <Post's filters> }`, a join on the foreign key): MikroORM
+ *   joins such a relation with its filters (`autoJoinRefsForFilters`), an inner join for a
+ *   required one, so a row whose required target is filtered out is not read. (A nullable
+ *   relation's row stays; its edge then loads as `null`, the target being filtered.)
+ *
+ * @returns `{}` when no filter is active
+ */
+export async function readFilter(
+  em: EntityManager,
+  entity: string | object,
+): Promise<FilterQuery<object>> {
+  const meta = em.getMetadata().find(entity as never)!;
+  const own = await em.applyFilters(entity as never, {}, {}, "read") ?? {};
+  const relations: FilterQuery<object>[] = [];
+  for (const prop of meta.relations) {
+    const reference = prop.kind === "m:1" || (prop.kind === "1:1" && prop.owner);
+    if (!reference || prop.nullable || prop.polymorphic || prop.object) continue;
+    const filters = QueryHelper.mergePropertyFilters(prop.filters, {});
+    const target = await em.applyFilters(prop.targetMeta!.class, {}, filters, "read") ?? {};
+    if (Reflect.ownKeys(target).length > 0) relations.push({ [prop.name]: target });
+  }
+  return allOf(own as FilterQuery<object>, ...relations);
+}
