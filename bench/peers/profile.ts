@@ -89,7 +89,10 @@ function summarise(profile: Profile): string[] {
   let total = 0;
   for (const [id, us] of self) {
     const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
-    if (functionName === "(idle)") continue;
+    // `writeBuffer` (node:net's socket write) collects the samples of the event loop waiting for
+    // the database: thousands of samples where the process's CPU time grows by a fraction
+    // (checked with pg alone: 77% of samples, 0.035 ms of CPU per statement). Idle, like `(idle)`.
+    if (functionName === "(idle)" || functionName === "writeBuffer") continue;
     total += us;
     const area = functionName === "(garbage collector)"
       ? "garbage collection"
@@ -105,7 +108,7 @@ function summarise(profile: Profile): string[] {
   const sorted = (map: Map<string, number>, n: number) =>
     [...map].sort((a, b) => b[1] - a[1]).slice(0, n);
   return [
-    `CPU profile: ${(total / 1000).toFixed(0)} ms of samples (idle excluded)`,
+    `CPU profile: ${(total / 1000).toFixed(0)} ms of samples (idle and socket waits excluded)`,
     "by area (self time):",
     ...sorted(areas, 20).map(([area, us]) => `  ${percent(us)}  ${area}`),
     "top functions (self time):",
