@@ -21,18 +21,23 @@ import { allOf } from "./where.ts";
  *   required one, so a row whose required target is filtered out is not read. (A nullable
  *   relation's row stays; its edge then loads as `null`, the target being filtered.)
  *
+ * @param through the relation the rows are read through from parents already read (a nested
+ *   connection's inverse property): its targets are visible rows, so it is not joined
  * @returns `{}` when no filter is active
  */
 export async function readFilter(
   em: EntityManager,
   entity: string | object,
+  through?: string,
 ): Promise<FilterQuery<object>> {
   const meta = em.getMetadata().find(entity as never)!;
   const own = await em.applyFilters(entity as never, {}, {}, "read") ?? {};
   const relations: FilterQuery<object>[] = [];
   for (const prop of meta.relations) {
     const reference = prop.kind === "m:1" || (prop.kind === "1:1" && prop.owner);
-    if (!reference || prop.nullable || prop.polymorphic || prop.object) continue;
+    if (!reference || prop.nullable || prop.polymorphic || prop.object || prop.name === through) {
+      continue;
+    }
     const filters = QueryHelper.mergePropertyFilters(prop.filters, {});
     const target = await em.applyFilters(prop.targetMeta!.class, {}, filters, "read") ?? {};
     if (Reflect.ownKeys(target).length > 0) relations.push({ [prop.name]: target });

@@ -92,6 +92,8 @@ export interface FindRowsOptions {
   limit?: number;
   /** The properties to read; `undefined` reads every column (as entities). */
   fields?: string[];
+  /** The relation to parents already read the rows are loaded through (`readFilter`). */
+  through?: string;
 }
 
 /**
@@ -116,7 +118,7 @@ export async function findRows(
   }
   const qb = (em as SqlEntityManager).createQueryBuilder(type.entity, "e0", readConnection(em))
     .select(fields as never)
-    .where(allOf(where, await readFilter(em, type.entity)) as never);
+    .where(allOf(where, await readFilter(em, type.entity, options.through)) as never);
   if (options.orderBy) qb.orderBy(options.orderBy as never);
   if (options.limit !== undefined) qb.limit(options.limit);
   return toRecords(em, meta, await qb.execute("all", false) as Row[], fields!);
@@ -191,7 +193,7 @@ async function loadMany(
       em,
       target,
       allOf({ [inverse]: typed.get(wanted[0]) }, where),
-      { orderBy: page.query.orderBy, limit: page.query.limit, fields },
+      { orderBy: page.query.orderBy, limit: page.query.limit, fields, through: inverse },
     );
     rowsByParent.set(wanted[0], rows);
   } else if (wanted.length > 1) {
@@ -315,7 +317,12 @@ async function loadPartitioned(
   const qb = em.createQueryBuilder(target.entity, "t", ctx.read.connectionType)
     .select([...selected, raw(`${parentKey} as ${quote(em, "__parent")}`)] as never);
   parent.join(qb);
-  whereParentIn(qb as never, parent, ids, allOf(where, await readFilter(em, target.entity)));
+  whereParentIn(
+    qb as never,
+    parent,
+    ids,
+    allOf(where, await readFilter(em, target.entity, inverse)),
+  );
   let rows: Row[];
   if (page.query.limit === undefined) {
     qb.orderBy([{ [raw(parentKey) as never]: "asc" }, ...page.query.orderBy] as never);
@@ -456,7 +463,12 @@ async function countPartitioned(
       ] as never,
     );
   parent.join(qb);
-  whereParentIn(qb as never, parent, ids, allOf(filter, await readFilter(em, target.entity)));
+  whereParentIn(
+    qb as never,
+    parent,
+    ids,
+    allOf(filter, await readFilter(em, target.entity, inverse)),
+  );
   const rows: Row[] = await qb.groupBy(raw(parent.key) as never).execute("all", false);
   return new Map(rows.map((r) => [String(r.__parent), Number(r.__count)]));
 }
