@@ -39,6 +39,7 @@ import {
   withoutExtraRow,
 } from "./page_query.ts";
 import { readConnection } from "./read_from.ts";
+import { allSettled } from "./settled.ts";
 import type { RequestContext } from "./request.ts";
 
 /** The `fields` option of a plan: collected properties plus `extra`; `undefined` loads all. */
@@ -58,8 +59,9 @@ export async function loadPlan(
   scope: string,
 ): Promise<void> {
   if (parents.length === 0) return;
-  // The edges of one level are independent: their statements run concurrently.
-  await Promise.all(plan.edges.map(async (edgePlan) => {
+  // The edges of one level are independent: their statements run concurrently, and all of them
+  // finish before a failure answers the request.
+  await allSettled(plan.edges.map(async (edgePlan) => {
     const children = edgePlan.edge.kind === "m:1" || edgePlan.edge.kind === "1:1"
       ? await loadUnique(ctx, parents, edgePlan, scope)
       : edgePlan.edge.inverse

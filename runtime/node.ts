@@ -19,6 +19,7 @@ import { base64UrlToText, textToBase64Url } from "./base64url.ts";
 import { ErrorCode, gqlError, MAX_QUOTED_INPUT } from "./errors.ts";
 import type { Graph, NodeType } from "./graph.ts";
 import { findRows } from "./load.ts";
+import { allSettled } from "./settled.ts";
 
 /** A decoded global id. */
 export interface GlobalId {
@@ -241,7 +242,7 @@ export async function noders(
     if (d) byType.set(d.type, (byType.get(d.type) ?? new Set()).add(d.pk));
   }
   const found = new Map<string, object>();
-  await Promise.all([...byType].map(async ([type, pks]) => {
+  await allSettled([...byType].map(async ([type, pks]) => {
     const rows = await findRows(em, type, keysFilter(type, [...pks]), {
       fields: fields(type),
     });
