@@ -7,7 +7,12 @@
  *
  * @module
  */
-import { type EntityManager, type FilterQuery, QueryHelper } from "@mikro-orm/core";
+import {
+  type EntityManager,
+  type FilterOptions,
+  type FilterQuery,
+  QueryHelper,
+} from "@mikro-orm/core";
 import { allOf } from "./where.ts";
 
 /**
@@ -43,4 +48,17 @@ export async function readFilter(
     if (Reflect.ownKeys(target).length > 0) relations.push({ [prop.name]: target });
   }
   return allOf(own as FilterQuery<object>, ...relations);
+}
+
+/**
+ * Puts the filters of the relations a QueryBuilder's condition joined (a `has<Edge>With` on a
+ * to-one edge, {@linkcode readFilter}'s required relations) on their joins, as `em.find` does
+ * after building its condition (MikroORM's `applyJoinedFilters`): a row whose nullable target is
+ * filtered out does not match a condition on the target. Call it after the condition is set.
+ */
+export async function filterJoins(
+  em: EntityManager,
+  qb: { applyJoinedFilters(em: EntityManager, options: FilterOptions): Promise<void> },
+): Promise<void> {
+  await qb.applyJoinedFilters(em, {});
 }

@@ -23,7 +23,7 @@ import type { NodeType } from "./graph.ts";
 import { storeEdge as store } from "./loaded_edges.ts";
 import { isRecord, leanable, toRecords } from "./records.ts";
 import { allOf, whereFilter } from "./where.ts";
-import { readFilter } from "./filters.ts";
+import { filterJoins, readFilter } from "./filters.ts";
 import {
   type Connection,
   type PaginationArgs,
@@ -121,6 +121,7 @@ export async function findRows(
   const qb = (em as SqlEntityManager).createQueryBuilder(type.entity, "e0", readConnection(em))
     .select(fields as never)
     .where(allOf(where, await readFilter(em, type.entity, options.through)) as never);
+  await filterJoins(em, qb);
   if (options.orderBy) qb.orderBy(options.orderBy as never);
   if (options.limit !== undefined) qb.limit(options.limit);
   return toRecords(em, meta, await qb.execute("all", false) as Row[], fields!);
@@ -325,6 +326,7 @@ async function loadPartitioned(
     ids,
     allOf(where, await readFilter(em, target.entity, inverse)),
   );
+  await filterJoins(em, qb);
   let rows: Row[];
   if (page.query.limit === undefined) {
     qb.orderBy([{ [raw(parentKey) as never]: "asc" }, ...page.query.orderBy] as never);
@@ -471,6 +473,7 @@ async function countPartitioned(
     ids,
     allOf(filter, await readFilter(em, target.entity, inverse)),
   );
+  await filterJoins(em, qb);
   const rows: Row[] = await qb.groupBy(raw(parent.key) as never).execute("all", false);
   return new Map(rows.map((r) => [String(r.__parent), Number(r.__count)]));
 }

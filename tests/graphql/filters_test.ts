@@ -6,7 +6,9 @@
  * oracle computed with `em.find`/`em.count` on a fork with the same filters: root pages and
  * `totalCount`, nested connections with and without pagination arguments, `node`/`nodes` of a
  * hidden row (`NOT_FOUND`, as a missing row), a comment whose required post is hidden (MikroORM
- * joins the post and drops the comment), and `has<Edge>With` predicates.
+ * joins the post and drops the comment), and `has<Edge>With` predicates. The todo example adds a
+ * filtered nullable relation (a todo's parent): the edge is `null` and `hasParentWith` does not
+ * match a hidden parent, as with `em.find`.
  */
 import { assertEquals } from "@std/assert";
 import type { EntityManager, InferEntity } from "@mikro-orm/core";
@@ -17,6 +19,10 @@ import { entities } from "../../examples/blog/entities.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { seed } from "../../examples/blog/seed.ts";
 import { encodeGlobalId } from "../../runtime/node.ts";
+import { Todo } from "../../examples/todo/entities/todo.ts";
+import { entities as todoEntities } from "../../examples/todo/entities.ts";
+import { createSchema as todoSchema } from "../../examples/todo/generated/mod.ts";
+import { seed as seedTodo } from "../../examples/todo/seed.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 
@@ -244,6 +250,79 @@ for (const dialect of dialects()) {
         });
       } finally {
         await perRequest.close();
+        await server.close();
+        await db.close();
+      }
+    },
+  });
+}
+
+for (const dialect of dialects()) {
+  Deno.test({
+    name: `MikroORM filters on a nullable relation as em.find: the todo example (${dialect})`,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async () => {
+      // Hides todo 2 (the parent of 3 and 4) and todo 5 (the child of 1).
+      const db = await openTestOrm(dialect, todoEntities, {
+        filters: {
+          hidden: {
+            cond: { text: { $nin: ["Write report 50%", "buy Bread"] } },
+            entity: ["Todo"],
+            default: true,
+          },
+        },
+      });
+      await seedTodo(db.orm.em.fork());
+      const server = startServer(db.orm, todoSchema());
+      try {
+        const em = db.orm.em.fork();
+        const todos = await em.find(Todo, {}, { populate: ["parent"], orderBy: { id: "asc" } });
+        assertEquals(todos.length, 5);
+        const all = await server.query<{ todos: { edges: { node: unknown }[] } }>(
+          `{ todos { edges { node { text parent { text } children { totalCount edges { node { text } } } } } } }`,
+        );
+        assertEquals(all.errors, undefined);
+        assertEquals(
+          all.data!.todos.edges.map((e) => e.node),
+          await Promise.all(todos.map(async (todo) => {
+            const children = await em.find(Todo, { parent: todo }, { orderBy: { id: "asc" } });
+            return {
+              text: todo.text,
+              parent: todo.parent ? { text: todo.parent.text } : null,
+              children: {
+                totalCount: children.length,
+                edges: children.map((c) => ({ node: { text: c.text } })),
+              },
+            };
+          })),
+        );
+        for (
+          const [where, oracle] of [
+            [`{ hasParentWith: [{ textContains: "report" }] }`, {
+              parent: { text: { $like: "%report%" } },
+            }],
+            [`{ hasParentWith: [{ textContains: "Buy" }] }`, {
+              parent: { text: { $like: "%Buy%" } },
+            }],
+            [`{ hasParent: true }`, { parent: { $ne: null } }],
+          ] as const
+        ) {
+          const filtered = await server.query<
+            { todos: { totalCount: number; edges: { node: { text: string } }[] } }
+          >(
+            `{ todos(where: ${where}) { totalCount edges { node { text } } } }`,
+          );
+          assertEquals(filtered.errors, undefined, where);
+          const rows = await em.find(Todo, oracle as never, { orderBy: { id: "asc" } });
+          assertEquals(
+            filtered.data!.todos.edges.map((e) => e.node.text),
+            rows.map((t) => t.text),
+            where,
+          );
+          assertEquals(filtered.data!.todos.totalCount, rows.length, where);
+        }
+      } finally {
         await server.close();
         await db.close();
       }
