@@ -127,6 +127,25 @@ export async function findRows(
   return toRecords(em, meta, await qb.execute("all", false) as Row[], fields!);
 }
 
+/**
+ * Counts the rows of `type` matching `where` (a root connection's `totalCount`): one
+ * QueryBuilder `count(*)` with the EntityManager's filters (`filters.ts`) for types the lean path
+ * reads, `em.count` for types of an inheritance hierarchy (whose discriminators MikroORM adds).
+ */
+export async function countRows(
+  em: EntityManager,
+  type: NodeType,
+  where: FilterQuery<object>,
+): Promise<number> {
+  const meta = em.getMetadata().find(type.entity)!;
+  if (!leanable(meta, [type.id.prop])) {
+    return await em.count(type.entity, where, { connectionType: readConnection(em) });
+  }
+  return await (em as SqlEntityManager).createQueryBuilder(type.entity, "e0", readConnection(em))
+    .where(allOf(where, await readFilter(em, type.entity)) as never)
+    .getCount();
+}
+
 async function loadUnique(
   { em, graph }: RequestContext,
   parents: object[],

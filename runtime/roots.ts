@@ -9,7 +9,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { collectConnection, collectNode, collectNodes, type NodePlan } from "./collect.ts";
 import { type NodeType, nodeTypeOf } from "./graph.ts";
-import { fieldsOf, fillOrderValues, findRows, loadPlan } from "./load.ts";
+import { countRows, fieldsOf, fillOrderValues, findRows, loadPlan } from "./load.ts";
 import { rootScope } from "./loaded_edges.ts";
 import { decodeGlobalId, findNode, noders } from "./node.ts";
 import { type Connection, type PaginationArgs, toConnection } from "./connection.ts";
@@ -30,7 +30,7 @@ export async function resolveConnection(
   args: PaginationArgs & { where?: unknown },
   info: GraphQLResolveInfo,
 ): Promise<Connection<object>> {
-  const { em, graph, limits, read } = ctx;
+  const { em, graph, limits } = ctx;
   const plan = collectConnection(ctx, type, info);
   const filter = whereFilter(em, graph, type.name, args.where);
   const page = planPage(type, args, limits, em);
@@ -40,7 +40,7 @@ export async function resolveConnection(
   // entgql: a selected totalCount is counted first when paginating, and a count of 0 sends no
   // page statement; without pagination arguments every row is loaded and counted as loaded.
   const total = plan.totalCount && paginated
-    ? await em.count(type.entity, filter, read)
+    ? await countRows(em, type, filter)
     : undefined;
   // Order values of SQL terms (dates, edge terms) are read by fillOrderValues.
   const properties = em.getMetadata().find(type.entity)!.properties;
@@ -60,7 +60,7 @@ export async function resolveConnection(
   const connection = toConnection(
     page,
     rows as object[],
-    () => total ?? (paginated ? em.count(type.entity, filter, read) : rows.length),
+    () => total ?? (paginated ? countRows(em, type, filter) : rows.length),
   );
   await fillOrderValues(em, page, connection.edges.map((e) => e.node));
   await loadPlan(ctx, connection.edges.map((e) => e.node), plan.node, rootScope(info.path));
