@@ -39,9 +39,7 @@ export async function resolveConnection(
     args.before != null;
   // entgql: a selected totalCount is counted first when paginating, and a count of 0 sends no
   // page statement; without pagination arguments every row is loaded and counted as loaded.
-  const total = plan.totalCount && paginated
-    ? await countRows(em, type, filter)
-    : undefined;
+  const total = plan.totalCount && paginated ? await countRows(em, type, filter) : undefined;
   // Order values of SQL terms (dates, edge terms) are read by fillOrderValues.
   const properties = em.getMetadata().find(type.entity)!.properties;
   const ordered = Object.keys(Object.assign({}, ...page.query.orderBy)).filter((k) =>
