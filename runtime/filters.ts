@@ -2,8 +2,9 @@
  * MikroORM filters (`filters` of the ORM config, `@Filter`/`defineEntity` filters, `em.addFilter`)
  * on the runtime's QueryBuilder reads. `em.find` and `em.count` apply the filters enabled on the
  * EntityManager; a QueryBuilder applies none unless asked, so the reads `load.ts` builds itself
- * (lean root pages, `node`/`nodes`, unique edges, nested pages and grouped counts) add
- * {@linkcode readFilter} of their entity to their condition, in the same statement.
+ * (lean root pages and counts, `node`/`nodes`, unique edges, nested pages and grouped counts) set
+ * their condition with {@linkcode whereFiltered}, which adds the same filters in the same
+ * statement.
  *
  * @module
  */
@@ -30,7 +31,7 @@ import { allOf } from "./where.ts";
  *   connection's inverse property): its targets are visible rows, so it is not joined
  * @returns `{}` when no filter is active
  */
-export async function readFilter(
+async function readFilter(
   em: EntityManager,
   entity: string | object,
   through?: string,
@@ -56,9 +57,30 @@ export async function readFilter(
  * after building its condition (MikroORM's `applyJoinedFilters`): a row whose nullable target is
  * filtered out does not match a condition on the target. Call it after the condition is set.
  */
-export async function filterJoins(
+async function filterJoins(
   em: EntityManager,
   qb: { applyJoinedFilters(em: EntityManager, options: FilterOptions): Promise<void> },
 ): Promise<void> {
   await qb.applyJoinedFilters(em, {});
+}
+
+/**
+ * Adds `where` and the filters `em.find` would add ({@linkcode readFilter}, then
+ * {@linkcode filterJoins}) to `qb`, a QueryBuilder over `entity`: the one way the runtime's
+ * QueryBuilder reads set their condition.
+ *
+ * @param through see {@linkcode readFilter}
+ */
+export async function whereFiltered(
+  em: EntityManager,
+  qb: {
+    andWhere(cond: never): unknown;
+    applyJoinedFilters(em: EntityManager, options: FilterOptions): Promise<void>;
+  },
+  entity: string | object,
+  where: FilterQuery<object>,
+  through?: string,
+): Promise<void> {
+  qb.andWhere(allOf(where, await readFilter(em, entity, through)) as never);
+  await filterJoins(em, qb);
 }

@@ -24,8 +24,14 @@
  * @module
  */
 import { useGraphQlJit } from "@envelop/graphql-jit";
-import { type DocumentNode, getNamedType, isInputObjectType, Kind, type TypeNode } from "graphql";
-import type { GraphQLSchema } from "graphql";
+import {
+  type DocumentNode,
+  getNamedType,
+  type GraphQLSchema,
+  isInputObjectType,
+  Kind,
+  type TypeNode,
+} from "graphql";
 import type { Plugin } from "graphql-yoga";
 
 /** Whether each parsed document can run compiled (documents are cached by Yoga's parser). */

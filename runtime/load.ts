@@ -4,8 +4,9 @@
  *
  * - unique edges: one `IN (...)` query on the target's primary key (or, for an inverse `1:1`,
  *   on the target's foreign key);
- * - list and connection edges (`1:m`, bidirectional `m:n`): one query for all parents, joined
- *   back to the parent so every row carries its parent key; with `first`/`last` each parent gets
+ * - list and connection edges (`1:m`, bidirectional `m:n`): one query for all parents, every row
+ *   carrying its parent key (the child's foreign key, or for `m:n` the key joined through the
+ *   pivot table); with `first`/`last` each parent gets
  *   its own page through `ROW_NUMBER() OVER (PARTITION BY <parent key> ORDER BY <order>, id)`
  *   filtered to `row_number <= n + 1`; a single parent uses a plain `ORDER BY ... LIMIT n + 1`;
  * - nested `totalCount`: one grouped `COUNT(*) ... GROUP BY <parent key>` when selected, or the
@@ -23,7 +24,7 @@ import type { NodeType } from "./graph.ts";
 import { storeEdge as store } from "./loaded_edges.ts";
 import { isRecord, leanable, toRecords } from "./records.ts";
 import { allOf, whereFilter } from "./where.ts";
-import { filterJoins, readFilter } from "./filters.ts";
+import { whereFiltered } from "./filters.ts";
 import {
   type Connection,
   type PaginationArgs,
@@ -119,9 +120,8 @@ export async function findRows(
     });
   }
   const qb = (em as SqlEntityManager).createQueryBuilder(type.entity, "e0", readConnection(em))
-    .select(fields as never)
-    .where(allOf(where, await readFilter(em, type.entity, options.through)) as never);
-  await filterJoins(em, qb);
+    .select(fields as never);
+  await whereFiltered(em, qb, type.entity, where, options.through);
   if (options.orderBy) qb.orderBy(options.orderBy as never);
   if (options.limit !== undefined) qb.limit(options.limit);
   return toRecords(em, meta, await qb.execute("all", false) as Row[], fields!);
@@ -141,9 +141,9 @@ export async function countRows(
   if (!leanable(meta, [type.id.prop])) {
     return await em.count(type.entity, where, { connectionType: readConnection(em) });
   }
-  return await (em as SqlEntityManager).createQueryBuilder(type.entity, "e0", readConnection(em))
-    .where(allOf(where, await readFilter(em, type.entity)) as never)
-    .getCount();
+  const qb = (em as SqlEntityManager).createQueryBuilder(type.entity, "e0", readConnection(em));
+  await whereFiltered(em, qb, type.entity, where);
+  return await qb.getCount();
 }
 
 async function loadUnique(
@@ -333,19 +333,9 @@ async function loadPartitioned(
   fields: string[] | undefined,
 ): Promise<[string, object][]> {
   const em = ctx.em as SqlEntityManager;
-  const parent = parentOf(em, parentType, target, inverse);
-  const parentKey = parent.key;
   const selected = fields ? selectColumns(em, target, fields, "t") : ["t.*"];
-  const qb = em.createQueryBuilder(target.entity, "t", ctx.read.connectionType)
-    .select([...selected, raw(`${parentKey} as ${quote(em, "__parent")}`)] as never);
-  parent.join(qb);
-  whereParentIn(
-    qb as never,
-    parent,
-    ids,
-    allOf(where, await readFilter(em, target.entity, inverse)),
-  );
-  await filterJoins(em, qb);
+  const { qb, parent } = await parentRows(ctx, parentType, target, inverse, ids, where, selected);
+  const parentKey = parent.key;
   let rows: Row[];
   if (page.query.limit === undefined) {
     qb.orderBy([{ [raw(parentKey) as never]: "asc" }, ...page.query.orderBy] as never);
@@ -429,18 +419,28 @@ interface ParentKey {
 }
 
 /**
- * Restricts `qb` to the rows of the parents `ids` (typed primary-key values): `<key> in (...)` as
- * SQL with one parameter per id, which MikroORM inlines without walking a criteria object per id,
- * then `filter`.
+ * The QueryBuilder over `target` rows ("t") of the parents `ids` (typed primary-key values),
+ * selecting `select` and the parent key as `__parent`: `<key> in (...)` as SQL with one parameter
+ * per id, which MikroORM inlines without walking a criteria object per id, then `where` with the
+ * EntityManager's filters (`whereFiltered`).
  */
-function whereParentIn(
-  qb: { where(sql: string, params: unknown[]): { andWhere(cond: never): unknown } },
-  parent: ParentKey,
+async function parentRows(
+  ctx: RequestContext,
+  parentType: NodeType,
+  target: NodeType,
+  inverse: string,
   ids: readonly unknown[],
-  filter: FilterQuery<object>,
-): void {
-  qb.where(`${parent.key} in (${ids.map(() => "?").join(", ")})`, [...ids])
-    .andWhere(filter as never);
+  where: FilterQuery<object>,
+  select: unknown[],
+) {
+  const em = ctx.em as SqlEntityManager;
+  const parent = parentOf(em, parentType, target, inverse);
+  const qb = em.createQueryBuilder(target.entity, "t", ctx.read.connectionType)
+    .select([...select, raw(`${parent.key} as ${quote(em, "__parent")}`)] as never);
+  parent.join(qb);
+  qb.where(`${parent.key} in (${ids.map(() => "?").join(", ")})`, [...ids]);
+  await whereFiltered(em, qb, target.entity, where, inverse);
+  return { qb, parent };
 }
 
 /**
@@ -477,22 +477,9 @@ async function countPartitioned(
   filter: FilterQuery<object>,
 ): Promise<Map<string, number>> {
   const em = ctx.em as SqlEntityManager;
-  const parent = parentOf(em, parentType, target, inverse);
-  const qb = em.createQueryBuilder(target.entity, "t", ctx.read.connectionType)
-    .select(
-      [
-        raw(`${parent.key} as ${quote(em, "__parent")}`),
-        raw(`count(*) as ${quote(em, "__count")}`),
-      ] as never,
-    );
-  parent.join(qb);
-  whereParentIn(
-    qb as never,
-    parent,
-    ids,
-    allOf(filter, await readFilter(em, target.entity, inverse)),
-  );
-  await filterJoins(em, qb);
+  const { qb, parent } = await parentRows(ctx, parentType, target, inverse, ids, filter, [
+    raw(`count(*) as ${quote(em, "__count")}`),
+  ]);
   const rows: Row[] = await qb.groupBy(raw(parent.key) as never).execute("all", false);
   return new Map(rows.map((r) => [String(r.__parent), Number(r.__count)]));
 }
