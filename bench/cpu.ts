@@ -3,7 +3,7 @@
  * no load generator on the same cores): the figure the read-path work of issue 12 moves, steadier
  * than req/s on a busy machine. The task runs it with `NODE_ENV=production`, as the benchmark
  * servers run (`bench/server_process.ts`). Uses the peer benchmark's data set (`bench/peers/data.ts`) and
- * queries, the server set-up of `bench/graphql_server.ts` (the `Jit` plugin first, `BodyLimit`).
+ * queries, and the benchmark server of `bench/bench_server.ts` (the `Jit` plugin first, `BodyLimit`).
  *
  * ```sh
  * deno task bench:cpu                        # floor, Q1-Q5, 300 requests x 5 rounds each
@@ -17,15 +17,11 @@
  * @module
  */
 import process from "node:process";
-import { createYoga } from "graphql-yoga";
-import { BodyLimit, Jit } from "@mikrogql/ext";
-import { openDatabase } from "../examples/database.ts";
-import { createSchema } from "../examples/blog/generated/mod.ts";
-import { entities } from "../examples/blog/entities.ts";
 import { encodeGlobalId } from "../runtime/node.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
+import { openBenchServer } from "./bench_server.ts";
 import { createPeerData, SIZE } from "./peers/data.ts";
-import { OURS, QUERIES } from "./peers/queries.ts";
+import { cursorAfter1900, OURS, QUERIES } from "./peers/queries.ts";
 
 const REQUESTS = Number(Deno.env.get("BENCH_REQUESTS") ?? 300);
 const ONLY = Deno.env.get("BENCH_QUERIES")?.split(",");
@@ -33,28 +29,9 @@ const CONCURRENCY = 10;
 const ROUNDS = 5;
 
 const db = await createTestDatabase("postgresql");
-let statements = 0;
-const orm = await openDatabase({
-  entities,
-  url: db.url,
-  // MikroORM's onQuery hook (not its debug logger, which formats a log line per statement).
-  extra: {
-    pool: { min: 2, max: 10 },
-    onQuery: (sql: string) => {
-      statements++;
-      return sql;
-    },
-  },
-});
+const { orm, yoga, statements } = await openBenchServer(db.url);
 try {
   await createPeerData(db.url);
-  const yoga = createYoga({
-    schema: createSchema(),
-    context: () => ({ em: orm.em.fork() }),
-    maxRequestBodySize: false,
-    plugins: [Jit(), BodyLimit()],
-    logging: false,
-  });
   const encoder = new TextEncoder();
   // With Content-Length, as an HTTP client sends it and Deno.serve hands it to Yoga.
   const post = async (body: string, parse = true) => {
@@ -78,15 +55,10 @@ try {
     if (result.errors || !result.data) throw new Error(text);
     return result.data;
   };
-  let after: string | null = null;
-  for (const first of [1000, 900]) {
-    const data = await post(JSON.stringify({
-      query:
-        `query ($first: Int, $after: Cursor) { users(first: $first, after: $after) { pageInfo { endCursor } } }`,
-      variables: { first, after },
-    }));
-    after = data.users.pageInfo.endCursor;
-  }
+  const after = await cursorAfter1900(
+    OURS,
+    (query, variables) => post(JSON.stringify({ query, variables })),
+  );
   const variables = { after, id: encodeGlobalId("Post", SIZE.posts / 2) };
   for (const query of QUERIES) {
     if (ONLY && !ONLY.includes(query.name)) continue;
@@ -98,7 +70,7 @@ try {
     const perRequest: number[] = [];
     let perRequestStatements = 0;
     for (let round = 0; round < ROUNDS; round++) {
-      const before = statements;
+      const before = statements();
       const cpu = process.cpuUsage();
       let left = REQUESTS;
       await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
@@ -106,7 +78,7 @@ try {
       }));
       const used = process.cpuUsage(cpu);
       perRequest.push((used.user + used.system) / 1000 / REQUESTS);
-      perRequestStatements = (statements - before) / REQUESTS;
+      perRequestStatements = (statements() - before) / REQUESTS;
     }
     perRequest.sort((a, b) => a - b);
     console.log(

@@ -24,7 +24,14 @@ import { createTestDatabase } from "../tests/support/databases.ts";
 import { loadGenerator, postLoad } from "./load.ts";
 import { createPeerData, SIZE } from "./peers/data.ts";
 import { installPeers } from "./peers/install.ts";
-import { type Names, OURS, POSTGRAPHILE, QUERIES, type Query } from "./peers/queries.ts";
+import {
+  cursorAfter1900,
+  type Names,
+  OURS,
+  POSTGRAPHILE,
+  QUERIES,
+  type Query,
+} from "./peers/queries.ts";
 import { freePort, profileDuring } from "./peers/profile.ts";
 import { cpuMs, sampleRss } from "./peers/proc.ts";
 import { type ServerProcess, startProcess, startServerProcess } from "./server_process.ts";
@@ -76,20 +83,6 @@ async function graphql(
     throw new Error(`${server.name}: ${JSON.stringify(body.errors ?? body)}\n${query}`);
   }
   return body.data;
-}
-
-/** The cursor after the 1,900th user (pages of at most 1,000: our maximum page size). */
-async function cursorAfter1900(server: Server): Promise<string> {
-  let after: string | null = null;
-  for (const first of [1000, 900]) {
-    const data = await graphql(
-      server,
-      `query ($first: Int, $after: Cursor) { ${server.names.users}(first: $first, after: $after) { pageInfo { endCursor } } }`,
-      { first, after },
-    );
-    after = (data[server.names.users] as { pageInfo: { endCursor: string } }).pageInfo.endCursor;
-  }
-  return after!;
 }
 
 function idsIn(value: unknown, into: unknown[] = []): unknown[] {
@@ -210,7 +203,10 @@ try {
   const peersUnderTest = [ours, postgraphile];
   for (const server of peersUnderTest) {
     server.variables = {
-      after: await cursorAfter1900(server),
+      after: await cursorAfter1900(
+        server.names,
+        (query, variables) => graphql(server, query, variables),
+      ),
       id: server.globalId("Post", SIZE.posts / 2),
     };
   }

@@ -51,3 +51,24 @@ export const QUERIES: Query[] = [
       `query ($id: ID!) { node(id: $id) { id ... on Post { title ${n.comments}(first: 10) { edges { node { id text } } } } } }`,
   },
 ];
+
+/**
+ * The cursor after the 1,900th user of the peer data set, in the format of the server `post`
+ * talks to (pages of at most 1,000: our maximum page size).
+ *
+ * @param post runs `query` with `variables` on the server and returns its `data`
+ */
+export async function cursorAfter1900(
+  names: Names,
+  post: (query: string, variables: Record<string, unknown>) => Promise<Record<string, unknown>>,
+): Promise<string> {
+  let after: string | null = null;
+  for (const first of [1000, 900]) {
+    const data = await post(
+      `query ($first: Int, $after: Cursor) { ${names.users}(first: $first, after: $after) { pageInfo { endCursor } } }`,
+      { first, after },
+    );
+    after = (data[names.users] as { pageInfo: { endCursor: string } }).pageInfo.endCursor;
+  }
+  return after!;
+}
