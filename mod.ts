@@ -45,16 +45,16 @@ export {
   Type,
   Unbind,
 } from "./runtime/annotations.ts";
-export { ErrorCode, gqlError, MAX_QUOTED_INPUT, quote } from "./runtime/errors.ts";
-export { DEFAULT_LIMITS, Limits, type LimitsOptions } from "./runtime/limits.ts";
-export { Deadline, type DeadlineOptions, unavailable } from "./runtime/deadline.ts";
-export { Jit } from "./runtime/jit.ts";
-export { BodyLimit, DEFAULT_MAX_BODY_BYTES } from "./runtime/body_limit.ts";
+export { ErrorCode, gqlError, MAX_QUOTED_INPUT, quote } from "./runtime/error_codes.ts";
+export { DEFAULT_LIMITS, Limits, type LimitsOptions } from "./runtime/gates/limits.ts";
+export { Deadline, type DeadlineOptions, unavailable } from "./runtime/gates/deadline.ts";
+export { Jit } from "./runtime/gates/jit.ts";
+export { BodyLimit, DEFAULT_MAX_BODY_BYTES } from "./runtime/gates/body_limit.ts";
 export {
   documentCache,
   type DocumentCacheOptions,
   type YogaDocumentCache,
-} from "./runtime/document_cache.ts";
+} from "./runtime/gates/document_cache.ts";
 export {
   defineGraph,
   type EdgeDescription,
@@ -85,26 +85,26 @@ export {
   type NodeFields,
   noder,
   noders,
-} from "./runtime/node.ts";
-export { setupUniversalIds } from "./runtime/universal.ts";
+} from "./runtime/plan/global_id.ts";
+export { setupUniversalIds } from "./runtime/sql/universal_ids.ts";
 export type {
   Connection,
   Edge,
   PageInfo,
   PaginationArgs,
   PaginationLimits,
-} from "./runtime/connection.ts";
-export type { OrderDirection, OrderInput } from "./runtime/order.ts";
-export type { CollectLimits } from "./runtime/collect.ts";
-export { readConnection, type ReadFrom } from "./runtime/read_from.ts";
-export { READ_PRIMARY_UNTIL, type ReadYourWritesOptions } from "./runtime/read_your_writes.ts";
-export { replicaFailover, type ReplicaFailoverOptions } from "./runtime/replica_failover.ts";
+} from "./runtime/plan/connection.ts";
+export type { OrderDirection, OrderInput } from "./runtime/plan/order_terms.ts";
+export type { CollectLimits } from "./runtime/plan/field_collection.ts";
+export { readConnection, type ReadFrom } from "./runtime/sql/read_from.ts";
+export { READ_PRIMARY_UNTIL, type ReadYourWritesOptions } from "./runtime/gates/read_your_writes.ts";
+export { replicaFailover, type ReplicaFailoverOptions } from "./runtime/sql/replica_failover.ts";
 export {
   createResolvers,
   type Resolver,
   type ResolverMap,
   type ResolverOptions,
-} from "./runtime/resolvers.ts";
+} from "./runtime/resolve/resolvers.ts";
 export type {
   Awaitable,
   EntityOf,
@@ -113,19 +113,19 @@ export type {
   Maybe,
   ResolverContext,
   TypeResolvers,
-} from "./runtime/resolver_types.ts";
-export { createGraphQLSchema, type SchemaOptions, type UserResolvers } from "./runtime/schema.ts";
+} from "./runtime/resolve/resolver_types.ts";
+export { createGraphQLSchema, type SchemaOptions, type UserResolvers } from "./runtime/resolve/graphql_schema.ts";
 export {
   fromContext,
   type MikroContext,
   Transactioner,
   type TransactionerOptions,
   type TxOpener,
-} from "./runtime/transaction.ts";
+} from "./runtime/gates/transactioner.ts";
 export {
   createNode,
   deleteNode,
   type MutationInput,
   NodeMutation,
   updateNode,
-} from "./runtime/mutation.ts";
+} from "./runtime/resolve/node_mutation.ts";

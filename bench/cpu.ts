@@ -17,7 +17,7 @@
  * @module
  */
 import process from "node:process";
-import { encodeGlobalId } from "../runtime/node.ts";
+import { encodeGlobalId } from "../runtime/plan/global_id.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { openBenchServer } from "./bench_server.ts";
 import { createPeerData, SIZE } from "./peers/data.ts";

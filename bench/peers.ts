@@ -19,7 +19,7 @@
  * @module
  */
 import { fromFileUrl } from "@std/path";
-import { encodeGlobalId } from "../runtime/node.ts";
+import { encodeGlobalId } from "../runtime/plan/global_id.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { loadGenerator, postLoad } from "./load.ts";
 import { createPeerData, SIZE } from "./peers/data.ts";

@@ -19,7 +19,7 @@ import {
 } from "../runtime/annotations.ts";
 import type { IdDescription, ScalarKind } from "../runtime/graph.ts";
 import { queryFieldName } from "../runtime/names.ts";
-import { find, ModelAnnotations, skipModes } from "./annotations.ts";
+import { find, ModelAnnotations, skipModes } from "./read_annotations.ts";
 import { Diagnostics } from "./diagnostics.ts";
 import { Embeddables, flattened } from "./embeddables.ts";
 import { addEnum, enumOf } from "./enums.ts";
@@ -32,7 +32,7 @@ import {
   optionalOnCreate,
   scalarShape,
 } from "./fields.ts";
-import type { LoadedEntity, LoadedModel } from "./load.ts";
+import type { LoadedEntity, LoadedModel } from "./load_entities.ts";
 import type { Model, ModelEdge, ModelEnum, ModelField, ModelType } from "./model.ts";
 import { buildMutations } from "./mutations.ts";
 import { addEdgeOrderField, type PendingEdgeOrder } from "./order.ts";

@@ -15,7 +15,7 @@
 import { exists } from "@std/fs/exists";
 import { parse as parseJsonc } from "@std/jsonc";
 import { dirname, fromFileUrl, join, resolve, toFileUrl } from "@std/path";
-import { GenerateError } from "./errors.ts";
+import { GenerateError } from "./generate_error.ts";
 
 const NAMES = ["deno.json", "deno.jsonc"];
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { GenerateError } from "./errors.ts";
+import { GenerateError } from "./generate_error.ts";
 
 /** One problem, naming where it is. */
 export interface Diagnostic {

@@ -10,7 +10,7 @@
 import type { EntityMetadata, EntityProperty } from "@mikro-orm/core";
 import { type Annotation, type EntityAnnotations, SkipType } from "../runtime/annotations.ts";
 import { embeddableInputName } from "../runtime/names.ts";
-import { find, skipModes } from "./annotations.ts";
+import { find, skipModes } from "./read_annotations.ts";
 import { generated, optionalOnCreate } from "./fields.ts";
 import type { ModelEmbeddable, ModelField } from "./model.ts";
 

@@ -10,7 +10,7 @@
 import type { EntityProperty } from "@mikro-orm/core";
 import { propertyEnumName } from "../runtime/names.ts";
 import type { DiagnosticInput, Diagnostics } from "./diagnostics.ts";
-import type { LoadedEnum } from "./load.ts";
+import type { LoadedEnum } from "./load_entities.ts";
 import type { ModelEnum } from "./model.ts";
 
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;

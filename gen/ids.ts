@@ -7,7 +7,7 @@
  */
 import type { GlobalIdFormat } from "../runtime/graph.ts";
 import { Diagnostics } from "./diagnostics.ts";
-import { GenerateError } from "./errors.ts";
+import { GenerateError } from "./generate_error.ts";
 import type { Model } from "./model.ts";
 
 const FORMATS: GlobalIdFormat[] = ["opaque", "universal", "raw"];

@@ -16,7 +16,7 @@ import { emitCollection, emitEdges, emitEnums, emitPagination } from "./emit/tab
 import { buildModel } from "./build_model.ts";
 import { applyGlobalIds } from "./ids.ts";
 import { checkForeignKeyIndexes } from "./indexes.ts";
-import { loadModel } from "./load.ts";
+import { loadModel } from "./load_entities.ts";
 import { loadOrmConfig } from "./orm_config.ts";
 import type { Model } from "./model.ts";
 import { printModelSchema } from "./schema.ts";
@@ -29,8 +29,8 @@ export {
   type OrmDiscoveryOptions,
 } from "./config.ts";
 export { type Diagnostic, type DiagnosticInput, formatDiagnostic } from "./diagnostics.ts";
-export type { LoadedEntity } from "./load.ts";
-export { GenerateError } from "./errors.ts";
+export type { LoadedEntity } from "./load_entities.ts";
+export { GenerateError } from "./generate_error.ts";
 export type {
   Model,
   ModelEdge,

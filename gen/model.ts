@@ -19,7 +19,7 @@ import type {
   OrderFieldDescription,
   WhereFieldDescription,
 } from "../runtime/graph.ts";
-import type { LoadedEntity } from "./load.ts";
+import type { LoadedEntity } from "./load_entities.ts";
 
 /** A scalar field of a node type or an embeddable. */
 export interface ModelField extends FieldDescription {

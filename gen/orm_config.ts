@@ -6,7 +6,7 @@
  */
 import { toFileUrl } from "@std/path";
 import type { OrmDiscoveryOptions } from "./config.ts";
-import { GenerateError } from "./errors.ts";
+import { GenerateError } from "./generate_error.ts";
 
 /**
  * Imports the MikroORM config module at `file` (absolute) and returns its options.

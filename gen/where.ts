@@ -26,7 +26,7 @@ import {
   predicateName,
   whereInputName,
 } from "../runtime/names.ts";
-import { whereOps } from "../runtime/where.ts";
+import { whereOps } from "../runtime/plan/where_filter.ts";
 import type { Diagnostics } from "./diagnostics.ts";
 import type { ModelEmbeddable, ModelField, ModelType, ModelWhereField } from "./model.ts";
 

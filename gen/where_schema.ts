@@ -17,7 +17,7 @@ import {
   type GraphQLScalarType,
 } from "graphql";
 import { hasPredicateName, predicateName } from "../runtime/names.ts";
-import { whereOps } from "../runtime/where.ts";
+import { whereOps } from "../runtime/plan/where_filter.ts";
 import type { Model } from "./model.ts";
 
 /**

@@ -7,7 +7,7 @@
  */
 import { ensureDir } from "@std/fs";
 import { dirname, join } from "@std/path";
-import { GenerateError } from "./errors.ts";
+import { GenerateError } from "./generate_error.ts";
 
 /**
  * Writes `files` (name -> content) into `out`, or with `check` compares them with `out`'s.

@@ -18,7 +18,7 @@
 import type { EntityManager, EntityProperty } from "@mikro-orm/core";
 import type { GraphQLError } from "graphql";
 import { dialectOf } from "./dialect.ts";
-import { ErrorCode, gqlError, quote } from "./errors.ts";
+import { ErrorCode, gqlError, quote } from "./error_codes.ts";
 
 const INTEGER_RANGES: [RegExp, number][] = [
   [/^tinyint/, 2 ** 7],

@@ -4,7 +4,7 @@
  */
 import { assertEquals } from "@std/assert";
 import { decodeBase64Url, encodeBase64Url } from "@std/encoding/base64url";
-import { base64UrlToText, textToBase64Url } from "../../runtime/base64url.ts";
+import { base64UrlToText, textToBase64Url } from "../../runtime/plan/base64url.ts";
 
 const texts = [
   "",

@@ -13,9 +13,9 @@
 import { assert, assertEquals } from "@std/assert";
 import { graphql, type GraphQLSchema } from "graphql";
 import type { Graph, GraphHooks } from "@mikrogql/ext";
-import { globalIdOf } from "../../runtime/node.ts";
+import { globalIdOf } from "../../runtime/plan/global_id.ts";
 import { nodeTypeOf } from "../../runtime/graph.ts";
-import { setupUniversalIds } from "../../runtime/universal.ts";
+import { setupUniversalIds } from "../../runtime/sql/universal_ids.ts";
 import { entities as blogEntities } from "../../examples/blog/entities.ts";
 import * as blog from "../../examples/blog/generated/mod.ts";
 import { entities as realworldEntities } from "../../examples/realworld/entities.ts";

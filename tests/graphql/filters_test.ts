@@ -18,7 +18,7 @@ import { User } from "../../examples/blog/entities/user.ts";
 import { entities } from "../../examples/blog/entities.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { seed } from "../../examples/blog/seed.ts";
-import { encodeGlobalId } from "../../runtime/node.ts";
+import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
 import { Todo } from "../../examples/todo/entities/todo.ts";
 import { entities as todoEntities } from "../../examples/todo/entities.ts";
 import { createSchema as todoSchema } from "../../examples/todo/generated/mod.ts";

@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { encodeBase64Url } from "@std/encoding/base64url";
-import { orderSql, planPage } from "../../runtime/page_query.ts";
+import { orderSql, planPage } from "../../runtime/plan/page_plan.ts";
 import { createSchema, graph } from "../../examples/todo/generated/mod.ts";
 import { seed, TODOS } from "../../examples/todo/seed.ts";
 import { entities } from "../../examples/todo/entities.ts";

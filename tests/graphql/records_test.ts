@@ -15,7 +15,7 @@ import { entities as shopEntities } from "../../examples/shop/entities.ts";
 import { seed as seedShop } from "../../examples/shop/seed.ts";
 import { entities as todoEntities } from "../../examples/todo/entities.ts";
 import { seed as seedTodo } from "../../examples/todo/seed.ts";
-import { isRecord, leanable, toRecords } from "../../runtime/records.ts";
+import { isRecord, leanable, toRecords } from "../../runtime/sql/lean_records.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
 
 const EXAMPLES = [

@@ -25,7 +25,7 @@ import {
 } from "graphql";
 import type { Graph, NodeType } from "@mikrogql/ext";
 import { hasPredicateName, predicateName } from "../../runtime/names.ts";
-import { whereOps } from "../../runtime/where.ts";
+import { whereOps } from "../../runtime/plan/where_filter.ts";
 
 /** Values the generator draws ids and cursors from, filled from the data and earlier answers. */
 export interface Pools {

@@ -22,15 +22,15 @@ import {
   type NodeType,
   type ResolverMap,
 } from "@mikrogql/ext";
-import { base64UrlToText } from "../../runtime/base64url.ts";
-import { encodeCursor } from "../../runtime/cursor.ts";
+import { base64UrlToText } from "../../runtime/plan/base64url.ts";
+import { encodeCursor } from "../../runtime/plan/cursor.ts";
 import { dialectOf, exactValue } from "../../runtime/dialect.ts";
-import { ErrorCode, gqlError } from "../../runtime/errors.ts";
+import { ErrorCode, gqlError } from "../../runtime/error_codes.ts";
 import { withHooks } from "../../runtime/graph.ts";
-import { decodeGlobalId } from "../../runtime/node.ts";
-import type { PaginationArgs } from "../../runtime/connection.ts";
-import { type OrderTerm, orderTerms } from "../../runtime/order.ts";
-import { whereFilter } from "../../runtime/where.ts";
+import { decodeGlobalId } from "../../runtime/plan/global_id.ts";
+import type { PaginationArgs } from "../../runtime/plan/connection.ts";
+import { type OrderTerm, orderTerms } from "../../runtime/plan/order_terms.ts";
+import { whereFilter } from "../../runtime/plan/where_filter.ts";
 
 type Row = Record<string, unknown>;
 type Ctx = { em: EntityManager };

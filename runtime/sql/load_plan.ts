@@ -19,29 +19,29 @@
  */
 import { type EntityManager, type FilterQuery, type QueryOrderMap, wrap } from "@mikro-orm/core";
 import { raw, type SqlEntityManager } from "@mikro-orm/sql";
-import type { EdgePlan, NodePlan } from "./collect.ts";
-import type { NodeType } from "./graph.ts";
+import type { EdgePlan, NodePlan } from "../plan/field_collection.ts";
+import type { NodeType } from "../graph.ts";
 import { storeEdge as store } from "./loaded_edges.ts";
-import { isRecord, leanable, toRecords } from "./records.ts";
-import { allOf, whereFilter } from "./where.ts";
-import { whereFiltered } from "./filters.ts";
+import { isRecord, leanable, toRecords } from "./lean_records.ts";
+import { allOf, whereFilter } from "../plan/where_filter.ts";
+import { whereFiltered } from "./orm_filters.ts";
 import {
   type Connection,
   type PaginationArgs,
   type PaginationLimits,
   toConnection,
   valueAt,
-} from "./connection.ts";
+} from "../plan/connection.ts";
 import {
   orderSql,
   type PagePlan,
   type PageQuery,
   planPage,
   withoutExtraRow,
-} from "./page_query.ts";
+} from "../plan/page_plan.ts";
 import { readConnection } from "./read_from.ts";
-import { allSettled } from "./settled.ts";
-import type { RequestContext } from "./request.ts";
+import { allSettled } from "./all_settled.ts";
+import type { RequestContext } from "../request_context.ts";
 
 /** The `fields` option of a plan: collected properties plus `extra`; `undefined` loads all. */
 export function fieldsOf(plan: NodePlan, extra: string[] = []): string[] | undefined {

@@ -10,8 +10,8 @@
  * @module
  */
 import { base64UrlToText, textToBase64Url } from "./base64url.ts";
-import { ErrorCode, gqlError, quote } from "./errors.ts";
-import type { ScalarKind } from "./graph.ts";
+import { ErrorCode, gqlError, quote } from "../error_codes.ts";
+import type { ScalarKind } from "../graph.ts";
 
 /** A decoded cursor. */
 export interface Cursor {

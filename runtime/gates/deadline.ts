@@ -41,10 +41,10 @@
 import type { EntityManager, InflightQueryAbortStrategy } from "@mikro-orm/core";
 import { type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { databaseFault, isPoolWait } from "./db_errors.ts";
-import { dialectOf } from "./dialect.ts";
-import { ErrorCode, gqlError } from "./errors.ts";
-import type { MikroContext } from "./transaction.ts";
+import { databaseFault, isPoolWait } from "../sql/database_faults.ts";
+import { dialectOf } from "../dialect.ts";
+import { ErrorCode, gqlError } from "../error_codes.ts";
+import type { MikroContext } from "./transactioner.ts";
 
 /** Where the Deadline plugin keeps the request's deadline in the GraphQL context. */
 const DEADLINE = Symbol.for("mikrogql.deadline");

@@ -6,14 +6,14 @@
  */
 import { type Collection, wrap } from "@mikro-orm/core";
 import type { GraphQLResolveInfo } from "graphql";
-import { collectConnection, collectNode, type EdgePlan } from "./collect.ts";
-import { loadPlan, paginate } from "./load.ts";
-import { edgeKey, loadedEdge, rootScope } from "./loaded_edges.ts";
-import { type EdgeDescription, type NodeType, nodeTypeOf } from "./graph.ts";
-import { isRecord } from "./records.ts";
-import type { RequestContext } from "./request.ts";
-import { whereFilter } from "./where.ts";
-import type { Connection, PaginationArgs } from "./connection.ts";
+import { collectConnection, collectNode, type EdgePlan } from "../plan/field_collection.ts";
+import { loadPlan, paginate } from "../sql/load_plan.ts";
+import { edgeKey, loadedEdge, rootScope } from "../sql/loaded_edges.ts";
+import { type EdgeDescription, type NodeType, nodeTypeOf } from "../graph.ts";
+import { isRecord } from "../sql/lean_records.ts";
+import type { RequestContext } from "../request_context.ts";
+import { whereFilter } from "../plan/where_filter.ts";
+import type { Connection, PaginationArgs } from "../plan/connection.ts";
 
 /**
  * Resolves the edge field `name` of `parent` (entgql's generated edge resolver, spec rule 3):

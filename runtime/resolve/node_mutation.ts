@@ -27,15 +27,15 @@ import {
   wrap,
 } from "@mikro-orm/core";
 import type { GraphQLFieldResolver } from "graphql";
-import { ErrorCode, gqlError, quote } from "./errors.ts";
-import type { Graph, MutationInputFieldDescription, NodeType } from "./graph.ts";
-import { decodeGlobalId, isOfType, keyFilter, keysFilter, notFound, primaryKeyOf } from "./node.ts";
-import type { CollectLimits } from "./collect.ts";
-import { checkColumnValue } from "./column_values.ts";
-import { dialectOf } from "./dialect.ts";
-import { requestContext } from "./request.ts";
-import { resolveReturnedNode } from "./roots.ts";
-import { fromContext, type MikroContext } from "./transaction.ts";
+import { ErrorCode, gqlError, quote } from "../error_codes.ts";
+import type { Graph, MutationInputFieldDescription, NodeType } from "../graph.ts";
+import { decodeGlobalId, isOfType, keyFilter, keysFilter, notFound, primaryKeyOf } from "../plan/global_id.ts";
+import type { CollectLimits } from "../plan/field_collection.ts";
+import { checkColumnValue } from "../column_values.ts";
+import { dialectOf } from "../dialect.ts";
+import { requestContext } from "../request_context.ts";
+import { resolveReturnedNode } from "./root_fields.ts";
+import { fromContext, type MikroContext } from "../gates/transactioner.ts";
 
 /** A `Create<T>Input` / `Update<T>Input` value as graphql-js passes it: field name -> value. */
 export type MutationInput = Record<string, unknown>;

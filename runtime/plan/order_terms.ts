@@ -38,9 +38,9 @@ import {
   raw,
   type RawQueryFragment,
 } from "@mikro-orm/core";
-import { dialectOf, exactValue } from "./dialect.ts";
-import { ErrorCode, gqlError } from "./errors.ts";
-import type { NodeType, ScalarKind } from "./graph.ts";
+import { dialectOf, exactValue } from "../dialect.ts";
+import { ErrorCode, gqlError } from "../error_codes.ts";
+import type { NodeType, ScalarKind } from "../graph.ts";
 
 /** `ASC` or `DESC`, the values of the `OrderDirection` enum. */
 export type OrderDirection = "ASC" | "DESC";

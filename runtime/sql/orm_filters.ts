@@ -14,7 +14,7 @@ import {
   type FilterQuery,
   QueryHelper,
 } from "@mikro-orm/core";
-import { allOf } from "./where.ts";
+import { allOf } from "../plan/where_filter.ts";
 
 /**
  * The condition `em.find(entity, ...)` adds for the filters enabled on `em` (no per-call filter

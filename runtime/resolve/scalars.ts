@@ -5,7 +5,7 @@
  * @module
  */
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from "graphql";
-import { quote } from "./errors.ts";
+import { quote } from "../error_codes.ts";
 
 const RFC3339 = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)$/i;
 

@@ -27,11 +27,11 @@ import {
   raw,
   UuidType,
 } from "@mikro-orm/core";
-import { containsFold, type Dialect, dialectOf, matchText } from "./dialect.ts";
-import { ErrorCode, gqlError, quote } from "./errors.ts";
-import type { Graph, NodeType, WhereFieldDescription, WhereOp, WhereOpFamily } from "./graph.ts";
-import { hasPredicateName, predicateName } from "./names.ts";
-import { decodeGlobalId, isOfType } from "./node.ts";
+import { containsFold, type Dialect, dialectOf, matchText } from "../dialect.ts";
+import { ErrorCode, gqlError, quote } from "../error_codes.ts";
+import type { Graph, NodeType, WhereFieldDescription, WhereOp, WhereOpFamily } from "../graph.ts";
+import { hasPredicateName, predicateName } from "../names.ts";
+import { decodeGlobalId, isOfType } from "./global_id.ts";
 
 const FAMILIES: Record<WhereOpFamily, WhereOp[]> = {
   boolean: ["EQ", "NEQ"],

@@ -25,7 +25,7 @@ import { walk } from "@std/fs/walk";
 import { isGlob, relative, resolve, toFileUrl } from "@std/path";
 import type { OrmDiscoveryOptions } from "./config.ts";
 import { Diagnostics } from "./diagnostics.ts";
-import { GenerateError } from "./errors.ts";
+import { GenerateError } from "./generate_error.ts";
 
 /** An entity found in an entity module. */
 export interface LoadedEntity {

@@ -26,11 +26,11 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { databaseFault } from "./db_errors.ts";
+import { databaseFault } from "../sql/database_faults.ts";
 import { deadlineOf, unavailable } from "./deadline.ts";
-import { dialectOf } from "./dialect.ts";
-import { ErrorCode } from "./errors.ts";
-import { type ReadFrom, readFrom } from "./read_from.ts";
+import { dialectOf } from "../dialect.ts";
+import { ErrorCode } from "../error_codes.ts";
+import { type ReadFrom, readFrom } from "../sql/read_from.ts";
 import {
   checkReadYourWrites,
   pinRecentWriter,

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { ErrorCode } from "./errors.ts";
+import { ErrorCode } from "../error_codes.ts";
 
 const ALLOWED = new Set(["application/json", "application/graphql+json"]);
 

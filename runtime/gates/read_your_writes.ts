@@ -11,7 +11,7 @@
  * @module
  */
 import { getCookies } from "@std/http/cookie";
-import type { ReadFrom } from "./read_from.ts";
+import type { ReadFrom } from "../sql/read_from.ts";
 
 /** Options of the Transactioner's `readYourWrites`. */
 export interface ReadYourWritesOptions {

@@ -35,7 +35,7 @@ import type { Plugin } from "graphql-yoga";
 import { ArgumentChecker } from "./argument_limits.ts";
 import { operationCost } from "./cost.ts";
 import { refuseCrossSite } from "./csrf.ts";
-import { clipMessage, ErrorCode, gqlError } from "./errors.ts";
+import { clipMessage, ErrorCode, gqlError } from "../error_codes.ts";
 import { checkSelections } from "./selection_limits.ts";
 
 /** Options of {@linkcode Limits}; every limit has a default. */

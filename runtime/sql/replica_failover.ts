@@ -14,7 +14,7 @@
  * @module
  */
 import type { Connection, MikroORM } from "@mikro-orm/core";
-import { databaseFault } from "./db_errors.ts";
+import { databaseFault } from "./database_faults.ts";
 
 /** Options of {@linkcode replicaFailover}. */
 export interface ReplicaFailoverOptions {

@@ -8,8 +8,8 @@
  */
 import { GraphQLEnumType, GraphQLError, type GraphQLSchema } from "graphql";
 import { createSchema } from "graphql-yoga";
-import { ErrorCode, gqlError } from "./errors.ts";
-import type { Graph } from "./graph.ts";
+import { ErrorCode, gqlError } from "../error_codes.ts";
+import type { Graph } from "../graph.ts";
 import { createResolvers, type ResolverOptions } from "./resolvers.ts";
 
 /** The resolvers argument of GraphQL Yoga's `createSchema`. */

@@ -15,9 +15,9 @@ import {
   type GraphQLInputType,
   isInputObjectType,
 } from "graphql";
-import { nulCharacterError } from "./column_values.ts";
-import { ErrorCode, gqlError } from "./errors.ts";
-import { isWhereInputName } from "./names.ts";
+import { nulCharacterError } from "../column_values.ts";
+import { ErrorCode, gqlError } from "../error_codes.ts";
+import { isWhereInputName } from "../names.ts";
 
 /** The limits {@linkcode ArgumentChecker} applies. */
 export interface ArgumentLimits {

@@ -27,10 +27,10 @@ import {
   isObjectType,
   type SelectionSetNode,
 } from "graphql";
-import { ErrorCode, gqlError } from "./errors.ts";
-import type { EdgeDescription, Graph, NodeType } from "./graph.ts";
-import { edgeKey } from "./loaded_edges.ts";
-import { connectionName, edgeName } from "./names.ts";
+import { ErrorCode, gqlError } from "../error_codes.ts";
+import type { EdgeDescription, Graph, NodeType } from "../graph.ts";
+import { edgeKey } from "../sql/loaded_edges.ts";
+import { connectionName, edgeName } from "../names.ts";
 import { type PaginationArgs, type PaginationLimits, validatePagination } from "./connection.ts";
 
 /** What to load for the nodes of one level. */

@@ -37,7 +37,7 @@ import {
   type SelectionSetNode,
   valueFromASTUntyped,
 } from "graphql";
-import { isConnectionName } from "./names.ts";
+import { isConnectionName } from "../names.ts";
 
 /** What {@linkcode operationCost} needs besides the operation. */
 export interface CostContext {

@@ -16,10 +16,10 @@
  */
 import { type EntityManager, Reference, wrap } from "@mikro-orm/core";
 import { base64UrlToText, textToBase64Url } from "./base64url.ts";
-import { ErrorCode, gqlError, MAX_QUOTED_INPUT } from "./errors.ts";
-import type { Graph, NodeType } from "./graph.ts";
-import { findRows } from "./load.ts";
-import { allSettled } from "./settled.ts";
+import { ErrorCode, gqlError, MAX_QUOTED_INPUT } from "../error_codes.ts";
+import type { Graph, NodeType } from "../graph.ts";
+import { findRows } from "../sql/load_plan.ts";
+import { allSettled } from "../sql/all_settled.ts";
 
 /** A decoded global id. */
 export interface GlobalId {

@@ -6,18 +6,18 @@
  * @module
  */
 import type { GraphQLFieldResolver, GraphQLScalarType } from "graphql";
-import type { CollectLimits } from "./collect.ts";
-import { resolveEdge } from "./edges.ts";
-import { type Graph, type GraphHooks, nodeTypeOf, withHooks } from "./graph.ts";
-import { mutationResolvers } from "./mutation.ts";
-import { connectionName } from "./names.ts";
-import { globalIdOf, primaryKeyOf } from "./node.ts";
-import type { Connection, PaginationArgs } from "./connection.ts";
-import { type RequestContext, requestContext } from "./request.ts";
-import { resolveConnection, resolveNode, resolveNodes } from "./roots.ts";
+import type { CollectLimits } from "../plan/field_collection.ts";
+import { resolveEdge } from "./edge_fields.ts";
+import { type Graph, type GraphHooks, nodeTypeOf, withHooks } from "../graph.ts";
+import { mutationResolvers } from "./node_mutation.ts";
+import { connectionName } from "../names.ts";
+import { globalIdOf, primaryKeyOf } from "../plan/global_id.ts";
+import type { Connection, PaginationArgs } from "../plan/connection.ts";
+import { type RequestContext, requestContext } from "../request_context.ts";
+import { resolveConnection, resolveNode, resolveNodes } from "./root_fields.ts";
 import { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./scalars.ts";
-import type { ReadFrom } from "./read_from.ts";
-import { fromContext, type MikroContext } from "./transaction.ts";
+import type { ReadFrom } from "../sql/read_from.ts";
+import { fromContext, type MikroContext } from "../gates/transactioner.ts";
 
 /**
  * Options of {@linkcode createResolvers}: page-size and depth limits (`maxPageSize`,

@@ -7,8 +7,8 @@
  * @module
  */
 import type { EntityManager } from "@mikro-orm/core";
-import { type Dialect, dialectOf } from "./dialect.ts";
-import type { Graph } from "./graph.ts";
+import { type Dialect, dialectOf } from "../dialect.ts";
+import type { Graph } from "../graph.ts";
 
 /** The table recording the type of each id range: `id` (range index), `type` (GraphQL type). */
 export const TYPE_TABLE = "mikrogql_types";

@@ -7,15 +7,15 @@
  * @module
  */
 import type { GraphQLResolveInfo } from "graphql";
-import { collectConnection, collectNode, collectNodes, type NodePlan } from "./collect.ts";
-import { type NodeType, nodeTypeOf } from "./graph.ts";
-import { countRows, fieldsOf, fillOrderValues, findRows, loadPlan } from "./load.ts";
-import { rootScope } from "./loaded_edges.ts";
-import { decodeGlobalId, findNode, noders } from "./node.ts";
-import { type Connection, type PaginationArgs, toConnection } from "./connection.ts";
-import { planPage, withoutExtraRow } from "./page_query.ts";
-import type { RequestContext } from "./request.ts";
-import { allOf, whereFilter } from "./where.ts";
+import { collectConnection, collectNode, collectNodes, type NodePlan } from "../plan/field_collection.ts";
+import { type NodeType, nodeTypeOf } from "../graph.ts";
+import { countRows, fieldsOf, fillOrderValues, findRows, loadPlan } from "../sql/load_plan.ts";
+import { rootScope } from "../sql/loaded_edges.ts";
+import { decodeGlobalId, findNode, noders } from "../plan/global_id.ts";
+import { type Connection, type PaginationArgs, toConnection } from "../plan/connection.ts";
+import { planPage, withoutExtraRow } from "../plan/page_plan.ts";
+import type { RequestContext } from "../request_context.ts";
+import { allOf, whereFilter } from "../plan/where_filter.ts";
 
 /**
  * Resolves a root connection field (`users(after, first, before, last, orderBy, where)`) of

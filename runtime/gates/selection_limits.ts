@@ -14,7 +14,7 @@ import {
   type SelectionSetNode,
   visit,
 } from "graphql";
-import { ErrorCode, gqlError } from "./errors.ts";
+import { ErrorCode, gqlError } from "../error_codes.ts";
 
 /** The limits {@linkcode checkSelections} applies. */
 export interface SelectionLimits {

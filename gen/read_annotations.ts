@@ -11,7 +11,7 @@ import {
   annotationsOf,
   type EntityAnnotations,
 } from "../runtime/annotations.ts";
-import type { LoadedEntity } from "./load.ts";
+import type { LoadedEntity } from "./load_entities.ts";
 
 /** The annotations of every loaded entity, read once. */
 export class ModelAnnotations {

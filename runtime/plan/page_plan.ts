@@ -11,7 +11,7 @@
  */
 import type { EntityManager, FilterQuery, QueryOrderMap } from "@mikro-orm/core";
 import { type CursorShape, decodeCursor } from "./cursor.ts";
-import type { NodeType } from "./graph.ts";
+import type { NodeType } from "../graph.ts";
 import {
   type ConnectionPlan,
   type PaginationArgs,
@@ -25,7 +25,7 @@ import {
   type OrderTerm,
   orderText,
   pageOrder,
-} from "./order.ts";
+} from "./order_terms.ts";
 
 /** The rows to fetch for one page: filter, order and limit, ready for `em.find`. */
 export interface PageQuery {

@@ -7,9 +7,9 @@
  * @module
  */
 import type { ConnectionType, EntityManager } from "@mikro-orm/core";
-import type { CollectLimits, CollectOptions } from "./collect.ts";
+import type { CollectLimits, CollectOptions } from "./plan/field_collection.ts";
 import type { Graph } from "./graph.ts";
-import { readConnection } from "./read_from.ts";
+import { readConnection } from "./sql/read_from.ts";
 
 /** The context of one request. */
 export interface RequestContext extends CollectOptions {

@@ -17,9 +17,9 @@
  */
 import { helper, Reference, Utils } from "@mikro-orm/core";
 import { type Cursor, type CursorShape, encodeCursor } from "./cursor.ts";
-import { ErrorCode, gqlError } from "./errors.ts";
-import type { NodeType } from "./graph.ts";
-import type { OrderInput, OrderTerm } from "./order.ts";
+import { ErrorCode, gqlError } from "../error_codes.ts";
+import type { NodeType } from "../graph.ts";
+import type { OrderInput, OrderTerm } from "./order_terms.ts";
 
 /** The pagination arguments of a connection field. */
 export interface PaginationArgs {
