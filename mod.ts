@@ -82,10 +82,8 @@ export {
   encodeGlobalId,
   type GlobalId,
   globalIdOf,
-  type NodeFields,
-  noder,
-  noders,
 } from "./runtime/plan/global_id.ts";
+export { type NodeFields, noder, noders } from "./runtime/resolve/noder.ts";
 export { setupUniversalIds } from "./runtime/sql/universal_ids.ts";
 export type {
   Connection,
@@ -97,7 +95,10 @@ export type {
 export type { OrderDirection, OrderInput } from "./runtime/plan/order_terms.ts";
 export type { CollectLimits } from "./runtime/plan/field_collection.ts";
 export { readConnection, type ReadFrom } from "./runtime/sql/read_from.ts";
-export { READ_PRIMARY_UNTIL, type ReadYourWritesOptions } from "./runtime/gates/read_your_writes.ts";
+export {
+  READ_PRIMARY_UNTIL,
+  type ReadYourWritesOptions,
+} from "./runtime/gates/read_your_writes.ts";
 export { replicaFailover, type ReplicaFailoverOptions } from "./runtime/sql/replica_failover.ts";
 export {
   createResolvers,
@@ -114,10 +115,13 @@ export type {
   ResolverContext,
   TypeResolvers,
 } from "./runtime/resolve/resolver_types.ts";
-export { createGraphQLSchema, type SchemaOptions, type UserResolvers } from "./runtime/resolve/graphql_schema.ts";
 export {
-  fromContext,
-  type MikroContext,
+  createGraphQLSchema,
+  type SchemaOptions,
+  type UserResolvers,
+} from "./runtime/resolve/graphql_schema.ts";
+export { fromContext, type MikroContext } from "./runtime/context.ts";
+export {
   Transactioner,
   type TransactionerOptions,
   type TxOpener,

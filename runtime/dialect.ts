@@ -1,6 +1,7 @@
 /**
  * The SQL that differs between the databases mikrogql runs on (SQLite, PostgreSQL,
- * MariaDB/MySQL): case-sensitive substring matching and the exact text of a stored value.
+ * MariaDB/MySQL): identifier quoting, case-sensitive substring matching and the exact text of a
+ * stored value.
  *
  * @module
  */
@@ -21,6 +22,16 @@ export function dialectOf(em: EntityManager): Dialect {
   if (platform instanceof BasePostgreSqlPlatform) return "postgresql";
   if (platform instanceof BaseMySqlPlatform) return "mysql";
   throw new Error(`unsupported database platform ${platform.constructor.name}`);
+}
+
+/**
+ * `parts` as one SQL identifier path, each part quoted as `em`'s database quotes identifiers:
+ * `quoteIdentifiers(em, "t", "author_id")` is `"t"."author_id"` on PostgreSQL and SQLite,
+ * `` `t`.`author_id` `` on MariaDB.
+ */
+export function quoteIdentifiers(em: EntityManager, ...parts: string[]): string {
+  const platform = em.getPlatform();
+  return parts.map((part) => platform.quoteIdentifier(part)).join(".");
 }
 
 /** Where the searched text sits in the value. */

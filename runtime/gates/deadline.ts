@@ -44,7 +44,7 @@ import type { Plugin } from "graphql-yoga";
 import { databaseFault, isPoolWait } from "../sql/database_faults.ts";
 import { dialectOf } from "../dialect.ts";
 import { ErrorCode, gqlError } from "../error_codes.ts";
-import type { MikroContext } from "./transactioner.ts";
+import type { MikroContext } from "../context.ts";
 
 /** Where the Deadline plugin keeps the request's deadline in the GraphQL context. */
 const DEADLINE = Symbol.for("mikrogql.deadline");

@@ -1,6 +1,5 @@
 /**
- * The request's EntityManager in the GraphQL context (`fromContext`), and the Transactioner: a
- * GraphQL Yoga plugin that runs each mutation operation in one database transaction (the spec's
+ * The Transactioner: a GraphQL Yoga plugin that runs each mutation operation in one database transaction (the spec's
  * rules 7 and 8, entgql's `Transactioner`).
  *
  * ```ts
@@ -30,7 +29,7 @@ import { databaseFault } from "../sql/database_faults.ts";
 import { deadlineOf, unavailable } from "./deadline.ts";
 import { dialectOf } from "../dialect.ts";
 import { ErrorCode } from "../error_codes.ts";
-import { type ReadFrom, readFrom } from "../sql/read_from.ts";
+import { bindTransaction, type MikroContext } from "../context.ts";
 import {
   checkReadYourWrites,
   pinRecentWriter,
@@ -38,44 +37,6 @@ import {
   stampWriter,
   wrote,
 } from "./read_your_writes.ts";
-
-/** Where the Transactioner keeps the EntityManager bound to the open transaction. */
-const TX = Symbol.for("mikrogql.tx");
-
-/** The part of a GraphQL context that mikrogql reads. */
-export interface MikroContext {
-  /** The request's EntityManager (a fork per request: `context: () => ({ em: orm.em.fork() })`). */
-  em?: EntityManager;
-  /**
-   * Where this request's reads outside a transaction go when MikroORM has read replicas; wins
-   * over the schema's `readFrom`. The Transactioner sets `"primary"` for a mutation operation and,
-   * with `readYourWrites`, for a client's requests shortly after its own mutation.
-   */
-  readFrom?: ReadFrom;
-}
-
-/** A context as the Transactioner sees it: with the EntityManager of the open transaction. */
-type TxContext = MikroContext & { [TX]?: EntityManager };
-
-/**
- * Returns the EntityManager resolvers must use: the one bound to the operation's transaction when
- * the Transactioner opened one (spec rule 7, entgql `FromContext`), else the request's `em`, its
- * runtime reads sent to `ctx.readFrom ?? schemaReadFrom` (MikroORM's read connection when neither
- * is set; a transaction always reads from the primary).
- *
- * @param schemaReadFrom the schema's `readFrom` option
- * @throws Error when the context holds no EntityManager
- */
-export function fromContext(ctx: MikroContext, schemaReadFrom?: ReadFrom): EntityManager {
-  const em = (ctx as TxContext)[TX] ?? ctx.em;
-  if (!em) {
-    throw new Error(
-      "no EntityManager in the GraphQL context: pass `context: () => ({ em: orm.em.fork() })` to createYoga",
-    );
-  }
-  const target = ctx.readFrom ?? schemaReadFrom;
-  return target ? readFrom(em, target) : em;
-}
 
 /** What the Transactioner opens transactions on: a `MikroORM` instance, or any `{ em }`. */
 export interface TxOpener {
@@ -231,19 +192,19 @@ async function attemptTransaction(
 async function run(
   em: EntityManager,
   raw: DatabaseConnection,
-  ctx: TxContext,
+  ctx: MikroContext,
   args: ExecutionArgs,
   execute: Execute,
 ): Promise<ExecutionResult> {
   let result: ExecutionResult;
-  ctx[TX] = em;
+  bindTransaction(ctx, em);
   try {
     result = await execute(args);
   } catch (error) {
     await rollback(em, raw);
     throw error;
   } finally {
-    delete ctx[TX];
+    bindTransaction(ctx, undefined);
   }
   if (Symbol.asyncIterator in result) {
     const rolledBack = await rollback(em, raw);

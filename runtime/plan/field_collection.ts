@@ -334,3 +334,8 @@ export function collectNodes(
     return new Map(types.map((type) => [type.name, c.node(type, sets, 1)]));
   });
 }
+
+/** The `fields` option of a plan: collected properties plus `extra`; `undefined` loads all. */
+export function fieldsOf(plan: NodePlan, extra: string[] = []): string[] | undefined {
+  return plan.props && [...new Set([...plan.props, ...extra.map((p) => p.split(".")[0])])];
+}

@@ -1,6 +1,6 @@
 /**
- * Global ids and node resolution: the `node(id)` and `nodes(ids)` root fields of the Relay
- * Global Object Identification specification, and entgql's `Noder`/`Noders`.
+ * Global ids of the Relay Global Object Identification specification: encoding, decoding, and the
+ * primary-key filters a decoded id selects its row with (`resolve/noder.ts` reads the rows).
  *
  * The id format is chosen per generated schema (`GenerateOptions.globalIds`):
  *
@@ -14,12 +14,9 @@
  *
  * @module
  */
-import { type EntityManager, Reference, wrap } from "@mikro-orm/core";
+import { Reference, wrap } from "@mikro-orm/core";
 import { base64UrlToText, textToBase64Url } from "./base64url.ts";
-import { ErrorCode, gqlError, MAX_QUOTED_INPUT } from "../error_codes.ts";
 import type { Graph, NodeType } from "../graph.ts";
-import { findRows } from "../sql/load_plan.ts";
-import { allSettled } from "../sql/all_settled.ts";
 
 /** A decoded global id. */
 export interface GlobalId {
@@ -166,95 +163,4 @@ export function keysFilter(type: NodeType, pks: (string | number)[]): Record<str
   return type.id.parts
     ? { $or: pks.map((pk) => keyFilter(type, pk)) }
     : { [type.id.prop]: { $in: pks } };
-}
-
-/**
- * The `NOT_FOUND` error for a global id, with entgql's text (an id longer than
- * `MAX_QUOTED_INPUT` characters is cut).
- */
-export function notFound(id: string): Error {
-  return gqlError(
-    ErrorCode.NOT_FOUND,
-    `Could not resolve to a node with the global id of '${
-      id.length <= MAX_QUOTED_INPUT
-        ? id
-        : `${id.slice(0, MAX_QUOTED_INPUT)}… (${id.length} characters)`
-    }'`,
-  );
-}
-
-/**
- * The properties to read for rows of a node type (the collected ones), `undefined` for every
- * column as a managed entity.
- */
-export type NodeFields = (type: NodeType) => string[] | undefined;
-
-/**
- * Resolves one global id to its row (entgql `Noder`).
- *
- * @param fields the properties to read: given, the row is read with only them, as a record of
- *   the lean read path when they allow it (`findRows`); else as a managed entity
- * @throws GraphQLError `NOT_FOUND` naming the id when it is malformed or names no row
- */
-export async function noder(
-  em: EntityManager,
-  graph: Graph,
-  id: string,
-  fields: NodeFields = () => undefined,
-): Promise<object> {
-  return await findNode(em, id, decodeGlobalId(graph, id), fields);
-}
-
-/**
- * The row of the global id `id` already decoded as `decoded` ({@linkcode noder} without the
- * decoding, for a caller that decoded the id itself).
- *
- * @throws GraphQLError `NOT_FOUND` naming the id when `decoded` is `undefined` or names no row
- */
-export async function findNode(
-  em: EntityManager,
-  id: string,
-  decoded: GlobalId | undefined,
-  fields: NodeFields = () => undefined,
-): Promise<object> {
-  if (!decoded) throw notFound(id);
-  const [row] = await findRows(em, decoded.type, keyFilter(decoded.type, decoded.pk), {
-    fields: fields(decoded.type),
-  });
-  if (!row) throw notFound(id);
-  return row;
-}
-
-/**
- * Resolves many global ids (entgql `Noders`): one query per node type, results in input order,
- * duplicates kept (`fields` as for {@linkcode noder}). A missing id yields an `Error` in its
- * slot, which GraphQL turns into `null` plus a `NOT_FOUND` error at that index.
- */
-export async function noders(
-  em: EntityManager,
-  graph: Graph,
-  ids: readonly string[],
-  fields: NodeFields = () => undefined,
-): Promise<(object | Error)[]> {
-  const decoded = ids.map((id) => decodeGlobalId(graph, id));
-  const byType = new Map<NodeType, Set<string | number>>();
-  for (const d of decoded) {
-    if (d) byType.set(d.type, (byType.get(d.type) ?? new Set()).add(d.pk));
-  }
-  const found = new Map<string, object>();
-  await allSettled([...byType].map(async ([type, pks]) => {
-    const rows = await findRows(em, type, keysFilter(type, [...pks]), {
-      fields: fields(type),
-    });
-    for (const row of rows) {
-      found.set(
-        `${type.name}:${String(primaryKeyOf(type, row))}`,
-        row,
-      );
-    }
-  }));
-  return ids.map((id, i) => {
-    const d = decoded[i];
-    return (d && found.get(`${d.type.name}:${String(d.pk)}`)) ?? notFound(id);
-  });
 }

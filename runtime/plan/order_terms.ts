@@ -38,7 +38,7 @@ import {
   raw,
   type RawQueryFragment,
 } from "@mikro-orm/core";
-import { dialectOf, exactValue } from "../dialect.ts";
+import { dialectOf, exactValue, quoteIdentifiers } from "../dialect.ts";
 import { ErrorCode, gqlError } from "../error_codes.ts";
 import type { NodeType, ScalarKind } from "../graph.ts";
 
@@ -97,7 +97,7 @@ function termSql(em: EntityManager, type: NodeType, term: TermSource): TermSql |
   const dialect = dialectOf(em);
   const enumColumn = term.kind === "enum" && dialect === "mysql";
   if (!term.count && !term.field && term.kind !== "time" && !enumColumn) return undefined;
-  const q = (name: string) => em.getPlatform().quoteIdentifier(name);
+  const q = (name: string) => quoteIdentifiers(em, name);
   const meta = metaOf(em, type.entity);
   const prop = meta.properties[term.path];
   const own = (alias: string, column: string) => `${alias}.${q(column)}`;
@@ -261,7 +261,7 @@ export function orderText(
   return terms.flatMap((term) => {
     const { direction, nulls } = placement(term, reverse);
     const sql = term.sql?.text(alias) ??
-      `${alias}.${em.getPlatform().quoteIdentifier(field(meta, term.path))}`;
+      `${alias}.${quoteIdentifiers(em, field(meta, term.path))}`;
     if (!nulls) return [`${sql} ${direction}`];
     return mysql
       ? [`${sql} ${nulls === "first" ? "is not null" : "is null"}`, `${sql} ${direction}`]

@@ -27,7 +27,7 @@ import {
   raw,
   UuidType,
 } from "@mikro-orm/core";
-import { containsFold, type Dialect, dialectOf, matchText } from "../dialect.ts";
+import { containsFold, type Dialect, dialectOf, matchText, quoteIdentifiers } from "../dialect.ts";
 import { ErrorCode, gqlError, quote } from "../error_codes.ts";
 import type { Graph, NodeType, WhereFieldDescription, WhereOp, WhereOpFamily } from "../graph.ts";
 import { hasPredicateName, predicateName } from "../names.ts";
@@ -257,7 +257,7 @@ class WhereCompiler {
       (p, key) => p.embeddedProps![key],
       meta.properties[first] as EntityProperty,
     );
-    const column = this.em.getPlatform().quoteIdentifier(property.fieldNames[0]);
+    const column = quoteIdentifiers(this.em, property.fieldNames[0]);
     const [sql, param] = condition(`__alias__.${column}`);
     return {
       [raw((alias: string) => sql.replaceAll("__alias__", alias), [param]) as never]: [],

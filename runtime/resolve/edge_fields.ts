@@ -7,7 +7,8 @@
 import { type Collection, wrap } from "@mikro-orm/core";
 import type { GraphQLResolveInfo } from "graphql";
 import { collectConnection, collectNode, type EdgePlan } from "../plan/field_collection.ts";
-import { loadPlan, paginate } from "../sql/load_plan.ts";
+import { loadPlan } from "../sql/load_plan.ts";
+import { paginate } from "../sql/paginate.ts";
 import { edgeKey, loadedEdge, rootScope } from "../sql/loaded_edges.ts";
 import { type EdgeDescription, type NodeType, nodeTypeOf } from "../graph.ts";
 import { isRecord } from "../sql/lean_records.ts";

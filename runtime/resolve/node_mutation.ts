@@ -29,13 +29,20 @@ import {
 import type { GraphQLFieldResolver } from "graphql";
 import { ErrorCode, gqlError, quote } from "../error_codes.ts";
 import type { Graph, MutationInputFieldDescription, NodeType } from "../graph.ts";
-import { decodeGlobalId, isOfType, keyFilter, keysFilter, notFound, primaryKeyOf } from "../plan/global_id.ts";
+import {
+  decodeGlobalId,
+  isOfType,
+  keyFilter,
+  keysFilter,
+  primaryKeyOf,
+} from "../plan/global_id.ts";
+import { notFound } from "./noder.ts";
 import type { CollectLimits } from "../plan/field_collection.ts";
 import { checkColumnValue } from "../column_values.ts";
 import { dialectOf } from "../dialect.ts";
 import { requestContext } from "../request_context.ts";
 import { resolveReturnedNode } from "./root_fields.ts";
-import { fromContext, type MikroContext } from "../gates/transactioner.ts";
+import { fromContext, type MikroContext } from "../context.ts";
 
 /** A `Create<T>Input` / `Update<T>Input` value as graphql-js passes it: field name -> value. */
 export type MutationInput = Record<string, unknown>;

@@ -17,7 +17,7 @@ import { type RequestContext, requestContext } from "../request_context.ts";
 import { resolveConnection, resolveNode, resolveNodes } from "./root_fields.ts";
 import { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./scalars.ts";
 import type { ReadFrom } from "../sql/read_from.ts";
-import { fromContext, type MikroContext } from "../gates/transactioner.ts";
+import { fromContext, type MikroContext } from "../context.ts";
 
 /**
  * Options of {@linkcode createResolvers}: page-size and depth limits (`maxPageSize`,

@@ -7,11 +7,20 @@
  * @module
  */
 import type { GraphQLResolveInfo } from "graphql";
-import { collectConnection, collectNode, collectNodes, type NodePlan } from "../plan/field_collection.ts";
+import {
+  collectConnection,
+  collectNode,
+  collectNodes,
+  fieldsOf,
+  type NodePlan,
+} from "../plan/field_collection.ts";
 import { type NodeType, nodeTypeOf } from "../graph.ts";
-import { countRows, fieldsOf, fillOrderValues, findRows, loadPlan } from "../sql/load_plan.ts";
+import { countRows, findRows } from "../sql/find_rows.ts";
+import { loadPlan } from "../sql/load_plan.ts";
+import { fillOrderValues } from "../sql/paginate.ts";
 import { rootScope } from "../sql/loaded_edges.ts";
-import { decodeGlobalId, findNode, noders } from "../plan/global_id.ts";
+import { decodeGlobalId } from "../plan/global_id.ts";
+import { findNode, noders } from "./noder.ts";
 import { type Connection, type PaginationArgs, toConnection } from "../plan/connection.ts";
 import { planPage, withoutExtraRow } from "../plan/page_plan.ts";
 import type { RequestContext } from "../request_context.ts";

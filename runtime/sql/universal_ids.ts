@@ -7,7 +7,7 @@
  * @module
  */
 import type { EntityManager } from "@mikro-orm/core";
-import { type Dialect, dialectOf } from "../dialect.ts";
+import { type Dialect, dialectOf, quoteIdentifiers } from "../dialect.ts";
 import type { Graph } from "../graph.ts";
 
 /** The table recording the type of each id range: `id` (range index), `type` (GraphQL type). */
@@ -29,7 +29,7 @@ export const RANGE = 2 ** 32;
  */
 export async function setupUniversalIds(em: EntityManager, graph: Graph): Promise<string[]> {
   const connection = em.getConnection();
-  const q = (name: string) => em.getPlatform().quoteIdentifier(name);
+  const q = (name: string) => quoteIdentifiers(em, name);
   await connection.execute(
     `create table if not exists ${q(TYPE_TABLE)} (${q("id")} integer not null primary key, ${
       q("type")
@@ -80,7 +80,7 @@ async function moveSequence(
   start: number,
 ): Promise<void> {
   const connection = em.getConnection();
-  const q = (name: string) => em.getPlatform().quoteIdentifier(name);
+  const q = (name: string) => quoteIdentifiers(em, name);
   switch (dialect) {
     case "sqlite": {
       const updated = await connection.execute(

@@ -1,0 +1,67 @@
+/**
+ * The context contract: what mikrogql reads from a GraphQL context (`MikroContext`), and
+ * `fromContext`, which gives resolvers the EntityManager to use — the one bound to the
+ * operation's transaction by the Transactioner (`gates/transactioner.ts`), else the request's.
+ *
+ * @module
+ */
+import type { EntityManager } from "@mikro-orm/core";
+import { type ReadFrom, readFrom } from "./sql/read_from.ts";
+
+/** The part of a GraphQL context that mikrogql reads. */
+export interface MikroContext {
+  /** The request's EntityManager (a fork per request: `context: () => ({ em: orm.em.fork() })`). */
+  em?: EntityManager;
+  /**
+   * Where this request's reads outside a transaction go when MikroORM has read replicas; wins
+   * over the schema's `readFrom`. The Transactioner sets `"primary"` for a mutation operation and,
+   * with `readYourWrites`, for a client's requests shortly after its own mutation.
+   */
+  readFrom?: ReadFrom;
+}
+
+/** Where the Transactioner keeps the EntityManager bound to the open transaction. */
+const TX = Symbol.for("mikrogql.tx");
+
+/** A context as the Transactioner sees it: with the EntityManager of the open transaction. */
+type TxContext = MikroContext & { [TX]?: EntityManager };
+
+/**
+ * Returns the EntityManager resolvers must use: the one bound to the operation's transaction when
+ * the Transactioner opened one (spec rule 7, entgql `FromContext`), else the request's `em`, its
+ * runtime reads sent to `ctx.readFrom ?? schemaReadFrom` (MikroORM's read connection when neither
+ * is set; a transaction always reads from the primary).
+ *
+ * @example A user resolver reading inside or outside the Transactioner's transaction
+ * ```ts
+ * import { fromContext, type MikroContext } from "@mikrogql/ext";
+ *
+ * const resolvers = {
+ *   Query: {
+ *     postCount: (_: unknown, __: unknown, ctx: MikroContext) => fromContext(ctx).count("Post"),
+ *   },
+ * };
+ * ```
+ *
+ * @param schemaReadFrom the schema's `readFrom` option
+ * @throws Error when the context holds no EntityManager
+ */
+export function fromContext(ctx: MikroContext, schemaReadFrom?: ReadFrom): EntityManager {
+  const em = (ctx as TxContext)[TX] ?? ctx.em;
+  if (!em) {
+    throw new Error(
+      "no EntityManager in the GraphQL context: pass `context: () => ({ em: orm.em.fork() })` to createYoga",
+    );
+  }
+  const target = ctx.readFrom ?? schemaReadFrom;
+  return target ? readFrom(em, target) : em;
+}
+
+/**
+ * Binds `em` (a fork in an open transaction) to `ctx` for {@linkcode fromContext}, or unbinds it
+ * when `em` is `undefined`. Called by the Transactioner around the operation's execution.
+ */
+export function bindTransaction(ctx: MikroContext, em: EntityManager | undefined): void {
+  if (em) (ctx as TxContext)[TX] = em;
+  else delete (ctx as TxContext)[TX];
+}

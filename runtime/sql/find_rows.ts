@@ -1,0 +1,73 @@
+/**
+ * Reads of the rows of one node type: a root connection's page and its `totalCount`, the rows of
+ * `node`/`nodes`, and a single parent's page. The lean read path (`lean_records.ts`) where the
+ * selected properties allow it, else managed entities through `em.find`; the EntityManager's
+ * MikroORM filters either way (`orm_filters.ts`).
+ *
+ * @module
+ */
+import type { EntityManager, FilterQuery, QueryOrderMap } from "@mikro-orm/core";
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import type { NodeType } from "../graph.ts";
+import { leanable, toRecords } from "./lean_records.ts";
+import { whereFiltered } from "./orm_filters.ts";
+import { readConnection } from "./read_from.ts";
+
+type Row = Record<string, unknown>;
+
+/** What {@linkcode findRows} reads. */
+export interface FindRowsOptions {
+  orderBy?: QueryOrderMap<object>[];
+  limit?: number;
+  /** The properties to read; `undefined` reads every column (as entities). */
+  fields?: string[];
+  /** The relation to parents already read the rows are loaded through (`readFilter`). */
+  through?: string;
+}
+
+/**
+ * Reads the rows of `type` matching `where`: as records of the lean read path when the
+ * selected properties allow it (`records.ts`), else as entities with `em.find`.
+ */
+export async function findRows(
+  em: EntityManager,
+  type: NodeType,
+  where: FilterQuery<object>,
+  options: FindRowsOptions,
+): Promise<object[]> {
+  const meta = em.getMetadata().find(type.entity)!;
+  const fields = options.fields && [...new Set([type.id.prop, ...options.fields])];
+  if (!leanable(meta, fields)) {
+    return await em.find(type.entity, where, {
+      orderBy: options.orderBy as never,
+      limit: options.limit,
+      fields: fields as never,
+      connectionType: readConnection(em),
+    });
+  }
+  const qb = (em as SqlEntityManager).createQueryBuilder(type.entity, "e0", readConnection(em))
+    .select(fields as never);
+  await whereFiltered(em, qb, type.entity, where, options.through);
+  if (options.orderBy) qb.orderBy(options.orderBy as never);
+  if (options.limit !== undefined) qb.limit(options.limit);
+  return toRecords(em, meta, await qb.execute("all", false) as Row[], fields!);
+}
+
+/**
+ * Counts the rows of `type` matching `where` (a root connection's `totalCount`): one
+ * QueryBuilder `count(*)` with the EntityManager's filters (`filters.ts`) for types the lean path
+ * reads, `em.count` for types of an inheritance hierarchy (whose discriminators MikroORM adds).
+ */
+export async function countRows(
+  em: EntityManager,
+  type: NodeType,
+  where: FilterQuery<object>,
+): Promise<number> {
+  const meta = em.getMetadata().find(type.entity)!;
+  if (!leanable(meta, [type.id.prop])) {
+    return await em.count(type.entity, where, { connectionType: readConnection(em) });
+  }
+  const qb = (em as SqlEntityManager).createQueryBuilder(type.entity, "e0", readConnection(em));
+  await whereFiltered(em, qb, type.entity, where);
+  return await qb.getCount();
+}

@@ -1,0 +1,76 @@
+/**
+ * One connection's page outside field collection (`paginate`), and the cursor values of SQL order
+ * terms (`fillOrderValues`), which the keyset needs and no row carries: dates at full precision,
+ * edge counts and edge fields.
+ *
+ * @module
+ */
+import type { EntityManager } from "@mikro-orm/core";
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import type { NodeType } from "../graph.ts";
+import {
+  type Connection,
+  type PaginationArgs,
+  type PaginationLimits,
+  toConnection,
+  valueAt,
+} from "../plan/connection.ts";
+import { type PagePlan, type PageQuery, planPage } from "../plan/page_plan.ts";
+import { readConnection } from "./read_from.ts";
+
+type Row = Record<string, unknown>;
+
+/**
+ * Fetches and builds one page: `planPage`, then `fetch`, then `toConnection`, then
+ * {@linkcode fillOrderValues} for the page's rows when the order has SQL terms.
+ *
+ * @param fetch runs the page query (`em.find`, `Collection.matching`, ...)
+ * @param count counts all rows of the connection (without the keyset), run only when selected
+ * @param em the request's EntityManager (see `planPage`)
+ */
+export async function paginate<T extends object>(
+  type: NodeType,
+  args: PaginationArgs,
+  fetch: (query: PageQuery) => Promise<T[]>,
+  count: () => Promise<number>,
+  limits?: PaginationLimits,
+  em?: EntityManager,
+): Promise<Connection<T>> {
+  const plan = planPage(type, args, limits, em);
+  const connection = toConnection(plan, await fetch(plan.query), count);
+  if (em) await fillOrderValues(em, plan, connection.edges.map((e) => e.node));
+  return connection;
+}
+
+/**
+ * Reads the cursor values of `plan`'s SQL terms for `rows` (rows of `plan.type`, from any
+ * number of parents) in one query by primary key, into `plan.values`. Does nothing when the
+ * order has no SQL term.
+ */
+export async function fillOrderValues(
+  em: EntityManager,
+  plan: PagePlan,
+  rows: readonly object[],
+): Promise<void> {
+  const terms = plan.terms.filter((t) => t.sql);
+  if (terms.length === 0 || rows.length === 0) return;
+  const key = (row: object) => String(valueAt(row, plan.idProp));
+  const meta = em.getMetadata().find(plan.type.entity)!;
+  const pkColumn = meta.properties[plan.idProp].fieldNames[0];
+  const found: Row[] = await (em as SqlEntityManager)
+    .createQueryBuilder(plan.type.entity, "e0", readConnection(em))
+    .select([
+      plan.idProp,
+      ...terms.map((t, i) => t.sql!.value("e0").as(`__order_${i}`)),
+    ])
+    .where({ [plan.idProp]: { $in: [...new Set(rows.map((r) => valueAt(r, plan.idProp)))] } })
+    .execute("all", false);
+  const byKey = new Map(found.map((r) => [
+    String(r[pkColumn]),
+    terms.map((t, i) => t.count ? Number(r[`__order_${i}`]) : r[`__order_${i}`] ?? null),
+  ]));
+  for (const row of rows) {
+    const values = byKey.get(key(row));
+    if (values) plan.values.set(row, values);
+  }
+}

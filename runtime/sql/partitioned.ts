@@ -1,0 +1,195 @@
+/**
+ * Statements over the rows of many parents at once, every row tagged with its parent key
+ * (`__parent`): a partitioned page (`ROW_NUMBER() OVER (PARTITION BY <parent key> ORDER BY
+ * <order>, id)` kept to the page size + 1) and a grouped count (`COUNT(*) ... GROUP BY <parent
+ * key>`). The parent key is the child's foreign-key column, or for `m:n` the parent's key
+ * reached through the pivot table.
+ *
+ * @module
+ */
+import type { FilterQuery } from "@mikro-orm/core";
+import { raw, type SqlEntityManager } from "@mikro-orm/sql";
+import { quoteIdentifiers as quote } from "../dialect.ts";
+import type { NodeType } from "../graph.ts";
+import { orderSql, type PagePlan } from "../plan/page_plan.ts";
+import type { RequestContext } from "../request_context.ts";
+import { leanable, toRecords } from "./lean_records.ts";
+import { whereFiltered } from "./orm_filters.ts";
+
+type Row = Record<string, unknown>;
+
+function column(em: SqlEntityManager, type: NodeType, prop: string): string {
+  const meta = em.getMetadata().find(type.entity);
+  const fieldName = meta?.properties[prop]?.fieldNames?.[0];
+  if (!fieldName) throw new Error(`cannot order ${type.name} by "${prop}" in a nested connection`);
+  return fieldName;
+}
+
+/**
+ * One statement for all parents' pages: the target's rows of the parents `ids` (`parentRows`:
+ * the foreign key, or the pivot table for `m:n`), every row tagged with its parent key, numbered
+ * per parent in page order and kept to the page size + 1 (all rows when the page has no limit).
+ *
+ * @returns `[parent key, hydrated row]` pairs, per parent in page order
+ */
+export async function loadPartitioned(
+  ctx: RequestContext,
+  parentType: NodeType,
+  target: NodeType,
+  inverse: string,
+  ids: readonly unknown[],
+  page: PagePlan,
+  where: FilterQuery<object>,
+  fields: string[] | undefined,
+): Promise<[string, object][]> {
+  const em = ctx.em as SqlEntityManager;
+  const selected = fields ? selectColumns(em, target, fields, "t") : ["t.*"];
+  const { qb, parent } = await parentRows(ctx, parentType, target, inverse, ids, where, selected);
+  const parentKey = parent.key;
+  let rows: Row[];
+  if (page.query.limit === undefined) {
+    qb.orderBy([{ [raw(parentKey) as never]: "asc" }, ...page.query.orderBy] as never);
+    rows = await qb.execute("all", false);
+  } else {
+    // Each parent's page: its rows numbered in page order, kept up to the page size (+ 1).
+    qb.addSelect(
+      raw(
+        `row_number() over (partition by ${parentKey} order by ${orderSql(em, page, "t")}) as ${
+          quote(em, "__rn")
+        }`,
+      ),
+    );
+    // Lean rows read the page's columns and parent key; the row number only filters and orders.
+    const columns = leanable(em.getMetadata().find(target.entity)!, fields)
+      ? [...outputColumns(em, target, fields!), "__parent"].map((c) => quote(em, c)).join(", ")
+      : "*";
+    rows = await em.createQueryBuilder(target.entity, "__page", ctx.read.connectionType)
+      .from(qb, "__page")
+      .select(raw(columns) as never)
+      .where({ [raw(quote(em, "__rn")) as never]: { $lte: raw(String(page.query.limit)) } })
+      .orderBy([
+        { [raw(quote(em, "__parent")) as never]: "asc" },
+        { [raw(quote(em, "__rn")) as never]: "asc" },
+      ] as never)
+      .execute("all", false);
+  }
+  const meta = em.getMetadata().find(target.entity)!;
+  if (leanable(meta, fields)) {
+    const records = toRecords(em, meta, rows, fields!);
+    return records.map((record, i) => [String(rows[i].__parent), record]);
+  }
+  // Hydrate as `em.find` does (driver result mapping, then the entity factory merging into the
+  // identity map); `em.map` would add a full `merge` per row, the largest cost of a request.
+  const factory = em.getEntityFactory();
+  const driver = em.getDriver();
+  const hydrated = rows.map(({ __parent, __rn: _rn, ...data }): [string, object] => [
+    String(__parent),
+    factory.create(target.entity, driver.mapResult(data, meta) as never, {
+      merge: true,
+      convertCustomTypes: true,
+    }) as object,
+  ]);
+  await em.getUnitOfWork().dispatchOnLoadEvent();
+  return hydrated;
+}
+
+/**
+ * The select list of `props` on the row alias `alias`. Reference properties (the foreign keys of
+ * unique edges) are selected as their raw columns: the query joins the parent through one of
+ * them, and the QueryBuilder would turn `t.<edge>` into the joined entity's key instead.
+ */
+function selectColumns(
+  em: SqlEntityManager,
+  type: NodeType,
+  props: string[],
+  alias: string,
+): unknown[] {
+  const meta = em.getMetadata().find(type.entity)!;
+  return props.map((prop) => {
+    const property = meta.properties[prop];
+    const reference = property?.kind === "m:1" || (property?.kind === "1:1" && property.owner);
+    return reference
+      ? raw(property.fieldNames.map((c) => quote(em, alias, c)).join(", "))
+      : `${alias}.${prop}`;
+  });
+}
+
+/** The result column names of {@linkcode selectColumns} for `props`. */
+function outputColumns(em: SqlEntityManager, type: NodeType, props: string[]): Set<string> {
+  const meta = em.getMetadata().find(type.entity)!;
+  return new Set(props.flatMap((prop) => meta.properties[prop].fieldNames));
+}
+
+/** How a batched statement over `target` rows tells each row's parent. */
+interface ParentKey {
+  /** SQL of the parent's key of a row. */
+  key: string;
+  /** Adds the join to the parent, when the key is not on the target's table. */
+  join(qb: { join(field: string, alias: string): unknown }): void;
+}
+
+/**
+ * The QueryBuilder over `target` rows ("t") of the parents `ids` (typed primary-key values),
+ * selecting `select` and the parent key as `__parent`: `<key> in (...)` as SQL with one parameter
+ * per id, which MikroORM inlines without walking a criteria object per id, then `where` with the
+ * EntityManager's filters (`whereFiltered`).
+ */
+async function parentRows(
+  ctx: RequestContext,
+  parentType: NodeType,
+  target: NodeType,
+  inverse: string,
+  ids: readonly unknown[],
+  where: FilterQuery<object>,
+  select: unknown[],
+) {
+  const em = ctx.em as SqlEntityManager;
+  const parent = parentOf(em, parentType, target, inverse);
+  const qb = em.createQueryBuilder(target.entity, "t", ctx.read.connectionType)
+    .select([...select, raw(`${parent.key} as ${quote(em, "__parent")}`)] as never);
+  parent.join(qb);
+  qb.where(`${parent.key} in (${ids.map(() => "?").join(", ")})`, [...ids]);
+  await whereFiltered(em, qb, target.entity, where, inverse);
+  return { qb, parent };
+}
+
+/**
+ * The parent key of `target` rows reached through `inverse`: the foreign-key column itself when
+ * `inverse` is a many-to-one on the target (`where t.<fk> in (...)`, no join, the foreign key's
+ * index serves the filter), else the parent's key joined through the pivot table (`m:n`).
+ */
+function parentOf(
+  em: SqlEntityManager,
+  parentType: NodeType,
+  target: NodeType,
+  inverse: string,
+): ParentKey {
+  const property = em.getMetadata().find(target.entity)!.properties[inverse];
+  if (property.kind === "m:1" && property.fieldNames.length === 1) {
+    return {
+      key: quote(em, "t", property.fieldNames[0]),
+      join: () => {},
+    };
+  }
+  return {
+    key: quote(em, "p", column(em, parentType, parentType.id.prop)),
+    join: (qb) => qb.join(`t.${inverse}`, "p"),
+  };
+}
+
+/** One grouped `COUNT(*)` for all parents: parent key -> number of related rows. */
+export async function countPartitioned(
+  ctx: RequestContext,
+  parentType: NodeType,
+  target: NodeType,
+  inverse: string,
+  ids: readonly unknown[],
+  filter: FilterQuery<object>,
+): Promise<Map<string, number>> {
+  const em = ctx.em as SqlEntityManager;
+  const { qb, parent } = await parentRows(ctx, parentType, target, inverse, ids, filter, [
+    raw(`count(*) as ${quote(em, "__count")}`),
+  ]);
+  const rows: Row[] = await qb.groupBy(raw(parent.key) as never).execute("all", false);
+  return new Map(rows.map((r) => [String(r.__parent), Number(r.__count)]));
+}
