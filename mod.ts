@@ -8,8 +8,10 @@
  * - generated modules: the table types (`Tables`, `FieldDescription`, `EdgeDescription`, ...),
  *   `defineGraph`, `noder`/`noders`, `createResolvers`, `createGraphQLSchema` and the typed
  *   resolver helpers (`FieldResolver`, `TypeResolvers`, `EntityOf`, `Maybe`),
- * - servers: the Yoga plugins (`Jit`, `BodyLimit`, `Transactioner`, `Limits`, `Deadline`),
- *   `documentCache`, `replicaFailover`, `readConnection`, `setupUniversalIds`,
+ * - servers: `mikrogqlPreset` (every plugin below, in order, with the Yoga options they need),
+ *   the Yoga plugins (`Jit`, `BodyLimit`, `Csrf`, `Limits`, `ClientErrors`, `Transactioner`,
+ *   `ReadRetry`, `Deadline`), `documentCache`, `replicaFailover`, `readConnection`,
+ *   `setupUniversalIds`,
  * - user resolvers: `fromContext`, the mutation helpers (`createNode`, `updateNode`,
  *   `deleteNode`), global ids (`globalIdOf`, `encodeGlobalId`, `decodeGlobalId`), the Relay
  *   connection shapes and the error codes (`ErrorCode`, `gqlError`, `unavailable`).
@@ -45,9 +47,14 @@ export {
   Type,
   Unbind,
 } from "./runtime/annotations.ts";
-export { ErrorCode, gqlError, MAX_QUOTED_INPUT, quote } from "./runtime/error_codes.ts";
+export { ErrorCode, gqlError, MAX_QUOTED_INPUT, quoteInput } from "./runtime/error_codes.ts";
 export { DEFAULT_LIMITS, Limits, type LimitsOptions } from "./runtime/gates/limits.ts";
-export { Deadline, type DeadlineOptions, unavailable } from "./runtime/gates/deadline.ts";
+export { Csrf } from "./runtime/gates/csrf.ts";
+export { ClientErrors } from "./runtime/gates/client_errors.ts";
+export { ReadRetry } from "./runtime/gates/read_retry.ts";
+export { mikrogqlPreset, type Preset, type PresetOptions } from "./runtime/gates/preset.ts";
+export { Deadline, type DeadlineOptions } from "./runtime/gates/deadline.ts";
+export { unavailable } from "./runtime/sql/database_faults.ts";
 export { Jit } from "./runtime/gates/jit.ts";
 export { BodyLimit, DEFAULT_MAX_BODY_BYTES } from "./runtime/gates/body_limit.ts";
 export {

@@ -2,9 +2,8 @@
  * Runs an example: opens the database (embedded SQLite, or `DATABASE_URL`), creates the missing
  * tables and columns without dropping anything (`orm.schema.update({ safe: true })`), seeds only
  * an empty database, and serves GraphQL Yoga with GraphiQL (from the package, offline) over
- * `Deno.serve` on 127.0.0.1 (`PORT`, default 8000), with the `BodyLimit` and `Limits` plugins, a
- * bounded document cache, the `Transactioner` and the `Deadline` plugin installed; prints the URL
- * and a sample query as a curl command.
+ * `Deno.serve` on 127.0.0.1 (`PORT`, default 8000), with every plugin of `mikrogqlPreset`
+ * installed; prints the URL and a sample query as a curl command.
  *
  * `DATABASE_REPLICA_URLS` (comma-separated PostgreSQL URLs of streaming replicas of
  * `DATABASE_URL`) sends reads outside transactions to the replicas, with read-your-writes for 5 s
@@ -18,15 +17,7 @@ import type { EntityManager } from "@mikro-orm/core";
 import type { GraphQLSchema } from "graphql";
 import { createYoga } from "graphql-yoga";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
-import {
-  BodyLimit,
-  Deadline,
-  documentCache,
-  Jit,
-  Limits,
-  replicaFailover,
-  Transactioner,
-} from "@mikrogql/ext";
+import { mikrogqlPreset, replicaFailover } from "@mikrogql/ext";
 import { type DatabaseOptions, openDatabase } from "./database.ts";
 
 /** What an example serves. */
@@ -65,19 +56,10 @@ export async function serveExample(example: Example): Promise<Deno.HttpServer> {
   const yoga = createYoga({
     schema: example.schema(),
     context: () => ({ em: orm.em.fork() }),
-    parserAndValidationCache: documentCache(),
-    // BodyLimit checks the body size without Yoga's stream around every body.
-    maxRequestBodySize: false,
-    plugins: [
-      Jit(),
-      BodyLimit(),
-      Limits(),
-      Transactioner({
-        txOpener: orm,
-        ...(replicas.length > 0 ? { readYourWrites: { seconds: 5 } } : {}),
-      }),
-      Deadline(),
-    ],
+    ...mikrogqlPreset({
+      txOpener: orm,
+      transactioner: replicas.length > 0 ? { readYourWrites: { seconds: 5 } } : {},
+    }),
     graphiql: true,
     // GraphiQL from the package (scripts and styles inlined), not from a CDN: works offline.
     renderGraphiQL,

@@ -18,7 +18,7 @@
 import type { EntityManager, EntityProperty } from "@mikro-orm/core";
 import type { GraphQLError } from "graphql";
 import { dialectOf } from "./dialect.ts";
-import { ErrorCode, gqlError, quote } from "./error_codes.ts";
+import { ErrorCode, gqlError, quoteInput } from "./error_codes.ts";
 
 const INTEGER_RANGES: [RegExp, number][] = [
   [/^tinyint/, 2 ** 7],
@@ -67,7 +67,7 @@ export function checkColumnValue(
   const column = (prop.columnTypes?.[0] ?? "").toLowerCase();
   const bad = (why: string) => gqlError(ErrorCode.BAD_USER_INPUT, `${path}: ${why}`);
   if (prop.enum && prop.items?.length && !prop.items.includes(value as never)) {
-    throw bad(`${quote(String(value))} is not one of ${prop.items.join(", ")}`);
+    throw bad(`${quoteInput(String(value))} is not one of ${prop.items.join(", ")}`);
   }
   if (typeof value === "string") {
     const nul = nulCharacterError(value, path);

@@ -54,7 +54,7 @@ export const MAX_QUOTED_INPUT = 100;
  * A user's string as a JSON string for an error message, cut to {@linkcode MAX_QUOTED_INPUT}
  * characters (an ellipsis and the full length follow a cut value).
  */
-export function quote(text: string): string {
+export function quoteInput(text: string): string {
   if (text.length <= MAX_QUOTED_INPUT) return JSON.stringify(text);
   return `${JSON.stringify(text.slice(0, MAX_QUOTED_INPUT))}… (${text.length} characters)`;
 }

@@ -20,12 +20,11 @@
  *   (default 1 s, the time a rollback gets), whatever the database does.
  * - An error caused by a cancelled or timed-out statement is `QUERY_TIMEOUT`; one caused by a
  *   lost or refused connection, or a pool wait that timed out, is `DATABASE_UNAVAILABLE`
- *   (`db_errors.ts`); their messages carry no driver text. A query (never a mutation) that failed
- *   for a lost connection runs again within the budget, up to 4 times in all, since the pool may
- *   have handed out connections that died while idle (a pool wait that timed out is not retried).
+ *   (`sql/database_faults.ts`); their messages carry no driver text. A query that failed for a
+ *   lost connection is run again within the budget by the `ReadRetry` plugin (`read_retry.ts`).
  *
- * Install it after the Transactioner, so that the budget covers the transaction's begin and
- * commit. SQLite statements cannot be interrupted (they run synchronously); there the limits
+ * Install it after the Transactioner and `ReadRetry`, so that the budget covers the transaction's
+ * begin and commit and every attempt of a read. SQLite statements cannot be interrupted (they run synchronously); there the limits
  * bound them.
  *
  * A disconnect is seen through the request's `request.signal`, the only way a `Deno.serve`
@@ -39,9 +38,9 @@
  * @module
  */
 import type { EntityManager, InflightQueryAbortStrategy } from "@mikro-orm/core";
-import { type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError } from "graphql";
+import { type ExecutionArgs, type ExecutionResult, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { databaseFault, isPoolWait } from "../sql/database_faults.ts";
+import { databaseFault, unavailable } from "../sql/database_faults.ts";
 import { dialectOf } from "../dialect.ts";
 import { ErrorCode, gqlError } from "../error_codes.ts";
 import type { MikroContext } from "../context.ts";
@@ -88,9 +87,6 @@ export function deadlineOf(ctx: object): RequestDeadline | undefined {
 }
 
 type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
-
-/** How often a query that ends `DATABASE_UNAVAILABLE` is run at most. */
-const READ_ATTEMPTS = 4;
 
 /**
  * The deadline plugin (see the module documentation).
@@ -156,43 +152,21 @@ export function Deadline(options: DeadlineOptions = {}): Plugin {
         | (RequestDeadline & { start(): () => void })
         | undefined;
       if (!deadline) return;
-      /** One execution within the budget; `retry` when it failed for a dead connection. */
-      const attempt = async (
-        args: ExecutionArgs,
-      ): Promise<{ result: ExecutionResult; retry: boolean }> => {
-        const run = Promise.resolve((executeFn as Execute)(args));
-        const spent = new Promise<"spent">((resolve) =>
-          deadline.signal.addEventListener("abort", () => resolve("spent"), { once: true })
-        );
-        let result = await Promise.race([run, spent]);
-        if (result === "spent") {
-          const grace = new Promise<"spent">((resolve) => setTimeout(resolve, graceMs, "spent"));
-          result = await Promise.race([run, grace]);
-          if (result === "spent") {
-            return { result: { errors: [timeout()], data: null }, retry: false };
-          }
-        }
-        const raw = result as ExecutionResult;
-        return {
-          result: cleanResult(raw, deadline.signal.aborted, timeout),
-          retry: !(Symbol.asyncIterator in raw) &&
-            !!raw.errors?.some((e) => deadConnection(e.originalError ?? e)),
-        };
-      };
+      /** The execution within the budget, its faults as clean errors. */
       const execute: Execute = async (args) => {
         const stop = deadline.start();
         try {
-          const query = getOperationAST(args.document, args.operationName)?.operation === "query";
-          let outcome = await attempt(args);
-          // A read is safe to run again: the pool may have handed out connections that died
-          // while idle (node-postgres notices only when one is used, and then drops it). A
-          // starved pool is not retried: its wait is already the bound.
-          for (let i = 1; i < READ_ATTEMPTS && query && outcome.retry; i++) {
-            if (deadline.signal.aborted) break;
-            (args.contextValue as MikroContext).em?.clear();
-            outcome = await attempt(args);
+          const run = Promise.resolve((executeFn as Execute)(args));
+          const spent = new Promise<"spent">((resolve) =>
+            deadline.signal.addEventListener("abort", () => resolve("spent"), { once: true })
+          );
+          let result = await Promise.race([run, spent]);
+          if (result === "spent") {
+            const grace = new Promise<"spent">((resolve) => setTimeout(resolve, graceMs, "spent"));
+            result = await Promise.race([run, grace]);
+            if (result === "spent") return { errors: [timeout()], data: null };
           }
-          return outcome.result;
+          return cleanResult(result as ExecutionResult, deadline.signal.aborted, timeout);
         } finally {
           stop();
         }
@@ -221,17 +195,4 @@ function cleanResult(
     });
   });
   return { ...result, errors };
-}
-
-/** A lost connection, as opposed to a pool that had none free in time. */
-function deadConnection(error: unknown): boolean {
-  return databaseFault(error) === "unavailable" && !isPoolWait(error);
-}
-
-/** The `DATABASE_UNAVAILABLE` error. */
-export function unavailable(): GraphQLError {
-  return gqlError(
-    ErrorCode.DATABASE_UNAVAILABLE,
-    "the database is unavailable (connection lost or none free in time); try again",
-  );
 }

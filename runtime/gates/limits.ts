@@ -1,6 +1,5 @@
 /**
- * The `Limits` plugin for GraphQL Yoga: bounds the cost of every request before any SQL runs,
- * and refuses cross-site requests.
+ * The `Limits` plugin for GraphQL Yoga: bounds the cost of every request before any SQL runs.
  *
  * ```ts
  * const yoga = createYoga({
@@ -13,30 +12,29 @@
  *
  * In the order they are checked:
  *
- * 1. a POST must be `application/json` (CSRF, see `csrf.ts`): HTTP 415, `BAD_REQUEST`;
- * 2. the document's size in bytes, then its token count (graphql-js `maxTokens`, its error told
- *    from other syntax errors by where it points): `QUERY_TOO_COMPLEX`, before and while parsing;
- * 3. aliases and repeated fields per selection set (`selection_limits.ts`):
+ * 1. the document's size in bytes, then its token count (`token_limit.ts`): `QUERY_TOO_COMPLEX`,
+ *    before and while parsing;
+ * 2. aliases and repeated fields per selection set (`selection_limits.ts`):
  *    `QUERY_TOO_COMPLEX`, before validation;
- * 4. the operation's cost, the worst-case number of nodes (`cost.ts`): `QUERY_TOO_COMPLEX`;
- * 5. argument values (`argument_limits.ts`): string and list lengths and `orderBy` terms
+ * 3. the operation's cost, the worst-case number of nodes (`cost.ts`): `QUERY_TOO_COMPLEX`;
+ * 4. argument values (`argument_limits.ts`): string and list lengths and `orderBy` terms
  *    `BAD_USER_INPUT`, `where` tree size and `has<Edge>With` depth `QUERY_TOO_COMPLEX`; the
- *    first one in document order. 4 and 5 come from one walk of the document (`cost.ts`).
+ *    first one in document order. 3 and 4 come from one walk of the document (`cost.ts`).
  *
  * Every refusal names the limit and its value. The nesting depth of edges is limited by
- * `createSchema({ maxDepth })` (`QUERY_TOO_DEEP`). Error messages of every response are cut so
- * that no quoted user input in them is longer than 100 characters, and a variable graphql-js
- * cannot coerce (a bad enum value, date or number) gets the code `BAD_USER_INPUT`.
+ * `createSchema({ maxDepth })` (`QUERY_TOO_DEEP`). Cross-site POSTs are refused by the `Csrf`
+ * plugin (`csrf.ts`), and error messages are clipped by the `ClientErrors` plugin
+ * (`client_errors.ts`); `mikrogqlPreset` (`preset.ts`) installs all three.
  *
  * @module
  */
-import { getOperationAST, GraphQLError, Lexer, parse, Source, TokenKind } from "graphql";
+import { getOperationAST } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { ArgumentChecker } from "./argument_limits.ts";
 import { operationCost } from "./cost.ts";
-import { refuseCrossSite } from "./csrf.ts";
-import { clipMessage, ErrorCode, gqlError } from "../error_codes.ts";
+import { ErrorCode, gqlError } from "../error_codes.ts";
 import { checkSelections } from "./selection_limits.ts";
+import { parseWithTokenLimit } from "./token_limit.ts";
 
 /** Options of {@linkcode Limits}; every limit has a default. */
 export interface LimitsOptions {
@@ -63,8 +61,6 @@ export interface LimitsOptions {
   maxWhereSize?: number;
   /** Deepest nesting of `has<Edge>With` in one `where` argument; default 4. */
   maxWhereDepth?: number;
-  /** Refuse POSTs that are not `application/json` (CSRF); default `true`. */
-  csrf?: boolean;
 }
 
 /** The defaults of {@linkcode LimitsOptions}. */
@@ -79,7 +75,6 @@ export const DEFAULT_LIMITS: Required<LimitsOptions> = {
   maxListLength: 1_000,
   maxWhereSize: 200,
   maxWhereDepth: 4,
-  csrf: true,
 };
 
 const encoder = new TextEncoder();
@@ -92,30 +87,12 @@ const encoder = new TextEncoder();
 export function Limits(options: LimitsOptions = {}): Plugin {
   const limits = { ...DEFAULT_LIMITS, ...options };
   for (const [name, value] of Object.entries(limits)) {
-    if (name !== "csrf" && !(typeof value === "number" && value > 0)) {
+    if (!(typeof value === "number" && value > 0)) {
       throw new Error(`Limits: option ${name} must be a positive number, got ${String(value)}`);
     }
   }
-  /** graphql-js `parse` with `maxTokens`, built once per plugin rather than per request. */
-  const parseWithLimits: typeof parse = (source, parseOptions) => {
-    try {
-      return parse(source, { ...parseOptions, maxTokens: limits.maxTokens });
-    } catch (error) {
-      if (isTokenLimit(source, limits.maxTokens, error)) {
-        throw gqlError(
-          ErrorCode.QUERY_TOO_COMPLEX,
-          `the document has more than ${limits.maxTokens} tokens; the limit is maxTokens = ${limits.maxTokens}`,
-        );
-      }
-      throw error;
-    }
-  };
+  const parseWithLimits = parseWithTokenLimit(limits.maxTokens);
   return {
-    onRequestParse({ request, endResponse }) {
-      if (!limits.csrf) return;
-      const refusal = refuseCrossSite(request);
-      if (refusal) endResponse(refusal);
-    },
     onParse({ params, setParseFn }) {
       const source = typeof params.source === "string" ? params.source : params.source.body;
       // UTF-8 is at most 3 bytes per UTF-16 code unit: encode only when it can matter.
@@ -155,53 +132,5 @@ export function Limits(options: LimitsOptions = {}): Plugin {
         : argumentLimits.error;
       if (error) setResultAndStopExecution({ errors: [error] });
     },
-    onResultProcess({ result }) {
-      for (const one of [result].flat()) {
-        if (!one || Symbol.asyncIterator in one || !one.errors) continue;
-        (one as { errors: readonly GraphQLError[] }).errors = one.errors.map(cleanError);
-      }
-    },
   };
-}
-
-/**
- * Whether `error`, thrown by graphql-js `parse(source, { maxTokens })`, is its token limit (which
- * has no code or class of its own): a syntax error at the start of the document's
- * `maxTokens + 1`-th token, counted as graphql-js counts them (comments and the end excluded) with
- * its `Lexer`. The count runs only for a document that failed to parse; a lexical error before
- * that token means the error is not the token limit.
- */
-function isTokenLimit(source: string | Source, maxTokens: number, error: unknown): boolean {
-  const position = error instanceof GraphQLError ? error.positions?.[0] : undefined;
-  if (position === undefined) return false;
-  const lexer = new Lexer(typeof source === "string" ? new Source(source) : source);
-  try {
-    for (let count = 1;; count++) {
-      const token = lexer.advance();
-      if (token.kind === TokenKind.EOF) return false;
-      if (count > maxTokens) return token.start === position;
-    }
-  } catch {
-    return false;
-  }
-}
-
-/**
- * `error` with its message clipped ({@linkcode clipMessage}), and the code `BAD_USER_INPUT` on a
- * variable graphql-js could not coerce (a bad enum value, date or number), which carries none.
- */
-function cleanError(error: GraphQLError): GraphQLError {
-  const message = clipMessage(error.message);
-  const badVariable = !error.extensions?.code && message.startsWith('Variable "$');
-  if (message === error.message && !badVariable) return error;
-  return new GraphQLError(message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    originalError: error.originalError,
-    extensions: badVariable
-      ? { ...error.extensions, code: ErrorCode.BAD_USER_INPUT }
-      : error.extensions,
-  });
 }

@@ -25,8 +25,8 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { databaseFault } from "../sql/database_faults.ts";
-import { deadlineOf, unavailable } from "./deadline.ts";
+import { databaseFault, unavailable } from "../sql/database_faults.ts";
+import { deadlineOf } from "./deadline.ts";
 import { dialectOf } from "../dialect.ts";
 import { ErrorCode } from "../error_codes.ts";
 import { bindTransaction, type MikroContext } from "../context.ts";

@@ -10,7 +10,7 @@
  * @module
  */
 import { base64UrlToText, textToBase64Url } from "./base64url.ts";
-import { ErrorCode, gqlError, quote } from "../error_codes.ts";
+import { ErrorCode, gqlError, quoteInput } from "../error_codes.ts";
 import type { ScalarKind } from "../graph.ts";
 
 /** A decoded cursor. */
@@ -72,7 +72,7 @@ export function decodeCursor(
   const invalid = (why: string) =>
     gqlError(
       ErrorCode.INVALID_CURSOR,
-      `invalid cursor in "${argument}": ${why} (${quote(value)})`,
+      `invalid cursor in "${argument}": ${why} (${quoteInput(value)})`,
     );
   const text = base64UrlToText(value);
   if (text === undefined) throw invalid("not base64url");
@@ -92,7 +92,7 @@ export function decodeCursor(
     throw invalid(`made for another node type (${String(type)})`);
   }
   if (order !== shape.order) {
-    throw invalid(`made for another order (${quote(String(order))})`);
+    throw invalid(`made for another order (${quoteInput(String(order))})`);
   }
   if (rawValues.length !== shape.valueKinds.length) {
     throw invalid("wrong number of order values");

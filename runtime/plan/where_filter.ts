@@ -28,7 +28,7 @@ import {
   UuidType,
 } from "@mikro-orm/core";
 import { containsFold, type Dialect, dialectOf, matchText, quoteIdentifiers } from "../dialect.ts";
-import { ErrorCode, gqlError, quote } from "../error_codes.ts";
+import { ErrorCode, gqlError, quoteInput } from "../error_codes.ts";
 import type { Graph, NodeType, WhereFieldDescription, WhereOp, WhereOpFamily } from "../graph.ts";
 import { hasPredicateName, predicateName } from "../names.ts";
 import { decodeGlobalId, isOfType } from "./global_id.ts";
@@ -276,7 +276,7 @@ class WhereCompiler {
     if (!property || !(property.customType instanceof UuidType)) return;
     const check = (text: unknown, at: string) => {
       if (typeof text === "string" && !UUID.test(text)) {
-        throw badInput(`${at}: ${quote(text)} is not a UUID`);
+        throw badInput(`${at}: ${quoteInput(text)} is not a UUID`);
       }
     };
     if (Array.isArray(value)) value.forEach((v, i) => check(v, `${path}[${i}]`));
@@ -288,7 +288,7 @@ class WhereCompiler {
     const decode = (id: string, at: string) => {
       const decoded = decodeGlobalId(this.graph, id);
       if (!decoded || !isOfType(decoded.type, target)) {
-        throw badInput(`${at}: ${quote(id)} is not the global id of a ${target}`);
+        throw badInput(`${at}: ${quoteInput(id)} is not the global id of a ${target}`);
       }
       return decoded.pk;
     };

@@ -27,7 +27,7 @@ import {
   wrap,
 } from "@mikro-orm/core";
 import type { GraphQLFieldResolver } from "graphql";
-import { ErrorCode, gqlError, quote } from "../error_codes.ts";
+import { ErrorCode, gqlError, quoteInput } from "../error_codes.ts";
 import type { Graph, MutationInputFieldDescription, NodeType } from "../graph.ts";
 import {
   decodeGlobalId,
@@ -121,7 +121,7 @@ export class NodeMutation<T extends object = object> {
     const nodes = await resolveIds(this.#em, this.#graph, fields);
     const entity = this.#mode === "create"
       ? this.#em.create(this.#type.entity, {}) as Row
-      : await findNode(this.#em, this.#graph, this.#type, this.#id!);
+      : await lockNodeForWrite(this.#em, this.#graph, this.#type, this.#id!);
     for (const op of ["clear", "set", "add", "remove"] as const) {
       for (const { name, field, value } of fields) {
         if (field.op === op) await apply(this.#em, entity, field, nodes.get(name) ?? value);
@@ -178,7 +178,7 @@ export async function deleteNode(
 ): Promise<string> {
   const nodeType = graph.types[type];
   if (!nodeType) throw new Error(`"${type}" is not a node type of the graph`);
-  em.remove(await findNode(em, graph, nodeType, id));
+  em.remove(await lockNodeForWrite(em, graph, nodeType, id));
   await flush(em, nodeType, "delete");
   return id;
 }
@@ -252,7 +252,7 @@ async function resolveIds(
       if (!decoded || !isOfType(decoded.type, target.name)) {
         throw gqlError(
           ErrorCode.BAD_USER_INPUT,
-          `${where}: ${quote(id)} is not the global id of a ${target.name}`,
+          `${where}: ${quoteInput(id)} is not the global id of a ${target.name}`,
         );
       }
       const byPk = wanted.get(target) ?? new Map();
@@ -273,7 +273,7 @@ async function resolveIds(
       if (!row) {
         throw gqlError(
           ErrorCode.BAD_USER_INPUT,
-          `${where}: no ${target.name} has the global id ${quote(id)}`,
+          `${where}: no ${target.name} has the global id ${quoteInput(id)}`,
         );
       }
       return row;
@@ -314,12 +314,12 @@ async function apply(
 }
 
 /**
- * Loads the node of `type` with global id `id`, locked `FOR UPDATE` when `em` is in a
+ * Loads the node of `type` with global id `id` for a write, locked `FOR UPDATE` when `em` is in a
  * transaction (SQLite serializes writers by itself).
  *
  * @throws GraphQLError `NOT_FOUND` when the id is malformed, of another type or names no row
  */
-async function findNode(
+async function lockNodeForWrite(
   em: EntityManager,
   graph: Graph,
   type: NodeType,

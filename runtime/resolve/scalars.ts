@@ -5,7 +5,7 @@
  * @module
  */
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from "graphql";
-import { quote } from "../error_codes.ts";
+import { quoteInput } from "../error_codes.ts";
 
 const RFC3339 = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)$/i;
 
@@ -21,7 +21,7 @@ function timeValue(value: unknown): Date {
   ) {
     throw new GraphQLError(
       `Time must be an RFC 3339 date-time string, got ${
-        typeof value === "string" ? quote(value) : typeof value
+        typeof value === "string" ? quoteInput(value) : typeof value
       }`,
     );
   }

@@ -13,6 +13,8 @@
  * @module
  */
 import { ConnectionException } from "@mikro-orm/core";
+import type { GraphQLError } from "graphql";
+import { ErrorCode, gqlError } from "../error_codes.ts";
 
 /** What a database error means for the client. */
 export type DatabaseFault = "timeout" | "unavailable";
@@ -88,4 +90,12 @@ export function isPoolWait(error: unknown): boolean {
     }
   }
   return false;
+}
+
+/** The `DATABASE_UNAVAILABLE` error. */
+export function unavailable(): GraphQLError {
+  return gqlError(
+    ErrorCode.DATABASE_UNAVAILABLE,
+    "the database is unavailable (connection lost or none free in time); try again",
+  );
 }

@@ -9,7 +9,7 @@
  */
 import type { FilterQuery } from "@mikro-orm/core";
 import { raw, type SqlEntityManager } from "@mikro-orm/sql";
-import { quoteIdentifiers as quote } from "../dialect.ts";
+import { quoteIdentifiers } from "../dialect.ts";
 import type { NodeType } from "../graph.ts";
 import { orderSql, type PagePlan } from "../plan/page_plan.ts";
 import type { RequestContext } from "../request_context.ts";
@@ -55,21 +55,24 @@ export async function loadPartitioned(
     qb.addSelect(
       raw(
         `row_number() over (partition by ${parentKey} order by ${orderSql(em, page, "t")}) as ${
-          quote(em, "__rn")
+          quoteIdentifiers(em, "__rn")
         }`,
       ),
     );
     // Lean rows read the page's columns and parent key; the row number only filters and orders.
     const columns = leanable(em.getMetadata().find(target.entity)!, fields)
-      ? [...outputColumns(em, target, fields!), "__parent"].map((c) => quote(em, c)).join(", ")
+      ? [...outputColumns(em, target, fields!), "__parent"].map((c) => quoteIdentifiers(em, c))
+        .join(", ")
       : "*";
     rows = await em.createQueryBuilder(target.entity, "__page", ctx.read.connectionType)
       .from(qb, "__page")
       .select(raw(columns) as never)
-      .where({ [raw(quote(em, "__rn")) as never]: { $lte: raw(String(page.query.limit)) } })
+      .where({
+        [raw(quoteIdentifiers(em, "__rn")) as never]: { $lte: raw(String(page.query.limit)) },
+      })
       .orderBy([
-        { [raw(quote(em, "__parent")) as never]: "asc" },
-        { [raw(quote(em, "__rn")) as never]: "asc" },
+        { [raw(quoteIdentifiers(em, "__parent")) as never]: "asc" },
+        { [raw(quoteIdentifiers(em, "__rn")) as never]: "asc" },
       ] as never)
       .execute("all", false);
   }
@@ -109,7 +112,7 @@ function selectColumns(
     const property = meta.properties[prop];
     const reference = property?.kind === "m:1" || (property?.kind === "1:1" && property.owner);
     return reference
-      ? raw(property.fieldNames.map((c) => quote(em, alias, c)).join(", "))
+      ? raw(property.fieldNames.map((c) => quoteIdentifiers(em, alias, c)).join(", "))
       : `${alias}.${prop}`;
   });
 }
@@ -146,7 +149,7 @@ async function parentRows(
   const em = ctx.em as SqlEntityManager;
   const parent = parentOf(em, parentType, target, inverse);
   const qb = em.createQueryBuilder(target.entity, "t", ctx.read.connectionType)
-    .select([...select, raw(`${parent.key} as ${quote(em, "__parent")}`)] as never);
+    .select([...select, raw(`${parent.key} as ${quoteIdentifiers(em, "__parent")}`)] as never);
   parent.join(qb);
   qb.where(`${parent.key} in (${ids.map(() => "?").join(", ")})`, [...ids]);
   await whereFiltered(em, qb, target.entity, where, inverse);
@@ -167,12 +170,12 @@ function parentOf(
   const property = em.getMetadata().find(target.entity)!.properties[inverse];
   if (property.kind === "m:1" && property.fieldNames.length === 1) {
     return {
-      key: quote(em, "t", property.fieldNames[0]),
+      key: quoteIdentifiers(em, "t", property.fieldNames[0]),
       join: () => {},
     };
   }
   return {
-    key: quote(em, "p", column(em, parentType, parentType.id.prop)),
+    key: quoteIdentifiers(em, "p", column(em, parentType, parentType.id.prop)),
     join: (qb) => qb.join(`t.${inverse}`, "p"),
   };
 }
@@ -188,7 +191,7 @@ export async function countPartitioned(
 ): Promise<Map<string, number>> {
   const em = ctx.em as SqlEntityManager;
   const { qb, parent } = await parentRows(ctx, parentType, target, inverse, ids, filter, [
-    raw(`count(*) as ${quote(em, "__count")}`),
+    raw(`count(*) as ${quoteIdentifiers(em, "__count")}`),
   ]);
   const rows: Row[] = await qb.groupBy(raw(parent.key) as never).execute("all", false);
   return new Map(rows.map((r) => [String(r.__parent), Number(r.__count)]));

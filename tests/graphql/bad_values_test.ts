@@ -6,7 +6,7 @@
  * characters of the input in the message; no row is written, and a health query answers after.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { globalIdOf, Limits, Transactioner } from "../../mod.ts";
+import { ClientErrors, Csrf, globalIdOf, Limits, Transactioner } from "../../mod.ts";
 import { createSchema, graph } from "../../examples/blog/generated/mod.ts";
 import { entities } from "../../examples/blog/entities.ts";
 import { Post } from "../../examples/blog/entities/post.ts";
@@ -27,7 +27,9 @@ for (const dialect of dialects()) {
     const test = await openTestOrm(dialect, entities);
     await seed(test.orm.em.fork());
     const server = startServer(test.orm, createSchema(), [
+      Csrf(),
       Limits(),
+      ClientErrors(),
       Transactioner({ txOpener: test.orm }),
     ]);
     /** Without the `Limits` plugin: only the column checks of the mutation stand in the way. */

@@ -13,7 +13,15 @@
 import { LockMode, type MikroORM } from "@mikro-orm/core";
 import { assert, assertEquals } from "@std/assert";
 import { delay } from "@std/async/delay";
-import { Deadline, globalIdOf, Limits, Transactioner } from "../../mod.ts";
+import {
+  ClientErrors,
+  Csrf,
+  Deadline,
+  globalIdOf,
+  Limits,
+  ReadRetry,
+  Transactioner,
+} from "../../mod.ts";
 import { createSchema, graph } from "../../examples/blog/generated/mod.ts";
 import { entities } from "../../examples/blog/entities.ts";
 import { Post } from "../../examples/blog/entities/post.ts";
@@ -135,8 +143,11 @@ async function setup(timeoutMs: number, poolMax = 10): Promise<Setup> {
     extra: { pool: { max: poolMax }, driverOptions: { connectionTimeoutMillis: 1000 } },
   });
   const server = startServer(orm, createSchema(), [
+    Csrf(),
     Limits(),
+    ClientErrors(),
     Transactioner({ txOpener: orm }),
+    ReadRetry(),
     Deadline({ timeoutMs }),
   ]);
   return {
@@ -314,8 +325,11 @@ if (dialects(["mariadb"]).length > 0) {
     await seed(admin.em.fork());
     const orm = await openDatabase({ entities, url: db.url });
     const server = startServer(orm, createSchema(), [
+      Csrf(),
       Limits(),
+      ClientErrors(),
       Transactioner({ txOpener: orm }),
+      ReadRetry(),
       Deadline({ timeoutMs: 300 }),
     ]);
     try {

@@ -7,7 +7,14 @@
  * chains collected in linear time, and the document cache's bound.
  */
 import { assert, assertEquals } from "@std/assert";
-import { documentCache, Limits, MAX_QUOTED_INPUT, Transactioner } from "../../mod.ts";
+import {
+  ClientErrors,
+  Csrf,
+  documentCache,
+  Limits,
+  MAX_QUOTED_INPUT,
+  Transactioner,
+} from "../../mod.ts";
 import { createSchema as createBlogSchema } from "../../examples/blog/generated/mod.ts";
 import { entities as blogEntities } from "../../examples/blog/entities.ts";
 import { seed as seedBlog } from "../../examples/blog/seed.ts";
@@ -65,7 +72,7 @@ async function harness(
   const server = startServer(
     test.orm,
     schema,
-    [Limits(), Transactioner({ txOpener: test.orm })],
+    [Csrf(), Limits(), ClientErrors(), Transactioner({ txOpener: test.orm })],
     { parserAndValidationCache: cache },
   );
   return {

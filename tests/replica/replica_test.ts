@@ -20,6 +20,7 @@ import {
   encodeGlobalId,
   type MikroContext,
   READ_PRIMARY_UNTIL,
+  ReadRetry,
   replicaFailover,
   Transactioner,
 } from "../../mod.ts";
@@ -137,6 +138,7 @@ async function serve(
     }),
     plugins: [
       Transactioner({ txOpener: orm, readYourWrites: { seconds: 30 } }),
+      ReadRetry(),
       Deadline(),
     ],
     logging: false,
@@ -505,7 +507,7 @@ Deno.test({
     const yoga = createYoga({
       schema: createSchema(),
       context: (): MikroContext => ({ em: orm.em.fork() }),
-      plugins: [Transactioner({ txOpener: orm }), Deadline()],
+      plugins: [Transactioner({ txOpener: orm }), ReadRetry(), Deadline()],
       logging: false,
     });
     try {

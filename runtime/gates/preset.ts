@@ -1,0 +1,109 @@
+/**
+ * The preset: every mikrogql plugin a production server installs, in the order that is right,
+ * with the Yoga options they need, so a server spreads one object into `createYoga` instead of
+ * wiring eight plugins and two options in an order that matters.
+ *
+ * The order, and why:
+ *
+ * 1. `Jit`: replaces the execute function, which the plugins below wrap;
+ * 2. `BodyLimit`: refuses an oversized body before it is read (`maxRequestBodySize: false`, so
+ *    Yoga does not check it a second time);
+ * 3. `Csrf`: refuses a cross-site POST before it is parsed;
+ * 4. `Limits`: bounds the document and the operation's cost before execution (with the bounded
+ *    document cache, `parserAndValidationCache`);
+ * 5. `ClientErrors`: clips quoted input in error messages and codes bad variables;
+ * 6. `Transactioner`: one transaction per mutation operation;
+ * 7. `ReadRetry`: runs a query again after a lost connection;
+ * 8. `Deadline`: the request's time budget around all of it (transaction begin and commit, every
+ *    attempt of a read).
+ *
+ * @module
+ */
+import type { Plugin } from "graphql-yoga";
+import { BodyLimit, DEFAULT_MAX_BODY_BYTES } from "./body_limit.ts";
+import { ClientErrors } from "./client_errors.ts";
+import { Csrf } from "./csrf.ts";
+import { Deadline, type DeadlineOptions } from "./deadline.ts";
+import {
+  documentCache,
+  type DocumentCacheOptions,
+  type YogaDocumentCache,
+} from "./document_cache.ts";
+import { Jit } from "./jit.ts";
+import { Limits, type LimitsOptions } from "./limits.ts";
+import { ReadRetry } from "./read_retry.ts";
+import { Transactioner, type TransactionerOptions, type TxOpener } from "./transactioner.ts";
+
+/** Options of {@linkcode mikrogqlPreset}. */
+export interface PresetOptions {
+  /** Opens the mutations' transactions: pass the `MikroORM` instance. */
+  txOpener: TxOpener;
+  /** Options of the `Limits` plugin; `false` leaves it out (not for a public server). */
+  limits?: LimitsOptions | false;
+  /** Options of the Transactioner besides `txOpener` (`readYourWrites`, skipped operations). */
+  transactioner?: Omit<TransactionerOptions, "txOpener">;
+  /** Options of the `Deadline` plugin; `false` leaves it out. */
+  deadline?: DeadlineOptions | false;
+  /** The largest request body, in bytes (`BodyLimit`); default 25,000,000. */
+  maxBodyBytes?: number;
+  /** Options of the bounded parsed-document cache. */
+  documentCache?: DocumentCacheOptions;
+  /** Compiled execution with graphql-jit (`Jit`); default `true`. */
+  jit?: boolean;
+  /** Refuse cross-site POSTs (`Csrf`); default `true`. */
+  csrf?: boolean;
+  /** Run a query again after a lost connection (`ReadRetry`); default `true`. */
+  retryReads?: boolean;
+}
+
+/** What {@linkcode mikrogqlPreset} returns: options to spread into `createYoga`. */
+export interface Preset {
+  /** The plugins, in order; append your own after them. */
+  plugins: Plugin[];
+  /** The bounded parsed-document cache. */
+  parserAndValidationCache: YogaDocumentCache;
+  /** `false`: the `BodyLimit` plugin checks the body size instead of Yoga. */
+  maxRequestBodySize: false;
+}
+
+/**
+ * The plugins and Yoga options of a production server (see the module documentation).
+ *
+ * @example A server with every plugin, and a plugin of the user's own after them
+ * ```ts
+ * import { MikroORM } from "@mikro-orm/core";
+ * import { createYoga, useExtendContext } from "graphql-yoga";
+ * import { mikrogqlPreset } from "@mikrogql/ext";
+ * import config from "./mikro-orm.config.ts";
+ * import { createSchema } from "./generated/mod.ts";
+ *
+ * const orm = await MikroORM.init(config);
+ * const preset = mikrogqlPreset({ txOpener: orm, limits: { maxCost: 100_000 } });
+ * const yoga = createYoga({
+ *   schema: createSchema(),
+ *   context: () => ({ em: orm.em.fork() }),
+ *   ...preset,
+ *   plugins: [...preset.plugins, useExtendContext(() => ({ startedAt: Date.now() }))],
+ * });
+ * Deno.serve({ hostname: "127.0.0.1", port: 8000 }, yoga.fetch);
+ * ```
+ *
+ * @throws Error naming the option when a limit, the time budget or the body size is not a
+ *   positive number (from the plugin that takes it)
+ */
+export function mikrogqlPreset(options: PresetOptions): Preset {
+  const plugins: Plugin[] = [];
+  if (options.jit !== false) plugins.push(Jit());
+  plugins.push(BodyLimit(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
+  if (options.csrf !== false) plugins.push(Csrf());
+  if (options.limits !== false) plugins.push(Limits(options.limits ?? {}));
+  plugins.push(ClientErrors());
+  plugins.push(Transactioner({ ...options.transactioner, txOpener: options.txOpener }));
+  if (options.retryReads !== false) plugins.push(ReadRetry());
+  if (options.deadline !== false) plugins.push(Deadline(options.deadline ?? {}));
+  return {
+    plugins,
+    parserAndValidationCache: documentCache(options.documentCache),
+    maxRequestBodySize: false,
+  };
+}
