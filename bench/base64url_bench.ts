@@ -1,5 +1,5 @@
 /**
- * Micro benchmark of the global id and cursor codec (issue 12, point 5): the codec of
+ * Micro benchmark of the global id and cursor codec: the codec of
  * `runtime/base64url.ts` against `@std/encoding/base64url` through `TextEncoder`, the previous
  * implementation, on the 1,110 ids and cursors of one Q1 answer.
  *

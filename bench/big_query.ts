@@ -1,5 +1,5 @@
 /**
- * The 1000 x 1000 x 1000 query of issue 11 (`users(first: 1000) { posts(first: 1000) {
+ * The 1000 x 1000 x 1000 query (`users(first: 1000) { posts(first: 1000) {
  * comments(first: 1000) } }`, cost 1,001,001,000 nodes) against the generated blog server on
  * PostgreSQL seeded with 100 users x 50 posts x 10 comments: once with the default `Limits`
  * (refused as `QUERY_TOO_COMPLEX` before any SQL) and once with `maxCost` raised to 2e9 (run);

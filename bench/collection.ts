@@ -1,5 +1,5 @@
 /**
- * Field-collection benchmark (issue 3): PostgreSQL seeded with 100 users x 10 posts x 5
+ * Field-collection benchmark: PostgreSQL seeded with 100 users x 10 posts x 5
  * comments; `users(first:10){ posts(first:10){ comments(first:10) } }` for 10 s at concurrency
  * 10 against (a) the generated server and (b) the naive per-parent server; prints req/s,
  * p50/p99 latency, statements per request and RSS of both, and the ratio (a)/(b).

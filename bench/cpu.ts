@@ -1,6 +1,6 @@
 /**
  * CPU milliseconds per request of the generated blog server, in this process (no HTTP socket,
- * no load generator on the same cores): the figure the read-path work of issue 12 moves, steadier
+ * no load generator on the same cores): the figure read-path work moves, steadier
  * than req/s on a busy machine. The task runs it with `NODE_ENV=production`, as the benchmark
  * servers run (`bench/server_process.ts`). Uses the peer benchmark's data set (`bench/peers/data.ts`) and
  * queries, and the benchmark server of `bench/bench_server.ts` (the `Jit` plugin first, `BodyLimit`).

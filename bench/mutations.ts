@@ -1,5 +1,5 @@
 /**
- * Mutation benchmark (issue 4): `createPost` with two edge ids (`authorID` and one of
+ * Mutation benchmark: `createPost` with two edge ids (`authorID` and one of
  * `commentIDs`) over HTTP on PostgreSQL at concurrency 10, against the generated blog server
  * without and with the Transactioner (each in its own process); prints mutations/s and p50/p99
  * latency side by side and the ratio with/without. Each mode runs a fixed number of mutations

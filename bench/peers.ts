@@ -1,5 +1,5 @@
 /**
- * Peer benchmark (issue 12): the generated blog server against PostGraphile 5 (grafserv, amber +
+ * Peer benchmark: the generated blog server against PostGraphile 5 (grafserv, amber +
  * Relay presets, Node 22) and the naive per-parent server of `bench/`, on one PostgreSQL
  * database of 2,000 users, 20,000 posts, 200,000 comments and 6,000 photos with an index on
  * every foreign key (`bench/peers/data.ts`).

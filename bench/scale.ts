@@ -1,5 +1,5 @@
 /**
- * Scale-out benchmark (issue 15): 1, 2 and 4 blog example server processes
+ * Scale-out benchmark: 1, 2 and 4 blog example server processes
  * (`examples/blog/server.ts`, each on its own port) over the PostgreSQL primary (5432) and its
  * streaming replica (5433, set up by `.ci/replica.sh`), reads on the replica. The nested query of
  * `bench:collection` (`users(first:10){ posts(first:10){ comments(first:10) } }` on 100 users x 10

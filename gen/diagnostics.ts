@@ -1,7 +1,6 @@
 /**
  * The problems of one generator run, collected instead of thrown one at a time, so a user sees
- * every broken entity and property of a model in one run (issue 16, "What to build" 2, last
- * point). Errors stop the run before anything is written; warnings (an edge into a type that is
+ * every broken entity and property of a model in one run. Errors stop the run before anything is written; warnings (an edge into a type that is
  * not generated, ...) are printed and the run goes on.
  *
  * @module

@@ -143,7 +143,7 @@ export interface WhereFieldDescription {
   kind: ScalarKind | "id";
   /** For `kind: "id"`: the GraphQL type the global ids name. */
   target?: string;
-  /** The operator family; the operators follow from it (`whereOps` in runtime/where.ts). */
+  /** The operator family; the operators follow from it (`whereOps` in runtime/plan/where_filter.ts). */
   ops: WhereOpFamily;
   /** The property is nullable: adds `IsNil`/`NotNil`. */
   nullable?: boolean;

@@ -1,7 +1,8 @@
 /**
  * The request context: what every runtime step of a request needs, built once per request (the
- * first resolver call on the request's EntityManager, in `resolvers.ts` or `mutation.ts`) and
- * passed down to `roots.ts`, `edges.ts`, `load.ts` and `collect.ts` instead of
+ * first resolver call on the request's EntityManager, in `resolve/resolvers.ts` or
+ * `resolve/node_mutation.ts`) and passed down to root and edge resolution, the SQL reads and
+ * field collection instead of
  * `(em, graph, limits)` by position.
  *
  * @module
@@ -20,13 +21,13 @@ export interface RequestContext extends CollectOptions {
   /** Page-size and depth limits (the schema's options object: plans are cached per object). */
   readonly limits: CollectLimits;
   /**
-   * The MikroORM option sending a read to the request's read connection (`read_from.ts`), as
+   * The MikroORM option sending a read to the request's read connection (`sql/read_from.ts`), as
    * `fromContext` last marked the EntityManager.
    */
   readonly read: { readonly connectionType: ConnectionType };
   /** The response paths (without list indices) of edges resolved without field collection. */
   readonly fallbacks: Set<string>;
-  /** The pending batches of edge resolvers, by batch key (`edges.ts`). */
+  /** The pending batches of edge resolvers, by batch key (`resolve/edge_fields.ts`). */
   readonly batches: Map<string, { parents: object[]; done: Promise<void> }>;
 }
 

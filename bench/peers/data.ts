@@ -1,5 +1,5 @@
 /**
- * The data set of the peer benchmark (issue 12): the blog schema as MikroORM creates it (with the
+ * The data set of the peer benchmark: the blog schema as MikroORM creates it (with the
  * foreign-key indexes of the blog entities) filled by `generate_series` in PostgreSQL: 2,000
  * users, 20,000 posts (10 per user), 200,000 comments (10 per post, authors spread over the
  * users), 6,000 photos (3 per user); then `analyze`.

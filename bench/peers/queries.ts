@@ -1,5 +1,5 @@
 /**
- * The queries of the peer benchmark (issue 12): the floor `{ __typename }` and Q1-Q5, written
+ * The queries of the peer benchmark: the floor `{ __typename }` and Q1-Q5, written
  * for either schema's names (ours, PostGraphile's).
  *
  * @module

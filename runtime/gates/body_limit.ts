@@ -3,7 +3,7 @@
  * (`maxRequestBodySize`, the same errors) without its cost on every request. Yoga pipes every
  * request body through a counting `TransformStream` and builds a new `Request` around it, even
  * when the `Content-Length` header already bounds the body: about 0.04 ms of CPU per request,
- * a third of a `{ __typename }` request's (`deno task bench:cpu`, issue 12). This plugin does
+ * a third of a `{ __typename }` request's (`deno task bench:cpu`). This plugin does
  * the same checks but wraps only a body without `Content-Length` (chunked).
  *
  * ```ts

@@ -1,7 +1,7 @@
 /**
  * The `Jit` plugin for GraphQL Yoga: runs operations through `graphql-jit` (compiled once per
  * parsed document, `@envelop/graphql-jit`) instead of graphql-js's interpreter, which halves the
- * executor's share of a request (issue 12: `deno task bench:peers`).
+ * executor's share of a request (`deno task bench:peers`).
  *
  * ```ts
  * createYoga({

@@ -290,7 +290,7 @@ function topLevelFields(document: DocumentNode, selectionSet: SelectionSetNode):
 
 /**
  * The error of a failed begin, commit or rollback, without the driver's text:
- * `DATABASE_UNAVAILABLE` or `QUERY_TIMEOUT` for a database fault (`db_errors.ts`), else
+ * `DATABASE_UNAVAILABLE` or `QUERY_TIMEOUT` for a database fault (`sql/database_faults.ts`), else
  * `TRANSACTION_FAILED`.
  */
 function txError(message: string, cause?: unknown): GraphQLError {

@@ -1,6 +1,6 @@
 /**
  * The Relay rules of a connection, with the semantics of the GraphQL Cursor Connections
- * Specification and entgql's `Paginate`, without any SQL (the page's query is `page_query.ts`):
+ * Specification and entgql's `Paginate`, without any SQL (the page's query is `page_plan.ts`):
  *
  * - `first`/`last` are validated ({@linkcode validatePagination});
  * - `first: n` fetches `n + 1` rows, `last: n` fetches `n + 1` rows in the reversed order and
@@ -71,7 +71,7 @@ export interface Connection<T> {
   totalCount: () => Promise<number> | number;
 }
 
-/** Row -> its cursor values of the SQL terms, filled by `fillOrderValues` (`load.ts`). */
+/** Row -> its cursor values of the SQL terms, filled by `fillOrderValues` (`sql/paginate.ts`). */
 export type OrderValues = WeakMap<object, unknown[]>;
 
 /** What turns fetched rows into a connection: the arguments and how cursors are made. */

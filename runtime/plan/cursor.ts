@@ -27,7 +27,7 @@ export interface Cursor {
 
 /**
  * The kind of one cursor value: a scalar kind (read from the entity), or a value read from the
- * database for a SQL order term (`order.ts`): `exactTime` is a date in the database's own
+ * database for a SQL order term (`order_terms.ts`): `exactTime` is a date in the database's own
  * representation (a timestamp string such as `2026-01-02 03:04:05.123456+00`, or SQLite's
  * epoch milliseconds), `exact` any other scalar.
  */

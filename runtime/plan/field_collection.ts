@@ -44,7 +44,7 @@ export interface NodePlan {
 
 /** One edge to load for every node of a level. */
 export interface EdgePlan {
-  /** The load key: edge name and arguments (`edgeKey` of `loaded_edges.ts`). */
+  /** The load key: edge name and arguments (`edgeKey` of `sql/loaded_edges.ts`). */
   key: string;
   edge: EdgeDescription;
   /** The edge field's argument values (variables resolved). */

@@ -1,6 +1,6 @@
 /**
  * The SQL side of a page: the keyset predicate, the order and the limit that select one page's
- * rows, from the page's order terms (`order.ts`) and its decoded cursors (`cursor.ts`):
+ * rows, from the page's order terms (`order_terms.ts`) and its decoded cursors (`cursor.ts`):
  *
  * - `after`/`before` become the keyset predicate on `(order values, id)`, the expanded
  *   `a > x OR (a = x AND b > y) OR (a = x AND b = y AND id > z)`, null-aware for nullable terms;
@@ -111,7 +111,7 @@ export function withoutExtraRow(plan: PagePlan): void {
 
 /**
  * `plan`'s order as SQL text on the row alias `alias`, the same order as `plan.query.orderBy`
- * (see `orderText` in `order.ts`): for a window function's `ORDER BY`.
+ * (see `orderText` in `order_terms.ts`): for a window function's `ORDER BY`.
  */
 export function orderSql(em: EntityManager, plan: PagePlan, alias: string): string {
   return orderText(em, plan.type, plan.order, alias, plan.args.last != null);

@@ -1,5 +1,5 @@
 /**
- * The type vocabulary of the generated `types.ts` (issue 16, point 5): field resolvers typed by
+ * The type vocabulary of the generated `types.ts`: field resolvers typed by
  * parent, arguments, result and context, as graphql-codegen's typescript-resolvers types them,
  * so user resolvers and `createSchema({ resolvers })` type-check without `any`.
  *

@@ -27,7 +27,7 @@ export interface FindRowsOptions {
 
 /**
  * Reads the rows of `type` matching `where`: as records of the lean read path when the
- * selected properties allow it (`records.ts`), else as entities with `em.find`.
+ * selected properties allow it (`lean_records.ts`), else as entities with `em.find`.
  */
 export async function findRows(
   em: EntityManager,
@@ -55,7 +55,7 @@ export async function findRows(
 
 /**
  * Counts the rows of `type` matching `where` (a root connection's `totalCount`): one
- * QueryBuilder `count(*)` with the EntityManager's filters (`filters.ts`) for types the lean path
+ * QueryBuilder `count(*)` with the EntityManager's filters (`orm_filters.ts`) for types the lean path
  * reads, `em.count` for types of an inheritance hierarchy (whose discriminators MikroORM adds).
  */
 export async function countRows(

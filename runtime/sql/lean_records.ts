@@ -1,5 +1,5 @@
 /**
- * The lean read path (issue 12, point 1): rows read for queries become records, not managed
+ * The lean read path: rows read for queries become records, not managed
  * entities. A record is an object whose prototype is a per-entity record prototype over the
  * entity's own prototype, so the entity's getters and methods work and `__meta` names its type,
  * but it is never registered in the unit of work, has no `Collection`s and no change tracking.

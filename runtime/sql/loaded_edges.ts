@@ -1,8 +1,8 @@
 /**
- * The hand-off between field collection and the edge resolvers: `loadPlan` (`load.ts`) stores
+ * The hand-off between field collection and the edge resolvers: `loadPlan` (`load_plan.ts`) stores
  * what it loaded for each parent under the root field's response key ({@linkcode rootScope}) and
- * the edge's load key ({@linkcode edgeKey}, also the key `collect.ts` merges edge plans by);
- * `resolveEdge` (`edges.ts`) looks the value up with the same two keys.
+ * the edge's load key ({@linkcode edgeKey}, also the key field collection (`plan/field_collection.ts`) merges edge plans by);
+ * `resolveEdge` (`resolve/edge_fields.ts`) looks the value up with the same two keys.
  *
  * @module
  */

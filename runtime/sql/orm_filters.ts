@@ -1,7 +1,7 @@
 /**
  * MikroORM filters (`filters` of the ORM config, `@Filter`/`defineEntity` filters, `em.addFilter`)
  * on the runtime's QueryBuilder reads. `em.find` and `em.count` apply the filters enabled on the
- * EntityManager; a QueryBuilder applies none unless asked, so the reads `load.ts` builds itself
+ * EntityManager; a QueryBuilder applies none unless asked, so the reads `find_rows.ts`, `partitioned.ts` and `paginate.ts` build themselves
  * (lean root pages and counts, `node`/`nodes`, unique edges, nested pages and grouped counts) set
  * their condition with {@linkcode whereFiltered}, which adds the same filters in the same
  * statement.

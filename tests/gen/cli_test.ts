@@ -1,5 +1,5 @@
 /**
- * The generator's command line (issue 16, point 4) and metadata styles (point 3): help, version,
+ * The generator's command line and metadata styles: help, version,
  * flags for every config option, one-line errors for bad config files, progress lines, `--check`,
  * `--watch`, and a project elsewhere with its own `deno.json` (import map aliases,
  * `experimentalDecorators`), legacy decorators with reflect-metadata and its

@@ -1,5 +1,5 @@
 /**
- * The public API (issue 14, point 4): `deno doc --lint` over the three entry points reports no
+ * The public API: `deno doc --lint` over the three entry points reports no
  * missing docstring and no private type of ours in a public signature, the filter of
  * `scripts/doc_lint.ts` lets through only references to npm types, and the internals are no
  * longer exported from `mod.ts`.

@@ -1,5 +1,5 @@
 /**
- * Generated modules for user code (issue 16, points 5 and 6): `Resolvers` types user resolvers
+ * Generated modules for user code: `Resolvers` types user resolvers
  * by parent, arguments, result and context (a file that is right type-checks; each wrong line is
  * a type error), and the API imports and builds its schema without reading any file (the SDL is
  * embedded; `schema.graphql` is the same text, for tools).

@@ -1,5 +1,5 @@
 /**
- * Generator decisions of issue 5: the `<T>WhereInput` layout and `Skip(SkipWhereInput)`, the
+ * Generator decisions about where inputs and ids: the `<T>WhereInput` layout and `Skip(SkipWhereInput)`, the
  * `where`/`orderBy` arguments, and the checks of the `globalIds` option against the model.
  */
 import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";

@@ -1,5 +1,5 @@
 /**
- * Unique edges selected under a nested connection or list of several parents (issue 10's bug:
+ * Unique edges selected under a nested connection or list of several parents (a former bug:
  * `users(first: 3) { posts(first: 2) { author { name } } }` answered `Cannot return null for
  * non-nullable field Post.author`): the batched page hydrates the foreign key of every collected
  * unique edge, including the one it joins the parent through, on SQLite, PostgreSQL and MariaDB.

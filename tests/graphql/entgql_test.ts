@@ -1,5 +1,5 @@
 /**
- * entgql conformance of connections (issue 10, point 5), on every database: `totalCount` from the
+ * entgql conformance of connections, on every database: `totalCount` from the
  * loaded rows without pagination, no page statement after a count of 0, `OrderField("ID")`,
  * `MultiOrder()` ties by id ascending, `first: 0`/`last: 0` page info, entgql's `NOT_FOUND` text,
  * and cursors bound to their node type. Statements are counted from MikroORM's query log.

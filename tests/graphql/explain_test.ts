@@ -1,5 +1,5 @@
 /**
- * The SQL of field collection is as good as hand-written (issue 12, point 3), on PostgreSQL with
+ * The SQL of field collection is as good as hand-written, on PostgreSQL with
  * enough rows for the planner to care (500 users, 5,000 posts, 50,000 comments, analyzed): a
  * nested page reads the child table alone (`where <fk> in (...)`, no join back to the parent)
  * and its plan uses the foreign key's index, never a sequential scan of the child table; so does

@@ -1,5 +1,5 @@
 /**
- * No per-parent loading left (issue 10, point 4): edges of nodes that field collection did not
+ * No per-parent loading left: edges of nodes that field collection did not
  * load (nodes a user resolver returns, from a query field or a mutation returning several nodes,
  * and everything below an `Unbind()` edge) are loaded batched by response path; unidirectional
  * `m:n` edges and nested connections ordered by an edge count or an edge's field are batched like

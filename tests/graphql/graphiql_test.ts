@@ -1,5 +1,5 @@
 /**
- * The example servers' GraphiQL comes from a package, not a CDN (issue 16, point 6): in real
+ * The example servers' GraphiQL comes from a package, not a CDN: in real
  * Chromium with every request to another host than the server refused, the page renders
  * GraphiQL and loads the schema by introspection.
  */

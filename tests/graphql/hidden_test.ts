@@ -1,5 +1,5 @@
 /**
- * `hidden: true` properties (issue 16): never in the schema (the todo example's `User.password`,
+ * `hidden: true` properties: never in the schema (the todo example's `User.password`,
  * as entgql's todo leaves out its `Sensitive()` password), unless annotated `Expose()`; over
  * HTTP a hidden field is a validation error and an exposed one is served.
  */

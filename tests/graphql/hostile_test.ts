@@ -1,7 +1,8 @@
 /**
  * Hostile clients against a real Yoga server with the `Limits` plugin, the bounded document
  * cache and the Transactioner, on SQLite and PostgreSQL (the blog and todo examples): every
- * denial-of-service probe of issue 11 is refused with its code before any SQL runs (the query
+ * denial-of-service probe (huge pages, deep nesting, alias and fragment fan-out, huge lists and
+ * strings) is refused with its code before any SQL runs (the query
  * log does not grow), and a health query answers after each; CSRF (form, text and GET
  * mutations), error messages that never echo more than 100 characters of input, fragment
  * chains collected in linear time, and the document cache's bound.

@@ -1,5 +1,5 @@
 /**
- * The lean read path (issue 12, point 1): rows read as records (`runtime/records.ts`) hold the
+ * The lean read path: rows read as records (`runtime/sql/lean_records.ts`) hold the
  * same values as the entities MikroORM hydrates from the same rows (dates, booleans, JSON,
  * bigints, enums, arrays, UUIDs, foreign keys), on every example, on SQLite, PostgreSQL and
  * MariaDB; records are not managed by the EntityManager and keep the entity's getters.

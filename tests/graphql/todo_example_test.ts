@@ -1,5 +1,5 @@
 /**
- * examples/todo is entgql's whole todo example (issue 10, point 6): the generated
+ * examples/todo is entgql's whole todo example: the generated
  * `createTodo`/`updateTodo`, `createCategory`/`updateCategory`, `createUser`/`updateUser`
  * (`Mutations({ delete: false })`, entgql's `MutationCreate(), MutationUpdate()`), the
  * `createCategory` extension with `createTodos` and `clearTodos`, over HTTP with the

@@ -521,7 +521,7 @@ Deno.test({
       assertEquals(read.errors?.map((e) => e.extensions?.code), ["DATABASE_UNAVAILABLE"]);
       assertMatch(read.errors![0].message, /^the database is unavailable/);
       // A transaction that cannot be opened: the Transactioner's own TRANSACTION_FAILED, or
-      // DATABASE_UNAVAILABLE where the fault is classified (issue 11) -- never a masked error.
+      // DATABASE_UNAVAILABLE where the fault is classified -- never a masked error.
       const write = await post(
         `mutation { createUser(input: { name: "x", email: "x@example.com" }) { id } }`,
       );
