@@ -5,21 +5,7 @@
  *
  * @module
  */
-import { GenerateError } from "./generate_error.ts";
-
-/** One problem, naming where it is. */
-export interface Diagnostic {
-  /** An `error` stops the run before anything is written; a `warning` is reported only. */
-  severity: "error" | "warning";
-  /** Entity module, relative to the working directory when inside it. */
-  file?: string;
-  /** MikroORM class name of the entity. */
-  entity?: string;
-  /** Entity property (or properties, comma-separated). */
-  prop?: string;
-  /** What is wrong, and how to fix it. */
-  message: string;
-}
+import { type Diagnostic, GenerateError } from "./generate_error.ts";
 
 /** A diagnostic before its severity is given. */
 export type DiagnosticInput = Omit<Diagnostic, "severity">;

@@ -1,9 +1,22 @@
 /**
- * The error the generator raises for an invalid model or bad options.
+ * The error the generator raises for an invalid model or bad options, and the diagnostics (one
+ * problem each) it carries.
  *
  * @module
  */
-import type { Diagnostic } from "./diagnostics.ts";
+/** One problem, naming where it is. */
+export interface Diagnostic {
+  /** An `error` stops the run before anything is written; a `warning` is reported only. */
+  severity: "error" | "warning";
+  /** Entity module, relative to the working directory when inside it. */
+  file?: string;
+  /** MikroORM class name of the entity. */
+  entity?: string;
+  /** Entity property (or properties, comma-separated). */
+  prop?: string;
+  /** What is wrong, and how to fix it. */
+  message: string;
+}
 
 /**
  * An invalid model or option. The message names the entity file and property, e.g.

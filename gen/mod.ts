@@ -6,7 +6,7 @@
  */
 import { relative, resolve } from "@std/path";
 import type { GenerateOptions } from "./config.ts";
-import type { Diagnostic } from "./diagnostics.ts";
+import type { Diagnostic } from "./generate_error.ts";
 import { Diagnostics } from "./diagnostics.ts";
 import { emitMod, emitNode, emitResolvers, emitTypeDefs } from "./emit/node.ts";
 import { emitTypes } from "./emit/types.ts";
@@ -28,9 +28,9 @@ export {
   type GenerateOptions,
   type OrmDiscoveryOptions,
 } from "./config.ts";
-export { type Diagnostic, type DiagnosticInput, formatDiagnostic } from "./diagnostics.ts";
+export { type DiagnosticInput, formatDiagnostic } from "./diagnostics.ts";
 export type { LoadedEntity } from "./load_entities.ts";
-export { GenerateError } from "./generate_error.ts";
+export { type Diagnostic, GenerateError } from "./generate_error.ts";
 export type {
   Model,
   ModelEdge,
