@@ -5,6 +5,8 @@
  *
  * A server that cannot be reached fails the test with the reason; set
  * `MIKROGQL_SKIP_DATABASES=postgresql,mariadb` to skip them deliberately (the skip is printed).
+ * Test databases are named `<prefix><16 hex digits>`, the prefix `mikrogql_` or
+ * `MIKROGQL_TEST_DB_PREFIX` (letters, digits and `_`), for a database server shared with others.
  *
  * @module
  */
@@ -47,6 +49,19 @@ const SERVERS: Record<
     ],
   },
 };
+
+/** The name prefix of test databases (`MIKROGQL_TEST_DB_PREFIX`, default `mikrogql_`). */
+export function databasePrefix(): string {
+  const prefix = Deno.env.get("MIKROGQL_TEST_DB_PREFIX") ?? "mikrogql_";
+  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix)) {
+    throw new Error(
+      `MIKROGQL_TEST_DB_PREFIX must be lower-case letters, digits and _ (at most 41, not starting with a digit), got ${
+        JSON.stringify(prefix)
+      }`,
+    );
+  }
+  return prefix;
+}
 
 const skipped = new Set(
   (Deno.env.get("MIKROGQL_SKIP_DATABASES") ?? "").split(",").filter(Boolean),
@@ -108,7 +123,7 @@ export async function createTestDatabase(
       drop: () => Promise.resolve(),
     };
   }
-  const name = `mikrogql_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  const name = `${databasePrefix()}${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const orm = await admin(dialect);
   try {
     await orm.schema.createDatabase(name);

@@ -1,0 +1,102 @@
+/**
+ * `deno task test`: runs every test suite, one after another, even when an earlier one failed,
+ * then prints one line per suite and a total (`N passed, N failed`); exits 1 when any suite
+ * failed (or ran no test file), 0 otherwise.
+ *
+ * The suites: `main` (tests/gen, tests/graphql: generator, CLI, GraphQL over HTTP on SQLite,
+ * PostgreSQL and MariaDB), `replica` (tests/replica: the streaming
+ * replica and PgBouncer of `.ci/replica.sh`; skipped with the reason when they are not running,
+ * outside CI), `widget` (tests/widget: the search box in Chromium). Name suites to run only
+ * those: `deno task test widget replica`.
+ *
+ * @module
+ */
+
+/** One `deno test` run. */
+interface Suite {
+  name: string;
+  args: string[];
+}
+
+const SUITES: Suite[] = [
+  { name: "main", args: ["--parallel", "tests/gen", "tests/graphql"] },
+  { name: "replica", args: ["tests/replica"] },
+  { name: "widget", args: ["tests/widget"] },
+];
+
+/** The counts of `deno test`'s closing line (`ok | 3 passed (2 steps) | 0 failed | 1 ignored`). */
+interface Counts {
+  passed: number;
+  failed: number;
+  ignored: number;
+}
+
+// deno-lint-ignore no-control-regex
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+/** The counts in a closing line of `deno test`, or `undefined` for any other line. */
+export function closingCounts(line: string): Counts | undefined {
+  const plain = line.replace(ANSI, "");
+  const match = /^(?:ok|FAILED) \| (\d+) passed.*?\| (\d+) failed(?:.*?\| (\d+) ignored)?/.exec(
+    plain,
+  );
+  if (!match) return undefined;
+  return { passed: Number(match[1]), failed: Number(match[2]), ignored: Number(match[3] ?? 0) };
+}
+
+/** Runs one suite, copying its output through; its counts and exit code. */
+async function run(suite: Suite): Promise<{ counts?: Counts; code: number }> {
+  console.log(`\n== ${suite.name}: deno test -A ${suite.args.join(" ")}`);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["test", "-A", ...suite.args],
+    stdout: "piped",
+    stderr: "inherit",
+    stdin: "null",
+  }).spawn();
+  let counts: Counts | undefined;
+  let rest = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of child.stdout) {
+    await Deno.stdout.write(chunk);
+    const lines = (rest + decoder.decode(chunk, { stream: true })).split("\n");
+    rest = lines.pop() ?? "";
+    for (const line of lines) counts = closingCounts(line) ?? counts;
+  }
+  counts = closingCounts(rest) ?? counts;
+  return { counts, code: (await child.status).code };
+}
+
+async function main(names: string[]): Promise<number> {
+  const unknown = names.filter((n) => !SUITES.some((s) => s.name === n));
+  if (unknown.length) {
+    console.error(`unknown suite ${unknown.join(", ")}: one of ${SUITES.map((s) => s.name)}`);
+    return 2;
+  }
+  const chosen = names.length ? SUITES.filter((s) => names.includes(s.name)) : SUITES;
+  const results = [];
+  for (const suite of chosen) results.push({ suite, ...await run(suite) });
+  console.log("\n== summary");
+  const total: Counts = { passed: 0, failed: 0, ignored: 0 };
+  let failedSuites = 0;
+  for (const { suite, counts, code } of results) {
+    const ok = code === 0 && counts !== undefined;
+    if (!ok) failedSuites++;
+    if (counts) {
+      total.passed += counts.passed;
+      total.failed += counts.failed;
+      total.ignored += counts.ignored;
+    }
+    const figures = counts
+      ? `${counts.passed} passed, ${counts.failed} failed, ${counts.ignored} ignored`
+      : "no closing line";
+    console.log(`${suite.name}: ${ok ? "ok" : `FAILED (exit ${code})`}: ${figures}`);
+  }
+  // A suite that crashed before its closing line counts as one failure.
+  const crashed = results.filter((r) => r.code !== 0 && (r.counts?.failed ?? 0) === 0).length;
+  console.log(
+    `${total.passed} passed, ${total.failed + crashed} failed, ${total.ignored} skipped`,
+  );
+  return failedSuites ? 1 : 0;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));
