@@ -1,15 +1,16 @@
 /**
  * The Yoga server of the blog benchmarks (`bench/graphql_server.ts` serves it over HTTP,
- * `bench/cpu.ts` calls it in-process): the generated schema (or the naive per-parent one) with the
- * production settings of the README (`Jit` first, `BodyLimit` with `maxRequestBodySize: false`),
- * a forked EntityManager per request, and a statement counter on MikroORM's `onQuery` hook (not
- * its debug logger, which formats a log line per statement).
+ * `bench/cpu.ts` calls it in-process): the generated schema (or the naive per-parent one) behind
+ * the production stack the README tells a user to install, `mikrogqlPreset` (Jit, BodyLimit,
+ * Csrf, Limits, ClientErrors, Transactioner, ReadRetry, Deadline, the bounded document cache,
+ * `maxRequestBodySize: false`), a forked EntityManager per request, and a statement counter on
+ * MikroORM's `onQuery` hook (not its debug logger, which formats a log line per statement).
  *
  * @module
  */
 import type { MikroORM } from "@mikro-orm/core";
 import { createYoga } from "graphql-yoga";
-import { BodyLimit, Jit, Limits } from "@mikrogql/ext";
+import { mikrogqlPreset } from "@mikrogql/ext";
 import { openDatabase } from "../examples/database.ts";
 import { createSchema } from "../examples/blog/generated/mod.ts";
 import { entities } from "../examples/blog/entities.ts";
@@ -23,16 +24,21 @@ export interface BenchServer {
   statements(): number;
 }
 
+/** Options of {@linkcode openBenchServer}. */
+export interface BenchServerOptions {
+  /** The per-parent schema of `bench/naive_server.ts` instead of the generated one. */
+  naive?: boolean;
+  /** The `Limits` plugin's cost limit (the other limits default). */
+  maxCost?: number;
+}
+
 /**
  * Opens MikroORM on the blog schema at `url` (pool of 2–10 connections) and builds the Yoga
  * server.
- *
- * @param options `naive`: the per-parent schema of `bench/naive_server.ts`; `maxCost`: install
- *   the `Limits` plugin with that cost limit (the other limits default)
  */
 export async function openBenchServer(
   url: string,
-  options: { naive?: boolean; maxCost?: number } = {},
+  options: BenchServerOptions = {},
 ): Promise<BenchServer> {
   let statements = 0;
   const orm = await openDatabase({
@@ -49,16 +55,14 @@ export async function openBenchServer(
   return { orm, yoga: benchYoga(orm, options), statements: () => statements };
 }
 
-function benchYoga(orm: MikroORM, options: { naive?: boolean; maxCost?: number }) {
+function benchYoga(orm: MikroORM, options: BenchServerOptions) {
   return createYoga({
     schema: options.naive ? naiveSchema() : createSchema(),
     context: () => ({ em: orm.em.fork() }),
-    maxRequestBodySize: false,
-    plugins: [
-      Jit(),
-      BodyLimit(),
-      ...(options.maxCost ? [Limits({ maxCost: options.maxCost })] : []),
-    ],
+    ...mikrogqlPreset({
+      txOpener: orm,
+      ...(options.maxCost ? { limits: { maxCost: options.maxCost } } : {}),
+    }),
     logging: false,
   });
 }

@@ -3,16 +3,23 @@
  * no load generator on the same cores): the figure read-path work moves, steadier
  * than req/s on a busy machine. The task runs it with `NODE_ENV=production`, as the benchmark
  * servers run (`bench/server_process.ts`). Uses the peer benchmark's data set (`bench/peers/data.ts`) and
- * queries, and the benchmark server of `bench/bench_server.ts` (the `Jit` plugin first, `BodyLimit`).
+ * queries, and the benchmark server of `bench/bench_server.ts`: the production stack of the
+ * README (`mikrogqlPreset`: Jit, BodyLimit, Csrf, Limits, ClientErrors, Transactioner, ReadRetry,
+ * Deadline).
  *
  * ```sh
  * deno task bench:cpu                        # floor, Q1-Q5, 300 requests x 5 rounds each
  * BENCH_QUERIES=Q1 BENCH_REQUESTS=100 deno task bench:cpu
+ * BENCH_BREAKDOWN=floor,Q4,Q5 deno task bench:cpu   # the fixed-path breakdown of these queries
  * NODE_ENV=production deno run -A --cpu-prof bench/cpu.ts   # with a V8 CPU profile
  * ```
  *
  * Prints per query the statements per request and the median (min, max) over 5 rounds of
- * process CPU time (user + system) per request at 10 concurrent requests, and the RSS.
+ * process CPU time (user + system) per request at 10 concurrent requests, and the RSS; then, for
+ * the floor and Q4 (`BENCH_BREAKDOWN`), the fixed-path breakdown: the CPU µs per request of each
+ * phase (parse/validate cache lookup, each plugin, context building, plan lookup, page planning,
+ * the SQL statements, the driver, row mapping, execution, serialisation, garbage collection), from
+ * a CPU profile of one more round (`cpu_phases.ts`).
  *
  * @module
  */
@@ -20,11 +27,13 @@ import process from "node:process";
 import { encodeGlobalId } from "../runtime/plan/global_id.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { openBenchServer } from "./bench_server.ts";
+import { phaseBreakdown, profileInProcess } from "./cpu_phases.ts";
 import { createPeerData, SIZE } from "./peers/data.ts";
 import { cursorAfter1900, OURS, QUERIES } from "./peers/queries.ts";
 
 const REQUESTS = Number(Deno.env.get("BENCH_REQUESTS") ?? 300);
 const ONLY = Deno.env.get("BENCH_QUERIES")?.split(",");
+const BREAKDOWN = (Deno.env.get("BENCH_BREAKDOWN") ?? "floor,Q4").split(",");
 const CONCURRENCY = 10;
 const ROUNDS = 5;
 
@@ -60,6 +69,7 @@ try {
     (query, variables) => post(JSON.stringify({ query, variables })),
   );
   const variables = { after, id: encodeGlobalId("Post", SIZE.posts / 2) };
+  const breakdowns: string[] = [];
   for (const query of QUERIES) {
     if (ONLY && !ONLY.includes(query.name)) continue;
     const body = JSON.stringify({
@@ -67,20 +77,30 @@ try {
       variables,
     });
     for (let i = 0; i < 30; i++) await post(body);
+    const load = async () => {
+      let left = REQUESTS;
+      await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+        while (left-- > 0) await post(body, false);
+      }));
+    };
     const perRequest: number[] = [];
     let perRequestStatements = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const before = statements();
       const cpu = process.cpuUsage();
-      let left = REQUESTS;
-      await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-        while (left-- > 0) await post(body, false);
-      }));
+      await load();
       const used = process.cpuUsage(cpu);
       perRequest.push((used.user + used.system) / 1000 / REQUESTS);
       perRequestStatements = (statements() - before) / REQUESTS;
     }
     perRequest.sort((a, b) => a - b);
+    if (BREAKDOWN.includes(query.name)) {
+      const profile = await profileInProcess(load);
+      breakdowns.push(
+        `${query.name} fixed-path breakdown, CPU µs/request (median CPU scaled by profile shares):`,
+        ...phaseBreakdown(profile, perRequest[ROUNDS >> 1] * 1000),
+      );
+    }
     console.log(
       `${query.name.padEnd(5)} ${
         perRequestStatements.toFixed(1)
@@ -90,6 +110,7 @@ try {
         }), RSS ${(Deno.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
     );
   }
+  if (breakdowns.length > 0) console.log(`\n${breakdowns.join("\n")}`);
 } finally {
   await orm.close();
   await db.drop();
