@@ -74,7 +74,22 @@ export interface GenerateOptions {
  */
 export type GenerateConfig = GenerateOptions;
 
-/** Identity helper that types a config module's default export. */
+/**
+ * Identity helper that types a config module's default export.
+ *
+ * @example `gen.config.ts`, run with `deno run -A jsr:@mikrogql/ext/gen/main --config gen.config.ts`
+ * ```ts
+ * import { defineConfig } from "@mikrogql/ext/gen";
+ *
+ * export default defineConfig({
+ *   entities: "./entities", // relative to this file
+ *   out: "./generated",
+ *   globalIds: "opaque",
+ * });
+ * ```
+ *
+ * @returns `config`, unchanged
+ */
 export function defineConfig(config: GenerateConfig): GenerateConfig {
   return config;
 }

@@ -68,6 +68,28 @@ export interface GenerateResult {
  * Generates the GraphQL API for the entities under `options.entities` (or listed by the MikroORM
  * options `orm`/`ormConfig`) into `options.out`; with `options.check`, compares instead.
  *
+ * @example A build script: regenerate, or in CI fail when the committed output is stale
+ * ```ts
+ * import { formatDiagnostic, generate, GenerateError } from "@mikrogql/ext/gen";
+ *
+ * try {
+ *   const result = await generate({
+ *     entities: "./entities",
+ *     out: "./generated",
+ *     check: Deno.args.includes("--ci"), // compare, write nothing
+ *   });
+ *   for (const warning of result.warnings) console.warn(formatDiagnostic(warning));
+ *   if (result.stale?.length) {
+ *     console.error(`stale: ${result.stale.join(", ")}; run the generator`);
+ *     Deno.exit(1);
+ *   }
+ * } catch (error) {
+ *   if (!(error instanceof GenerateError)) throw error;
+ *   console.error(error.message); // every problem, one a line, naming file, entity and property
+ *   Deno.exit(1);
+ * }
+ * ```
+ *
  * @throws GenerateError listing every problem of an invalid model, each naming the entity
  *   file and property (`diagnostics` holds them, and the run's warnings); nothing is written then.
  *   Also when there is no entity, or `ormConfig` cannot be imported.

@@ -282,6 +282,42 @@ export function IdPrefix(
  * Attaches annotations to an entity that cannot carry decorators (a `defineEntity` result or an
  * `EntitySchema`), or adds to a decorated class's.
  *
+ * @example An entity file the generator reads
+ * ```ts
+ * import { defineEntity, p } from "@mikro-orm/core";
+ * import { annotate, Mutations, OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
+ *
+ * export const Author = defineEntity({
+ *   name: "Author",
+ *   properties: {
+ *     id: p.integer().primary(),
+ *     name: p.string(),
+ *     createdAt: p.datetime().onCreate(() => new Date()),
+ *     books: () => p.oneToMany(Book).mappedBy("author"),
+ *   },
+ * });
+ *
+ * export const Book = defineEntity({
+ *   name: "Book",
+ *   properties: {
+ *     id: p.integer().primary(),
+ *     title: p.string(),
+ *     author: () => p.manyToOne(Author).index(),
+ *   },
+ * });
+ *
+ * // `authors(orderBy: { field: NAME })`, `createAuthor`/`updateAuthor`/`deleteAuthor`, and
+ * // `Author.books` as a BookConnection with first/last/after/before
+ * annotate(Author, {
+ *   entity: [QueryField(), Mutations()],
+ *   fields: {
+ *     name: [OrderField("NAME")],
+ *     createdAt: [OrderField("CREATED_AT")],
+ *     books: [RelayConnection()],
+ *   },
+ * });
+ * ```
+ *
  * @param entity the entity
  * @param annotations `entity`: annotations of the entity; `fields`: property name -> annotations
  * @returns `entity`, for chaining

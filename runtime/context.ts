@@ -35,10 +35,11 @@ type TxContext = MikroContext & { [TX]?: EntityManager };
  * @example A user resolver reading inside or outside the Transactioner's transaction
  * ```ts
  * import { fromContext, type MikroContext } from "@mikrogql/ext";
+ * import { Post } from "./entities/post.ts";
  *
  * const resolvers = {
  *   Query: {
- *     postCount: (_: unknown, __: unknown, ctx: MikroContext) => fromContext(ctx).count("Post"),
+ *     postCount: (_: unknown, __: unknown, ctx: MikroContext) => fromContext(ctx).count(Post),
  *   },
  * };
  * ```

@@ -40,6 +40,28 @@ export type ErrorCode = typeof ErrorCode[keyof typeof ErrorCode];
  * Builds a `GraphQLError` whose `extensions.code` is `code`. GraphQL Yoga passes such errors to
  * the client unmasked.
  *
+ * @example A resolver of your own refusing a value with a code clients can branch on
+ * ```ts
+ * import { ErrorCode, fromContext, gqlError, type MikroContext, quoteInput } from "@mikrogql/ext";
+ * import { Post } from "./entities/post.ts";
+ * import { createSchema } from "./generated/mod.ts";
+ *
+ * const schema = createSchema({
+ *   typeDefs: "extend type Query { postsByTitle(title: String!): Int! }",
+ *   resolvers: {
+ *     Query: {
+ *       postsByTitle: (_root: unknown, { title }: { title: string }, ctx: MikroContext) => {
+ *         if (title.trim() === "") {
+ *           // { "message": "title \"  \" is blank", "extensions": { "code": "BAD_USER_INPUT" } }
+ *           throw gqlError(ErrorCode.BAD_USER_INPUT, `title ${quoteInput(title)} is blank`);
+ *         }
+ *         return fromContext(ctx).count(Post, { title });
+ *       },
+ *     },
+ *   },
+ * });
+ * ```
+ *
  * @param code one of {@linkcode ErrorCode}
  * @param message what was wrong, naming the value
  */

@@ -4,8 +4,10 @@
  * counts; a `private-type-ref` problem counts unless the referenced type is an npm package's
  * (`EntityManager`, `GraphQLSchema`, `Plugin`, `VNode`, ...): a name that the package's sources
  * import from a bare specifier (`@mikro-orm/core`, `graphql`, `graphql-yoga`, `preact`, ...) in a
- * module that does not declare the same name. Prints the problems that count and exits 1 when
- * there is one.
+ * module that does not declare the same name. On top of `deno doc --lint`, every function a user
+ * calls ({@linkcode REQUIRED_EXAMPLES}, listed per entry point) must have an `@example` holding a
+ * code block, as denoland/std requires of its exports (`missing-example`, naming the module and
+ * the symbol). Prints the problems that count and exits 1 when there is one.
  *
  * Run: `deno run --allow-run --allow-read scripts/doc_lint.ts` (`deno task doc:lint`)
  */
@@ -16,6 +18,45 @@ import { fromFileUrl } from "@std/path";
 const ROOT = fromFileUrl(new URL("..", import.meta.url));
 /** The package's entry points (deno.json `exports`, without the generator's command line). */
 export const ENTRY_POINTS = ["mod.ts", "gen/mod.ts", "widget/mod.ts"];
+/**
+ * The functions a user calls, per module that exports them: each must have an `@example` with a
+ * fenced code block (see {@linkcode missingExamples}). The keys are the entry points of
+ * {@linkcode ENTRY_POINTS}, plus the blog example's generated `mod.ts`, which stands for every
+ * generated module: the generator writes `createSchema`'s docstring (`gen/emit/node.ts`), and
+ * `--check` keeps the committed example equal to a fresh generation.
+ */
+export const REQUIRED_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
+  "mod.ts": [
+    "createGraphQLSchema",
+    "createResolvers",
+    "createNode",
+    "updateNode",
+    "deleteNode",
+    "fromContext",
+    "noder",
+    "noders",
+    "globalIdOf",
+    "encodeGlobalId",
+    "decodeGlobalId",
+    "annotate",
+    "setupUniversalIds",
+    "replicaFailover",
+    "readConnection",
+    "documentCache",
+    "Jit",
+    "BodyLimit",
+    "Csrf",
+    "Limits",
+    "ClientErrors",
+    "Transactioner",
+    "ReadRetry",
+    "Deadline",
+    "mikrogqlPreset",
+    "gqlError",
+  ],
+  "gen/mod.ts": ["generate", "defineConfig"],
+  "examples/blog/generated/mod.ts": ["createSchema"],
+};
 /** The folders of the published sources whose imports decide what is an npm type. */
 const SOURCES = ["runtime", "gen", "widget"];
 
@@ -69,16 +110,102 @@ export async function foreignNames(dirs: string[] = SOURCES): Promise<Set<string
   return foreign;
 }
 
-/** Runs `deno doc --lint` on the entry points and returns the problems about our own code. */
-export async function docLint(): Promise<{ all: DocProblem[]; ours: DocProblem[] }> {
-  const { stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["doc", "--lint", ...ENTRY_POINTS],
+/**
+ * The part of `deno doc --json` output the example rule reads: per module URL, its exported
+ * symbols, each with the JSDoc tags of its declarations.
+ */
+export interface DocJson {
+  /** Module URL (`file:///.../mod.ts`) -> its documentation. */
+  nodes: Record<string, {
+    symbols?: {
+      name: string;
+      declarations?: { jsDoc?: { tags?: { kind: string; doc?: string }[] } }[];
+    }[];
+  }>;
+}
+
+/**
+ * The `@example` texts of the symbol `name` exported by the module `file` (a path relative to
+ * the repository), in declaration order; `undefined` when the module does not export it.
+ */
+export function examplesOf(doc: DocJson, file: string, name: string): string[] | undefined {
+  const module = Object.entries(doc.nodes).find(([url]) => url.endsWith(`/${file}`))?.[1];
+  const symbol = module?.symbols?.find((s) => s.name === name);
+  if (!symbol) return undefined;
+  return (symbol.declarations ?? []).flatMap((d) =>
+    (d.jsDoc?.tags ?? []).filter((t) => t.kind === "example").map((t) => t.doc ?? "")
+  );
+}
+
+/** The fenced code blocks of an `@example` text (their contents, without the fences). */
+export function codeBlocks(example: string): string[] {
+  return [...example.matchAll(/^```[a-z]*\n([\s\S]*?)^```/gm)].map((m) => m[1]);
+}
+
+/**
+ * The `missing-example` problems of `doc` (the `deno doc --json` output of the modules of
+ * `required`): one per required symbol that its module does not export, or whose docstring has
+ * no `@example` with a non-empty fenced code block.
+ *
+ * @param required module path (relative to the repository) -> the symbols that need an example
+ */
+export function missingExamples(
+  doc: DocJson,
+  required: Readonly<Record<string, readonly string[]>> = REQUIRED_EXAMPLES,
+): DocProblem[] {
+  const problems: DocProblem[] = [];
+  for (const [file, names] of Object.entries(required)) {
+    for (const name of names) {
+      const examples = examplesOf(doc, file, name);
+      const why = examples === undefined
+        ? "is not exported"
+        : !examples.some((e) => codeBlocks(e).some((code) => code.trim() !== ""))
+        ? "has no @example with a code block"
+        : undefined;
+      if (!why) continue;
+      const message = `${file}: '${name}' ${why}; a function a user calls needs an @example`;
+      problems.push({
+        rule: "missing-example",
+        message,
+        text: `error[missing-example]: ${message}`,
+      });
+    }
+  }
+  return problems;
+}
+
+/** Runs `deno doc <args>` in the repository; its exit status and output as text. */
+async function denoDoc(
+  args: string[],
+): Promise<{ success: boolean; stdout: string; stderr: string }> {
+  const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["doc", ...args],
     cwd: ROOT,
     stdout: "piped",
     stderr: "piped",
   }).output();
   const decoder = new TextDecoder();
-  const all = parseDocLint(decoder.decode(stdout) + "\n" + decoder.decode(stderr));
+  return { success, stdout: decoder.decode(stdout), stderr: decoder.decode(stderr) };
+}
+
+/** `deno doc --json` of the modules of `files` (paths relative to the repository). */
+export async function docJson(files: readonly string[]): Promise<DocJson> {
+  const { success, stdout, stderr } = await denoDoc(["--json", ...files]);
+  if (!success) throw new Error(`deno doc --json failed: ${stderr}`);
+  return JSON.parse(stdout) as DocJson;
+}
+
+/**
+ * Runs `deno doc --lint` on the entry points and the example rule on
+ * {@linkcode REQUIRED_EXAMPLES}, and returns the problems: `all` of them, and `ours` (all but the
+ * references to npm types).
+ */
+export async function docLint(): Promise<{ all: DocProblem[]; ours: DocProblem[] }> {
+  const { stdout, stderr } = await denoDoc(["--lint", ...ENTRY_POINTS]);
+  const all = [
+    ...parseDocLint(stdout + "\n" + stderr),
+    ...missingExamples(await docJson(Object.keys(REQUIRED_EXAMPLES))),
+  ];
   const foreign = await foreignNames();
   const ours = all.filter((p) => !(p.referenced && foreign.has(p.referenced)));
   return { all, ours };
@@ -87,9 +214,11 @@ export async function docLint(): Promise<{ all: DocProblem[]; ours: DocProblem[]
 if (import.meta.main) {
   const { all, ours } = await docLint();
   for (const problem of ours) console.error(problem.text + "\n");
+  const examples = Object.values(REQUIRED_EXAMPLES).flat().length;
   console.log(
-    `deno doc --lint ${ENTRY_POINTS.join(" ")}: ${all.length} problems, ` +
-      `${all.length - ours.length} references to npm types (allowed), ${ours.length} ours`,
+    `deno doc --lint ${ENTRY_POINTS.join(" ")} and @example on ${examples} functions: ` +
+      `${all.length} problems, ${all.length - ours.length} references to npm types (allowed), ` +
+      `${ours.length} ours`,
   );
   if (ours.length) Deno.exit(1);
 }

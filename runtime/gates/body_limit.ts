@@ -37,6 +37,19 @@ const CONTENT_LENGTH = /^\d+$/;
  * `Content-Length` with HTTP 400 and the code `BAD_REQUEST`, as Yoga's `maxRequestBodySize`
  * does. Pass `maxRequestBodySize: false` to `createYoga` with it, or the body is checked twice.
  *
+ * @example Bodies up to 1 MB
+ * ```ts
+ * import { createYoga } from "graphql-yoga";
+ * import { BodyLimit } from "@mikrogql/ext";
+ * import { createSchema } from "./generated/mod.ts";
+ *
+ * const yoga = createYoga({
+ *   schema: createSchema(),
+ *   maxRequestBodySize: false, // the plugin checks the size instead of Yoga
+ *   plugins: [BodyLimit(1_000_000)], // a longer body: HTTP 413, REQUEST_ENTITY_TOO_LARGE
+ * });
+ * ```
+ *
  * @param maxBytes the largest body accepted, in bytes; default 25,000,000
  * @throws Error when `maxBytes` is not a positive number
  */

@@ -91,6 +91,30 @@ type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResu
 /**
  * The deadline plugin (see the module documentation).
  *
+ * @example A 5 s budget per request, installed after the Transactioner and `ReadRetry`
+ * ```ts
+ * import { MikroORM } from "@mikro-orm/core";
+ * import { createYoga } from "graphql-yoga";
+ * import { Deadline, ReadRetry, Transactioner } from "@mikrogql/ext";
+ * import config from "./mikro-orm.config.ts";
+ * import { createSchema } from "./generated/mod.ts";
+ *
+ * const orm = await MikroORM.init(config);
+ * const yoga = createYoga({
+ *   schema: createSchema(),
+ *   context: () => ({ em: orm.em.fork() }),
+ *   plugins: [
+ *     Transactioner({ txOpener: orm }),
+ *     ReadRetry(),
+ *     // over 5,000 ms: statements cancelled, QUERY_TIMEOUT at most 500 ms later
+ *     Deadline({ timeoutMs: 5_000, graceMs: 500 }),
+ *   ],
+ * });
+ * ```
+ *
+ * @param options `timeoutMs` (default 10,000), `graceMs` (default 1,000), both in milliseconds,
+ *   and `inflightQueryAbortStrategy`
+ * @returns a Yoga/envelop plugin
  * @throws Error naming the option when `timeoutMs` or `graceMs` is not a positive number
  */
 export function Deadline(options: DeadlineOptions = {}): Plugin {

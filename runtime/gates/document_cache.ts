@@ -35,7 +35,23 @@ export interface YogaDocumentCache {
 /**
  * A bounded parsed-document cache for `createYoga({ parserAndValidationCache })`. Half the
  * budget is for parsed documents, half for parse errors; a document longer than its half is
- * not cached.
+ * not cached. (`mikrogqlPreset` installs it, with its `documentCache` option.)
+ *
+ * @example
+ * ```ts
+ * import { createYoga } from "graphql-yoga";
+ * import { documentCache, Limits } from "@mikrogql/ext";
+ * import { createSchema } from "./generated/mod.ts";
+ *
+ * const yoga = createYoga({
+ *   schema: createSchema(),
+ *   // at most 4,000,000 UTF-16 code units of document text cached, half of them parse errors
+ *   parserAndValidationCache: documentCache({ maxSourceLength: 4_000_000 }),
+ *   plugins: [Limits()],
+ * });
+ * ```
+ *
+ * @returns the three caches of Yoga's `parserAndValidationCache` option
  */
 export function documentCache(options: DocumentCacheOptions = {}): YogaDocumentCache {
   const half = Math.max(1, Math.floor((options.maxSourceLength ?? 2_000_000) / 2));

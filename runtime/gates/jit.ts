@@ -40,6 +40,22 @@ const COMPILABLE = new WeakMap<DocumentNode, boolean>();
 /**
  * The `Jit` plugin: graphql-jit execution for operations without input-object variables.
  *
+ * @example Installed first, before the plugins that wrap execution
+ * ```ts
+ * import { MikroORM } from "@mikro-orm/core";
+ * import { createYoga } from "graphql-yoga";
+ * import { Deadline, Jit, Limits, Transactioner } from "@mikrogql/ext";
+ * import config from "./mikro-orm.config.ts";
+ * import { createSchema } from "./generated/mod.ts";
+ *
+ * const orm = await MikroORM.init(config);
+ * const yoga = createYoga({
+ *   schema: createSchema(),
+ *   context: () => ({ em: orm.em.fork() }),
+ *   plugins: [Jit(), Limits(), Transactioner({ txOpener: orm }), Deadline()],
+ * });
+ * ```
+ *
  * @returns a Yoga/envelop plugin
  */
 export function Jit(): Plugin {

@@ -82,6 +82,24 @@ const encoder = new TextEncoder();
 /**
  * The limits plugin (see the module documentation).
  *
+ * @example Tighter limits than the defaults, the page size equal to the schema's
+ * ```ts
+ * import { createYoga } from "graphql-yoga";
+ * import { Limits } from "@mikrogql/ext";
+ * import { createSchema } from "./generated/mod.ts";
+ *
+ * const yoga = createYoga({
+ *   schema: createSchema({ maxPageSize: 100 }),
+ *   plugins: [
+ *     // `users(first: 100) { posts(first: 100) { comments(first: 100) } }` costs 1,010,100
+ *     // nodes: refused with QUERY_TOO_COMPLEX before any SQL runs
+ *     Limits({ maxCost: 100_000, maxPageSize: 100, maxWhereDepth: 3 }),
+ *   ],
+ * });
+ * ```
+ *
+ * @param options the limits; each left out takes its value in {@linkcode DEFAULT_LIMITS}
+ * @returns a Yoga/envelop plugin
  * @throws Error naming the option when a limit is not a positive number
  */
 export function Limits(options: LimitsOptions = {}): Plugin {

@@ -86,6 +86,33 @@ export interface TransactionerOptions {
  * Inside a mutation, resolvers reach the database through {@linkcode fromContext}, not `ctx.em`:
  * a query on another connection would not see the transaction's writes (and on SQLite's single
  * connection it would wait for the transaction to end).
+ *
+ * @example One transaction per mutation operation, but not for a bulk import
+ * ```ts
+ * import { MikroORM } from "@mikro-orm/core";
+ * import { createYoga } from "graphql-yoga";
+ * import { Transactioner } from "@mikrogql/ext";
+ * import config from "./mikro-orm.config.ts";
+ * import { createSchema } from "./generated/mod.ts";
+ *
+ * const orm = await MikroORM.init(config);
+ * const yoga = createYoga({
+ *   schema: createSchema(),
+ *   context: () => ({ em: orm.em.fork() }),
+ *   plugins: [
+ *     Transactioner({
+ *       txOpener: orm,
+ *       skipOperations: ["ImportPosts"], // `mutation ImportPosts { ... }` commits as it goes
+ *       readYourWrites: { seconds: 5 }, // with read replicas: a writer reads the primary for 5 s
+ *     }),
+ *   ],
+ * });
+ * ```
+ *
+ * @param options `txOpener` (the `MikroORM` instance), the operations and fields that skip the
+ *   transaction, and `readYourWrites`
+ * @returns a Yoga/envelop plugin
+ * @throws Error naming `readYourWrites.seconds` when it is not a positive, finite number
  */
 export function Transactioner(options: TransactionerOptions): Plugin {
   const skipOperations = new Set(options.skipOperations ?? []);

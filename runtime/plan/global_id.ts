@@ -27,10 +27,21 @@ export interface GlobalId {
 }
 
 /**
- * Encodes the opaque global id of a row.
+ * Encodes the opaque global id of a row: RFC 4648 §5 base64url (no padding) of the UTF-8 text
+ * `<type>:<pk>`, the default format (`globalIds: "opaque"`).
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { encodeGlobalId } from "@mikrogql/ext";
+ *
+ * assertEquals(encodeGlobalId("Post", 1), "UG9zdDox"); // base64url of "Post:1"
+ * assertEquals(atob("UG9zdDox"), "Post:1");
+ * ```
  *
  * @param type GraphQL type name, e.g. `"User"`
- * @param pk the row's primary key
+ * @param pk the row's primary key (written with `String(pk)`; a composite key as its JSON
+ *   array)
  * @returns base64url of `<type>:<pk>`
  */
 export function encodeGlobalId(type: string, pk: unknown): string {
@@ -38,7 +49,25 @@ export function encodeGlobalId(type: string, pk: unknown): string {
 }
 
 /**
- * The global id of the row of `type` with primary key `pk`, in the graph's id format.
+ * The global id of the row of `type` with primary key `pk`, in the graph's id format: opaque
+ * ({@linkcode encodeGlobalId}), or for `universal` and `raw` ids the key itself as a string.
+ *
+ * @example The id a client sees for a row your own code found
+ * ```ts
+ * import { MikroORM } from "@mikro-orm/core";
+ * import { globalIdOf } from "@mikrogql/ext";
+ * import config from "./mikro-orm.config.ts";
+ * import { Post } from "./entities/post.ts";
+ * import { graph } from "./generated/mod.ts";
+ *
+ * const orm = await MikroORM.init(config);
+ * const post = await orm.em.fork().findOneOrFail(Post, { title: "Hello" });
+ * const id = globalIdOf(graph, graph.types.Post, post.id); // "UG9zdDox" for post 1
+ * await fetch("https://hooks.example.com/published", { method: "POST", body: id });
+ * ```
+ *
+ * @param type the node type, `graph.types[<GraphQL type name>]`
+ * @param pk the row's primary key
  */
 export function globalIdOf(graph: Graph, type: NodeType, pk: unknown): string {
   return graph.ids === "opaque" ? encodeGlobalId(type.name, pk) : String(pk);
@@ -46,6 +75,18 @@ export function globalIdOf(graph: Graph, type: NodeType, pk: unknown): string {
 
 /**
  * Decodes a global id in the graph's id format.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { decodeGlobalId } from "@mikrogql/ext";
+ * import { graph } from "./generated/mod.ts";
+ *
+ * const decoded = decodeGlobalId(graph, "UG9zdDox"); // base64url of "Post:1"
+ * assertEquals(decoded?.type.name, "Post");
+ * assertEquals(decoded?.pk, 1); // a number: Post's key is an integer
+ * assertEquals(decodeGlobalId(graph, "UG9zdDpvbmU"), undefined); // "Post:one": not an integer
+ * ```
  *
  * @returns the type and primary key, or `undefined` when the id is malformed, names no type, or
  *   holds a key of the wrong kind

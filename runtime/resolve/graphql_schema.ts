@@ -29,10 +29,33 @@ export interface SchemaOptions<R = NonNullable<UserResolvers>> extends ResolverO
 }
 
 /**
- * Builds the executable schema.
+ * Builds the executable schema: `typeDefs` plus `options.typeDefs`, the resolvers of `graph`
+ * ({@linkcode createResolvers} with `options`) plus `options.resolvers`, which replace generated
+ * ones field by field. A generated `createSchema(options)` is this call on its own SDL and graph.
+ *
+ * @example The generated SDL and graph with a field of your own
+ * ```ts
+ * import { createGraphQLSchema, fromContext, type MikroContext } from "@mikrogql/ext";
+ * import { Post } from "./entities/post.ts";
+ * import { graph, typeDefs } from "./generated/mod.ts";
+ *
+ * const schema = createGraphQLSchema(typeDefs, graph, {
+ *   maxPageSize: 100, // `first`/`last` above 100: INVALID_PAGINATION
+ *   typeDefs: "extend type Query { postCount: Int! }",
+ *   resolvers: {
+ *     Query: {
+ *       postCount: (_root: unknown, _args: unknown, ctx: MikroContext) =>
+ *         fromContext(ctx).count(Post),
+ *     },
+ *   },
+ * });
+ * ```
  *
  * @param typeDefs the generated SDL (`schema.graphql`)
  * @param graph the generated graph
+ * @param options the limits and hooks of {@linkcode createResolvers}, and the user's own
+ *   `typeDefs` and `resolvers`
+ * @returns the executable schema for `createYoga({ schema })`
  * @throws Error from graphql-tools when the user SDL does not merge with the generated one
  */
 export function createGraphQLSchema<R>(

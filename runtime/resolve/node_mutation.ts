@@ -133,8 +133,35 @@ export class NodeMutation<T extends object = object> {
 }
 
 /**
- * Starts a create of a node of `type` (entgql `client.T.Create()`).
+ * Starts a create of a node of `type` (entgql `client.T.Create()`): chain
+ * {@linkcode NodeMutation.set} with `Create<T>Input` fields, then {@linkcode NodeMutation.save}.
  *
+ * @example A mutation of your own creating a post (in the operation's transaction)
+ * ```ts
+ * import { createNode, fromContext, type MikroContext } from "@mikrogql/ext";
+ * import { createSchema, graph, type Post } from "./generated/mod.ts";
+ *
+ * const schema = createSchema({
+ *   typeDefs: "extend type Mutation { draftPost(title: String!, authorID: ID!): Post! }",
+ *   resolvers: {
+ *     Mutation: {
+ *       draftPost: (
+ *         _root: unknown,
+ *         args: { title: string; authorID: string },
+ *         ctx: MikroContext,
+ *       ) =>
+ *         createNode<Post>(fromContext(ctx), graph, "Post")
+ *           .set({ title: args.title, body: "", authorID: args.authorID }) // CreatePostInput fields
+ *           .set({ status: "draft" }) // later calls win per field
+ *           .save(), // BAD_USER_INPUT for an authorID that names no User
+ *     },
+ *   },
+ * });
+ * ```
+ *
+ * @param em the EntityManager to write with: `fromContext(ctx)` in a resolver, so the write is in
+ *   the Transactioner's transaction
+ * @param type the GraphQL type name, e.g. `"Post"`
  * @throws Error when `type` has no generated create input
  */
 export function createNode<T extends object = object>(
@@ -146,8 +173,31 @@ export function createNode<T extends object = object>(
 }
 
 /**
- * Starts an update of the node with global id `id` (entgql `client.T.UpdateOneID(id)`).
+ * Starts an update of the node with global id `id` (entgql `client.T.UpdateOneID(id)`): chain
+ * {@linkcode NodeMutation.set} with `Update<T>Input` fields, then {@linkcode NodeMutation.save}
+ * (`NOT_FOUND` when `id` names no node of `type`).
  *
+ * @example A mutation of your own publishing a post
+ * ```ts
+ * import { fromContext, type MikroContext, updateNode } from "@mikrogql/ext";
+ * import { createSchema, graph, type Post } from "./generated/mod.ts";
+ *
+ * const schema = createSchema({
+ *   typeDefs: "extend type Mutation { publishPost(id: ID!): Post! }",
+ *   resolvers: {
+ *     Mutation: {
+ *       publishPost: (_root: unknown, { id }: { id: string }, ctx: MikroContext) =>
+ *         updateNode<Post>(fromContext(ctx), graph, "Post", id)
+ *           .set({ status: "published", publishedAt: new Date() }) // UpdatePostInput fields
+ *           .save(), // NOT_FOUND when no post has this id
+ *     },
+ *   },
+ * });
+ * ```
+ *
+ * @param em the EntityManager to write with (`fromContext(ctx)` in a resolver)
+ * @param type the GraphQL type name, e.g. `"Post"`
+ * @param id the node's global id
  * @throws Error when `type` has no generated update input
  */
 export function updateNode<T extends object = object>(
@@ -165,6 +215,29 @@ export function updateNode<T extends object = object>(
  * `FOR UPDATE`: of two concurrent deletes of one node, one succeeds and the other is
  * `NOT_FOUND`.
  *
+ * @example A mutation of your own deleting several posts, all or none
+ * ```ts
+ * import { deleteNode, fromContext, type MikroContext } from "@mikrogql/ext";
+ * import { createSchema, graph } from "./generated/mod.ts";
+ *
+ * const schema = createSchema({
+ *   typeDefs: "extend type Mutation { deletePosts(ids: [ID!]!): [ID!]! }",
+ *   resolvers: {
+ *     Mutation: {
+ *       deletePosts: async (_root: unknown, { ids }: { ids: string[] }, ctx: MikroContext) => {
+ *         const em = fromContext(ctx); // the operation's transaction: a NOT_FOUND rolls back all
+ *         const deleted: string[] = [];
+ *         for (const id of ids) deleted.push(await deleteNode(em, graph, "Post", id));
+ *         return deleted;
+ *       },
+ *     },
+ *   },
+ * });
+ * ```
+ *
+ * @param em the EntityManager to delete with (`fromContext(ctx)` in a resolver)
+ * @param type the GraphQL type name, e.g. `"Post"`
+ * @param id the node's global id
  * @returns `id`
  * @throws GraphQLError `NOT_FOUND` when the id is malformed, of another type or names no row;
  *   `BAD_USER_INPUT` when rows that may not lose it still reference the node;

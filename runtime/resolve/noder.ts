@@ -39,8 +39,24 @@ export function notFound(id: string): Error {
 export type NodeFields = (type: NodeType) => string[] | undefined;
 
 /**
- * Resolves one global id to its row (entgql `Noder`).
+ * Resolves one global id to its row (entgql `Noder`). The generated `noder(em, id)` is this
+ * function on the generated graph.
  *
+ * @example A global id from outside GraphQL (a webhook's payload) back to its row
+ * ```ts
+ * import { MikroORM } from "@mikro-orm/core";
+ * import { noder } from "@mikrogql/ext";
+ * import config from "./mikro-orm.config.ts";
+ * import { graph } from "./generated/mod.ts";
+ *
+ * const orm = await MikroORM.init(config);
+ * const payload = { postId: "UG9zdDox" }; // the opaque id of Post 1, as clients see it
+ * const post = await noder(orm.em.fork(), graph, payload.postId); // NOT_FOUND if there is none
+ * ```
+ *
+ * @param em the EntityManager to read with
+ * @param graph the generated graph (its global id format decodes `id`)
+ * @param id a global id, as `Node.id` gives it
  * @param fields the properties to read: given, the row is read with only them, as a record of
  *   the lean read path when they allow it (`findRows`); else as a managed entity
  * @throws GraphQLError `NOT_FOUND` naming the id when it is malformed or names no row
@@ -78,6 +94,22 @@ export async function findNode(
  * Resolves many global ids (entgql `Noders`): one query per node type, results in input order,
  * duplicates kept (`fields` as for {@linkcode noder}). A missing id yields an `Error` in its
  * slot, which GraphQL turns into `null` plus a `NOT_FOUND` error at that index.
+ *
+ * @example Many global ids in one round trip per type
+ * ```ts
+ * import { MikroORM } from "@mikro-orm/core";
+ * import { noders } from "@mikrogql/ext";
+ * import config from "./mikro-orm.config.ts";
+ * import { graph } from "./generated/mod.ts";
+ *
+ * const orm = await MikroORM.init(config);
+ * const ids = ["UG9zdDox", "VXNlcjox", "UG9zdDo5OTk"]; // Post 1, User 1, Post 999
+ * const rows = await noders(orm.em.fork(), graph, ids); // one query for posts, one for users
+ * const missing = ids.filter((_, i) => rows[i] instanceof Error); // ["UG9zdDo5OTk"] if absent
+ * ```
+ *
+ * @param ids global ids, as `Node.id` gives them
+ * @returns one row or `NOT_FOUND` error per id, in the order of `ids`
  */
 export async function noders(
   em: EntityManager,

@@ -50,10 +50,30 @@ export type ResolverMap = Record<
 >;
 
 /**
- * Builds the resolver map for `graph`.
+ * Builds the resolver map for `graph`: `Query.node`/`nodes`, the root connections, the node
+ * types' `id` (global ids), renamed fields and edges, `<T>Connection.totalCount`, the generated
+ * mutations, the enums and the custom scalars. The generated `resolvers.ts` is this call on the
+ * generated graph.
+ *
+ * @example The generated resolvers in a schema assembled by hand
+ * ```ts
+ * import { createSchema } from "graphql-yoga";
+ * import { createResolvers } from "@mikrogql/ext";
+ * import { graph, typeDefs } from "./generated/mod.ts";
+ *
+ * const schema = createSchema({
+ *   typeDefs: [typeDefs, "extend type Query { ping: String! }"],
+ *   resolvers: [createResolvers(graph, { maxPageSize: 100, maxDepth: 5 }), {
+ *     Query: { ping: () => "pong" },
+ *   }],
+ * });
+ * ```
  *
  * @param generated the joined generated tables ({@linkcode defineGraph})
- * @param options pagination limits and runtime hooks
+ * @param options pagination limits (`maxPageSize`, default 1,000; `maxDepth`, default 10), the
+ *   runtime hooks and `readFrom`
+ * @returns resolvers by type name, then field name, as graphql-tools' `makeExecutableSchema`
+ *   and Yoga's `createSchema` take them
  */
 export function createResolvers(
   generated: Graph,

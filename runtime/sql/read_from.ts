@@ -29,7 +29,32 @@ export function readFrom(em: EntityManager, readFrom: ReadFrom): EntityManager {
   return em;
 }
 
-/** The MikroORM connection type for a runtime read on `em`: `"read"` unless marked primary. */
+/**
+ * The MikroORM connection type for a runtime read on `em`: `"read"` unless marked primary (by
+ * `ctx.readFrom`, the schema's `readFrom`, a mutation operation or read-your-writes, through
+ * `fromContext`). Pass it to your own reads to route them as the generated resolvers' are.
+ *
+ * @example A resolver of your own reading where the generated ones read
+ * ```ts
+ * import { fromContext, type MikroContext, readConnection } from "@mikrogql/ext";
+ * import { Post } from "./entities/post.ts";
+ * import { createSchema } from "./generated/mod.ts";
+ *
+ * const schema = createSchema({
+ *   typeDefs: "extend type Query { draftCount: Int! }",
+ *   resolvers: {
+ *     Query: {
+ *       draftCount: (_root: unknown, _args: unknown, ctx: MikroContext) => {
+ *         const em = fromContext(ctx); // the replica, or the primary after the client's write
+ *         return em.count(Post, { status: "draft" }, { connectionType: readConnection(em) });
+ *       },
+ *     },
+ *   },
+ * });
+ * ```
+ *
+ * @returns `"read"` (a replica; the primary when none is configured) or `"write"` (the primary)
+ */
 export function readConnection(em: EntityManager): ConnectionType {
   return marked.get(em) ?? "read";
 }

@@ -37,6 +37,27 @@ export interface ReplicaFailoverOptions {
  * connections, a server shutting down, a pool wait that timed out) is
  * re-run on the primary, or fails with that error; the replica is skipped for `retryAfterMs`. Statements of transactions never run on replicas and are untouched.
  *
+ * @example A server reading from a streaming replica, the primary answering while it is down
+ * ```ts
+ * import { MikroORM } from "@mikro-orm/core";
+ * import { createYoga } from "graphql-yoga";
+ * import { mikrogqlPreset, replicaFailover } from "@mikrogql/ext";
+ * import config from "./mikro-orm.config.ts";
+ * import { createSchema } from "./generated/mod.ts";
+ *
+ * const orm = await MikroORM.init({
+ *   ...config, // clientUrl: the primary
+ *   replicas: [{ name: "replica-1", clientUrl: "postgres://app@replica-1:5432/app" }],
+ * });
+ * replicaFailover(orm, { whenDown: "primary", retryAfterMs: 5_000 });
+ * const yoga = createYoga({
+ *   schema: createSchema({ readFrom: "replica" }),
+ *   context: () => ({ em: orm.em.fork() }),
+ *   ...mikrogqlPreset({ txOpener: orm }),
+ * });
+ * ```
+ *
+ * @param orm the MikroORM instance whose config lists `replicas`
  * @throws Error naming `retryAfterMs` or `whenDown` when invalid, or when `orm` has no replicas
  */
 export function replicaFailover(orm: MikroORM, options: ReplicaFailoverOptions = {}): void {

@@ -22,6 +22,27 @@ export const RANGE = 2 ** 32;
  * already reached it. Run it once the schema exists, before rows are inserted; running it again
  * is harmless. Pass the result to the schema: `createSchema({ universalIds })`.
  *
+ * @example A server of a schema generated with `globalIds: "universal"`
+ * ```ts
+ * import { MikroORM } from "@mikro-orm/core";
+ * import { createYoga } from "graphql-yoga";
+ * import { mikrogqlPreset, setupUniversalIds } from "@mikrogql/ext";
+ * import config from "./mikro-orm.config.ts";
+ * import { createSchema, graph } from "./generated/mod.ts";
+ *
+ * const orm = await MikroORM.init(config);
+ * await orm.schema.update(); // the tables first
+ * const universalIds = await setupUniversalIds(orm.em.fork(), graph); // ["Comment", "Photo", ...]
+ * const yoga = createYoga({
+ *   schema: createSchema({ universalIds }), // node(id: "4294967296"): Photo (keys 2^32 to 2^33 - 1)
+ *   context: () => ({ em: orm.em.fork() }),
+ *   ...mikrogqlPreset({ txOpener: orm }),
+ * });
+ * ```
+ *
+ * @param em an EntityManager of the database (its schema created)
+ * @param graph the generated graph
+ *
  * @returns the type table: index `i` is the GraphQL type owning the keys
  *   `[i * 2^32, (i + 1) * 2^32)` (range 0 starts at 1)
  * @throws Error when a table's key cannot hold its range (a 32-bit key column on PostgreSQL or
