@@ -8,8 +8,14 @@ import { GraphQLError } from "graphql";
 
 /** The `extensions.code` values mikrogql puts on GraphQL errors. */
 export const ErrorCode = {
-  /** A global id that is malformed, of an unknown type, or names no row. */
+  /** A global id that is malformed, of an unknown type, or names no row the request may read. */
   NOT_FOUND: "NOT_FOUND",
+  /**
+   * The viewer may read the row but not do this to it (a write rule refused it, a field or an
+   * order or where predicate on a field the viewer may not read, a written row the viewer could
+   * not read back). A row the viewer may not read is `NOT_FOUND`, never `FORBIDDEN`.
+   */
+  FORBIDDEN: "FORBIDDEN",
   /** A cursor that does not decode, or does not fit the connection's order. */
   INVALID_CURSOR: "INVALID_CURSOR",
   /** `first`/`last` together, negative, or above the page-size limit. */

@@ -40,7 +40,10 @@ import {
 
 /** What the Transactioner opens transactions on: a `MikroORM` instance, or any `{ em }`. */
 export interface TxOpener {
-  /** The EntityManager forked for each transaction. */
+  /**
+   * The EntityManager whose connection the transactions run on, and the one forked for an
+   * operation whose context holds no `em` (the request's `em` is forked otherwise).
+   */
   em: EntityManager;
 }
 
@@ -67,9 +70,12 @@ export interface TransactionerOptions {
  * The Transactioner (entgql `Transactioner{TxOpener: client}`): a GraphQL Yoga plugin that runs
  * each mutation operation in one transaction.
  *
- * - For a mutation operation it forks `txOpener.em`, begins a transaction on the fork, and
- *   {@linkcode fromContext} returns the fork to every resolver of the operation; its root fields
- *   run serially inside the one transaction.
+ * - For a mutation operation it forks the request's EntityManager (`ctx.em`; `txOpener.em` when
+ *   the context holds none), begins a transaction on the fork, and {@linkcode fromContext} returns
+ *   the fork to every resolver of the operation; its root fields run serially inside the one
+ *   transaction. The fork inherits the request's MikroORM filters, their parameters and the
+ *   viewer of the request's policies, so a mutation reads (the row it writes, the ids of its
+ *   input, its payload) what the request may read, and nothing else.
  * - When execution ends without errors the fork is flushed and the transaction committed.
  * - Any error in the result (from any resolver, nested ones included) or a thrown exception rolls
  *   the transaction back; the response then carries the errors and `data: null`.
@@ -200,7 +206,9 @@ async function attemptTransaction(
         ) {
           logger.logQuery({ query, level: "info" });
         }
-        em = opener.em.fork(deadline ? deadline.forkOptions(opener.em) : {});
+        // The request's EntityManager: its filters, their parameters and its viewer carry over.
+        const request = ctx.em ?? opener.em;
+        em = request.fork(deadline ? deadline.forkOptions(request) : {});
         em.setTransactionContext(trx);
         if (deadline) await setStatementTimeout(em, raw, deadline.remainingMs());
       } catch (error) {

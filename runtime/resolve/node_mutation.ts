@@ -37,6 +37,8 @@ import {
   primaryKeyOf,
 } from "../plan/global_id.ts";
 import { notFound } from "./noder.ts";
+import { findRows } from "../sql/find_rows.ts";
+import { readFiltered } from "../sql/orm_filters.ts";
 import type { CollectLimits } from "../plan/field_collection.ts";
 import { checkColumnValue } from "../column_values.ts";
 import { dialectOf } from "../dialect.ts";
@@ -99,10 +101,18 @@ export class NodeMutation<T extends object = object> {
    * to update is read `FOR UPDATE`, so a concurrent delete either waits for this update or
    * makes it `NOT_FOUND`.
    *
-   * @throws GraphQLError `NOT_FOUND` when the node to update does not exist;
+   * Every read goes through the EntityManager's MikroORM filters (the request's read rules): the
+   * row to update and the nodes the input's ids name are read as a query would read them, so a
+   * row the viewer cannot read is `NOT_FOUND` exactly as a missing one. The written row must be
+   * readable by the same rules afterwards (PostgreSQL row-level security's `WITH CHECK`): the
+   * write and the check run in one transaction (the Transactioner's, else one of its own), so a
+   * refused write leaves nothing behind.
+   *
+   * @throws GraphQLError `NOT_FOUND` when the node to update, or a node an input id names, does
+   *   not exist or cannot be read; `FORBIDDEN` when the written row could not be read;
    *   `BAD_USER_INPUT` naming the input field for a value its column cannot hold (NUL
    *   character, too long, out of range, bad date or enum value: `column_values.ts`), for a
-   *   global id of the wrong type or of no row, and for a write the database rejects by a
+   *   global id of the wrong type, and for a write the database rejects by a
    *   constraint (unique, foreign key, not null) or as a bad value
    */
   async save(): Promise<T> {
@@ -118,17 +128,20 @@ export class NodeMutation<T extends object = object> {
         checkColumnValue(this.#em, meta.properties[field.prop], value, `input.${name}`);
       }
     }
-    const nodes = await resolveIds(this.#em, this.#graph, fields);
-    const entity = this.#mode === "create"
-      ? this.#em.create(this.#type.entity, {}) as Row
-      : await lockNodeForWrite(this.#em, this.#graph, this.#type, this.#id!);
-    for (const op of ["clear", "set", "add", "remove"] as const) {
-      for (const { name, field, value } of fields) {
-        if (field.op === op) await apply(this.#em, entity, field, nodes.get(name) ?? value);
+    return await inTransaction(this.#em, async () => {
+      const nodes = await resolveIds(this.#em, this.#graph, fields);
+      const entity = this.#mode === "create"
+        ? this.#em.create(this.#type.entity, {}) as Row
+        : await lockNodeForWrite(this.#em, this.#graph, this.#type, this.#id!);
+      for (const op of ["clear", "set", "add", "remove"] as const) {
+        for (const { name, field, value } of fields) {
+          if (field.op === op) await apply(this.#em, entity, field, nodes.get(name) ?? value);
+        }
       }
-    }
-    await flush(this.#em, this.#type, this.#mode);
-    return entity as T;
+      await flush(this.#em, this.#type, this.#mode);
+      await checkReadable(this.#em, this.#type, entity, this.#mode);
+      return entity as T;
+    });
   }
 }
 
@@ -303,11 +316,13 @@ interface InputField {
 }
 
 /**
- * Decodes and loads the global ids of the edge fields, one query per target type.
+ * Decodes and loads the global ids of the edge fields, one query per target type, through the
+ * EntityManager's filters (what the request may read).
  *
  * @returns input field name -> the node, or the nodes in input order
- * @throws GraphQLError `BAD_USER_INPUT` naming the field (and index) of a malformed id, an id of
- *   another type than the edge's target, or an id of no row
+ * @throws GraphQLError `BAD_USER_INPUT` naming the field (and index) of a malformed id or an id
+ *   of another type than the edge's target; `NOT_FOUND` naming it for an id of no row the
+ *   request may read
  */
 async function resolveIds(
   em: EntityManager,
@@ -343,9 +358,10 @@ async function resolveIds(
   for (const { name, target, many, pks } of refs) {
     const rows = pks.map(({ where, id, key }) => {
       const row = found.get(target)!.get(key);
+      // A row the request may not read is not found, as a missing one (same code and text).
       if (!row) {
         throw gqlError(
-          ErrorCode.BAD_USER_INPUT,
+          ErrorCode.NOT_FOUND,
           `${where}: no ${target.name} has the global id ${quoteInput(id)}`,
         );
       }
@@ -384,6 +400,47 @@ async function apply(
   else if (field.op === "set") current.set(items);
   else if (field.op === "add") current.add(items);
   else current.remove(items);
+}
+
+/**
+ * Runs `write` in `em`'s transaction, or in one of its own when `em` is in none (committed when
+ * `write` returns, rolled back when it throws), so a write and the checks after it are one unit.
+ */
+async function inTransaction<T>(em: EntityManager, write: () => Promise<T>): Promise<T> {
+  if (em.isInTransaction()) return await write();
+  await em.begin();
+  try {
+    const result = await write();
+    await em.commit();
+    return result;
+  } catch (error) {
+    await em.rollback();
+    throw error;
+  }
+}
+
+/**
+ * Reads the row just written back through `em`'s filters (the request's read rules), unless the
+ * entity has none: a write whose row the request could not read is refused, as PostgreSQL's
+ * row-level security refuses a row its `WITH CHECK` policy does not pass.
+ *
+ * @throws GraphQLError `FORBIDDEN` when the row cannot be read
+ */
+async function checkReadable(
+  em: EntityManager,
+  type: NodeType,
+  entity: Row,
+  mode: "create" | "update",
+): Promise<void> {
+  if (!await readFiltered(em, type.entity)) return;
+  const pk = primaryKeyOf(type, entity) as string | number;
+  const [row] = await findRows(em, type, keyFilter(type, pk), { fields: [type.id.prop] });
+  if (!row) {
+    throw gqlError(
+      ErrorCode.FORBIDDEN,
+      `cannot ${mode} ${type.name}: the ${type.name} written would not be readable by this request`,
+    );
+  }
 }
 
 /**

@@ -52,6 +52,14 @@ async function readFilter(
 }
 
 /**
+ * Whether reads of `entity` on `em` are filtered at all ({@linkcode readFilter} adds a condition):
+ * the filters of the entity, or of a required relation's target, are enabled.
+ */
+export async function readFiltered(em: EntityManager, entity: string | object): Promise<boolean> {
+  return Reflect.ownKeys(await readFilter(em, entity) as object).length > 0;
+}
+
+/**
  * Puts the filters of the relations a QueryBuilder's condition joined (a `has<Edge>With` on a
  * to-one edge, {@linkcode readFilter}'s required relations) on their joins, as `em.find` does
  * after building its condition (MikroORM's `applyJoinedFilters`): a row whose nullable target is

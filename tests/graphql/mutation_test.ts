@@ -342,37 +342,41 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
           assertEquals(await count(db, "todo", "category_id is null"), 3);
         });
 
-        await t.step("bad ids in inputs are BAD_USER_INPUT naming the field", async () => {
-          const create = (input: Record<string, unknown>) =>
-            server.query(
-              `mutation($input: CreateTodoInput!) { createTodo(input: $input) { id } }`,
-              { input },
+        await t.step(
+          "bad ids in inputs are BAD_USER_INPUT (NOT_FOUND for no row) naming the field",
+          async () => {
+            const create = (input: Record<string, unknown>) =>
+              server.query(
+                `mutation($input: CreateTodoInput!) { createTodo(input: $input) { id } }`,
+                { input },
+              );
+            errorOf(
+              await create({ text: "t", categoryID: tags.a.id }),
+              "BAD_USER_INPUT",
+              /^input\.categoryID: ".+" is not the global id of a Category$/,
             );
-          errorOf(
-            await create({ text: "t", categoryID: tags.a.id }),
-            "BAD_USER_INPUT",
-            /^input\.categoryID: ".+" is not the global id of a Category$/,
-          );
-          errorOf(
-            await create({ text: "t", tagIDs: [tags.a.id, encodeGlobalId("Tag", 999)] }),
-            "BAD_USER_INPUT",
-            /^input\.tagIDs\[1\]: no Tag has the global id ".+"$/,
-          );
-          errorOf(
-            await create({ text: "t", tagIDs: ["not-an-id"] }),
-            "BAD_USER_INPUT",
-            /^input\.tagIDs\[0\]: "not-an-id" is not the global id of a Tag$/,
-          );
-          errorOf(
-            await server.query(
-              `mutation($id: ID!) { updateTodo(id: $id, input: { text: "x" }) { id } }`,
-              { id: home },
-            ),
-            "NOT_FOUND",
-            /Could not resolve to a node with the global id of '/,
-          );
-          assertEquals(await count(db, "todo"), 3, "nothing written by the failed mutations");
-        });
+            // An id of no row is not found (as one of a row the request may not read).
+            errorOf(
+              await create({ text: "t", tagIDs: [tags.a.id, encodeGlobalId("Tag", 999)] }),
+              "NOT_FOUND",
+              /^input\.tagIDs\[1\]: no Tag has the global id ".+"$/,
+            );
+            errorOf(
+              await create({ text: "t", tagIDs: ["not-an-id"] }),
+              "BAD_USER_INPUT",
+              /^input\.tagIDs\[0\]: "not-an-id" is not the global id of a Tag$/,
+            );
+            errorOf(
+              await server.query(
+                `mutation($id: ID!) { updateTodo(id: $id, input: { text: "x" }) { id } }`,
+                { id: home },
+              ),
+              "NOT_FOUND",
+              /Could not resolve to a node with the global id of '/,
+            );
+            assertEquals(await count(db, "todo"), 3, "nothing written by the failed mutations");
+          },
+        );
 
         await t.step(
           "skipped, generated and switched-off parts are not in the schema",

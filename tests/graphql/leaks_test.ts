@@ -1,0 +1,219 @@
+/**
+ * The leaks of a MikroORM filter as the only lever of authorization, tried as an attacker would
+ * (issue 26): viewer 1 may read only their own posts, through a filter on the request's
+ * EntityManager, in both ways a server sets one — `em.addFilter` on the request's fork, and a
+ * filter declared in the ORM config whose parameters the request sets (`em.setFilterParams`).
+ * The viewer comes from a request header; the server runs the Transactioner.
+ *
+ * Mutations: the row to update or delete, the ids of an input and the payload are read through
+ * the request's filters (a hidden row is `NOT_FOUND` with the text of a missing one), and a row
+ * written must be readable by its writer (`FORBIDDEN`, nothing written).
+ */
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import type { EntityManager } from "@mikro-orm/core";
+import { Comment } from "../../examples/blog/entities/comment.ts";
+import { Post } from "../../examples/blog/entities/post.ts";
+import { User } from "../../examples/blog/entities/user.ts";
+import { entities } from "../../examples/blog/entities.ts";
+import { createSchema } from "../../examples/blog/generated/mod.ts";
+import { seed } from "../../examples/blog/seed.ts";
+import { Transactioner } from "@mikrogql/ext";
+import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
+import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
+import { startServer } from "../support/server.ts";
+
+type Answer = {
+  data?: Record<string, unknown> | null;
+  errors?: { message: string; path?: (string | number)[]; extensions?: { code?: string } }[];
+};
+
+/** Posts `query` as the viewer `viewer` (a user id). */
+async function ask(
+  url: string,
+  viewer: number,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<Answer> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-viewer": String(viewer) },
+    body: JSON.stringify({ query, variables }),
+  });
+  return await response.json();
+}
+
+/** The two ways a request's filter is set: `em.addFilter`, and config filter parameters. */
+const WAYS = {
+  "em.addFilter": {
+    config: {},
+    bind: (em: EntityManager, viewer: number) => {
+      em.addFilter({ name: "ownPosts", cond: { author: viewer }, entity: [Post], default: true });
+      return em;
+    },
+  },
+  "config filter + setFilterParams": {
+    config: {
+      filters: {
+        ownPosts: {
+          cond: (args: { viewer: number }) => ({ author: args.viewer }),
+          entity: ["Post"],
+          default: true,
+        },
+      },
+    },
+    bind: (em: EntityManager, viewer: number) => {
+      em.setFilterParams("ownPosts", { viewer });
+      return em;
+    },
+  },
+};
+
+function codes(answer: Answer): (string | undefined)[] {
+  return (answer.errors ?? []).map((e) => e.extensions?.code);
+}
+
+async function mutationLeaks(db: TestOrm, url: string): Promise<void> {
+  const em = db.orm.em.fork();
+  const [me, other] = await em.find(User, {}, { orderBy: { id: "asc" }, limit: 2 });
+  const all = { filters: false, orderBy: { id: "asc" } } as const;
+  const mine = await em.findOneOrFail(Post, { author: me }, all);
+  const theirs = await em.findOneOrFail(Post, { author: other }, all);
+  const theirComment = await em.findOneOrFail(Comment, { post: theirs }, all);
+  const id = (type: string, pk: number) => encodeGlobalId(type, pk);
+  const missing = id("Post", 999_999);
+  const notFound = (answer: Answer, gid: string) => {
+    assertEquals(codes(answer), ["NOT_FOUND"], JSON.stringify(answer));
+    assertEquals(
+      answer.errors![0].message,
+      `Could not resolve to a node with the global id of '${gid}'`,
+    );
+    assertEquals(answer.data, null);
+  };
+  const count = () => db.orm.em.fork().count(Post, {}, { filters: false });
+  const before = await count();
+
+  // updatePost of another user's post: NOT_FOUND as a missing id, its title nowhere.
+  for (const gid of [id("Post", theirs.id), missing]) {
+    const r = await ask(
+      url,
+      me.id,
+      `mutation($id: ID!) { updatePost(id: $id, input: { title: "mine now" }) { title } }`,
+      { id: gid },
+    );
+    notFound(r, gid);
+    assert(!JSON.stringify(r).includes(theirs.title));
+  }
+  // deletePost of another user's referenced post: NOT_FOUND, not "other rows still reference".
+  for (const gid of [id("Post", theirs.id), missing]) {
+    notFound(await ask(url, me.id, `mutation($id: ID!) { deletePost(id: $id) }`, { id: gid }), gid);
+  }
+  // createComment on another user's post: its id is not found, as a missing one.
+  for (const gid of [id("Post", theirs.id), missing]) {
+    const r = await ask(
+      url,
+      me.id,
+      `mutation($input: CreateCommentInput!) { createComment(input: $input) { id } }`,
+      { input: { text: "hi", postID: gid, authorID: id("User", me.id) } },
+    );
+    assertEquals(codes(r), ["NOT_FOUND"]);
+    assertEquals(r.errors![0].message, `input.postID: no Post has the global id "${gid}"`);
+  }
+  // Moving another user's comment onto one's own post: the comment is not found.
+  const moved = await ask(
+    url,
+    me.id,
+    `mutation($id: ID!, $c: ID!) { updatePost(id: $id, input: { addCommentIDs: [$c] }) { id } }`,
+    { id: id("Post", mine.id), c: id("Comment", theirComment.id) },
+  );
+  assertEquals(codes(moved), ["NOT_FOUND"]);
+  // createPost in another user's name: the post would not be readable by its writer.
+  const forged = await ask(
+    url,
+    me.id,
+    `mutation($input: CreatePostInput!) { createPost(input: $input) { id title } }`,
+    { input: { title: "forged", body: "b", authorID: id("User", other.id) } },
+  );
+  assertEquals(codes(forged), ["FORBIDDEN"]);
+  assertEquals(forged.data, null);
+  // Handing one's own post to another user: the same.
+  const handed = await ask(
+    url,
+    me.id,
+    `mutation($id: ID!, $a: ID!) { updatePost(id: $id, input: { authorID: $a }) { id } }`,
+    { id: id("Post", mine.id), a: id("User", other.id) },
+  );
+  assertEquals(codes(handed), ["FORBIDDEN"]);
+  // Payloads read through the filters: another user's posts are not in updateUser's payload.
+  const payload = await ask(
+    url,
+    me.id,
+    `mutation($id: ID!) { updateUser(id: $id, input: { name: "renamed" }) { name posts { totalCount edges { node { title } } } } }`,
+    { id: id("User", other.id) },
+  );
+  assertEquals(payload.errors, undefined);
+  assertEquals(payload.data, {
+    updateUser: { name: "renamed", posts: { totalCount: 0, edges: [] } },
+  });
+  // Nothing of the refused mutations was written.
+  const check = db.orm.em.fork();
+  assertEquals(await count(), before);
+  assertEquals(
+    (await check.findOneOrFail(Post, theirs.id, { filters: false })).title,
+    theirs.title,
+  );
+  assertEquals(
+    (await check.findOneOrFail(Post, mine.id, { filters: false, populate: ["author"] })).author.id,
+    me.id,
+  );
+  assertEquals(
+    (await check.findOneOrFail(Comment, theirComment.id, { filters: false, populate: ["post"] }))
+      .post.id,
+    theirs.id,
+  );
+  // The viewer's own rows: read, updated, deleted as before (no INTERNAL_SERVER_ERROR).
+  const own = await ask(
+    url,
+    me.id,
+    `mutation($id: ID!) { updatePost(id: $id, input: { title: "still mine" }) { title author { id } comments { totalCount } } }`,
+    { id: id("Post", mine.id) },
+  );
+  assertEquals(own.errors, undefined);
+  assertEquals((own.data!.updatePost as { title: string }).title, "still mine");
+  const created = await ask(
+    url,
+    me.id,
+    `mutation($input: CreatePostInput!) { createPost(input: $input) { id title } }`,
+    { input: { title: "new", body: "b", authorID: id("User", me.id) } },
+  );
+  assertEquals(created.errors, undefined);
+  const gone = await ask(url, me.id, `mutation($id: ID!) { deletePost(id: $id) }`, {
+    id: (created.data!.createPost as { id: string }).id,
+  });
+  assertEquals(gone.errors, undefined);
+  assertMatch(String(gone.data!.deletePost), /./);
+}
+
+for (const dialect of dialects()) {
+  for (const [way, { config, bind }] of Object.entries(WAYS)) {
+    Deno.test({
+      name: `leaks: mutations read through the request's filter, ${way} (${dialect})`,
+      sanitizeOps: false,
+      sanitizeResources: false,
+      fn: async () => {
+        const db = await openTestOrm(dialect, entities, config as never);
+        await seed(db.orm.em.fork());
+        const server = startServer(db.orm, createSchema(), [Transactioner({ txOpener: db.orm })], {
+          context: ({ request }: { request: Request }) => ({
+            em: bind(db.orm.em.fork(), Number(request.headers.get("x-viewer"))),
+          }),
+        } as never);
+        try {
+          await mutationLeaks(db, server.url);
+        } finally {
+          await server.close();
+          await db.close();
+        }
+      },
+    });
+  }
+}
