@@ -11,7 +11,7 @@
 import type { MikroORM } from "@mikro-orm/core";
 import { createYoga } from "graphql-yoga";
 import { mikrogqlPreset } from "@mikrogql/ext";
-import { openDatabase } from "../examples/database.ts";
+import { openOrm } from "../server/open_orm.ts";
 import { createSchema } from "../examples/blog/generated/mod.ts";
 import { entities } from "../examples/blog/entities.ts";
 import { naiveSchema } from "./naive_server.ts";
@@ -41,7 +41,7 @@ export async function openBenchServer(
   options: BenchServerOptions = {},
 ): Promise<BenchServer> {
   let statements = 0;
-  const orm = await openDatabase({
+  const orm = await openOrm({
     entities,
     url,
     extra: {

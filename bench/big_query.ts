@@ -15,7 +15,7 @@ import { Comment } from "../examples/blog/entities/comment.ts";
 import { Post } from "../examples/blog/entities/post.ts";
 import { User } from "../examples/blog/entities/user.ts";
 import { entities } from "../examples/blog/entities.ts";
-import { openDatabase } from "../examples/database.ts";
+import { openOrm } from "../server/open_orm.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { startServerProcess } from "./server_process.ts";
 
@@ -26,7 +26,7 @@ const POSTS = 50;
 const COMMENTS = 10;
 
 const db = await createTestDatabase("postgresql");
-const orm = await openDatabase({ entities, url: db.url });
+const orm = await openOrm({ entities, url: db.url });
 await orm.schema.create();
 const em = orm.em.fork();
 const now = new Date();

@@ -8,7 +8,7 @@ import { Comment } from "../examples/blog/entities/comment.ts";
 import { Post } from "../examples/blog/entities/post.ts";
 import { User } from "../examples/blog/entities/user.ts";
 import { entities } from "../examples/blog/entities.ts";
-import { openDatabase } from "../examples/database.ts";
+import { openOrm } from "../server/open_orm.ts";
 
 /** `users(first:10){ posts(first:10){ comments(first:10) } }` as a GraphQL document. */
 export const NESTED_QUERY = `{ users(first: 10) { edges { node { name posts(first: 10) { edges {
@@ -18,10 +18,10 @@ export const NESTED_QUERY = `{ users(first: 10) { edges { node { name posts(firs
  * Creates the blog schema in the (empty) database at `url` and fills it with 100 users, each
  * with 10 posts of 5 comments.
  *
- * @param url a database URL as `openDatabase` takes it
+ * @param url a database URL as `openOrm` takes it
  */
 export async function seedBlog(url: string): Promise<void> {
-  const orm = await openDatabase({ entities, url });
+  const orm = await openOrm({ entities, url });
   try {
     await orm.schema.create();
     const em = orm.em.fork();

@@ -16,7 +16,7 @@
  * @module
  */
 import { entities } from "../examples/blog/entities.ts";
-import { openDatabase } from "../examples/database.ts";
+import { openOrm } from "../server/open_orm.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { NESTED_QUERY as QUERY, seedBlog } from "./blog_seed.ts";
 import { startLatencyProxy } from "./latency_proxy.ts";
@@ -38,7 +38,7 @@ const serverUrl = proxy ? db.url.replace(":5432/", `:${proxy.port}/`) : db.url;
 
 /** Median time of `select 1` from a fresh connection to `url`, in ms. */
 async function roundTrip(url: string): Promise<number> {
-  const probe = await openDatabase({ entities, url });
+  const probe = await openOrm({ entities, url });
   const times: number[] = [];
   for (let i = 0; i < 30; i++) {
     const t0 = performance.now();

@@ -7,7 +7,7 @@
  */
 import { createYoga } from "graphql-yoga";
 import { Transactioner } from "@mikrogql/ext";
-import { openDatabase } from "../examples/database.ts";
+import { openOrm } from "../server/open_orm.ts";
 import { createSchema } from "../examples/blog/generated/mod.ts";
 import { entities } from "../examples/blog/entities.ts";
 
@@ -16,7 +16,7 @@ if ((mode !== "tx" && mode !== "plain") || !url) {
   console.error("usage: mutation_server.ts <tx|plain> <database url>");
   Deno.exit(2);
 }
-const orm = await openDatabase({ entities, url, extra: { pool: { min: 2, max: 10 } } });
+const orm = await openOrm({ entities, url, extra: { pool: { min: 2, max: 10 } } });
 const yoga = createYoga({
   schema: createSchema(),
   context: () => ({ em: orm.em.fork() }),

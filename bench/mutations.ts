@@ -17,7 +17,7 @@ import { Comment } from "../examples/blog/entities/comment.ts";
 import { Post } from "../examples/blog/entities/post.ts";
 import { User } from "../examples/blog/entities/user.ts";
 import { entities } from "../examples/blog/entities.ts";
-import { openDatabase } from "../examples/database.ts";
+import { openOrm } from "../server/open_orm.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { startServerProcess } from "./server_process.ts";
 
@@ -28,7 +28,7 @@ const MODES = ["plain", "tx"] as const;
 const MUTATION = `mutation($input: CreatePostInput!) { createPost(input: $input) { id } }`;
 
 const db = await createTestDatabase("postgresql");
-const orm = await openDatabase({ entities, url: db.url });
+const orm = await openOrm({ entities, url: db.url });
 await orm.schema.create();
 const em = orm.em.fork();
 const author = em.create(User, { name: "author", email: "author@bench.example" });

@@ -15,7 +15,7 @@
  * @module
  */
 import { entities } from "../examples/blog/entities.ts";
-import { openDatabase } from "../examples/database.ts";
+import { openOrm } from "../server/open_orm.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { NESTED_QUERY as QUERY, seedBlog } from "./blog_seed.ts";
 import { type Load, loadGenerator, postLoad } from "./load.ts";
@@ -61,7 +61,7 @@ async function post(url: string): Promise<void> {
 /** Waits until the replica has replayed everything the primary has written so far. */
 async function replicaCaughtUp(primary: string, replica: string): Promise<void> {
   const [p, r] = await Promise.all(
-    [primary, replica].map((url) => openDatabase({ entities, url })),
+    [primary, replica].map((url) => openOrm({ entities, url })),
   );
   try {
     const [{ lsn }] = await p.em.getConnection().execute("select pg_current_wal_lsn() as lsn");

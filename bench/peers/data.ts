@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { openDatabase } from "../../examples/database.ts";
+import { openOrm } from "../../server/open_orm.ts";
 import { entities } from "../../examples/blog/entities.ts";
 
 /** Row counts of the data set. */
@@ -41,7 +41,7 @@ const FILL = [
  * @throws Error from MikroORM or PostgreSQL when the database is not empty or not reachable
  */
 export async function createPeerData(url: string): Promise<void> {
-  const orm = await openDatabase({ entities, url });
+  const orm = await openOrm({ entities, url });
   try {
     await orm.schema.create();
     const connection = orm.em.getConnection();

@@ -26,7 +26,7 @@ import { createSchema, graph } from "../../examples/blog/generated/mod.ts";
 import { entities } from "../../examples/blog/entities.ts";
 import { Post } from "../../examples/blog/entities/post.ts";
 import { seed } from "../../examples/blog/seed.ts";
-import { openDatabase } from "../../examples/database.ts";
+import { openOrm } from "../../server/open_orm.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../support/databases.ts";
 import { type Response, startServer, type TestServer } from "../support/server.ts";
 import { startTcpProxy } from "../support/tcp_proxy.ts";
@@ -132,12 +132,12 @@ interface Setup {
 
 async function setup(timeoutMs: number, poolMax = 10): Promise<Setup> {
   const db = await createTestDatabase("postgresql");
-  const admin = await openDatabase({ entities, url: db.url });
+  const admin = await openOrm({ entities, url: db.url });
   await admin.schema.create();
   await seed(admin.em.fork());
   const proxy = startTcpProxy({ hostname: "127.0.0.1", port: 5432 });
   const url = db.url.replace(":5432/", `:${proxy.port}/`);
-  const orm = await openDatabase({
+  const orm = await openOrm({
     entities,
     url,
     extra: { pool: { max: poolMax }, driverOptions: { connectionTimeoutMillis: 1000 } },
@@ -320,10 +320,10 @@ if (dialects(["postgresql"]).length > 0) {
 if (dialects(["mariadb"]).length > 0) {
   Deno.test("deadlines on MariaDB: a mutation blocked past the budget is QUERY_TIMEOUT, rolled back", async () => {
     const db = await createTestDatabase("mariadb");
-    const admin = await openDatabase({ entities, url: db.url });
+    const admin = await openOrm({ entities, url: db.url });
     await admin.schema.create();
     await seed(admin.em.fork());
-    const orm = await openDatabase({ entities, url: db.url });
+    const orm = await openOrm({ entities, url: db.url });
     const server = startServer(orm, createSchema(), [
       Csrf(),
       Limits(),

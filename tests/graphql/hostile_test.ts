@@ -23,7 +23,7 @@ import { Post } from "../../examples/blog/entities/post.ts";
 import { createSchema as createTodoSchema } from "../../examples/todo/generated/mod.ts";
 import { entities as todoEntities } from "../../examples/todo/entities.ts";
 import { seed as seedTodo } from "../../examples/todo/seed.ts";
-import type { Dialect } from "../../examples/database.ts";
+import type { Dialect } from "../support/databases.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
 import { type Response, startServer, type TestServer } from "../support/server.ts";
 

@@ -27,7 +27,7 @@ import { Category } from "./fixtures/mutations/category.ts";
 import { Counter } from "./fixtures/mutations/counter.ts";
 import { Tag } from "./fixtures/mutations/tag.ts";
 import { Todo } from "./fixtures/mutations/todo.ts";
-import type { Dialect } from "../../examples/database.ts";
+import type { Dialect } from "../support/databases.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
 import { type Response, startServer, type TestServer } from "../support/server.ts";
 

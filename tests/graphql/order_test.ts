@@ -10,7 +10,7 @@ import { orderSql, planPage } from "../../runtime/plan/page_plan.ts";
 import { createSchema, graph } from "../../examples/todo/generated/mod.ts";
 import { seed, TODOS } from "../../examples/todo/seed.ts";
 import { entities } from "../../examples/todo/entities.ts";
-import type { Dialect } from "../../examples/database.ts";
+import type { Dialect } from "../support/databases.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 

@@ -11,7 +11,7 @@ import { graph } from "../../examples/blog/generated/mod.ts";
 import { entities } from "../../examples/blog/entities.ts";
 import { Post } from "../../examples/blog/entities/post.ts";
 import { User } from "../../examples/blog/entities/user.ts";
-import { openDatabase } from "../../examples/database.ts";
+import { openOrm } from "../../server/open_orm.ts";
 import { createTestDatabase, dialects } from "../support/databases.ts";
 
 interface Running {
@@ -58,11 +58,11 @@ async function createPost(url: string, title: string, authorID: string): Promise
 if (dialects(["postgresql"]).length > 0) {
   Deno.test("SIGKILL under mutation load, restart: no acknowledged write lost, data kept", async () => {
     const db = await createTestDatabase("postgresql");
-    const admin = { orm: undefined as Awaited<ReturnType<typeof openDatabase>> | undefined };
+    const admin = { orm: undefined as Awaited<ReturnType<typeof openOrm>> | undefined };
     let server = await startExample(db.url);
     try {
       assertEquals(server.banner, "seeded");
-      admin.orm = await openDatabase({ entities, url: db.url });
+      admin.orm = await openOrm({ entities, url: db.url });
       const seededPosts = await admin.orm.em.fork().count(Post);
       const users = await admin.orm.em.fork().count(User);
       const authorID = globalIdOf(graph, graph.types.User, 1);

@@ -10,7 +10,7 @@ import { assert, assertEquals } from "@std/assert";
 import { entities } from "../../examples/blog/entities.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { seed } from "../../examples/blog/seed.ts";
-import { openDatabase } from "../../examples/database.ts";
+import { openOrm } from "../../server/open_orm.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
 import { startServer } from "../support/server.ts";
 
@@ -23,7 +23,7 @@ if (dialects(["postgresql"]).length > 0) {
       const db = await openTestOrm("postgresql", entities);
       const server = startServer(db.orm, createSchema());
       // A second connection of its own, holding the lock on photo.
-      const locker = await openDatabase({ entities, url: db.db.url });
+      const locker = await openOrm({ entities, url: db.db.url });
       const lock = locker.em.fork();
       let locked = false;
       try {

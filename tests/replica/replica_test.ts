@@ -28,7 +28,7 @@ import {
 import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { entities } from "../../examples/blog/entities.ts";
 import { seed } from "../../examples/blog/seed.ts";
-import { openDatabase } from "../../examples/database.ts";
+import { openOrm } from "../../server/open_orm.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../support/databases.ts";
 
 const PRIMARY = 5432;
@@ -119,7 +119,7 @@ async function serve(
   options: { schema?: Parameters<typeof createSchema>[0]; whenDown?: "primary" | "error" } = {},
 ): Promise<Served> {
   const log: Statement[] = [];
-  const orm = await openDatabase({
+  const orm = await openOrm({
     entities,
     url: primaryUrl,
     onQuery: (line) => {
@@ -234,7 +234,7 @@ async function seeded(): Promise<TestDatabase> {
   const missing = await missingServer();
   if (missing) throw new Error(`${missing}: run \`bash .ci/replica.sh\``);
   const db = await createTestDatabase("postgresql");
-  const orm = await openDatabase({ entities, url: db.url });
+  const orm = await openOrm({ entities, url: db.url });
   try {
     await orm.schema.create();
     await seed(orm.em.fork());
@@ -516,7 +516,7 @@ Deno.test({
   sanitizeOps: false,
   fn: async () => {
     // Nothing listens on port 1: every statement is refused.
-    const orm = await openDatabase({
+    const orm = await openOrm({
       entities,
       url: "postgres://postgres@127.0.0.1:1/none",
     });

@@ -12,12 +12,15 @@
  */
 import type { MikroORM, Options } from "@mikro-orm/core";
 import { delay } from "@std/async/delay";
-import { type DatabaseOptions, type Dialect, openDatabase } from "../../examples/database.ts";
+import { type DatabaseKind, openOrm, type OpenOrmOptions } from "../../server/open_orm.ts";
+
+/** A database the tests run against (the URL schemes `openOrm` knows). */
+export type Dialect = DatabaseKind;
 
 /** A database for one test. */
 export interface TestDatabase {
   dialect: Dialect;
-  /** URL for `openDatabase`. */
+  /** URL for `openOrm`. */
   url: string;
   /** Drops the database (no-op for SQLite). */
   drop(): Promise<void>;
@@ -85,7 +88,7 @@ async function admin(dialect: Exclude<Dialect, "sqlite">): Promise<MikroORM> {
   let lastError: unknown;
   for (let attempt = 0; attempt < 30; attempt++) {
     try {
-      return await openDatabase({
+      return await openOrm({
         entities: [],
         url: server.admin,
         extra: { discovery: { warnWhenNoEntities: false } } as Partial<Options>,
@@ -156,12 +159,12 @@ export interface TestOrm {
 /** Creates a fresh database for `dialect`, opens MikroORM on it and creates the schema. */
 export async function openTestOrm(
   dialect: Dialect,
-  entities: DatabaseOptions["entities"],
+  entities: OpenOrmOptions["entities"],
   extra?: Partial<Options>,
 ): Promise<TestOrm> {
   const db = await createTestDatabase(dialect);
   const log: string[] = [];
-  const orm = await openDatabase({
+  const orm = await openOrm({
     entities,
     url: db.url,
     onQuery: (sql) => log.push(sql),

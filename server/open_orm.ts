@@ -1,7 +1,8 @@
 /**
- * Opens a MikroORM instance for the examples and tests: embedded SQLite through Deno's built-in
- * `node:sqlite` by default, PostgreSQL for `postgres://` URLs, MariaDB/MySQL for `mariadb://` or
- * `mysql://` URLs; with a bounded wait for a connection (and a statement timeout on MariaDB).
+ * `openOrm`: a MikroORM instance from a database URL, for SQLite (Deno's built-in
+ * `node:sqlite`), PostgreSQL and MariaDB/MySQL, with the settings a server wants (a bounded wait
+ * for a connection, a statement timeout on MariaDB). The URL's scheme picks the driver, whose
+ * module is imported only then: a SQLite server loads neither `pg` nor `mysql2`.
  *
  * @module
  */
@@ -9,19 +10,23 @@ import { type EntityName, MikroORM, type Options } from "@mikro-orm/core";
 import { NodeSqliteDialect, SqliteDriver } from "@mikro-orm/sql";
 import { CompiledQuery, type DatabaseConnection } from "kysely";
 
-/** Options of {@linkcode openDatabase}. */
-export interface DatabaseOptions {
-  /** The entities. */
+/** Options of {@linkcode openOrm}. */
+export interface OpenOrmOptions {
+  /** The entities: classes, `defineEntity` results or `EntitySchema`s. */
   // deno-lint-ignore no-explicit-any
   entities: EntityName<any>[];
   /**
-   * `undefined` or `sqlite::memory:` for an in-memory SQLite database, `sqlite:<path>` for a file,
-   * `postgres://user@host:port/db`, `mariadb://user@host:port/db` (or `mysql://`).
+   * Where the database is: `sqlite:app.db` (a file, created when missing), `sqlite::memory:` or
+   * `undefined` (in memory), `postgres://user:password@host:5432/db` (or `postgresql://`),
+   * `mariadb://user:password@host:3306/db` (or `mysql://`).
    */
   url?: string;
-  /** Called with each SQL statement MikroORM runs (its query logger). */
+  /** Called with each SQL statement MikroORM runs (its query logger; the text is MikroORM's). */
   onQuery?: (sql: string) => void;
-  /** Extra MikroORM options (a `driverOptions` here replaces the two settings below). */
+  /**
+   * More MikroORM options, applied last (`pool`, `replicas`, `filters`, `debug`, ...); a
+   * `driverOptions` here replaces the two settings below.
+   */
   extra?: Partial<Options>;
   /**
    * MariaDB/MySQL: server-side timeout of every statement, in milliseconds (`max_statement_time`,
@@ -38,15 +43,22 @@ export interface DatabaseOptions {
   connectionWaitMs?: number;
 }
 
-/** The dialect a URL selects. */
-export type Dialect = "sqlite" | "postgresql" | "mariadb";
+/** The database a URL selects. */
+export type DatabaseKind = "sqlite" | "postgresql" | "mariadb";
 
 /**
- * The dialect of a database URL.
+ * The database of a URL: `sqlite:` (or no URL), `postgres://`/`postgresql://`,
+ * `mariadb://`/`mysql://`.
  *
- * @throws Error naming the URL when its scheme is not supported
+ * @example
+ * ```ts
+ * import { databaseKindOf } from "@mikrogql/ext/server";
+ * databaseKindOf("postgres://app@db:5432/app"); // "postgresql"
+ * ```
+ *
+ * @throws Error naming the URL when its scheme is none of these
  */
-export function dialectOf(url: string | undefined): Dialect {
+export function databaseKindOf(url: string | undefined): DatabaseKind {
   if (!url || url.startsWith("sqlite:")) return "sqlite";
   if (/^postgres(ql)?:\/\//.test(url)) return "postgresql";
   if (/^(mariadb|mysql):\/\//.test(url)) return "mariadb";
@@ -56,14 +68,27 @@ export function dialectOf(url: string | undefined): Dialect {
 }
 
 /**
- * Opens (and connects) a MikroORM instance. The schema is not created; call
- * `orm.schema.refresh()` or `orm.schema.update()`.
+ * Opens and connects a MikroORM instance on the database of `options.url`. It creates no
+ * tables: call `await orm.schema.update({ safe: true })` (adds missing tables and columns,
+ * drops nothing) or run your migrations.
  *
- * @throws Error for an unsupported URL, or MikroORM's connection error
+ * @example A server's ORM from the environment, SQLite when `DATABASE_URL` is unset
+ * ```ts
+ * import { openOrm } from "@mikrogql/ext/server";
+ * import { Post, User } from "./entities.ts";
+ *
+ * const orm = await openOrm({
+ *   url: Deno.env.get("DATABASE_URL") ?? "sqlite:app.db",
+ *   entities: [User, Post],
+ *   extra: { pool: { max: 10 } },
+ * });
+ * await orm.schema.update({ safe: true });
+ * ```
+ *
+ * @throws Error for an unsupported URL, or MikroORM's error when it cannot connect (an
+ *   unreachable server, a wrong password, a missing database)
  */
-export async function openDatabase(
-  options: DatabaseOptions,
-): Promise<MikroORM> {
+export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
   const logging: Partial<Options> = options.onQuery
     ? {
       debug: ["query"],
@@ -77,7 +102,7 @@ export async function openDatabase(
   const common = { entities: options.entities, ...logging, ...options.extra };
   const statementTimeoutMs = options.statementTimeoutMs ?? 30_000;
   const connectionWaitMs = options.connectionWaitMs ?? 5_000;
-  switch (dialectOf(options.url)) {
+  switch (databaseKindOf(options.url)) {
     case "sqlite": {
       const path = options.url?.slice("sqlite:".length) || ":memory:";
       return await MikroORM.init({

@@ -1,0 +1,81 @@
+/**
+ * `/ready`: whether the server should get traffic. 200 `{"status":"ready"}` when the database
+ * answers `select 1` (a statement of the `/ready` request's own) within the timeout; 503
+ * `{"status":"unavailable","reason":...}` when it refuses, fails or is too slow (the driver's own
+ * message goes to the server's log, not to the client), and 503 `{"status":"shutting down"}` once
+ * a shutdown has begun, so a load balancer stops sending requests while the in-flight ones
+ * finish. Served through Yoga's `useReadinessCheck`; `/health` (Yoga's own) stays 200 while the
+ * process runs.
+ *
+ * @module
+ */
+import type { MikroORM } from "@mikro-orm/core";
+import { type Plugin, useReadinessCheck } from "graphql-yoga";
+
+/** Options of {@linkcode Readiness}. */
+export interface ReadinessOptions {
+  /** The path; default `/ready`. */
+  endpoint?: string;
+  /** How long the database may take to answer, in milliseconds; default 2,000. */
+  timeoutMs?: number;
+  /** `true` once the server is shutting down. */
+  draining: () => boolean;
+  /** Told why the database is not ready (the driver's message). */
+  onUnavailable?: (reason: string) => void;
+}
+
+function json(status: number, body: Record<string, string>): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+  });
+}
+
+/** Whether `orm`'s database answers within `timeoutMs`; the reason when not. */
+export async function databaseReady(
+  orm: MikroORM,
+  timeoutMs: number,
+): Promise<{ ok: true } | { ok: false; reason: string; detail: string }> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<{ ok: false; reason: string; detail: string }>((resolve) => {
+    timer = setTimeout(() => {
+      const reason = `the database did not answer within ${timeoutMs} ms`;
+      resolve({ ok: false, reason, detail: reason });
+    }, timeoutMs);
+  });
+  // A statement rather than orm.checkConnection(), which reports a pool that has not opened a
+  // connection yet (MikroORM connects on first use) as not established.
+  const check = orm.em.getConnection().execute("select 1").then(
+    () => ({ ok: true as const }),
+    (error) => ({
+      ok: false as const,
+      reason: "the database is unreachable",
+      detail: String((error as Error)?.message ?? error),
+    }),
+  );
+  try {
+    return await Promise.race([check, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The readiness endpoint as a Yoga plugin.
+ *
+ * @throws Error when `timeoutMs` is not a positive number
+ */
+export function Readiness(orm: MikroORM, options: ReadinessOptions): Plugin {
+  const timeoutMs = options.timeoutMs ?? 2_000;
+  if (!(timeoutMs > 0)) throw new Error(`readiness timeoutMs must be positive, got ${timeoutMs}`);
+  return useReadinessCheck({
+    endpoint: options.endpoint ?? "/ready",
+    check: async () => {
+      if (options.draining()) return json(503, { status: "shutting down" });
+      const ready = await databaseReady(orm, timeoutMs);
+      if (ready.ok) return json(200, { status: "ready" });
+      options.onUnavailable?.(ready.detail);
+      return json(503, { status: "unavailable", reason: ready.reason });
+    },
+  });
+}

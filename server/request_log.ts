@@ -1,0 +1,59 @@
+/**
+ * The request log: one line per HTTP request the server helper answers, as JSON (one object per
+ * line, for log collectors) or as text with colours (for a person at a terminal).
+ *
+ * @module
+ */
+import { bold, cyan, dim, green, red, yellow } from "@std/fmt/colors";
+
+/** What one request log line says. */
+export interface RequestLogEntry {
+  /** When the request arrived (ISO 8601). */
+  time: string;
+  /** HTTP method. */
+  method: string;
+  /** URL path (no query string: it may hold an operation's variables). */
+  path: string;
+  /** HTTP status of the response. */
+  status: number;
+  /** The operation's name, when it has one and got as far as execution. */
+  operation?: string;
+  /** `query`, `mutation` or `subscription`, when the operation was executed. */
+  operationType?: string;
+  /** From the request's arrival to the response's headers, in milliseconds (0.1 ms steps). */
+  durationMs: number;
+  /** SQL statements run for the request. */
+  statements: number;
+  /** `extensions.code` of each error of the response, in order (absent when none). */
+  errors?: string[];
+}
+
+/**
+ * How request lines are written: `"json"` (one JSON object per line), `"text"` (a readable line,
+ * coloured unless `NO_COLOR` is set), or a function of your own that gets each entry.
+ */
+export type RequestLogFormat = "json" | "text" | ((entry: RequestLogEntry) => void);
+
+/** `"text"` when standard output is a terminal, else `"json"`. */
+export function defaultLogFormat(): "json" | "text" {
+  return Deno.stdout.isTerminal() ? "text" : "json";
+}
+
+/** The entry as one line of the format (no newline). */
+export function formatRequestLog(entry: RequestLogEntry, format: "json" | "text"): string {
+  if (format === "json") return JSON.stringify(entry);
+  const status = entry.status >= 500
+    ? red(String(entry.status))
+    : entry.status >= 400
+    ? yellow(String(entry.status))
+    : green(String(entry.status));
+  const operation = entry.operationType
+    ? ` ${entry.operationType} ${bold(entry.operation ?? "(anonymous)")}`
+    : "";
+  const statements = `${entry.statements} statement${entry.statements === 1 ? "" : "s"}`;
+  const errors = entry.errors?.length ? ` ${red(`errors: ${entry.errors.join(", ")}`)}` : "";
+  return `${dim(entry.time.slice(11, 23))} ${entry.method} ${
+    cyan(entry.path)
+  } ${status}${operation} ` +
+    `${entry.durationMs} ms ${dim(statements)}${errors}`;
+}

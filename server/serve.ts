@@ -1,0 +1,246 @@
+/**
+ * `serve(options)`: a generated API as a production server in one call. It creates GraphQL
+ * Yoga with every plugin of `mikrogqlPreset` (limits, CSRF, transactions, deadlines, ...), serves
+ * it with `Deno.serve`, and adds what a server run by an orchestrator needs:
+ *
+ * - graceful shutdown on SIGTERM/SIGINT: no new connections, requests in flight finish within a
+ *   grace period, then the ORM is closed and the process exits (0, or 1 when requests had to be
+ *   abandoned);
+ * - `/health` (200 while the process runs) and `/ready` (the database answers, and no shutdown
+ *   has begun);
+ * - one log line per request (operation, status, duration, SQL statement count): JSON when
+ *   standard output is not a terminal, coloured text when it is;
+ * - CORS off unless an allow-list is given;
+ * - GraphiQL (offline, from the package) and introspection off under `NODE_ENV=production`,
+ *   unless asked for.
+ *
+ * @module
+ */
+import type { EntityManager, MikroORM } from "@mikro-orm/core";
+import type { GraphQLSchema } from "graphql";
+import {
+  createYoga,
+  type Plugin,
+  type YogaInitialContext,
+  type YogaServerOptions,
+} from "graphql-yoga";
+import { useDisableIntrospection } from "@graphql-yoga/plugin-disable-introspection";
+import { mikrogqlPreset, type PresetOptions } from "../runtime/gates/preset.ts";
+import { type CorsOptions, yogaCors } from "./cors.ts";
+import {
+  gracefulShutdown,
+  type ShutdownOptions,
+  type ShutdownResult,
+} from "./graceful_shutdown.ts";
+import { OperationRecorder } from "./operation_recorder.ts";
+import { observeStatements } from "./orm_statements.ts";
+import { Readiness } from "./readiness.ts";
+import { type RequestScope, requestScope } from "./request_scope.ts";
+import {
+  defaultLogFormat,
+  formatRequestLog,
+  type RequestLogEntry,
+  type RequestLogFormat,
+} from "./request_log.ts";
+
+/** Options of {@linkcode serve}. */
+export interface ServeOptions {
+  /** The ORM (`openOrm`, or your own `MikroORM.init`); closed when the server shuts down. */
+  orm: MikroORM;
+  /** The GraphQL schema: the generated `createSchema(...)`. */
+  schema: GraphQLSchema;
+  /**
+   * More context for each request, merged over `{ em }` (a fresh `orm.em.fork()`): a viewer, a
+   * `readFrom`, ... It gets Yoga's initial context (`request`, `params`) and that `em`.
+   */
+  context?: (
+    initial: YogaInitialContext & { em: EntityManager },
+  ) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** Options of `mikrogqlPreset` besides `txOpener` (which is `orm`). */
+  preset?: Omit<PresetOptions, "txOpener">;
+  /** Your own Yoga plugins, installed after the preset's. */
+  plugins?: Plugin[];
+  /** Interface to listen on; default `127.0.0.1` (`0.0.0.0` in a container). */
+  hostname?: string;
+  /** Port; default 8000 (`0`: any free port, see `url`). */
+  port?: number;
+  /** The GraphQL path; default `/graphql`. */
+  graphqlEndpoint?: string;
+  /** Browser origins allowed to call the API; default none (same-origin only). */
+  cors?: CorsOptions;
+  /** Serve GraphiQL on GET `graphqlEndpoint`; default: unless `NODE_ENV=production`. */
+  graphiql?: boolean;
+  /** Answer introspection queries; default: unless `NODE_ENV=production`. */
+  introspection?: boolean;
+  /** Graceful shutdown: its signals and grace period. */
+  shutdown?: ShutdownOptions & {
+    /** Exit the process when a signal's shutdown has finished; default `true`. */
+    exit?: boolean;
+  };
+  /** The database wait of `/ready`, in milliseconds; default 2,000. */
+  readyTimeoutMs?: number;
+  /** The request log: `"json"`, `"text"`, a function, or `false`; default JSON unless a terminal. */
+  log?: RequestLogFormat | false;
+  /** More `createYoga` options (`maskedErrors`, `batching`, ...), applied last. */
+  // deno-lint-ignore ban-types
+  yoga?: Partial<YogaServerOptions<{}, {}>>;
+  /** Stops the server (gracefully) when aborted. */
+  signal?: AbortSignal;
+}
+
+/** A running server. */
+export interface MikrogqlServer {
+  /** The GraphQL endpoint's URL (`http://127.0.0.1:8000/graphql`). */
+  url: string;
+  /** The address listened on. */
+  addr: Deno.NetAddr;
+  /** Shuts down gracefully (as on SIGTERM, without exiting the process). */
+  shutdown(): Promise<ShutdownResult>;
+  /** Settles when the server has shut down and the ORM is closed. */
+  finished: Promise<ShutdownResult>;
+}
+
+/** Whether `NODE_ENV` is `production`. */
+function production(): boolean {
+  return Deno.env.get("NODE_ENV") === "production";
+}
+
+/** Writes a server event (not a request) in the log's format. */
+function logEvent(format: RequestLogFormat | false, message: string, fields = {}): void {
+  if (format === false || typeof format === "function") return;
+  if (format === "json") {
+    console.log(JSON.stringify({ time: new Date().toISOString(), event: message, ...fields }));
+  } else {
+    const extra = Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(" ");
+    console.log(`${message}${extra ? ` ${extra}` : ""}`);
+  }
+}
+
+/**
+ * Serves `schema` until a signal (or `signal`, or `shutdown()`) stops it; resolves once it
+ * listens.
+ *
+ * @example A server from the environment
+ * ```ts
+ * import { openOrm, serve } from "@mikrogql/ext/server";
+ * import { entities } from "./entities.ts";
+ * import { createSchema } from "./generated/mod.ts";
+ *
+ * const orm = await openOrm({ url: Deno.env.get("DATABASE_URL") ?? "sqlite:app.db", entities });
+ * await orm.schema.update({ safe: true });
+ * await serve({
+ *   orm,
+ *   schema: createSchema(),
+ *   hostname: "0.0.0.0",
+ *   port: Number(Deno.env.get("PORT") ?? 8000),
+ *   cors: { origins: ["https://app.example.com"], credentials: true },
+ * });
+ * ```
+ *
+ * @throws Error for a bad option (a limit, a CORS origin, a negative grace period), or
+ *   `Deno.serve`'s error when the port is taken
+ */
+export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
+  const { orm } = options;
+  const format = options.log === undefined ? defaultLogFormat() : options.log;
+  const graphiql = options.graphiql ?? !production();
+  const introspection = options.introspection ?? !production();
+  const preset = mikrogqlPreset({ ...options.preset, txOpener: orm });
+  let draining = () => false;
+  const plugins: Plugin[] = [
+    ...preset.plugins,
+    Readiness(orm, {
+      timeoutMs: options.readyTimeoutMs,
+      draining: () => draining(),
+      onUnavailable: (reason) => logEvent(format, "not ready", { reason }),
+    }),
+    OperationRecorder(),
+    ...(introspection ? [] : [useDisableIntrospection() as Plugin]),
+    ...options.plugins ?? [],
+  ];
+  // GraphiQL from the package (scripts and styles inlined), loaded only when served: offline.
+  const renderGraphiQL = graphiql
+    ? (await import("@graphql-yoga/render-graphiql")).renderGraphiQL
+    : undefined;
+  const yoga = createYoga({
+    schema: options.schema,
+    context: async (initial: YogaInitialContext) => {
+      const em = orm.em.fork();
+      return { em, ...await options.context?.({ ...initial, em }) };
+    },
+    graphqlEndpoint: options.graphqlEndpoint ?? "/graphql",
+    parserAndValidationCache: preset.parserAndValidationCache,
+    maxRequestBodySize: preset.maxRequestBodySize,
+    plugins,
+    cors: yogaCors(options.cors),
+    graphiql,
+    ...(renderGraphiQL ? { renderGraphiQL } : {}),
+    landingPage: !production(),
+    logging: production() ? "warn" : "info",
+    ...options.yoga,
+  });
+  const stopObserving = observeStatements(orm, () => {
+    const scope = requestScope.getStore();
+    if (scope) scope.statements++;
+  });
+  let inFlight = 0;
+  const write = format === false
+    ? undefined
+    : typeof format === "function"
+    ? format
+    : (entry: RequestLogEntry) => console.log(formatRequestLog(entry, format));
+  const handler = async (request: Request): Promise<Response> => {
+    const started = performance.now();
+    const time = new Date().toISOString();
+    const scope: RequestScope = { statements: 0, errorCodes: [] };
+    inFlight++;
+    let status = 500;
+    try {
+      const response = await requestScope.run(scope, () => yoga.fetch(request));
+      status = response.status;
+      return response;
+    } finally {
+      inFlight--;
+      write?.({
+        time,
+        method: request.method,
+        path: new URL(request.url).pathname,
+        status,
+        ...(scope.operationType
+          ? { operation: scope.operationName, operationType: scope.operationType }
+          : {}),
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+        statements: scope.statements,
+        ...(scope.errorCodes.length ? { errors: scope.errorCodes } : {}),
+      });
+    }
+  };
+  const listening = Promise.withResolvers<Deno.NetAddr>();
+  const server = Deno.serve({
+    hostname: options.hostname ?? "127.0.0.1",
+    port: options.port ?? 8000,
+    onListen: (addr) => listening.resolve(addr as Deno.NetAddr),
+  }, handler);
+  const addr = await listening.promise;
+  const url = `http://${addr.hostname}:${addr.port}${options.graphqlEndpoint ?? "/graphql"}`;
+  const exit = options.shutdown?.exit ?? true;
+  const shutdown = gracefulShutdown(server, () => inFlight, {
+    draining: (cause) => logEvent(format, "shutting down", { cause, inFlight }),
+    close: async () => {
+      stopObserving();
+      await orm.close();
+    },
+  }, options.shutdown);
+  shutdown.finished.then((result) => {
+    logEvent(format, "stopped", { abandoned: result.abandoned });
+    if (exit && result.cause.startsWith("SIG")) Deno.exit(result.abandoned ? 1 : 0);
+  });
+  draining = () => shutdown.draining;
+  options.signal?.addEventListener("abort", () => shutdown.shutdown("signal"), { once: true });
+  logEvent(format, "listening", {
+    url,
+    graphiql: graphiql ? "on" : "off",
+    introspection: introspection ? "on" : "off",
+  });
+  return { url, addr, shutdown: () => shutdown.shutdown(), finished: shutdown.finished };
+}
