@@ -1,6 +1,6 @@
 /**
  * `deno task check`'s documentation lint: `deno doc --lint` over the package's entry points
- * (`mod.ts`, `gen/mod.ts`, `widget/mod.ts`), filtered to our own types. Every missing docstring
+ * (`mod.ts`, `gen/mod.ts`, `server/mod.ts`, `widget/mod.ts`), filtered to our own types. Every missing docstring
  * counts; a `private-type-ref` problem counts unless the referenced type is an npm package's
  * (`EntityManager`, `GraphQLSchema`, `Plugin`, `VNode`, ...): a name that the package's sources
  * import from a bare specifier (`@mikro-orm/core`, `graphql`, `graphql-yoga`, `preact`, ...) in a
@@ -17,7 +17,7 @@ import { fromFileUrl } from "@std/path";
 
 const ROOT = fromFileUrl(new URL("..", import.meta.url));
 /** The package's entry points (deno.json `exports`, without the generator's command line). */
-export const ENTRY_POINTS = ["mod.ts", "gen/mod.ts", "widget/mod.ts"];
+export const ENTRY_POINTS = ["mod.ts", "gen/mod.ts", "server/mod.ts", "widget/mod.ts"];
 /**
  * The functions a user calls, per module that exports them: each must have an `@example` with a
  * fenced code block (see {@linkcode missingExamples}). The keys are the entry points of
@@ -55,10 +55,11 @@ export const REQUIRED_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "gqlError",
   ],
   "gen/mod.ts": ["generate", "defineConfig"],
+  "server/mod.ts": ["openOrm", "serve", "databaseKindOf"],
   "examples/blog/generated/mod.ts": ["createSchema"],
 };
 /** The folders of the published sources whose imports decide what is an npm type. */
-const SOURCES = ["runtime", "gen", "widget"];
+const SOURCES = ["runtime", "gen", "server", "widget"];
 
 /** One problem of `deno doc --lint`. */
 export interface DocProblem {

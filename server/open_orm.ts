@@ -75,11 +75,14 @@ export function databaseKindOf(url: string | undefined): DatabaseKind {
  * @example A server's ORM from the environment, SQLite when `DATABASE_URL` is unset
  * ```ts
  * import { openOrm } from "@mikrogql/ext/server";
- * import { Post, User } from "./entities.ts";
+ * import { Comment } from "./entities/comment.ts";
+ * import { Photo } from "./entities/photo.ts";
+ * import { Post } from "./entities/post.ts";
+ * import { User } from "./entities/user.ts";
  *
  * const orm = await openOrm({
  *   url: Deno.env.get("DATABASE_URL") ?? "sqlite:app.db",
- *   entities: [User, Post],
+ *   entities: [User, Photo, Post, Comment],
  *   extra: { pool: { max: 10 } },
  * });
  * await orm.schema.update({ safe: true });

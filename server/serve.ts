@@ -123,10 +123,16 @@ function logEvent(format: RequestLogFormat | false, message: string, fields = {}
  * @example A server from the environment
  * ```ts
  * import { openOrm, serve } from "@mikrogql/ext/server";
- * import { entities } from "./entities.ts";
+ * import { Comment } from "./entities/comment.ts";
+ * import { Photo } from "./entities/photo.ts";
+ * import { Post } from "./entities/post.ts";
+ * import { User } from "./entities/user.ts";
  * import { createSchema } from "./generated/mod.ts";
  *
- * const orm = await openOrm({ url: Deno.env.get("DATABASE_URL") ?? "sqlite:app.db", entities });
+ * const orm = await openOrm({
+ *   url: Deno.env.get("DATABASE_URL") ?? "sqlite:app.db",
+ *   entities: [User, Photo, Post, Comment],
+ * });
  * await orm.schema.update({ safe: true });
  * await serve({
  *   orm,
