@@ -10,6 +10,7 @@
 import type { ConnectionType, EntityManager } from "@mikro-orm/core";
 import type { CollectLimits, CollectOptions } from "./plan/field_collection.ts";
 import type { Graph } from "./graph.ts";
+import type { NodeBudget } from "./node_budget.ts";
 import { readConnection } from "./sql/read_from.ts";
 
 /** The context of one request. */
@@ -29,6 +30,8 @@ export interface RequestContext extends CollectOptions {
   readonly fallbacks: Set<string>;
   /** The pending batches of edge resolvers, by batch key (`resolve/edge_fields.ts`). */
   readonly batches: Map<string, { parents: object[]; done: Promise<void> }>;
+  /** The request's node budget, which every statement reading nodes draws from (`sql/row_limit.ts`). */
+  readonly budget: NodeBudget;
 }
 
 /**
@@ -52,6 +55,7 @@ class Context implements RequestContext {
     readonly em: EntityManager,
     readonly graph: Graph,
     readonly limits: CollectLimits,
+    readonly budget: NodeBudget,
     known: RequestContext | undefined,
   ) {
     // Resolvers of another schema or limits on the same EntityManager share the request's state.
@@ -67,14 +71,17 @@ class Context implements RequestContext {
 /**
  * The context of the request whose EntityManager is `em` (already marked by `fromContext`):
  * the one built by an earlier resolver call of the request, or a new one.
+ *
+ * @param budget the request's node budget (`nodeBudget` of its GraphQL context)
  */
 export function requestContext(
   em: EntityManager,
   graph: Graph,
-  limits: CollectLimits = {},
+  limits: CollectLimits,
+  budget: NodeBudget,
 ): RequestContext {
   const holder = em as EntityManager & { [CONTEXT]?: RequestContext };
   const known = holder[CONTEXT];
-  if (known?.graph === graph && known.limits === limits) return known;
-  return holder[CONTEXT] = new Context(em, graph, limits, known);
+  if (known?.graph === graph && known.limits === limits && known.budget === budget) return known;
+  return holder[CONTEXT] = new Context(em, graph, limits, budget, known);
 }

@@ -1,11 +1,13 @@
 /**
- * The cost of an operation: the worst-case number of nodes it can return, computed from the
- * document before anything runs (GitHub's GraphQL API rule, which allows 500,000).
+ * The static cost of an operation: the number of nodes the document itself bounds, computed
+ * before anything runs (GitHub's GraphQL API rule, multiplying only what the document bounds).
  *
- * - A field returning a `<T>Connection` returns at most `first`/`last` nodes, or `maxPageSize`
- *   when neither is given (or a variable holds no number); a list field outside a connection
- *   returns at most as many nodes as its list argument has items (`nodes(ids)`), else
- *   `maxPageSize`. Lists inside a connection (`edges`) are its page, not counted again.
+ * - A field returning a `<T>Connection` returns at most `first`/`last` nodes; a list field
+ *   outside a connection at most as many nodes as its list argument has items (`nodes(ids)`).
+ *   Lists inside a connection (`edges`) are its page, not counted again.
+ * - A connection without `first`/`last` (or whose variable holds no number), and a list edge,
+ *   count 1 node here: what they read is paid at run time from the request's node budget
+ *   (`sql/row_limit.ts`), which every statement draws from.
  * - The nodes of a field count once per node of every list field above it: the sizes multiply
  *   down each nesting level and add up over sibling fields, aliases and fragments.
  * - `@skip`/`@include` are ignored (worst case). A named fragment is costed once per operation
@@ -47,8 +49,6 @@ export interface CostContext {
   document: DocumentNode;
   /** The request's variables, as sent. */
   variables: Record<string, unknown>;
-  /** The page size of a connection without `first`/`last`, and of an unbounded list. */
-  maxPageSize: number;
   /**
    * Called once for every argument of the document (of fields and directives, in every
    * operation and fragment) with its value (variables substituted), its type when the schema
@@ -65,7 +65,8 @@ export interface CostContext {
 }
 
 /**
- * The worst-case number of nodes `operation` returns (see the module documentation).
+ * The number of nodes `operation` returns as far as its document bounds them (see the module
+ * documentation).
  *
  * @returns a non-negative number, `Infinity` when it overflows
  */
@@ -83,6 +84,9 @@ export function operationCost(operation: OperationDefinitionNode, context: CostC
   }
   return cost;
 }
+
+/** The static cost of a list the document does not bound: its nodes are paid at run time. */
+const UNBOUNDED = 1;
 
 class Coster {
   readonly #fragments = new Map<string, FragmentDefinitionNode>();
@@ -215,7 +219,10 @@ class Coster {
     return size === undefined ? inner : size + size * inner;
   }
 
-  /** How many nodes the field returns at most; `undefined` for a single object. */
+  /**
+   * How many nodes the field returns at most as far as the document says (1 when it does not);
+   * `undefined` for a single object.
+   */
   size(
     args: Record<string, unknown>,
     parent: GraphQLCompositeType,
@@ -234,10 +241,10 @@ class Coster {
         ? args.first
         : typeof args.last === "number"
         ? args.last
-        : this.context.maxPageSize;
+        : UNBOUNDED;
       return Math.max(0, page);
     }
     const list = Object.values(args).find(Array.isArray);
-    return list ? list.length : this.context.maxPageSize;
+    return list ? list.length : UNBOUNDED;
   }
 }

@@ -16,10 +16,14 @@
  *    before and while parsing;
  * 2. aliases and repeated fields per selection set (`selection_limits.ts`):
  *    `QUERY_TOO_COMPLEX`, before validation;
- * 3. the operation's cost, the worst-case number of nodes (`cost.ts`): `QUERY_TOO_COMPLEX`;
+ * 3. the operation's static cost, the nodes its document bounds (`cost.ts`):
+ *    `QUERY_TOO_COMPLEX`;
  * 4. argument values (`argument_limits.ts`): string and list lengths and `orderBy` terms
  *    `BAD_USER_INPUT`, `where` tree size and `has<Edge>With` depth `QUERY_TOO_COMPLEX`; the
- *    first one in document order. 3 and 4 come from one walk of the document (`cost.ts`).
+ *    first one in document order. 3 and 4 come from one walk of the document (`cost.ts`);
+ * 5. at run time, the nodes the operation's statements read, `maxCost` in all
+ *    (`node_budget.ts`, `sql/row_limit.ts`): `QUERY_TOO_COMPLEX` ("reads more than N nodes"), and
+ *    nothing more is read.
  *
  * Every refusal names the limit and its value. The nesting depth of edges is limited by
  * `createSchema({ maxDepth })` (`QUERY_TOO_DEEP`). Cross-site POSTs are refused by the `Csrf`
@@ -33,6 +37,7 @@ import type { Plugin } from "graphql-yoga";
 import { ArgumentChecker } from "./argument_limits.ts";
 import { operationCost } from "./cost.ts";
 import { ErrorCode, gqlError } from "../error_codes.ts";
+import { DEFAULT_MAX_NODES, startNodeBudget } from "../node_budget.ts";
 import { checkSelections } from "./selection_limits.ts";
 import { parseWithTokenLimit } from "./token_limit.ts";
 
@@ -46,13 +51,13 @@ export interface LimitsOptions {
   maxAliases?: number;
   /** Most occurrences of one field (response key) or fragment spread in one selection set; default 5. */
   maxFieldRepeats?: number;
-  /** Largest cost, the worst-case number of nodes of an operation; default 500,000. */
-  maxCost?: number;
   /**
-   * The page size the cost assumes for a connection without `first`/`last` and for an unbounded
-   * list; default 1,000. Keep it equal to `createSchema({ maxPageSize })`.
+   * Most nodes of lists and connections an operation may return: checked before execution on
+   * what the document bounds (`first`/`last`, list arguments, multiplied down each level), and
+   * at run time on the nodes its statements read (a connection without `first`/`last` reads all
+   * its rows within what is left); default 500,000.
    */
-  maxPageSize?: number;
+  maxCost?: number;
   /** Longest string in an argument (variables included), in UTF-16 code units; default 65,536. */
   maxStringLength?: number;
   /** Most items of a list argument (`idIn`, `nodes(ids)`, `or`); default 1,000. */
@@ -69,8 +74,7 @@ export const DEFAULT_LIMITS: Required<LimitsOptions> = {
   maxTokens: 10_000,
   maxAliases: 30,
   maxFieldRepeats: 5,
-  maxCost: 500_000,
-  maxPageSize: 1_000,
+  maxCost: DEFAULT_MAX_NODES,
   maxStringLength: 65_536,
   maxListLength: 1_000,
   maxWhereSize: 200,
@@ -133,13 +137,14 @@ export function Limits(options: LimitsOptions = {}): Plugin {
     onExecute({ args, setResultAndStopExecution }) {
       const operation = getOperationAST(args.document, args.operationName);
       if (!operation) return;
+      // The nodes the operation's statements may read in all (sql/row_limit.ts).
+      startNodeBudget(args.contextValue as object, limits.maxCost);
       const argumentLimits = new ArgumentChecker(limits);
       // One walk of the document: the cost, and every argument checked on the way.
       const cost = operationCost(operation, {
         schema: args.schema,
         document: args.document,
         variables: (args.variableValues ?? {}) as Record<string, unknown>,
-        maxPageSize: limits.maxPageSize,
         argument: argumentLimits.check,
       });
       const error = cost > limits.maxCost

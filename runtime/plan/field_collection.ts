@@ -56,6 +56,11 @@ export interface EdgePlan {
    * the page must read one row beyond `first`/`last` to answer it; `undefined` reads it.
    */
   morePages?: boolean;
+  /**
+   * For connections: whether `edges` or `pageInfo` is selected, so the page's rows are read;
+   * a connection selecting neither is only counted (its `totalCount`, when selected).
+   */
+  page?: boolean;
   /** The plan of the edge's target nodes. */
   node: NodePlan;
 }
@@ -184,6 +189,7 @@ class Collector {
           merge(existing.node, connection.node);
           existing.totalCount ||= connection.totalCount;
           existing.morePages ||= connection.morePages;
+          existing.page ||= connection.page;
         } else {
           byKey.set(key, { key, edge, args, ...connection });
         }
@@ -197,19 +203,24 @@ class Collector {
     return plan;
   }
 
-  /** The node plan and the `totalCount` and `morePages` flags of a `<T>Connection` selection. */
+  /**
+   * The node plan and the `totalCount`, `morePages` and `page` flags of a `<T>Connection`
+   * selection.
+   */
   connection(
     type: NodeType,
     sets: readonly SelectionSetNode[],
     depth: number,
-  ): { node: NodePlan; totalCount: boolean; morePages: boolean } {
+  ): ConnectionSelection {
     const object = this.object(connectionName(type.name));
     const edgeObject = this.object(edgeName(type.name));
     let totalCount = false;
     let morePages = false;
+    let page = false;
     const nodeSets: SelectionSetNode[] = [];
     for (const field of this.fields(sets, object)) {
       if (field.name.value === "totalCount") totalCount = true;
+      if (field.name.value === "edges" || field.name.value === "pageInfo") page = true;
       if (field.name.value === "pageInfo" && field.selectionSet) {
         for (const info of this.fields([field.selectionSet], this.object("PageInfo"))) {
           const name = info.name.value;
@@ -223,8 +234,20 @@ class Collector {
         }
       }
     }
-    return { node: this.node(type, nodeSets, depth), totalCount, morePages };
+    return { node: this.node(type, nodeSets, depth), totalCount, morePages, page };
   }
+}
+
+/** What a `<T>Connection` selection asks for (see {@linkcode EdgePlan}'s flags). */
+export interface ConnectionSelection {
+  /** The plan of the connection's nodes. */
+  node: NodePlan;
+  /** Whether `totalCount` is selected. */
+  totalCount: boolean;
+  /** Whether `pageInfo { hasNextPage }` or `hasPreviousPage` is selected. */
+  morePages: boolean;
+  /** Whether `edges` or `pageInfo` is selected (the page's rows are read). */
+  page: boolean;
 }
 
 function merge(into: NodePlan, from: NodePlan): void {
@@ -236,6 +259,7 @@ function merge(into: NodePlan, from: NodePlan): void {
       merge(same.node, edge.node);
       same.totalCount ||= edge.totalCount;
       same.morePages ||= edge.morePages;
+      same.page ||= edge.page;
     } else {
       into.edges.push(edge);
     }
@@ -290,7 +314,7 @@ export function collectConnection(
   ctx: CollectOptions,
   type: NodeType,
   info: GraphQLResolveInfo,
-): { node: NodePlan; totalCount: boolean; morePages: boolean } {
+): ConnectionSelection {
   return cachedPlan(
     info,
     ctx.limits,

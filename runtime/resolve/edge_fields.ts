@@ -15,6 +15,8 @@ import { isRecord } from "../sql/lean_records.ts";
 import type { RequestContext } from "../request_context.ts";
 import { whereFilter } from "../plan/where_filter.ts";
 import type { Connection, PaginationArgs } from "../plan/connection.ts";
+import type { PageQuery } from "../plan/page_plan.ts";
+import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "../sql/row_limit.ts";
 
 /**
  * Resolves the edge field `name` of `parent` (entgql's generated edge resolver, spec rule 3):
@@ -137,24 +139,27 @@ async function loadEdge(
   }
   const collection = value as Collection<object>;
   if (!edge.connection) {
-    return await collection.matching({
-      orderBy: { [target.id.prop]: "asc" } as never,
-      store: false,
-      ...read,
-    });
+    return await readList(ctx, (limit) =>
+      collection.matching({
+        orderBy: { [target.id.prop]: "asc" } as never,
+        limit,
+        store: false,
+        ...read,
+      }));
   }
   const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
   return paginate(
     target,
     args,
     (query) =>
-      collection.matching({
-        where: { $and: [filter, query.where] } as never,
-        orderBy: query.orderBy as never,
-        limit: query.limit,
-        store: false,
-        ...read,
-      }),
+      readPage(ctx, args, query, (limit) =>
+        collection.matching({
+          where: { $and: [filter, query.where] } as never,
+          orderBy: query.orderBy as never,
+          limit,
+          store: false,
+          ...read,
+        })),
     () =>
       collection.loadCount({
         where: filter as never,
@@ -173,12 +178,13 @@ async function loadEdge(
  * @returns `undefined` for an edge without an inverse property (a unidirectional `m:n`)
  */
 async function loadRecordEdge(
-  { em, graph, limits, read }: RequestContext,
+  ctx: RequestContext,
   target: NodeType,
   edge: EdgeDescription,
   record: object,
   args: PaginationArgs,
 ): Promise<object | object[] | Connection<object> | null | undefined> {
+  const { em, graph, limits, read } = ctx;
   const row = record as Record<string, unknown>;
   const key = row[wrap(record, true).__meta.primaryKeys[0]];
   if (edge.kind === "m:1" || edge.kind === "1:1") {
@@ -194,23 +200,58 @@ async function loadRecordEdge(
     return await em.findOne(target.entity, owner, read);
   }
   if (!edge.connection) {
-    return await em.find(target.entity, owner, {
-      orderBy: { [target.id.prop]: "asc" } as never,
-      ...read,
-    });
+    return await readList(ctx, (limit) =>
+      em.find(target.entity, owner, {
+        orderBy: { [target.id.prop]: "asc" } as never,
+        limit,
+        ...read,
+      }));
   }
   const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
   return paginate(
     target,
     args,
     (query) =>
-      em.find(target.entity, { $and: [owner, filter, query.where] } as never, {
-        orderBy: query.orderBy as never,
-        limit: query.limit,
-        ...read,
-      }),
+      readPage(
+        ctx,
+        args,
+        query,
+        (limit) =>
+          em.find(target.entity, { $and: [owner, filter, query.where] } as never, {
+            orderBy: query.orderBy as never,
+            limit,
+            ...read,
+          }),
+      ),
     () => em.count(target.entity, { $and: [owner, filter] } as never, read),
     limits,
     em,
+  );
+}
+
+/** One parent's list edge, read within the request's node budget (`row_limit.ts`). */
+function readList(
+  ctx: RequestContext,
+  read: (limit: number | undefined) => Promise<object[]>,
+): Promise<object[]> {
+  return readWithinBudget(ctx.budget, { nodes: undefined, extra: 0 }, read, (rows) => rows.length);
+}
+
+/**
+ * One parent's page of `query` under `args`, read within the request's node budget: `read`
+ * gets the smaller of the page's and the budget's `LIMIT`.
+ */
+function readPage<T>(
+  ctx: RequestContext,
+  args: PaginationArgs,
+  query: PageQuery,
+  read: (limit: number | undefined) => Promise<T[]>,
+): Promise<T[]> {
+  const page = { args, query };
+  return readWithinBudget(
+    ctx.budget,
+    pageBound(page, 1),
+    (limit) => read(smallerLimit(query.limit, limit)),
+    (rows) => pageNodes(page, [rows.length]),
   );
 }

@@ -45,6 +45,7 @@ import { dialectOf } from "../dialect.ts";
 import { requestContext } from "../request_context.ts";
 import { resolveReturnedNode } from "./root_fields.ts";
 import { fromContext, type MikroContext } from "../context.ts";
+import { nodeBudget } from "../node_budget.ts";
 
 /** A `Create<T>Input` / `Update<T>Input` value as graphql-js passes it: field name -> value. */
 export type MutationInput = Record<string, unknown>;
@@ -287,7 +288,7 @@ export function mutationResolvers(
     const { create, update, delete: remove } = type.mutations ?? {};
     if (create) {
       resolvers[create.field] = async (_root, args, ctx, info) => {
-        const request = requestContext(fromContext(ctx), graph, limits);
+        const request = requestContext(fromContext(ctx), graph, limits, nodeBudget(ctx));
         const entity = await createNode(request.em, graph, type.name)
           .set(args.input as MutationInput).save();
         return resolveReturnedNode(request, type, entity, info);
@@ -295,7 +296,7 @@ export function mutationResolvers(
     }
     if (update) {
       resolvers[update.field] = async (_root, args, ctx, info) => {
-        const request = requestContext(fromContext(ctx), graph, limits);
+        const request = requestContext(fromContext(ctx), graph, limits, nodeBudget(ctx));
         const entity = await updateNode(request.em, graph, type.name, args.id as string)
           .set(args.input as MutationInput).save();
         return resolveReturnedNode(request, type, entity, info);

@@ -18,6 +18,7 @@ import { resolveConnection, resolveNode, resolveNodes } from "./root_fields.ts";
 import { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./scalars.ts";
 import type { ReadFrom } from "../sql/read_from.ts";
 import { fromContext, type MikroContext } from "../context.ts";
+import { nodeBudget } from "../node_budget.ts";
 
 /**
  * Options of {@linkcode createResolvers}: page-size and depth limits (`maxPageSize`,
@@ -82,7 +83,7 @@ export function createResolvers(
   const graph = withHooks(generated, options);
   /** The context of the request of a resolver call (reads go where `readFrom` says). */
   const request = (ctx: MikroContext): RequestContext =>
-    requestContext(fromContext(ctx, options.readFrom), graph, options);
+    requestContext(fromContext(ctx, options.readFrom), graph, options, nodeBudget(ctx));
   const query: Record<string, Resolver> = {
     node: (_root, args, ctx, info) => resolveNode(request(ctx), args.id as string, info),
     nodes: (_root, args, ctx, info) => resolveNodes(request(ctx), args.ids as string[], info),

@@ -17,6 +17,7 @@ import {
 import { type NodeType, nodeTypeOf } from "../graph.ts";
 import { countRows, findRows } from "../sql/find_rows.ts";
 import { loadPlan } from "../sql/load_plan.ts";
+import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "../sql/row_limit.ts";
 import { fillOrderValues } from "../sql/paginate.ts";
 import { rootScope } from "../sql/loaded_edges.ts";
 import { decodeGlobalId } from "../plan/global_id.ts";
@@ -31,7 +32,8 @@ import { allOf, whereFilter } from "../plan/where_filter.ts";
  * `type`; the where input filters the page and the count alike.
  *
  * @throws GraphQLError `INVALID_PAGINATION`, `INVALID_CURSOR`, `QUERY_TOO_DEEP`, or
- *   `BAD_USER_INPUT` for a bad where input, before any SQL
+ *   `BAD_USER_INPUT` for a bad where input, before any SQL; `QUERY_TOO_COMPLEX` when the
+ *   request's nodes go over its budget
  */
 export async function resolveConnection(
   ctx: RequestContext,
@@ -46,23 +48,28 @@ export async function resolveConnection(
   if (!plan.morePages) withoutExtraRow(page);
   const paginated = args.first != null || args.last != null || args.after != null ||
     args.before != null;
-  // entgql: a selected totalCount is counted first when paginating, and a count of 0 sends no
-  // page statement; without pagination arguments every row is loaded and counted as loaded.
-  const total = plan.totalCount && paginated ? await countRows(em, type, filter) : undefined;
+  // entgql: a selected totalCount is counted first when paginating or when neither edges nor
+  // pageInfo are selected (then no row is read), and a count of 0 sends no page statement;
+  // without pagination arguments every row is loaded and counted as loaded.
+  const total = plan.totalCount && (paginated || !plan.page)
+    ? await countRows(em, type, filter)
+    : undefined;
   // Order values of SQL terms (dates, edge terms) are read by fillOrderValues.
   const properties = em.getMetadata().find(type.entity)!.properties;
   const ordered = Object.keys(Object.assign({}, ...page.query.orderBy)).filter((k) =>
     k in properties
   );
-  const rows = total === 0 ? [] : await findRows(
-    em,
-    type,
-    allOf(filter, page.query.where),
-    {
-      orderBy: page.query.orderBy,
-      limit: page.query.limit,
-      fields: fieldsOf(plan.node, ordered),
-    },
+  // The page's nodes are drawn from the request's budget (row_limit.ts).
+  const rows = total === 0 || !plan.page ? [] : await readWithinBudget(
+    ctx.budget,
+    pageBound(page, 1),
+    (limit) =>
+      findRows(em, type, allOf(filter, page.query.where), {
+        orderBy: page.query.orderBy,
+        limit: smallerLimit(page.query.limit, limit),
+        fields: fieldsOf(plan.node, ordered),
+      }),
+    (rows) => pageNodes(page, [rows.length]),
   );
   const connection = toConnection(
     page,

@@ -6,7 +6,12 @@
  *
  * @module
  */
-import type { EntityManager, FilterQuery, QueryOrderMap } from "@mikro-orm/core";
+import {
+  type EntityManager,
+  type FilterQuery,
+  QueryFlag,
+  type QueryOrderMap,
+} from "@mikro-orm/core";
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { NodeType } from "../graph.ts";
 import { leanable, toRecords } from "./lean_records.ts";
@@ -37,10 +42,13 @@ export async function findRows(
 ): Promise<object[]> {
   const meta = em.getMetadata().find(type.entity)!;
   const fields = options.fields && [...new Set([type.id.prop, ...options.fields])];
+  // Rows are read by a condition on a relation, never with a joined collection: the limit
+  // applies to them as read (MikroORM would wrap it in a subquery for an m:n condition).
   if (!leanable(meta, fields)) {
     return await em.find(type.entity, where, {
       orderBy: options.orderBy as never,
       limit: options.limit,
+      flags: options.limit === undefined ? undefined : [QueryFlag.DISABLE_PAGINATE],
       fields: fields as never,
       connectionType: readConnection(em),
     });
@@ -49,7 +57,7 @@ export async function findRows(
     .select(fields as never);
   await whereFiltered(em, qb, type.entity, where, options.through);
   if (options.orderBy) qb.orderBy(options.orderBy as never);
-  if (options.limit !== undefined) qb.limit(options.limit);
+  if (options.limit !== undefined) qb.limit(options.limit).setFlag(QueryFlag.DISABLE_PAGINATE);
   return toRecords(em, meta, await qb.execute("all", false) as Row[], fields!);
 }
 

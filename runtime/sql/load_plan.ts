@@ -7,8 +7,10 @@
  * - list and connection edges (`1:m`, bidirectional `m:n`): one query for all parents, every row
  *   carrying its parent key (`partitioned.ts`); with `first`/`last` each parent gets its own page,
  *   kept to the page size + 1; a single parent uses a plain `ORDER BY ... LIMIT n + 1`;
- * - nested `totalCount`: one grouped `COUNT(*) ... GROUP BY <parent key>` when selected, or the
- *   number of loaded rows when no pagination argument is given.
+ * - nested `totalCount`: one grouped `COUNT(*) ... GROUP BY <parent key>` when selected with a
+ *   pagination argument or without `edges`/`pageInfo` (then no row is read), else the number of
+ *   loaded rows;
+ * - every statement reading rows draws from the request's node budget (`row_limit.ts`).
  *
  * Loaded values are stored per parent entity (`loaded_edges.ts`), where the edge resolvers find
  * them.
@@ -29,6 +31,7 @@ import type { RequestContext } from "../request_context.ts";
 import { findRows } from "./find_rows.ts";
 import { fillOrderValues } from "./paginate.ts";
 import { countPartitioned, loadPartitioned } from "./partitioned.ts";
+import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "./row_limit.ts";
 
 /**
  * Loads every edge of `plan` for `parents`, level by level, recursively.
@@ -128,31 +131,47 @@ async function loadMany(
   const ids = [...typed.keys()];
   const paginated = args.first != null || args.last != null || args.after != null ||
     args.before != null;
+  // A connection selecting neither edges nor pageInfo reads no rows: its totalCount is counted.
+  const countOnly = edge.connection && plan.page === false;
   // A selected totalCount of a paginated connection is counted first (one grouped statement);
   // parents counting 0 rows are left out of the page statement, which is not sent when all do.
-  const counts = edge.connection && plan.totalCount && paginated
+  const counts = edge.connection && plan.totalCount && (paginated || countOnly)
     ? await countPartitioned(ctx, parentType, target, inverse, [...typed.values()], filter)
     : undefined;
-  const wanted = counts ? ids.filter((id) => (counts.get(id) ?? 0) > 0) : ids;
+  const wanted = countOnly ? [] : counts ? ids.filter((id) => (counts.get(id) ?? 0) > 0) : ids;
   const rowsByParent = new Map<string, object[]>(ids.map((id) => [id, []]));
+  // Each statement draws its nodes from the request's budget (row_limit.ts).
   if (wanted.length === 1) {
-    const rows = await findRows(
-      em,
-      target,
-      allOf({ [inverse]: typed.get(wanted[0]) }, where),
-      { orderBy: page.query.orderBy, limit: page.query.limit, fields, through: inverse },
+    const rows = await readWithinBudget(
+      ctx.budget,
+      pageBound(page, 1),
+      (limit) =>
+        findRows(em, target, allOf({ [inverse]: typed.get(wanted[0]) }, where), {
+          orderBy: page.query.orderBy,
+          limit: smallerLimit(page.query.limit, limit),
+          fields,
+          through: inverse,
+        }),
+      (rows) => pageNodes(page, [rows.length]),
     );
     rowsByParent.set(wanted[0], rows);
   } else if (wanted.length > 1) {
-    const rows = await loadPartitioned(
-      ctx,
-      parentType,
-      target,
-      inverse,
-      wanted.map((id) => typed.get(id)),
-      page,
-      where,
-      fields,
+    const rows = await readWithinBudget(
+      ctx.budget,
+      pageBound(page, wanted.length),
+      (limit) =>
+        loadPartitioned(
+          ctx,
+          parentType,
+          target,
+          inverse,
+          wanted.map((id) => typed.get(id)),
+          page,
+          where,
+          fields,
+          limit,
+        ),
+      (rows) => pageNodes(page, rowCounts(rows)),
     );
     for (const [parent, row] of rows) rowsByParent.get(parent)?.push(row);
   }
@@ -172,4 +191,11 @@ async function loadMany(
   // Cursor values of SQL order terms, for the rows on the pages only.
   await fillOrderValues(em, page, children);
   return children;
+}
+
+/** The number of rows of each parent among `[parent key, row]` pairs. */
+function rowCounts(rows: readonly [string, object][]): number[] {
+  const counts = new Map<string, number>();
+  for (const [parent] of rows) counts.set(parent, (counts.get(parent) ?? 0) + 1);
+  return [...counts.values()];
 }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { FilterQuery } from "@mikro-orm/core";
+import { type FilterQuery, QueryFlag } from "@mikro-orm/core";
 import { raw, type SqlEntityManager } from "@mikro-orm/sql";
 import { quoteIdentifiers } from "../dialect.ts";
 import type { NodeType } from "../graph.ts";
@@ -28,7 +28,8 @@ function column(em: SqlEntityManager, type: NodeType, prop: string): string {
 /**
  * One statement for all parents' pages: the target's rows of the parents `ids` (`parentRows`:
  * the foreign key, or the pivot table for `m:n`), every row tagged with its parent key, numbered
- * per parent in page order and kept to the page size + 1 (all rows when the page has no limit).
+ * per parent in page order and kept to the page size + 1 (all rows when the page has no limit),
+ * at most `limit` rows in all (the node budget's `LIMIT`, `row_limit.ts`).
  *
  * @returns `[parent key, hydrated row]` pairs, per parent in page order
  */
@@ -41,6 +42,7 @@ export async function loadPartitioned(
   page: PagePlan,
   where: FilterQuery<object>,
   fields: string[] | undefined,
+  limit: number | undefined,
 ): Promise<[string, object][]> {
   const em = ctx.em as SqlEntityManager;
   const selected = fields ? selectColumns(em, target, fields, "t") : ["t.*"];
@@ -49,6 +51,8 @@ export async function loadPartitioned(
   let rows: Row[];
   if (page.query.limit === undefined) {
     qb.orderBy([{ [raw(parentKey) as never]: "asc" }, ...page.query.orderBy] as never);
+    // The pivot join of an m:n edge must not make MikroORM wrap the limit in a subquery.
+    if (limit !== undefined) qb.limit(limit).setFlag(QueryFlag.DISABLE_PAGINATE);
     rows = await qb.execute("all", false);
   } else {
     // Each parent's page: its rows numbered in page order, kept up to the page size (+ 1).
@@ -64,7 +68,7 @@ export async function loadPartitioned(
       ? [...outputColumns(em, target, fields!), "__parent"].map((c) => quoteIdentifiers(em, c))
         .join(", ")
       : "*";
-    rows = await em.createQueryBuilder(target.entity, "__page", ctx.read.connectionType)
+    const pages = em.createQueryBuilder(target.entity, "__page", ctx.read.connectionType)
       .from(qb, "__page")
       .select(raw(columns) as never)
       .where({
@@ -73,8 +77,9 @@ export async function loadPartitioned(
       .orderBy([
         { [raw(quoteIdentifiers(em, "__parent")) as never]: "asc" },
         { [raw(quoteIdentifiers(em, "__rn")) as never]: "asc" },
-      ] as never)
-      .execute("all", false);
+      ] as never);
+    if (limit !== undefined) pages.limit(limit);
+    rows = await pages.execute("all", false);
   }
   const meta = em.getMetadata().find(target.entity)!;
   if (leanable(meta, fields)) {

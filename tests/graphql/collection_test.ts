@@ -104,7 +104,9 @@ for (const dialect of dialects()) {
             server,
             `{ users(first: 5) { edges { node { posts(first: 2) { totalCount edges { node { comments(first: 1) { totalCount } } } } } } } }`,
           );
-          assertEquals(r.statements, 5);
+          // users, posts' count and page, comments' count: a connection selecting only its
+          // totalCount reads no rows (entgql: no edges collected, only the count)
+          assertEquals(r.statements, 4);
           for (const user of r.data.users.edges) {
             assertEquals(user.node.posts.totalCount, 4);
             assertEquals(user.node.posts.edges.length, 2);

@@ -1,0 +1,154 @@
+/**
+ * The row limit of every statement that reads the nodes of a list or a connection (root pages,
+ * nested pages and list edges): its share of the request's node budget (`node_budget.ts`), the
+ * SQL `LIMIT` it gets from it, and the charge of the nodes it read.
+ *
+ * - A statement whose page bounds its nodes (`first`/`last` times its parents) to what the
+ *   budget has neither spent nor reserved reserves that bound and runs at once, concurrently
+ *   with the others, without a budget `LIMIT`.
+ * - Any other statement (no `first`/`last`, or a bound over what is left) waits until the
+ *   statements before it finished and runs alone, with `LIMIT` = the nodes left + 1 (+ the rows
+ *   that only tell `hasNextPage`): reading more nodes than are left makes the request
+ *   `QUERY_TOO_COMPLEX`, and no statement of the request reads anything after it.
+ *
+ * The outcome does not depend on the order statements run in: a request is refused exactly when
+ * its nodes add up to more than the budget. The `LIMIT` is a number the statement's query
+ * builder receives (`qb.limit`), never SQL text.
+ *
+ * @module
+ */
+import type { GraphQLError } from "graphql";
+import { ErrorCode, gqlError } from "../error_codes.ts";
+import type { NodeBudget } from "../node_budget.ts";
+import type { PaginationArgs } from "../plan/connection.ts";
+import type { PageQuery } from "../plan/page_plan.ts";
+
+/** What one statement may read, as its caller knows before sending it. */
+export interface RowBound {
+  /** Most nodes its page allows (page size times parents); `undefined` when unbounded. */
+  nodes: number | undefined;
+  /**
+   * Rows it may read beyond its nodes: the row past `first`/`last` per parent that only tells
+   * whether another page exists (0 when `hasNextPage`/`hasPreviousPage` is not selected).
+   */
+  extra: number;
+}
+
+/**
+ * Runs the statement `read` within `budget`: `read` receives the SQL `LIMIT` to apply (besides
+ * its page's own), or `undefined` when its page's bound fits the budget; `nodes` counts the nodes
+ * of what it read, which are charged.
+ *
+ * @throws GraphQLError `QUERY_TOO_COMPLEX` ("reads more than N nodes") when the nodes read go
+ *   over the budget, or when another statement of the request did; `read`'s own errors
+ */
+export async function readWithinBudget<T>(
+  budget: NodeBudget,
+  bound: RowBound,
+  read: (limit: number | undefined) => Promise<T>,
+  nodes: (result: T) => number,
+): Promise<T> {
+  const reservation = await admission(budget, bound.nodes);
+  if (budget.exceeded) {
+    release(budget, reservation);
+    throw overBudget(budget);
+  }
+  const fits = bound.nodes !== undefined && bound.nodes <= reservation;
+  let result: T;
+  try {
+    result = await read(fits ? undefined : reservation + 1 + bound.extra);
+  } catch (error) {
+    release(budget, reservation);
+    throw error;
+  }
+  const count = nodes(result);
+  if (count > reservation) {
+    budget.exceeded = true;
+    release(budget, reservation);
+    throw overBudget(budget);
+  }
+  budget.spent += count;
+  release(budget, reservation);
+  return result;
+}
+
+/** The `QUERY_TOO_COMPLEX` error of a request over its node budget. */
+function overBudget(budget: NodeBudget): GraphQLError {
+  return gqlError(
+    ErrorCode.QUERY_TOO_COMPLEX,
+    `the operation reads more than ${budget.max} nodes of lists and connections; the limit is maxCost = ${budget.max}: add first/last to its connections`,
+  );
+}
+
+/** What the budget has neither spent nor reserved. */
+function left(budget: NodeBudget): number {
+  return budget.max - budget.spent - budget.reserved;
+}
+
+/** Whether a statement bounded by `nodes` may run now, and what it then reserves. */
+function reservationFor(budget: NodeBudget, nodes: number | undefined): number | undefined {
+  if (budget.exceeded) return 0;
+  if (nodes !== undefined && nodes <= left(budget)) return nodes;
+  // The statement runs alone, reserving everything left.
+  return budget.reserved === 0 ? left(budget) : undefined;
+}
+
+/** Waits for the statement's turn; returns the nodes reserved for it. */
+function admission(budget: NodeBudget, nodes: number | undefined): Promise<number> {
+  if (budget.waiting.length === 0) {
+    const reservation = reservationFor(budget, nodes);
+    if (reservation !== undefined) {
+      budget.reserved += reservation;
+      return Promise.resolve(reservation);
+    }
+  }
+  return new Promise((admit) => budget.waiting.push({ bound: nodes, admit }));
+}
+
+/** Gives back `reservation` and lets the waiting statements run that now may, in order. */
+function release(budget: NodeBudget, reservation: number): void {
+  budget.reserved -= reservation;
+  while (budget.waiting.length > 0) {
+    const reservation = reservationFor(budget, budget.waiting[0].bound);
+    if (reservation === undefined) return;
+    budget.reserved += reservation;
+    budget.waiting.shift()!.admit(reservation);
+  }
+}
+
+/** What {@linkcode pageBound} and {@linkcode pageNodes} read of a page (a `PagePlan` is one). */
+export interface PageShape {
+  /** The page's `first`/`last`. */
+  readonly args: Pick<PaginationArgs, "first" | "last">;
+  /** The page's `LIMIT`: `first`/`last`, + 1 when the next page's existence is asked. */
+  readonly query: Pick<PageQuery, "limit">;
+}
+
+/**
+ * The bound of a statement reading `page` for `parents` parents: `first`/`last` nodes per
+ * parent and the extra row per parent `page.query.limit` adds; no bound without `first`/`last`.
+ */
+export function pageBound(page: PageShape, parents: number): RowBound {
+  const size = page.args.first ?? page.args.last;
+  if (size == null || page.query.limit === undefined) return { nodes: undefined, extra: 0 };
+  return { nodes: size * parents, extra: (page.query.limit - size) * parents };
+}
+
+/**
+ * The nodes of `page` among rows read for it, given each parent's row count: all of them without
+ * `first`/`last`, else at most `first`/`last` per parent (the extra row is no node).
+ */
+export function pageNodes(page: PageShape, rowsPerParent: Iterable<number>): number {
+  const size = page.args.first ?? page.args.last;
+  let nodes = 0;
+  for (const rows of rowsPerParent) nodes += size == null ? rows : Math.min(rows, size);
+  return nodes;
+}
+
+/** The smaller of a page's `LIMIT` and the budget's; `undefined` when neither is given. */
+export function smallerLimit(
+  page: number | undefined,
+  budget: number | undefined,
+): number | undefined {
+  return page === undefined ? budget : budget === undefined ? page : Math.min(page, budget);
+}
