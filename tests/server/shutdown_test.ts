@@ -108,7 +108,7 @@ if (dialects(["postgresql"]).length > 0) {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify({ query: NESTED }),
-        });
+        }).catch((error: Error) => error);
         await waitForLockWait(admin.em.fork(), "post");
         child.kill("SIGTERM");
         const draining = JSON.parse(await out.next((l) => l.includes('"shutting down"')));
@@ -119,6 +119,9 @@ if (dialects(["postgresql"]).length > 0) {
         await lock.release();
         lock = undefined;
         const answer = await response;
+        if (answer instanceof Error) {
+          throw new Error(`the request failed: ${answer.message}\n${out.lines.join("\n")}`);
+        }
         assertEquals(answer.status, 200);
         const body = await answer.json();
         assertEquals(body.errors, undefined);
