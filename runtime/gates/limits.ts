@@ -86,7 +86,7 @@ const encoder = new TextEncoder();
 /**
  * The limits plugin (see the module documentation).
  *
- * @example Tighter limits than the defaults, the page size equal to the schema's
+ * @example Tighter limits than the defaults
  * ```ts
  * import { createYoga } from "graphql-yoga";
  * import { Limits } from "@mikrogql/ext";
@@ -97,7 +97,7 @@ const encoder = new TextEncoder();
  *   plugins: [
  *     // `users(first: 100) { posts(first: 100) { comments(first: 100) } }` costs 1,010,100
  *     // nodes: refused with QUERY_TOO_COMPLEX before any SQL runs
- *     Limits({ maxCost: 100_000, maxPageSize: 100, maxWhereDepth: 3 }),
+ *     Limits({ maxCost: 100_000, maxWhereDepth: 3 }),
  *   ],
  * });
  * ```
