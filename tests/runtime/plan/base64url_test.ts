@@ -4,7 +4,7 @@
  */
 import { assertEquals } from "@std/assert";
 import { decodeBase64Url, encodeBase64Url } from "@std/encoding/base64url";
-import { base64UrlToText, textToBase64Url } from "../../runtime/plan/base64url.ts";
+import { base64UrlToText, textToBase64Url } from "../../../runtime/plan/base64url.ts";
 
 const texts = [
   "",
@@ -49,5 +49,26 @@ Deno.test("base64UrlToText rejects what is not base64url of UTF-8", () => {
     ]
   ) {
     assertEquals(base64UrlToText(bad), undefined, bad);
+  }
+});
+
+Deno.test("textToBase64Url and base64UrlToText agree with @std/encoding on 2,000 random texts", () => {
+  // A fixed linear congruential sequence: the same texts on every run.
+  let seed = 77;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  // ASCII (the fast path), two- and three-byte UTF-8, and astral characters (surrogate pairs).
+  const ranges = [[0x20, 0x7f], [0x00, 0x20], [0x80, 0x800], [0x800, 0xd800], [0x10000, 0x10ffff]];
+  const encoder = new TextEncoder();
+  for (let i = 0; i < 2_000; i++) {
+    const ascii = rand() < 0.5;
+    const text = String.fromCodePoint(
+      ...Array.from({ length: Math.floor(rand() * 40) }, () => {
+        const [low, high] = ascii ? ranges[0] : ranges[Math.floor(rand() * ranges.length)];
+        return low + Math.floor(rand() * (high - low));
+      }),
+    );
+    const std = encodeBase64Url(encoder.encode(text));
+    assertEquals(textToBase64Url(text), std, JSON.stringify(text));
+    assertEquals(base64UrlToText(std), text, JSON.stringify(text));
   }
 });

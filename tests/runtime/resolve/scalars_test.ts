@@ -5,7 +5,7 @@
  */
 import { assertEquals, assertThrows } from "@std/assert";
 import { GraphQLError } from "graphql";
-import { TimeScalar } from "../../runtime/resolve/scalars.ts";
+import { TimeScalar } from "../../../runtime/resolve/scalars.ts";
 
 Deno.test("Time serialises as toISOString", () => {
   const times = [
