@@ -33,6 +33,7 @@ const FAIL = `Deno.test("fails", () => { throw new Error("boom"); });\n`;
 
 Deno.test("test task: a failing suite does not stop the others; all are reported", async () => {
   const dir = await project({
+    "tests/runtime/plan/p_test.ts": PASS,
     "tests/gen/a_test.ts": PASS,
     "tests/graphql/b_test.ts": FAIL,
     "tests/server/s_test.ts": PASS,
@@ -43,10 +44,11 @@ Deno.test("test task: a failing suite does not stop the others; all are reported
     const { code, text } = await runTask(dir);
     assertEquals(code, 1, text);
     assertStringIncludes(text, "widget ran");
+    assertMatch(text, /^runtime: ok: 1 passed, 0 failed, 0 ignored$/m);
     assertMatch(text, /^main: FAILED \(exit 1\): 2 passed, 1 failed, 0 ignored$/m);
     assertMatch(text, /^replica: ok: 0 passed, 0 failed, 1 ignored$/m);
     assertMatch(text, /^widget: ok: 1 passed, 0 failed, 0 ignored$/m);
-    assertMatch(text, /^3 passed, 1 failed, 1 skipped$/m);
+    assertMatch(text, /^4 passed, 1 failed, 1 skipped$/m);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -54,6 +56,7 @@ Deno.test("test task: a failing suite does not stop the others; all are reported
 
 Deno.test("test task: exit 0 when every suite passes; chosen suites only; unknown suite is 2", async () => {
   const dir = await project({
+    "tests/runtime/r_test.ts": PASS,
     "tests/gen/a_test.ts": PASS,
     "tests/graphql/b_test.ts": PASS,
     "tests/server/s_test.ts": PASS,
@@ -63,7 +66,7 @@ Deno.test("test task: exit 0 when every suite passes; chosen suites only; unknow
   try {
     const all = await runTask(dir);
     assertEquals(all.code, 0, all.text);
-    assertMatch(all.text, /^5 passed, 0 failed, 0 skipped$/m);
+    assertMatch(all.text, /^6 passed, 0 failed, 0 skipped$/m);
     const one = await runTask(dir, ["widget"]);
     assertEquals(one.code, 0, one.text);
     assertMatch(one.text, /^1 passed, 0 failed, 0 skipped$/m);

@@ -107,6 +107,13 @@ function fetch(a: Args): Row[] {
   return size === undefined ? rows : rows.slice(0, size + 1);
 }
 
+/** `a` as the connection's arguments: the cursors of the rows it names. */
+function paginationArgs(a: Args): PaginationArgs {
+  const cursor = (i: number | undefined) =>
+    i === undefined ? undefined : cursorOf(plan({}), ROWS[i]);
+  return { first: a.first, last: a.last, after: cursor(a.after), before: cursor(a.before) };
+}
+
 function combinations(): Args[] {
   const cursors = [undefined, ...ROWS.keys()];
   const sizes = [
@@ -126,12 +133,7 @@ Deno.test("toConnection: the edges of the specification's EdgesToReturn, every a
   const all = [...ROWS.keys()];
   let checked = 0;
   for (const a of combinations()) {
-    const args: PaginationArgs = {
-      first: a.first,
-      last: a.last,
-      after: a.after === undefined ? undefined : cursorOf(plan({}), ROWS[a.after]),
-      before: a.before === undefined ? undefined : cursorOf(plan({}), ROWS[a.before]),
-    };
+    const args = paginationArgs(a);
     const connection = toConnection(plan(args), fetch(a), () => 0);
     const label = JSON.stringify(a);
     // `before` at or ahead of `after`: the specification's ApplyCursorsToEdges no longer finds
@@ -153,12 +155,7 @@ Deno.test("toConnection: hasNextPage/hasPreviousPage as the specification must a
   const all = [...ROWS.keys()];
   let musts = 0;
   for (const a of combinations()) {
-    const args: PaginationArgs = {
-      first: a.first,
-      last: a.last,
-      after: a.after === undefined ? undefined : cursorOf(plan({}), ROWS[a.after]),
-      before: a.before === undefined ? undefined : cursorOf(plan({}), ROWS[a.before]),
-    };
+    const args = paginationArgs(a);
     const rows = fetch(a);
     const { hasNextPage, hasPreviousPage } = toConnection(plan(args), rows, () => 0).pageInfo;
     const label = JSON.stringify(a);

@@ -45,22 +45,9 @@ function contents(cursor: string): unknown {
 
 Deno.test("cursor: base64url of the JSON [id, values, order, type]", () => {
   const text = encodeCursor(CURSOR);
-  assertEquals(contents(text), [
-    42,
-    [
-      "Tag:日本語 🚀",
-      "2026-01-02T03:04:05.678Z", // a date as its ISO string
-      "9223372036854775807",
-      1.5,
-      false,
-      "published",
-      "2026-01-02 03:04:05.123456+00",
-      "text",
-      7,
-    ],
-    SHAPE.order,
-    "Post",
-  ]);
+  const values = [...CURSOR.values];
+  values[1] = "2026-01-02T03:04:05.678Z"; // a date as its ISO string
+  assertEquals(contents(text), [42, values, SHAPE.order, "Post"]);
   // bigints as decimal strings, undefined and null as null
   assertEquals(
     contents(encodeCursor({ id: 2n ** 63n - 1n, values: [null, undefined], order: "", type: "T" })),
