@@ -167,7 +167,7 @@ export class NodeMutation<T extends object = object> {
  *         createNode<Post>(fromContext(ctx), graph, "Post")
  *           .set({ title: args.title, body: "", authorID: args.authorID }) // CreatePostInput fields
  *           .set({ status: "draft" }) // later calls win per field
- *           .save(), // BAD_USER_INPUT for an authorID that names no User
+ *           .save(), // NOT_FOUND for an authorID that names no User
  *     },
  *   },
  * });

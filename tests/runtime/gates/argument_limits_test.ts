@@ -32,7 +32,6 @@ function check(
     schema: over,
     document,
     variables,
-    maxPageSize: 10,
     argument: checker.check,
   });
   const error = checker.error;

@@ -1,8 +1,9 @@
 /**
- * `operationCost`, the worst-case number of nodes, against graphql-js's own execution: the
- * document is executed over the blog's schema with every connection and list full (`first`/`last`
- * items, else `maxPageSize`; a list argument's length for `nodes(ids)`), and the list items of the
- * response are counted. On random documents (aliases, nested connections and unique edges, named
+ * `operationCost`, the number of nodes the document bounds, against graphql-js's own execution:
+ * the document is executed over the blog's schema with every connection and list as full as the
+ * document allows (`first`/`last` items; a list argument's length for `nodes(ids)`; one item
+ * where the document sets no bound, the rest being paid from the node budget at run time), and
+ * the list items of the response are counted. On random documents (aliases, nested connections and unique edges, named
  * and inline fragments, variables, `node`/`nodes`) the two agree; where the cost is knowingly
  * above any response (a connection without `edges`, `@skip`, fragments of several types, a key
  * repeated) it is checked as the module documents. The walk hands every argument of the document
@@ -29,7 +30,8 @@ import { type CostContext, operationCost } from "../../../runtime/gates/cost.ts"
 import { typeDefs } from "../../../examples/blog/generated/typedefs.ts";
 
 const schema = buildSchema(typeDefs);
-const MAX_PAGE = 4;
+/** What a connection without `first`/`last`, or a list edge, counts statically. */
+const UNBOUNDED = 1;
 
 function cost(
   source: string | DocumentNode,
@@ -40,7 +42,7 @@ function cost(
   const document = typeof source === "string" ? parse(source) : source;
   const operation = getOperationAST(document, operationName);
   assert(operation, "one operation");
-  return operationCost(operation, { schema, document, variables, maxPageSize: MAX_PAGE, argument });
+  return operationCost(operation, { schema, document, variables, argument });
 }
 
 /** A response value for a field of `type` that nothing resolved yet (every list full). */
@@ -53,12 +55,12 @@ const fullResolver: GraphQLFieldResolver<unknown, unknown> = (source, args, _ctx
       ? args.first
       : typeof args.last === "number"
       ? args.last
-      : MAX_PAGE;
+      : UNBOUNDED;
     return { edges: Array.from({ length: Math.max(0, page) }, () => ({})), pageInfo: {} };
   }
   if (isListType(getNullableType(info.returnType))) {
     const list = Object.values(args).find(Array.isArray);
-    return Array.from({ length: list ? list.length : MAX_PAGE }, () => (isObjectType(named) ||
+    return Array.from({ length: list ? list.length : UNBOUNDED }, () => (isObjectType(named) ||
         !("serialize" in named)
       ? {}
       : "x"));
@@ -111,9 +113,9 @@ Deno.test("cost: the examples of the module documentation", () => {
   const q = "{ users(first: 10) { edges { node { posts(first: 5) { edges { node { id } } } } } } }";
   assertEquals(cost(q), 10 + 10 * 5);
   assertEquals(responseNodes(q), 60);
-  // without first/last: maxPageSize; a variable that holds no number: maxPageSize
-  assertEquals(cost("{ users { edges { node { id } } } }"), MAX_PAGE);
-  assertEquals(cost("query($n: Int) { users(first: $n) { totalCount } }", {}), MAX_PAGE);
+  // without first/last, or a variable that holds no number: 1 (the node budget pays the rest)
+  assertEquals(cost("{ users { edges { node { id } } } }"), UNBOUNDED);
+  assertEquals(cost("query($n: Int) { users(first: $n) { totalCount } }", {}), UNBOUNDED);
   assertEquals(cost("query($n: Int) { users(first: $n) { totalCount } }", { n: 2 }), 2);
   assertEquals(cost("{ users(last: 3) { totalCount } }"), 3);
   assertEquals(cost("{ users(first: 0) { edges { node { id } } } }"), 0);
@@ -126,12 +128,7 @@ Deno.test("cost: the examples of the module documentation", () => {
     operationCost(
       getOperationAST(parse(`{ users(first: 1000) { edges { node { posts(first: 1000) {
         edges { node { comments(first: 1000) { totalCount } } } } } } } }`))!,
-      {
-        schema,
-        document: parse("{ __typename }"),
-        variables: {},
-        maxPageSize: 1000,
-      },
+      { schema, document: parse("{ __typename }"), variables: {} },
     ),
     1_001_001_000,
   );
@@ -205,7 +202,7 @@ Deno.test("cost: equals the list items of a full response on 500 random document
     const { source, variables } = randomDocument(rand);
     const expected = responseNodes(source, variables);
     assertEquals(cost(source, variables), expected, source);
-    if (expected > MAX_PAGE) nested++;
+    if (expected > 4) nested++;
   }
   assertGreater(nested, 100, "the documents nest lists");
 });
