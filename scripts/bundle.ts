@@ -1,8 +1,9 @@
 /**
  * `deno task bundle`: the search box's browser bundle. Runs `deno bundle`
- * (minified ESM, code splitting: the entry `searchbox.js`, the modal's and
- * Ask AI's chunks, `style.css`) into an emptied output directory (`dist`, or
- * the first argument); adds the dark theme for `theme: "auto"` to `style.css`
+ * (minified ESM, code splitting: the entry `widget/script.ts` written as
+ * `searchbox.js`, the published file name, the modal's and Ask AI's chunks,
+ * `style.css`) into an emptied output directory (`dist`, or the first
+ * argument); adds the dark theme for `theme: "auto"` to `style.css`
  * (`withAutoDark`); then drops the indentation inside template literals:
  * the `html` templates (htm) keep their source indentation through the
  * minifier, and htm drops whitespace that holds a newline at the edges of a
@@ -15,6 +16,9 @@
 import { fromFileUrl, join } from "@std/path";
 
 const ROOT = fromFileUrl(new URL("..", import.meta.url));
+
+/** The published name of the entry's output (`deno bundle` names it `script.js`, after its source). */
+const ENTRY = "searchbox.js";
 
 /**
  * A newline that is a whole text between two tags, a tag and an
@@ -63,7 +67,7 @@ function bundleArgs(outDir: string): string[] {
     "--code-splitting",
     "--outdir",
     outDir,
-    "widget/searchbox.ts",
+    "widget/script.ts",
     "widget/style.css",
   ];
 }
@@ -78,12 +82,16 @@ export async function bundle(outDir: string): Promise<void> {
     stderr: "piped",
   }).output();
   if (!success) throw new Error(`deno bundle failed:\n${new TextDecoder().decode(stderr)}`);
+  await Deno.rename(join(outDir, "script.js"), join(outDir, ENTRY));
   const css = join(outDir, "style.css");
   await Deno.writeTextFile(css, withAutoDark(await Deno.readTextFile(css)));
   for await (const entry of Deno.readDir(outDir)) {
     if (!entry.name.endsWith(".js")) continue;
     const path = join(outDir, entry.name);
     const code = await Deno.readTextFile(path);
+    if (code.includes('"./script.js"')) {
+      throw new Error(`${entry.name} imports the entry by its source name, renamed to ${ENTRY}`);
+    }
     await Deno.writeTextFile(path, code.replace(/\n[ \t]+/g, "\n").replace(TEXT_EDGE_NEWLINE, ""));
   }
 }

@@ -25,13 +25,20 @@ export function isSafeUrl(href: string, base: string): boolean {
   }
 }
 
-function clean(node: Element | DocumentFragment, base: string): void {
+/** A link of an answer: its URL and its text. */
+export interface AnswerLink {
+  url: string;
+  title: string;
+}
+
+/** Sanitizes `node`'s descendants in place; adds the links left, in document order, to `links`. */
+function clean(node: Element | DocumentFragment, base: string, links: AnswerLink[]): void {
   for (const child of [...node.children]) {
     if (child.tagName === "SCRIPT" || child.tagName === "STYLE") {
       child.remove();
       continue;
     }
-    clean(child, base);
+    clean(child, base, links);
     if (!ALLOWED.has(child.tagName)) {
       child.replaceWith(...child.childNodes);
       continue;
@@ -40,6 +47,8 @@ function clean(node: Element | DocumentFragment, base: string): void {
       const keep = name === "href" && child.tagName === "A" && isSafeUrl(value, base);
       if (!keep) child.removeAttribute(name);
     }
+    const url = child.getAttribute("href");
+    if (url) links.push({ url, title: child.textContent || url });
   }
 }
 
@@ -68,26 +77,18 @@ function blocks(text: string): string {
   }).join("");
 }
 
-/** Sanitized HTML for the Markdown `text`, relative links resolved against `document`'s URL. */
-export function renderMarkdown(text: string, document: Document): string {
+/**
+ * Sanitized HTML for the Markdown `text`, relative links resolved against
+ * `document`'s URL, and the safe links of that HTML, in order, with their
+ * texts.
+ */
+export function renderMarkdown(
+  text: string,
+  document: Document,
+): { html: string; links: AnswerLink[] } {
   const template = document.createElement("template");
   template.innerHTML = blocks(text);
-  clean(template.content, document.baseURI);
-  return template.innerHTML;
-}
-
-/** The safe links of sanitized answer HTML, deduplicated, in order, with their texts. */
-export function answerLinks(
-  html: string,
-  document: Document,
-): Array<{ url: string; title: string }> {
-  const template = document.createElement("template");
-  template.innerHTML = html;
-  const seen = new Set<string>();
-  return [...template.content.querySelectorAll("a[href]")].flatMap((a) => {
-    const url = a.getAttribute("href")!;
-    if (seen.has(url)) return [];
-    seen.add(url);
-    return [{ url, title: a.textContent || url }];
-  });
+  const links: AnswerLink[] = [];
+  clean(template.content, document.baseURI, links);
+  return { html: template.innerHTML, links };
 }

@@ -1,6 +1,7 @@
 /**
  * The Ask AI chat state: the current conversation, whether an answer
- * streams, the stored conversations, and the actions on them. Asking sends
+ * streams, the stored conversations, the answers rated, and the actions on
+ * them. Asking sends
  * the whole conversation and streams the answer into it; every failure ends
  * as the answer's `metadata` (`stopped` when aborted, else `error`), and the
  * conversation is saved when the answer ends. Leaving the view aborts the
@@ -17,24 +18,27 @@ import { applyChunk, type UiMessage } from "./messages.ts";
 import { readUiMessageStream } from "./stream.ts";
 import { createTokenSource } from "./token.ts";
 
-/**
- * State and actions of {@link useChat}: the current conversation; whether an
- * answer streams; the stored conversations, newest first; `ask(text,
- * suggestedQuestionId?)` in the current conversation; `stop()` the answer in
- * flight; `open(conversation?)` a stored conversation or (without one) a new
- * one; `remove(id)` a stored conversation; `feedback(messageId, like)` on an
- * answer (failures ignored).
- */
-export type Chat = [
-  conversation: Conversation,
-  streaming: boolean,
-  history: Conversation[],
-  ask: (text: string, suggestedQuestionId?: string) => void,
-  stop: () => void,
-  open: (conversation?: Conversation) => void,
-  remove: (id: string) => void,
-  feedback: (messageId: string, like: boolean) => void,
-];
+/** State and actions of {@link useChat}. */
+export interface Chat {
+  /** The current conversation. */
+  conversation: Conversation;
+  /** Whether an answer streams. */
+  streaming: boolean;
+  /** The stored conversations, newest first. */
+  history: Conversation[];
+  /** Asks `text` in the current conversation (`suggestedQuestionId`: the suggested question asked). */
+  ask(text: string, suggestedQuestionId?: string): void;
+  /** Stops the answer in flight. */
+  stop(): void;
+  /** Shows a stored conversation or, without one, a new one (stopping the answer in flight). */
+  open(conversation?: Conversation): void;
+  /** Removes a stored conversation. */
+  remove(id: string): void;
+  /** The answers rated in this view, by message id: liked (`true`) or disliked. */
+  rated: Record<string, boolean>;
+  /** Rates an answer: a like (`true`) or dislike, sent to the backend (failures ignored). */
+  feedback(messageId: string, like: boolean): void;
+}
 
 /**
  * The chat of the Ask AI view, starting with `start.conversation` (or a new
@@ -58,6 +62,7 @@ export function useChat(
   );
   const [streaming, setStreaming] = useState(false);
   const [history, setHistory] = useState(conversations.list);
+  const [rated, setRated] = useState<Record<string, boolean>>({});
   const abort = useRef<AbortController | null>(null);
 
   const stop = () => abort.current?.abort();
@@ -109,20 +114,24 @@ export function useChat(
     }
   }
 
-  return [
+  return {
     conversation,
     streaming,
     history,
     ask,
     stop,
-    (stored) => {
+    open(stored) {
       if (!stored) stop();
       setConversation(stored ?? { id: crypto.randomUUID(), title: "", messages: [] });
     },
-    (id) => {
+    remove(id) {
       conversations.remove(id);
       setHistory(conversations.list());
     },
-    (messageId, like) => sendFeedback(settings, messageId, like).catch(() => {}),
-  ];
+    rated,
+    feedback(messageId, like) {
+      setRated({ ...rated, [messageId]: like });
+      sendFeedback(settings, messageId, like).catch(() => {});
+    },
+  };
 }

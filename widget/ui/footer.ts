@@ -1,6 +1,7 @@
 /**
  * The modal's footer, as DocSearch v4's: the keys to navigate, select and
- * close, and the powered-by line.
+ * close, and the powered-by line; in the Ask AI mode the keys to submit the
+ * question and to go back to the keyword search.
  *
  * @module
  */
@@ -15,28 +16,40 @@ const key = (label: string, content: unknown) =>
       aria-label=${label}>${content}</kbd>
   `;
 
-/** The footer of the keyword-search screens. */
-export function Footer(
-  { translations: t }: { translations: FooterTranslations },
-): VNode {
+/** Props of {@link Footer}. */
+export interface FooterProps {
+  translations: FooterTranslations;
+  /** The Ask AI mode's footer: submit question and back to search only. */
+  askAi?: boolean;
+}
+
+/**
+ * The footer of the keyword-search screens, or of the Ask AI mode (which
+ * gets it from the modal through its props, so that the two lazy chunks
+ * share no module of their own).
+ */
+export function Footer({ translations: t, askAi }: FooterProps): VNode {
   return html`
     <div class="DocSearch-Footer">
-      <div class="DocSearch-Logo">${t.poweredByText} <a
+      ${!askAi && html`<div class="DocSearch-Logo">${t.poweredByText} <a
           href="https://jsr.io/@mikrogql/ext"
           target="_blank"
           rel="noopener noreferrer"
-        >mikrogql</a></div>
+        >mikrogql</a></div>`}
       <ul class="DocSearch-Commands">
-        <li>${key(t.navigateDownKeyAriaLabel, arrowIcon(false))}${key(
-          t.navigateUpKeyAriaLabel,
-          arrowIcon(true),
-        )}<span class="DocSearch-Label">${t.navigateText}</span></li>
+        ${!askAi && html`<li>${key(t.navigateDownKeyAriaLabel, arrowIcon(false))}${
+          key(
+            t.navigateUpKeyAriaLabel,
+            arrowIcon(true),
+          )
+        }<span class="DocSearch-Label">${t.navigateText}</span></li>`}
         <li>${key(
           t.selectKeyAriaLabel,
           enterIcon(),
-        )}<span class="DocSearch-Label">${t.selectText}</span></li>
-        <li>${key(t.closeKeyAriaLabel, "esc")}<span class="DocSearch-Label">${t
-          .closeText}</span></li>
+        )}<span class="DocSearch-Label">${askAi ? t.submitQuestionText : t.selectText}</span></li>
+        <li>${key(t.closeKeyAriaLabel, "esc")}<span class="DocSearch-Label">${askAi
+          ? t.backToSearchText
+          : t.closeText}</span></li>
       </ul>
     </div>
   ` as VNode;

@@ -6,7 +6,7 @@
  * @module
  */
 import { h, type VNode } from "preact";
-import htm from "htm";
+import htm from "htm/mini";
 
 /** The type of {@link html}. */
 export type Html = (

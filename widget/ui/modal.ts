@@ -28,6 +28,7 @@ import { keepInView } from "./keep_in_view.ts";
 import { NoResultsScreen } from "./no_results_screen.ts";
 import { ResultsFooter, ResultsScreen } from "./results_screen.ts";
 import type { SearchBar } from "./search_bar.ts";
+import type { Dialog } from "./dialog.ts";
 import { StartScreen } from "./start_screen.ts";
 import { useKeywordSearch } from "./use_keyword_search.ts";
 import { useListNavigation } from "./use_list_navigation.ts";
@@ -49,12 +50,14 @@ export interface ModalProps {
   query: string;
   /** The search bar component (up-front code, see `./search_bar.ts`). */
   SearchBar: typeof SearchBar;
+  /** The dialog's frame (up-front code, see `./dialog.ts`). */
+  Dialog: typeof Dialog;
   onClose(): void;
 }
 
 type AskAiModule = typeof import("../ask_ai/view.ts");
 
-/** The modal dialog (`.DocSearch-Container` > `.DocSearch-Modal`). */
+/** The modal, in the dialog's frame (`.DocSearch-Container` > `.DocSearch-Modal`). */
 export function Modal(props: ModalProps): VNode {
   const { options, storage, idPrefix } = props;
   const t = options.translations.modal;
@@ -247,6 +250,7 @@ export function Modal(props: ModalProps): VNode {
         searchClient=${props.askAiClient}
         start=${askAi}
         idPrefix=${idPrefix}
+        Footer=${Footer}
         onBack=${leaveAskAi}
         onClose=${props.onClose}
       />
@@ -254,22 +258,13 @@ export function Modal(props: ModalProps): VNode {
     : html`<p class="DocSearch-AskAiScreen-Thinking">${t.askAiScreen.thinkingText}</p>`);
 
   return html`
-    <div
-      class=${`DocSearch DocSearch-Container${
-        status === "stalled" ? " DocSearch-Container--Stalled" : ""
-      }${status === "error" ? " DocSearch-Container--Errored" : ""}${
-        askAi ? " DocSearch-Container--AskAi" : ""
-      }${options.theme === "auto" ? " DocSearch--auto" : ""}`}
-      role="dialog"
-      aria-modal="true"
-      aria-label=${t.searchBox.searchInputLabel}
-      ref=${container}
-      onMouseDown=${(event: MouseEvent) => {
-        if (event.target !== event.currentTarget) return;
-        // no default action: it would move the focus given back to the button to the body
-        event.preventDefault();
-        props.onClose();
-      }}
+    <${props.Dialog}
+      options=${options}
+      modifiers=${`${status === "stalled" ? " DocSearch-Container--Stalled" : ""}${
+        status === "error" ? " DocSearch-Container--Errored" : ""
+      }${askAi ? " DocSearch-Container--AskAi" : ""}`}
+      dialogRef=${container}
+      onClose=${props.onClose}
       onKeyDown=${(event: KeyboardEvent) => {
         if (askAi && event.key === "Escape") {
           event.preventDefault();
@@ -279,8 +274,6 @@ export function Modal(props: ModalProps): VNode {
           trapFocus(event, container.current!);
         }
       }}
-    >
-      <div class="DocSearch-Modal">${askAiView || keyword}</div>
-    </div>
+    >${askAiView || keyword}<//>
   ` as VNode;
 }

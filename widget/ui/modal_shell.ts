@@ -9,6 +9,7 @@
 import type { VNode } from "preact";
 import { useLayoutEffect, useRef } from "preact/hooks";
 import type { ResolvedOptions } from "../options.ts";
+import { Dialog } from "./dialog.ts";
 import { html } from "./html.ts";
 import { SearchBar } from "./search_bar.ts";
 
@@ -24,35 +25,22 @@ export interface ModalShellProps {
   onClose(): void;
 }
 
-/** The dialog with the search bar only (`.DocSearch-Container` > `.DocSearch-Modal`). */
+/** The dialog with the search bar only. */
 export function ModalShell(props: ModalShellProps): VNode {
   const { options } = props;
-  const t = options.translations.modal.searchBox;
   const input = useRef<HTMLInputElement>(null);
   useLayoutEffect(() => input.current?.focus(), []);
   return html`
-    <div
-      class=${`DocSearch DocSearch-Container${options.theme === "auto" ? " DocSearch--auto" : ""}`}
-      role="dialog"
-      aria-modal="true"
-      aria-label=${t.searchInputLabel}
-      onMouseDown=${(event: MouseEvent) => {
-        if (event.target !== event.currentTarget) return;
-        event.preventDefault();
-        props.onClose();
-      }}
-    >
-      <div class="DocSearch-Modal">
-        <${SearchBar}
-          options=${options}
-          idPrefix=${props.idPrefix}
-          inputRef=${input}
-          query=${props.query}
-          onInput=${props.onInput}
-          onReset=${() => (props.onInput(""), input.current!.value = "", input.current!.focus())}
-          onClose=${props.onClose}
-        />
-      </div>
-    </div>
+    <${Dialog} options=${options} onClose=${props.onClose}>
+      <${SearchBar}
+        options=${options}
+        idPrefix=${props.idPrefix}
+        inputRef=${input}
+        query=${props.query}
+        onInput=${props.onInput}
+        onReset=${() => (props.onInput(""), input.current!.value = "", input.current!.focus())}
+        onClose=${props.onClose}
+      />
+      <//>
   ` as VNode;
 }

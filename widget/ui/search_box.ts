@@ -18,6 +18,7 @@ import { useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { type ResolvedOptions, resolveOptions, type SearchBoxOptions } from "../options.ts";
 import { installShortcuts } from "../shortcuts.ts";
 import { SearchButton } from "./button.ts";
+import { Dialog } from "./dialog.ts";
 import { html } from "./html.ts";
 import { loadedModal, loadModal, whenIdle } from "./load_modal.ts";
 import { ModalShell } from "./modal_shell.ts";
@@ -96,6 +97,7 @@ export function SearchBoxRoot(
           idPrefix=${idPrefix}
           query=${typed.current}
           SearchBar=${SearchBar}
+          Dialog=${Dialog}
           onClose=${close}
         />
       `

@@ -69,6 +69,8 @@ export interface SearchModalProps {
   query: string;
   /** The search bar component (up-front code, see `./search_bar.ts`). */
   SearchBar: ModalProps["SearchBar"];
+  /** The dialog's frame (up-front code, see `./dialog.ts`). */
+  Dialog: ModalProps["Dialog"];
   onClose(): void;
 }
 

@@ -1,6 +1,6 @@
 /**
- * Entry of the browser bundle (`deno task bundle` -> `dist/searchbox.js`,
- * Preact inlined): `searchBox` as the default export, the `html` helper, and
+ * The script package: the entry of the browser bundle (`deno task bundle`
+ * writes it as `dist/searchbox.js`, Preact inlined): `searchBox` as the default export, the `html` helper, and
  * `liteClient`, so a page can point `transformSearchClient` at other hosts
  * without a second copy of the `algoliasearch/lite` client. The page loads
  * only the button and the shortcuts up front; the modal and the client come

@@ -1,0 +1,129 @@
+/**
+ * The search bar of the Ask AI mode: back to the keyword search, the
+ * question input (disabled while an answer streams, with a stop button
+ * then), the menu (new conversation, conversation history) and close.
+ *
+ * @module
+ */
+import type { VNode } from "preact";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import type { SearchBoxTranslations, Translations } from "../translations.ts";
+import { html } from "../ui/html.ts";
+import { backIcon, closeIcon, moreIcon } from "../ui/icons.ts";
+import type { Chat } from "./use_chat.ts";
+
+/** The screens of the Ask AI mode below its search bar (the chat shows a new conversation too). */
+export type AskAiScreen = "chat" | "history";
+
+/** Props of {@link AskAiSearchBar}. */
+export interface AskAiSearchBarProps {
+  translations: Translations["modal"];
+  /** Prefix of the element ids of this search box (the input is `<prefix>-askai-input`). */
+  idPrefix: string;
+  /** The screen shown below: the input takes the focus when it changes. */
+  screen: AskAiScreen;
+  /** The chat: whether an answer streams, stop, new conversation. */
+  chat: Chat;
+  /** The question typed so far. */
+  question: string;
+  onQuestion(text: string): void;
+  /** Enter (or the form's submission) with a question and no answer streaming. */
+  onAsk(question: string): void;
+  /** Shows another screen (the history, or the chat of a new conversation). */
+  onScreen(screen: AskAiScreen): void;
+  /** Back to the keyword search. */
+  onBack(): void;
+  onClose(): void;
+}
+
+/** The Ask AI search bar (`.DocSearch-SearchBar`). */
+export function AskAiSearchBar(props: AskAiSearchBarProps): VNode {
+  const { translations: t, chat } = props;
+  const s = t.searchBox;
+  const { streaming } = chat;
+  const input = useRef<HTMLInputElement>(null);
+  useLayoutEffect(() => input.current?.focus(), [props.screen, streaming]);
+  const placeholder = streaming
+    ? s.placeholderTextAskAiStreaming
+    : chat.conversation.messages.length === 0
+    ? s.newConversationPlaceholder
+    : s.placeholderTextAskAi ?? "Ask another question...";
+  return html`
+    <div class="DocSearch-SearchBar">
+      <form
+        class="DocSearch-Form"
+        onSubmit=${(event: Event) => {
+          event.preventDefault();
+          if (props.question.trim() && !streaming) props.onAsk(props.question.trim());
+        }}
+      >
+        <button type="button" class="DocSearch-AskAi-Return DocSearch-AskAiScreen-BackButton"
+          title=${s.backToKeywordSearchButtonText} aria-label=${s
+            .backToKeywordSearchButtonAriaLabel} onClick=${() =>
+            props.onBack()}>${backIcon()}</button>
+        <label class="DocSearch-VisuallyHiddenForAccessibility" for=${`${props.idPrefix}-askai-input`}>${s
+          .searchInputLabel}</label>
+        <input
+          class="DocSearch-Input"
+          id=${`${props.idPrefix}-askai-input`}
+          ref=${input}
+          type="text"
+          autocomplete="off"
+          enterkeyhint=${s.enterKeyHintAskAi}
+          maxlength="512"
+          placeholder=${placeholder}
+          disabled=${streaming}
+          value=${props.question}
+          onInput=${(event: Event) => props.onQuestion((event.target as HTMLInputElement).value)}
+        />
+        ${streaming && html`
+          <button
+            type="button"
+            class="DocSearch-AskAiScreen-StopButton"
+            title=${t.askAiScreen.stopButtonTitle}
+            aria-label=${t.askAiScreen.stopButtonTitle}
+            onClick=${chat.stop}
+          >■</button>
+        `}
+        <div class="DocSearch-Actions">
+          <${ConversationMenu} translations=${s} onNew=${() => (chat.open(),
+            props.onScreen("chat"))}
+            onHistory=${() => props.onScreen("history")} />
+          <div class="DocSearch-Divider" />
+          <button type="button" class="DocSearch-Action DocSearch-Close" title=${s.closeButtonText}
+            aria-label=${s.closeButtonAriaLabel} onClick=${props.onClose}>${closeIcon()}</button>
+        </div>
+      </form>
+    </div>
+  ` as VNode;
+}
+
+/** The ⋮ menu: start a new conversation, view the conversation history. */
+function ConversationMenu(
+  { translations: s, onNew, onHistory }: {
+    translations: SearchBoxTranslations;
+    onNew(): void;
+    onHistory(): void;
+  },
+): VNode {
+  const [open, setOpen] = useState(false);
+  const item = (cls: string, text: string, onClick: () => void) =>
+    html`
+      <button type="button" role="menuitem" class=${`DocSearch-Menu-item ${cls}`}
+        onClick=${() => (setOpen(false), onClick())}>${text}</button>
+    `;
+  return html`
+    <div class="DocSearch-Menu">
+      <button type="button" class="DocSearch-Action DocSearch-Menu-trigger"
+        aria-label=${`${s.startNewConversationText} / ${s.viewConversationHistoryText}`}
+        aria-haspopup="menu" aria-expanded=${open} onClick=${() =>
+          setOpen(!open)}>${moreIcon()}</button>
+      ${open && html`
+        <div class="DocSearch-Menu-content open" role="menu">
+          ${item("DocSearch-AskAiScreen-NewButton", s.startNewConversationText, onNew)}
+          ${item("DocSearch-AskAiScreen-HistoryButton", s.viewConversationHistoryText, onHistory)}
+        </div>
+      `}
+    </div>
+  ` as VNode;
+}
