@@ -57,6 +57,7 @@ export const REQUIRED_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   "gen/mod.ts": ["generate", "defineConfig"],
   "server/mod.ts": ["openOrm", "serve", "databaseKindOf"],
   "examples/blog/generated/mod.ts": ["createSchema"],
+  "widget/mod.ts": ["searchBox", "SearchBox", "html"],
 };
 /** The folders of the published sources whose imports decide what is an npm type. */
 const SOURCES = ["runtime", "gen", "server", "widget"];

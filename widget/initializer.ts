@@ -12,6 +12,21 @@ import { SearchBoxRoot } from "./ui/search_box.ts";
  * Renders the search box into `options.container` (a CSS selector, of which
  * the first match is used, or an element).
  *
+ * @example Keyword search over two indices, with Ask AI
+ * ```ts
+ * import { searchBox } from "@mikrogql/ext/widget";
+ *
+ * const destroy = searchBox({
+ *   container: "#search",
+ *   appId: "YOUR_APP_ID",
+ *   apiKey: "YOUR_SEARCH_API_KEY",
+ *   indices: ["docs", { name: "blog", searchParameters: { hitsPerPage: 5 } }],
+ *   askAi: "YOUR_ASSISTANT_ID",
+ * });
+ * // later, e.g. when the page's router leaves the page:
+ * destroy();
+ * ```
+ *
  * @returns a function that removes the search box again.
  * @throws {Error} when `container` is missing or matches nothing, or another
  * option is invalid; the message names the option.

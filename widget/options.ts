@@ -11,10 +11,11 @@ import type { DocSearchHit, IndexEntry, SearchClient } from "./search.ts";
 import { mergeTranslations, type PartialTranslations, type Translations } from "./translations.ts";
 import type { Html } from "./ui/html.ts";
 
-/** What a template function may return (spec rule 3): an HTML string, an element, or a component. */
+/** What a template function may return (spec rule 3): an HTML string, an element (or several), or a component. */
 export type TemplateResult =
   | string
   | VNode
+  | VNode[]
   | null
   | ((props: Record<string, unknown>) => VNode | null);
 

@@ -61,11 +61,11 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
 
 /**
  * Registers one Deno test that launches Chromium, runs `steps` with it, and then closes the
- * browser and `site` and removes the site's bundle directory, whatever the steps did.
+ * browser and `site`, whatever the steps did.
  */
 export function browserTest(
   name: string,
-  site: DocsSite & { distDir: string },
+  site: DocsSite,
   steps: (t: Deno.TestContext, browser: Browser) => Promise<void>,
 ): void {
   Deno.test({
@@ -79,7 +79,6 @@ export function browserTest(
       } finally {
         await browser.close();
         await site.close();
-        await Deno.remove(site.distDir, { recursive: true });
       }
     },
   });

@@ -35,7 +35,24 @@ export async function buildBundle(): Promise<string> {
   return dir;
 }
 
-/** A docs site over a fresh bundle; `faults` stays mutable while it runs. */
+let shared: Promise<string> | null = null;
+
+/**
+ * The bundle of the test files of one `deno test` process: built once (by
+ * {@link buildBundle}) on the first call, removed when the process exits.
+ */
+export function sharedBundle(): Promise<string> {
+  return shared ??= buildBundle().then((dir) => {
+    globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+    return dir;
+  });
+}
+
+/**
+ * A docs site over `distDir`, by default the process's shared bundle
+ * ({@link sharedBundle}: a test may add files to it, never change or remove
+ * it); `faults` stays mutable while it runs.
+ */
 export async function startDocsSite(
   options: {
     faults?: SearchApiFaults;
@@ -45,7 +62,7 @@ export async function startDocsSite(
     askAiLog?: AskAiRequestLog[];
   } = {},
 ): Promise<DocsSite & { distDir: string }> {
-  const distDir = options.distDir ?? await buildBundle();
+  const distDir = options.distDir ?? await sharedBundle();
   const site = await serveDocsSite({ ...options, distDir });
   return { ...site, distDir };
 }

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * The search box's Ask AI mode in a real Chromium against the docs site's
- * Ask AI stand-in (issue 7): the Ask AI row, the streamed answer and its
+ * Ask AI stand-in: the Ask AI row, the streamed answer and its
  * states, tool calls, sources, copy, feedback, stop, follow-ups, history,
  * suggested questions, the agent platform, every error path, hostile
  * Markdown, accessibility.

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The search box from a CDN (issue 13, point 7): `deno task bundle`, then
+ * The search box from a CDN, as README's snippet loads it: `deno task bundle`, then
  * the file set that `deno publish --dry-run` lists (not the repository) is
  * served from one 127.0.0.1 origin as a CDN serves a package's files, and
  * README's CDN snippet, pointed at it, runs in a page of another origin in
@@ -142,7 +142,6 @@ Deno.test({
     } finally {
       await browser?.close();
       await api.close();
-      await Deno.remove(api.distDir, { recursive: true });
       await siteServer.shutdown();
       await cdn.shutdown();
       await Deno.remove(cdnRoot, { recursive: true });

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * What the search box downloads and when (issue 13, point 6), in Chromium
+ * What the search box downloads and when, in Chromium
  * against the bundle of `deno task bundle`: the button and the shortcuts up
  * front, the modal's chunk on intent or when idle, the Ask AI chunk on the
  * first use of Ask AI only, and keys typed while a chunk loads reach the

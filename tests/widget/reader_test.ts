@@ -1,7 +1,6 @@
 /// <reference lib="dom" />
 /**
- * What a reader of the page meets around the search box (issue 13, points 1,
- * 2, 4, 5), in Chromium with classic (15 px) scrollbars: the scroll position
+ * What a reader of the page meets around the search box, in Chromium with classic (15 px) scrollbars: the scroll position
  * is kept on close, opening shifts nothing, a light site stays light under a
  * dark OS preference, the input's attributes, the mobile layout, and axe on
  * every keyword screen. Every step opens its own page.

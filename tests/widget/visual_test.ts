@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The search box looks like DocSearch v4 (issue 13, point 3): our modal and
+ * The search box looks like DocSearch v4: our modal and
  * `@docsearch/js` 4.x (a dev-only dependency, bundled from
  * `fixtures/docsearch_v4.ts`, with `@docsearch/css`) render the same hits in
  * Chromium at 1280×800 and 390×844, light and dark, and the no-results
@@ -117,7 +117,7 @@ async function openPage(
 
 type Box = [number, number, number, number];
 
-/** The layout metrics the issue names, rounded to 0.1 px. */
+/** The layout metrics compared with DocSearch's, rounded to 0.1 px. */
 async function metrics(page: Page) {
   const box = (selector: string, all = false) =>
     page.$$eval(selector, (elements, all) =>
@@ -255,7 +255,6 @@ Deno.test({
     } finally {
       await browser.close();
       await site.close();
-      await Deno.remove(site.distDir, { recursive: true });
       await Deno.remove(docsearchDir, { recursive: true });
     }
   },

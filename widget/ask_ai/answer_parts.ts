@@ -24,7 +24,7 @@ export interface AnswerPartsProps {
 /** The tool calls and texts of an assistant message, consecutive finished searches aggregated. */
 export function AnswerParts(
   { message, translations: t, onQuery, environment }: AnswerPartsProps,
-): VNode {
+): VNode[] {
   const blocks: VNode[] = [];
   let searched: string[] = [];
   const answered = message.parts.some((p) => p.type === "text" && p.text !== "");
@@ -93,5 +93,5 @@ export function AnswerParts(
     }
   }
   flush();
-  return html`${blocks}` as VNode;
+  return blocks;
 }

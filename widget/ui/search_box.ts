@@ -129,6 +129,22 @@ export function SearchBoxRoot(
  * The search box as a Preact component: takes the options of
  * {@link SearchBoxOptions} as props (without `container`) and `portalContainer`.
  *
+ * @example In a Preact app, the modal mounted into `#modals`
+ * ```ts
+ * import { render } from "preact";
+ * import { html, SearchBox } from "@mikrogql/ext/widget";
+ *
+ * render(
+ *   html`<${SearchBox}
+ *     appId="YOUR_APP_ID"
+ *     apiKey="YOUR_SEARCH_API_KEY"
+ *     indices=${["docs"]}
+ *     portalContainer=${document.querySelector("#modals")!}
+ *   />`,
+ *   document.querySelector("#search")!,
+ * );
+ * ```
+ *
  * @throws {Error} for invalid options (see `resolveOptions`).
  */
 export function SearchBox(props: SearchBoxProps): VNode {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { h, type VNode } from "preact";
+import { type ComponentChildren, h } from "preact";
 import type { Template } from "../options.ts";
 import { html } from "./html.ts";
 
@@ -15,13 +15,13 @@ export function renderTemplate<P extends object>(
   template: Template<P>,
   props: P,
   className: string,
-): VNode | null {
+): ComponentChildren {
   const result = template(props, { html });
   if (typeof result === "string") {
     return h("div", {
       class: className,
       dangerouslySetInnerHTML: { __html: result },
-    }) as VNode;
+    });
   }
   if (typeof result === "function") {
     return h(result, props as Record<string, unknown>);

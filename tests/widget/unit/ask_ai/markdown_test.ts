@@ -23,7 +23,10 @@ Deno.test("isSafeUrl: relative, http, https and mailto only", () => {
 });
 
 Deno.test("paragraphs, emphasis, code spans and blocks, headings, lists", () => {
-  assertEquals(render("One **two**\n\nThree `four`").html, "<p>One <strong>two</strong></p><p>Three <code>four</code></p>");
+  assertEquals(
+    render("One **two**\n\nThree `four`").html,
+    "<p>One <strong>two</strong></p><p>Three <code>four</code></p>",
+  );
   assertEquals(render("## Title").html, "<h2>Title</h2>");
   assertEquals(render("- a\n- b").html, "<ul><li>a</li><li>b</li></ul>");
   assertEquals(
@@ -33,14 +36,18 @@ Deno.test("paragraphs, emphasis, code spans and blocks, headings, lists", () => 
 });
 
 Deno.test("raw HTML never becomes an element outside the allow-list; script and style go", () => {
-  const { html } = render(`a <img src=x onerror="alert(1)"> b <script>alert(2)</script><style>p{}</style>`);
+  const { html } = render(
+    `a <img src=x onerror="alert(1)"> b <script>alert(2)</script><style>p{}</style>`,
+  );
   assertEquals(html, "<p>a  b </p>");
   assertEquals(render(`<span onclick="x">text</span>`).html, "<p>text</p>");
 });
 
 Deno.test("attributes go, but a safe href; unsafe links lose it", () => {
   assertEquals(
-    render(`[a](https://a.example) [b](javascript:alert%281%29) <a href="/c" onclick="x" title="t">c</a>`).html,
+    render(
+      `[a](https://a.example) [b](javascript:alert%281%29) <a href="/c" onclick="x" title="t">c</a>`,
+    ).html,
     `<p><a href="https://a.example">a</a> <a>b</a> <a href="/c">c</a></p>`,
   );
 });

@@ -1,0 +1,98 @@
+/// <reference lib="dom" />
+/**
+ * The keyword search box on a page of the docs site, for the tests of
+ * `tests/widget/keyword/`: mounting it with extra options, searching, the
+ * search requests sent, and what the tests read of the page (texts, the
+ * button's key hint, whether the modal is open).
+ *
+ * @module
+ */
+import { assert } from "@std/assert";
+import type { Browser, Page, Request } from "playwright-core";
+import { nextFrames } from "../../support/browser.ts";
+import type { DocSearchRecord } from "../../../examples/docs-site/records.ts";
+
+/** A record with markup and script in its headings, added to `mikrogql-docs` (query `zanzibar`). */
+export const HOSTILE: DocSearchRecord = {
+  objectID: "hostile-1",
+  url: "/docs/guides/getting-started.html#hostile",
+  anchor: "hostile",
+  type: "lvl2",
+  content: null,
+  hierarchy: {
+    lvl0: "Guides",
+    lvl1: "Hostile <script>window.__pwned = 'script'</script>",
+    lvl2: `Zanzibar <img src=x onerror="window.__pwned='img'"> payload`,
+    lvl3: null,
+    lvl4: null,
+    lvl5: null,
+    lvl6: null,
+  },
+};
+
+/** A result row. */
+export const HIT = ".DocSearch-Hit";
+/** The modal's search input. */
+export const INPUT = ".DocSearch-Input";
+
+/**
+ * Returns `mount(extra, path)`: a fresh page (own storage) of `site` in
+ * `browser()` with the search box mounted with `extra` options (JS source),
+ * Ask AI off; the page has `window.__destroy`.
+ */
+export function mounter(
+  site: { url: string },
+  browser: () => Browser,
+): (extra?: string, path?: string) => Promise<Page> {
+  return async (extra = "", path = "/") => {
+    const context = await browser().newContext();
+    const page = await context.newPage();
+    await page.goto(`${site.url}${path}${path.includes("?") ? "&" : "?"}manual`);
+    await page.waitForFunction(() => "searchBox" in globalThis);
+    // keyword search only: the Ask AI mode of the docs site is tested in ask_ai_test.ts
+    await page.evaluate(
+      `window.__destroy = searchBox({ ...docsSearchOptions, askAi: undefined, ${extra} })`,
+    );
+    return page;
+  };
+}
+
+/** Opens the modal by clicking the button and types `query`; waits for its hits. */
+export async function search(page: Page, query: string, waitFor = HIT): Promise<void> {
+  if (!await page.isVisible(".DocSearch-Modal")) await page.click(".DocSearch-Button");
+  await page.fill(INPUT, query);
+  await page.waitForSelector(waitFor);
+}
+
+/** The search API requests the page sends, as parsed bodies. */
+export function recordRequests(page: Page): Array<{ requests: Array<Record<string, unknown>> }> {
+  const bodies: Array<{ requests: Array<Record<string, unknown>> }> = [];
+  page.on("request", (r: Request) => {
+    if (r.url().includes("/1/indexes/")) bodies.push(JSON.parse(r.postData() ?? "{}"));
+  });
+  return bodies;
+}
+
+/** The trimmed texts of the elements matching `selector`. */
+export const texts = (page: Page, selector: string): Promise<string[]> =>
+  page.$$eval(selector, (els) => els.map((e) => (e.textContent ?? "").trim()));
+
+/** The key hint of the button, as drawn from `data-key`. */
+export const keyHint = (page: Page): Promise<Array<string | null>> =>
+  page.$$eval(".DocSearch-Button-Key", (els) => els.map((e) => e.getAttribute("data-key")));
+
+/** Whether the modal is open. */
+export const isOpen = (page: Page): Promise<boolean> => page.isVisible(".DocSearch-Modal");
+
+/** Waits until the modal is open (or closed); fails after 3 s. */
+export const waitOpen = (page: Page, open = true): Promise<unknown> =>
+  page.waitForSelector(".DocSearch-Modal", { state: open ? "visible" : "detached", timeout: 3000 });
+
+/** Asserts that the modal stays closed (once the page has handled the input and painted). */
+export async function assertStaysClosed(page: Page, message?: string): Promise<void> {
+  await nextFrames(page);
+  assert(!await isOpen(page), message);
+}
+
+/** Closes the page's browser context. */
+export const closePage = (page: Page): Promise<void> => page.context().close();
