@@ -30,6 +30,12 @@ const ENTRY = "searchbox.js";
 const TEXT_EDGE_NEWLINE = /(?<=`)\n(?=<)|(?<=>)\n(?=`|<|\$\{)|(?<=\})\n(?=<)|(?<=[}"])\n(?=\/?>)/g;
 
 /**
+ * A newline between two attributes of a tag (before `name=` or `...${`): the
+ * same whitespace to htm as a space, which the tags written on one line use.
+ */
+const ATTRIBUTE_NEWLINE = /\n(?=[A-Za-z][\w-]*=|\.\.\.\$\{)/g;
+
+/**
  * The dark theme's rule in the minified `style.css` (`html[data-theme="dark"]`
  * in `widget/style.css`); it holds custom properties only, so no brace.
  */
@@ -92,7 +98,10 @@ export async function bundle(outDir: string): Promise<void> {
     if (code.includes('"./script.js"')) {
       throw new Error(`${entry.name} imports the entry by its source name, renamed to ${ENTRY}`);
     }
-    await Deno.writeTextFile(path, code.replace(/\n[ \t]+/g, "\n").replace(TEXT_EDGE_NEWLINE, ""));
+    await Deno.writeTextFile(
+      path,
+      code.replace(/\n[ \t]+/g, "\n").replace(TEXT_EDGE_NEWLINE, "").replace(ATTRIBUTE_NEWLINE, " "),
+    );
   }
 }
 

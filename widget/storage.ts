@@ -6,23 +6,27 @@
  * @module
  */
 import { type GroupItem, pageUrl } from "./groups.ts";
+import type { ResolvedOptions } from "./options.ts";
 import type { DocSearchHit } from "./search.ts";
 import { storedItem, storedList } from "./stored_list.ts";
 
 /** Favorites kept at most. */
 export const MAX_FAVORITES = 10;
 
-/** Where and how many searches to keep. */
-export interface SearchStorageOptions {
-  environment: Window;
-  /** Scope of the keys: the application ID and the first index name. */
-  appId: string;
-  indexName: string;
-  /** When true, nothing is read or written. */
-  disabled: boolean;
-  recentSearchesLimit: number;
-  recentSearchesWithFavoritesLimit: number;
-}
+/**
+ * Where and how many searches to keep: the options' `environment`, the
+ * keys' scope (`appId` and the first of `indices`), nothing read or written
+ * with `disableUserPersonalization`, and the limits.
+ */
+export type SearchStorageOptions = Pick<
+  ResolvedOptions,
+  | "environment"
+  | "appId"
+  | "indices"
+  | "disableUserPersonalization"
+  | "recentSearchesLimit"
+  | "recentSearchesWithFavoritesLimit"
+>;
 
 /** Recent and favorite searches, newest first, deduplicated by `objectID`. */
 export interface SearchStorage {
@@ -40,10 +44,10 @@ export interface SearchStorage {
 export function createSearchStorage(
   options: SearchStorageOptions,
 ): SearchStorage {
-  const scope = `${options.appId}-${options.indexName}`;
+  const scope = `${options.appId}-${options.indices[0].name}`;
   const store = (key: string) =>
     storedList<DocSearchHit>(
-      storedItem(options.environment, "localStorage", key, options.disabled),
+      storedItem(options.environment, "localStorage", key, options.disableUserPersonalization),
       isStoredHit,
     );
   const recents = store(`__DOCSEARCH_RECENT_SEARCHES__${scope}`);

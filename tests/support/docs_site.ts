@@ -28,6 +28,14 @@ export async function runDeno(args: string[]): Promise<void> {
   }
 }
 
+/**
+ * Bundles a test page's script `entry` (a path in the repository, e.g. a
+ * fixture that mounts the component) for the browser into the file `out`.
+ */
+export function bundlePage(entry: string, out: string): Promise<void> {
+  return runDeno(["bundle", "--quiet", "--platform", "browser", "-o", out, entry]);
+}
+
 /** Builds the bundle like `deno task bundle` (`scripts/bundle.ts`), into a new temporary directory. */
 export async function buildBundle(): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "searchbox-dist-" });

@@ -14,7 +14,7 @@ import { assert, assertEquals } from "@std/assert";
 import { fromFileUrl, join } from "@std/path";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser } from "../support/browser.ts";
-import { runDeno, startDocsSite } from "../support/docs_site.ts";
+import { bundlePage, runDeno, startDocsSite } from "../support/docs_site.ts";
 import { DEFAULT_SEARCH_PARAMETERS } from "../../widget/search.ts";
 
 const ROOT = fromFileUrl(new URL("../..", import.meta.url));
@@ -27,15 +27,7 @@ const TOLERANCE_PX = 2;
 async function buildDocSearch(): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "docsearch-v4-" });
   const imports = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))).imports;
-  await runDeno([
-    "bundle",
-    "--quiet",
-    "--platform",
-    "browser",
-    "-o",
-    join(dir, "docsearch.js"),
-    "tests/widget/fixtures/docsearch_v4.ts",
-  ]);
+  await bundlePage("tests/widget/fixtures/docsearch_v4.ts", join(dir, "docsearch.js"));
   await runDeno([
     "bundle",
     "--quiet",

@@ -37,14 +37,7 @@ function servicesOf(options: ResolvedOptions): Services {
       options.transformSearchClient(createSearchClient(appId, apiKey));
     found = {
       search: createLatestSearch(client(options.appId, options.apiKey), options.indices),
-      storage: createSearchStorage({
-        environment,
-        appId: options.appId,
-        indexName: options.indices[0].name,
-        disabled,
-        recentSearchesLimit: options.recentSearchesLimit,
-        recentSearchesWithFavoritesLimit: options.recentSearchesWithFavoritesLimit,
-      }),
+      storage: createSearchStorage(options),
       conversations: createConversationStorage({
         environment,
         appId: askAi?.appId ?? options.appId,

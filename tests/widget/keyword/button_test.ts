@@ -5,17 +5,10 @@
  * search API.
  */
 import { assertEquals } from "@std/assert";
-import type { Browser } from "playwright-core";
-import { axeViolations, browserTest } from "../../support/browser.ts";
-import { startDocsSite } from "../../support/docs_site.ts";
-import { closePage, HOSTILE, keyHint, mounter } from "./search_page.ts";
+import { axeViolations } from "../../support/browser.ts";
+import { closePage, keyHint, keywordTest } from "./search_page.ts";
 
-const site = await startDocsSite({ extraRecords: [HOSTILE] });
-let browser: Browser;
-const mount = mounter(site, () => browser);
-
-browserTest("search box: the button in Chromium", site, async (t, launched) => {
-  browser = launched;
+await keywordTest("search box: the button", async (t, { site, browser, mount }) => {
   await t.step("button: DocSearch structure, texts, Ctrl K hint, aria, axe clean", async () => {
     const page = await mount();
     const button = page.locator("#search > button.DocSearch.DocSearch-Button");

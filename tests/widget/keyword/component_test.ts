@@ -4,29 +4,17 @@
  * a real Chromium against the docs site and its local search API.
  */
 import { assert, assertEquals } from "@std/assert";
-import type { Browser } from "playwright-core";
-import { browserTest } from "../../support/browser.ts";
-import { runDeno, startDocsSite } from "../../support/docs_site.ts";
-import { closePage, HIT, HOSTILE, mounter } from "./search_page.ts";
+import { bundlePage } from "../../support/docs_site.ts";
+import { closePage, HIT, keywordTest } from "./search_page.ts";
 
-const site = await startDocsSite({ extraRecords: [HOSTILE] });
-let browser: Browser;
-const mount = mounter(site, () => browser);
-
-browserTest("search box: the SearchBox component in Chromium", site, async (t, launched) => {
-  browser = launched;
+await keywordTest("search box: the SearchBox component", async (t, { site, mount }) => {
   await t.step(
     "SearchBox component: props, modal in portalContainer or document.body",
     async () => {
-      await runDeno([
-        "bundle",
-        "--quiet",
-        "--platform",
-        "browser",
-        "-o",
-        `${site.distDir}/component_page.js`,
+      await bundlePage(
         "tests/widget/fixtures/component_page.ts",
-      ]);
+        `${site.distDir}/component_page.js`,
+      );
       const page = await mount();
       await page.evaluate(() => {
         document.querySelector("main")!.insertAdjacentHTML(

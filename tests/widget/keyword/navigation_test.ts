@@ -5,26 +5,9 @@
  * local search API.
  */
 import { assert, assertEquals } from "@std/assert";
-import type { Browser } from "playwright-core";
-import { browserTest } from "../../support/browser.ts";
-import { startDocsSite } from "../../support/docs_site.ts";
-import {
-  closePage,
-  HIT,
-  HOSTILE,
-  INPUT,
-  isOpen,
-  mounter,
-  search,
-  waitOpen,
-} from "./search_page.ts";
+import { closePage, HIT, INPUT, isOpen, keywordTest, search, waitOpen } from "./search_page.ts";
 
-const site = await startDocsSite({ extraRecords: [HOSTILE] });
-let browser: Browser;
-const mount = mounter(site, () => browser);
-
-browserTest("search box: navigation in Chromium", site, async (t, launched) => {
-  browser = launched;
+await keywordTest("search box: navigation", async (t, { site, mount }) => {
   await t.step("the clear button empties the query and shows the start screen", async () => {
     const page = await mount();
     await search(page, "keyboard");

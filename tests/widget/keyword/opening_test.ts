@@ -5,25 +5,16 @@
  * against the docs site and its local search API.
  */
 import { assert, assertEquals } from "@std/assert";
-import type { Browser } from "playwright-core";
-import { browserTest } from "../../support/browser.ts";
-import { startDocsSite } from "../../support/docs_site.ts";
 import {
   assertStaysClosed,
   closePage,
-  HOSTILE,
   INPUT,
-  mounter,
+  keywordTest,
   search,
   waitOpen,
 } from "./search_page.ts";
 
-const site = await startDocsSite({ extraRecords: [HOSTILE] });
-let browser: Browser;
-const mount = mounter(site, () => browser);
-
-browserTest("search box: opening and closing in Chromium", site, async (t, launched) => {
-  browser = launched;
+await keywordTest("search box: opening and closing", async (t, { mount }) => {
   await t.step("click opens; Escape closes, returns focus, unlocks the body", async () => {
     const page = await mount();
     await page.click(".DocSearch-Button");

@@ -5,28 +5,20 @@
  * site and its local search API.
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import type { Browser } from "playwright-core";
-import { browserTest } from "../../support/browser.ts";
-import { startDocsSite } from "../../support/docs_site.ts";
 import type { SearchApiFaults } from "../../../examples/docs-site/search_api.ts";
 import {
   assertStaysClosed,
   closePage,
   HIT,
-  HOSTILE,
   INPUT,
-  mounter,
+  keywordTest,
   search,
   texts,
 } from "./search_page.ts";
 
 const faults: SearchApiFaults = {};
-const site = await startDocsSite({ faults, extraRecords: [HOSTILE] });
-let browser: Browser;
-const mount = mounter(site, () => browser);
 
-browserTest("search box: options in Chromium", site, async (t, launched) => {
-  browser = launched;
+await keywordTest("search box: options", async (t, { mount }) => {
   await t.step("bad options throw an Error naming the option", async () => {
     const page = await mount();
     const error = (options: string) =>
@@ -186,4 +178,4 @@ browserTest("search box: options in Chromium", site, async (t, launched) => {
       await closePage(page);
     },
   );
-});
+}, faults);

@@ -6,28 +6,21 @@
  * Chromium against the docs site and its local search API.
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import type { Browser } from "playwright-core";
-import { browserTest, nextFrames, poll } from "../../support/browser.ts";
-import { startDocsSite } from "../../support/docs_site.ts";
+import { nextFrames, poll } from "../../support/browser.ts";
 import type { SearchApiFaults } from "../../../examples/docs-site/search_api.ts";
 import {
   closePage,
   HIT,
-  HOSTILE,
   INPUT,
-  mounter,
+  keywordTest,
   recordRequests,
   search,
   texts,
 } from "./search_page.ts";
 
 const faults: SearchApiFaults = {};
-const site = await startDocsSite({ faults, extraRecords: [HOSTILE] });
-let browser: Browser;
-const mount = mounter(site, () => browser);
 
-browserTest("search box: search requests in Chromium", site, async (t, launched) => {
-  browser = launched;
+await keywordTest("search box: search requests", async (t, { mount }) => {
   await t.step("one multi-index request per keystroke with the default parameters", async () => {
     const page = await mount();
     const bodies = recordRequests(page);
@@ -205,4 +198,4 @@ browserTest("search box: search requests in Chromium", site, async (t, launched)
     assertEquals(await short.inputValue(INPUT), "pagination");
     await closePage(short);
   });
-});
+}, faults);

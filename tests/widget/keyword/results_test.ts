@@ -5,17 +5,10 @@
  * real Chromium against the docs site and its local search API.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-import type { Browser } from "playwright-core";
-import { axeViolations, browserTest, nextFrames } from "../../support/browser.ts";
-import { startDocsSite } from "../../support/docs_site.ts";
-import { closePage, HIT, HOSTILE, INPUT, mounter, search, texts } from "./search_page.ts";
+import { axeViolations, nextFrames } from "../../support/browser.ts";
+import { closePage, HIT, INPUT, keywordTest, search, texts } from "./search_page.ts";
 
-const site = await startDocsSite({ extraRecords: [HOSTILE] });
-let browser: Browser;
-const mount = mounter(site, () => browser);
-
-browserTest("search box: results in Chromium", site, async (t, launched) => {
-  browser = launched;
+await keywordTest("search box: results", async (t, { mount }) => {
   await t.step("results grouped by lvl0 in index priority order, 5 per group", async () => {
     const page = await mount();
     await search(page, "search");

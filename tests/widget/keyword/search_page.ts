@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 /**
  * The keyword search box on a page of the docs site, for the tests of
- * `tests/widget/keyword/`: mounting it with extra options, searching, the
+ * `tests/widget/keyword/`: the test with its site and browser, mounting the
+ * search box with extra options, searching, the
  * search requests sent, and what the tests read of the page (texts, the
  * button's key hint, whether the modal is open).
  *
@@ -9,8 +10,11 @@
  */
 import { assert } from "@std/assert";
 import type { Browser, Page, Request } from "playwright-core";
-import { nextFrames } from "../../support/browser.ts";
+import { browserTest, nextFrames } from "../../support/browser.ts";
+import { startDocsSite } from "../../support/docs_site.ts";
 import type { DocSearchRecord } from "../../../examples/docs-site/records.ts";
+import type { SearchApiFaults } from "../../../examples/docs-site/search_api.ts";
+import type { DocsSite } from "../../../examples/docs-site/server.ts";
 
 /** A record with markup and script in its headings, added to `mikrogql-docs` (query `zanzibar`). */
 export const HOSTILE: DocSearchRecord = {
@@ -35,17 +39,39 @@ export const HIT = ".DocSearch-Hit";
 /** The modal's search input. */
 export const INPUT = ".DocSearch-Input";
 
+/** What the steps of a {@link keywordTest} get. */
+export interface KeywordTestContext {
+  /** The docs site, with {@link HOSTILE} in `mikrogql-docs`, and its bundle's directory. */
+  site: DocsSite & { distDir: string };
+  browser: Browser;
+  /**
+   * A fresh page (own storage) of the site with the search box mounted with
+   * `extra` options (JS source), Ask AI off; the page has `window.__destroy`.
+   */
+  mount(extra?: string, path?: string): Promise<Page>;
+}
+
 /**
- * Returns `mount(extra, path)`: a fresh page (own storage) of `site` in
- * `browser()` with the search box mounted with `extra` options (JS source),
- * Ask AI off; the page has `window.__destroy`.
+ * Registers the browser test `name` of the keyword search box: starts a docs
+ * site (with {@link HOSTILE}, its search API failing as `faults` says) and
+ * runs `steps` in Chromium (`browserTest`).
  */
-export function mounter(
-  site: { url: string },
-  browser: () => Browser,
-): (extra?: string, path?: string) => Promise<Page> {
+export async function keywordTest(
+  name: string,
+  steps: (t: Deno.TestContext, context: KeywordTestContext) => Promise<void>,
+  faults: SearchApiFaults = {},
+): Promise<void> {
+  const site = await startDocsSite({ faults, extraRecords: [HOSTILE] });
+  browserTest(
+    `${name} in Chromium`,
+    site,
+    (t, browser) => steps(t, { site, browser, mount: mounter(site, browser) }),
+  );
+}
+
+function mounter(site: DocsSite, browser: Browser): KeywordTestContext["mount"] {
   return async (extra = "", path = "/") => {
-    const context = await browser().newContext();
+    const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${site.url}${path}${path.includes("?") ? "&" : "?"}manual`);
     await page.waitForFunction(() => "searchBox" in globalThis);

@@ -4,17 +4,9 @@
  * against the docs site and its local search API.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import type { Browser } from "playwright-core";
-import { browserTest } from "../../support/browser.ts";
-import { startDocsSite } from "../../support/docs_site.ts";
-import { closePage, HIT, HOSTILE, mounter, search } from "./search_page.ts";
+import { closePage, HIT, keywordTest, search } from "./search_page.ts";
 
-const site = await startDocsSite({ extraRecords: [HOSTILE] });
-let browser: Browser;
-const mount = mounter(site, () => browser);
-
-browserTest("search box: templates in Chromium", site, async (t, launched) => {
-  browser = launched;
+await keywordTest("search box: templates", async (t, { mount }) => {
   await t.step("hitComponent: html helper, string and component styles", async () => {
     const styles = {
       html:

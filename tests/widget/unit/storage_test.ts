@@ -27,8 +27,8 @@ function setup(options: { disabled?: boolean; limit?: number; withFavorites?: nu
   const storage = createSearchStorage({
     environment: windowWith(local),
     appId: "app",
-    indexName: "docs",
-    disabled: options.disabled ?? false,
+    indices: [{ name: "docs" }, { name: "blog" }],
+    disableUserPersonalization: options.disabled ?? false,
     recentSearchesLimit: options.limit ?? 7,
     recentSearchesWithFavoritesLimit: options.withFavorites ?? 4,
   });
