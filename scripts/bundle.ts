@@ -100,7 +100,10 @@ export async function bundle(outDir: string): Promise<void> {
     }
     await Deno.writeTextFile(
       path,
-      code.replace(/\n[ \t]+/g, "\n").replace(TEXT_EDGE_NEWLINE, "").replace(ATTRIBUTE_NEWLINE, " "),
+      code.replace(/\n[ \t]+/g, "\n").replace(TEXT_EDGE_NEWLINE, "").replace(
+        ATTRIBUTE_NEWLINE,
+        " ",
+      ),
     );
   }
 }
