@@ -57,7 +57,9 @@ export const REQUIRED_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   "gen/mod.ts": ["generate", "defineConfig"],
   "server/mod.ts": ["openOrm", "serve", "databaseKindOf"],
   "examples/blog/generated/mod.ts": ["createSchema"],
-  "widget/mod.ts": ["searchBox", "SearchBox", "html"],
+  "widget/mod.ts": ["searchBox", "html"],
+  // the component as the module that defines it: its name and `searchBox`'s differ only in case
+  "widget/ui/search_box.ts": ["SearchBox"],
 };
 /** The folders of the published sources whose imports decide what is an npm type. */
 const SOURCES = ["runtime", "gen", "server", "widget"];
