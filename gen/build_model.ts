@@ -106,7 +106,7 @@ class ModelBuilder {
     readonly cwd: string,
     readonly diagnostics: Diagnostics,
   ) {
-    this.#annotations = new ModelAnnotations(loaded.entities);
+    this.#annotations = new ModelAnnotations(loaded.entities, loaded.metadata, diagnostics, cwd);
     this.#embeddables = new Embeddables(
       (className) => this.#annotations.ofClass(className),
       (owner, meta, prop, list) => this.#scalarField(owner, meta, prop, list, { file: "" }),

@@ -11,7 +11,8 @@
  * ```
  *
  * Exit status: 0 done, 1 invalid model (every problem listed) or stale output (`--check`), 2 bad
- * usage or config file. Errors are one line each on stderr.
+ * usage, a missing --entities/--orm-config path or a bad config file. Errors are one line each on
+ * stderr; on a terminal they are coloured (unless `NO_COLOR`) and a progress line shows the step.
  *
  * @module
  */
@@ -21,7 +22,10 @@ import { exists } from "@std/fs/exists";
 import { dirname, relative, resolve, toFileUrl } from "@std/path";
 import type { GenerateConfig, GenerateOptions } from "./config.ts";
 import { childConfig, findDenoConfig } from "./deno_config.ts";
-import { type Diagnostic, formatDiagnostic, generate, GenerateError } from "./mod.ts";
+import { CliOutput } from "./cli_output.ts";
+import { didYouMean } from "./did_you_mean.ts";
+import { withArticle } from "./english.ts";
+import { generate, GenerateError } from "./mod.ts";
 import { VERSION } from "./version.ts";
 
 const HELP =
@@ -53,7 +57,8 @@ options (each also a key of the config module, in camelCase):
   -h, --help                 print this help
   -V, --version              print the version
 
-exit status: 0 done, 1 invalid model or stale output (--check), 2 bad usage or config`;
+exit status: 0 done, 1 invalid model or stale output (--check), 2 bad usage, a missing path
+or a bad config`;
 
 /** Set in the child processes the CLI starts; they generate once, in-process. */
 const CHILD = "MIKROGQL_GEN_CHILD";
@@ -61,20 +66,21 @@ const CHILD = "MIKROGQL_GEN_CHILD";
 class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<number> {
+  const output = new CliOutput(undefined, !argv.some((a) => a === "-q" || a === "--quiet"));
   try {
-    return await run(argv);
+    return await run(argv, output);
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`error: ${error.message}\n(see --help)`);
+      output.usage(error.message);
       return 2;
     }
     if (error instanceof GenerateError) {
-      report(
+      output.diagnostics(
         error.diagnostics.length
           ? error.diagnostics
           : [{ severity: "error", message: error.message }],
       );
-      console.error("nothing was written");
+      output.note("nothing was written");
       return 1;
     }
     throw error;
@@ -116,12 +122,34 @@ function parseArguments(argv: string[]) {
       ormConfig: "orm-config",
     },
     unknown: (arg) => {
-      throw new UsageError(`unknown option ${arg}`);
+      const name = arg.replace(/^-+/, "").replace(/=.*$/, "");
+      const hint = arg.startsWith("-") ? didYouMean(name, FLAGS, "") : "";
+      throw new UsageError(
+        `unknown option ${arg}${hint.replace(/did you mean (\S+)\?/, "did you mean --$1?")}`,
+      );
     },
   });
 }
 
-async function run(argv: string[]): Promise<number> {
+/** The long flags, for "did you mean" (their camelCase spellings are aliases, not listed). */
+const FLAGS = [
+  "config",
+  "entities",
+  "out",
+  "orm-config",
+  "global-ids",
+  "runtime-import",
+  "deno-config",
+  "format",
+  "no-format",
+  "check",
+  "watch",
+  "quiet",
+  "help",
+  "version",
+];
+
+async function run(argv: string[], output: CliOutput): Promise<number> {
   const args = parseArguments(argv);
   if (args.help) {
     console.log(HELP);
@@ -163,7 +191,7 @@ async function run(argv: string[]): Promise<number> {
     };
     await Deno.writeTextFile(watchedFile, JSON.stringify(watched));
   }
-  return await once(options);
+  return await once(options, output);
 }
 
 /**
@@ -194,6 +222,12 @@ async function resolveOptions(
   }
   const out = options.out;
   if (!out) throw new UsageError("missing --out (or a --config that sets out)");
+  if (options.entities && !await exists(options.entities, { isDirectory: true })) {
+    throw new UsageError(`--entities ${options.entities}: no such directory`);
+  }
+  if (options.ormConfig && !await exists(options.ormConfig, { isFile: true })) {
+    throw new UsageError(`--orm-config ${options.ormConfig}: no such file`);
+  }
   if (!options.entities && !options.ormConfig && !options.orm?.entities) {
     throw new UsageError(
       "missing --entities or --orm-config (or a --config that sets entities, ormConfig or orm)",
@@ -203,11 +237,14 @@ async function resolveOptions(
 }
 
 /** Generates in this process; prints warnings, progress and the time taken. */
-async function once(options: GenerateOptions): Promise<number> {
+async function once(options: GenerateOptions, output: CliOutput): Promise<number> {
   const started = performance.now();
-  const result = await generate(options);
-  report(result.warnings);
-  if (options.log) console.log(`done in ${Math.round(performance.now() - started)} ms`);
+  const result = await generate(options, {
+    step: (name) => output.step(name),
+    info: (line) => output.info(line),
+  });
+  output.diagnostics(result.warnings);
+  if (options.log) output.done(`done in ${Math.round(performance.now() - started)} ms`);
   return result.stale?.length ? 1 : 0;
 }
 
@@ -319,11 +356,13 @@ async function readConfig(
     const expected = CONFIG_KEYS[key];
     if (!expected) {
       throw new UsageError(
-        `--config ${file}: unknown option "${key}" (one of ${Object.keys(CONFIG_KEYS).join(", ")})`,
+        `--config ${file}: unknown option "${key}"${
+          didYouMean(key, Object.keys(CONFIG_KEYS))
+        } (one of ${Object.keys(CONFIG_KEYS).join(", ")})`,
       );
     }
     if (value !== undefined && typeof value !== expected) {
-      throw new UsageError(`--config ${file}: option "${key}" must be a ${expected}`);
+      throw new UsageError(`--config ${file}: option "${key}" must be ${withArticle(expected)}`);
     }
   }
   const base = dirname(path);
@@ -353,10 +392,5 @@ const CONFIG_KEYS: Record<string, string> = {
   check: "boolean",
   log: "boolean",
 };
-
-/** Prints each diagnostic on stderr as `error: file: Entity.prop: message`. */
-function report(diagnostics: readonly Diagnostic[]): void {
-  for (const d of diagnostics) console.error(`${d.severity}: ${formatDiagnostic(d)}`);
-}
 
 if (import.meta.main) Deno.exit(await main(Deno.args));

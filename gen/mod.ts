@@ -8,6 +8,7 @@ import { relative, resolve } from "@std/path";
 import type { GenerateOptions } from "./config.ts";
 import type { Diagnostic } from "./generate_error.ts";
 import { Diagnostics } from "./diagnostics.ts";
+import { count } from "./english.ts";
 import { emitMod, emitNode, emitResolvers, emitTypeDefs } from "./emit/node.ts";
 import { emitTypes } from "./emit/types.ts";
 import { emitMutationInput } from "./emit/mutation_input.ts";
@@ -46,6 +47,17 @@ export type {
   ModelWhereField,
   ModelWhereInput,
 } from "./model.ts";
+
+/**
+ * Where {@linkcode generate} reports to while it runs (the command line shows it on a terminal):
+ * each step as it starts, and the report lines of `log: true`.
+ */
+export interface GenerateReporter {
+  /** A step begins: `loading entities`, `building the model`, `writing the files`, ... */
+  step(name: string): void;
+  /** A report line (entities found, types and files written); only with `log: true`. */
+  info(line: string): void;
+}
 
 /** What `generate` wrote. */
 export interface GenerateResult {
@@ -90,13 +102,17 @@ export interface GenerateResult {
  * }
  * ```
  *
+ * @param reporter told each step as it starts and given the report lines of `log: true`
+ *   (default: none, and `console.log`)
  * @throws GenerateError listing every problem of an invalid model, each naming the entity
  *   file and property (`diagnostics` holds them, and the run's warnings); nothing is written then.
  *   Also when there is no entity, or `ormConfig` cannot be imported.
  */
 export async function generate(
   options: GenerateOptions,
+  reporter: GenerateReporter = { step: () => {}, info: (line) => console.log(line) },
 ): Promise<GenerateResult> {
+  reporter.step("loading entities");
   const out = resolve(options.out);
   const runtime = options.runtimeImport ?? "@mikrogql/ext";
   const diagnostics = new Diagnostics();
@@ -108,8 +124,11 @@ export async function generate(
   );
   if (options.log) {
     const modules = new Set(loaded.entities.map((e) => e.file)).size;
-    console.log(`found ${loaded.entities.length} entities in ${modules} modules`);
+    reporter.info(
+      `found ${count(loaded.entities.length, "entity")} in ${count(modules, "module")}`,
+    );
   }
+  reporter.step("building the model");
   const model = buildModel(loaded, Deno.cwd(), diagnostics);
   applyGlobalIds(model, options.globalIds ?? "opaque", diagnostics);
   checkForeignKeyIndexes(model, diagnostics);
@@ -128,12 +147,15 @@ export async function generate(
     ["resolvers.ts", emitResolvers(runtime)],
     ["mod.ts", emitMod(runtime)],
   ]);
+  reporter.step(options.check ? "comparing with the output directory" : "writing the files");
   const stale = await writeFiles(out, files, options.format ?? true, options.check);
   if (options.log) {
-    const types = `${model.types.length} node types (${model.types.map((t) => t.name).join(", ")})`;
+    const types = `${count(model.types.length, "node type")} (${
+      model.types.map((t) => t.name).join(", ")
+    })`;
     const shown = relative(Deno.cwd(), out);
     const where = shown.startsWith("..") ? out : shown || ".";
-    console.log(
+    reporter.info(
       !options.check
         ? `wrote ${types} in ${files.size} files to ${where}`
         : stale.length

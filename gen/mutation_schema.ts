@@ -16,6 +16,7 @@ import {
   GraphQLObjectType,
   type GraphQLScalarType,
 } from "graphql";
+import { withArticle } from "./english.ts";
 import type { Model, ModelMutationInput } from "./model.ts";
 
 /** How the mutation types reach the rest of the schema. */
@@ -45,7 +46,7 @@ export function buildMutationTypes(model: Model, lookup: MutationTypeLookup): Mu
       inputs.push(input);
       fields[create.field] = {
         type: node,
-        description: `Creates a ${type.name} and returns it.`,
+        description: `Creates ${withArticle(type.name)} and returns it.`,
         args: { input: { type: new GraphQLNonNull(input) } },
       };
     }

@@ -11,6 +11,10 @@ import {
   annotationsOf,
   type EntityAnnotations,
 } from "../runtime/annotations.ts";
+import type { EntityMetadata } from "@mikro-orm/core";
+import { relative } from "@std/path";
+import { didYouMean } from "./did_you_mean.ts";
+import type { Diagnostics } from "./diagnostics.ts";
 import type { LoadedEntity } from "./load_entities.ts";
 
 /** The annotations of every loaded entity, read once. */
@@ -18,12 +22,34 @@ export class ModelAnnotations {
   readonly #byEntity = new Map<LoadedEntity, EntityAnnotations>();
   readonly #byClass = new Map<string, EntityAnnotations>();
 
-  /** Reads the annotations of each of `entities` (the first of a class name answers for it). */
-  constructor(entities: readonly LoadedEntity[]) {
+  /**
+   * Reads the annotations of each of `entities` (the first of a class name answers for it). An
+   * annotated field that is no property of its entity's metadata is an error naming the closest
+   * property (`annotate(Author, { fields: { post: ... } })`, a typo of `posts`).
+   */
+  constructor(
+    entities: readonly LoadedEntity[],
+    metadata: ReadonlyMap<string, EntityMetadata>,
+    diagnostics: Diagnostics,
+    cwd: string,
+  ) {
     for (const loaded of entities) {
       const annotations = annotationsOf(loaded.entity);
       this.#byEntity.set(loaded, annotations);
       if (!this.#byClass.has(loaded.className)) this.#byClass.set(loaded.className, annotations);
+      const properties = metadata.get(loaded.className)?.properties;
+      if (!properties) continue;
+      for (const field of Object.keys(annotations.fields)) {
+        if (field in properties) continue;
+        diagnostics.error({
+          file: relative(cwd, loaded.file),
+          entity: loaded.className,
+          prop: field,
+          message: `annotations on "${field}", which is no property of ${loaded.className}${
+            didYouMean(field, Object.keys(properties))
+          }`,
+        });
+      }
     }
   }
 

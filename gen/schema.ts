@@ -32,6 +32,7 @@ import {
   orderFieldName,
   orderName,
 } from "../runtime/names.ts";
+import { plural } from "./english.ts";
 import type { Model, ModelEmbeddable, ModelField, ModelType } from "./model.ts";
 import { buildMutationTypes } from "./mutation_schema.ts";
 import { buildWhereInputTypes } from "./where_schema.ts";
@@ -225,7 +226,7 @@ class SchemaBuilder {
         },
         field: {
           type: new GraphQLNonNull(orderField),
-          description: `The field by which to order ${type.name}s.`,
+          description: `The field by which to order ${plural(type.name)}.`,
         },
       },
     });
@@ -255,14 +256,14 @@ class SchemaBuilder {
     if (order) {
       args.orderBy = {
         type: type.multiOrder ? new GraphQLList(new GraphQLNonNull(order)) : order,
-        description: `Ordering options for ${type.name}s returned from the connection.`,
+        description: `Ordering options for ${plural(type.name)} returned from the connection.`,
       };
     }
     const where = this.#wheres.get(type.name);
     if (where) {
       args.where = {
         type: where,
-        description: `Filtering options for ${type.name}s returned from the connection.`,
+        description: `Filtering options for ${plural(type.name)} returned from the connection.`,
       };
     }
     return args;

@@ -15,3 +15,5 @@ export { type MikrogqlServer, serve, type ServeOptions } from "./serve.ts";
 export type { CorsOptions } from "./cors.ts";
 export type { ShutdownOptions, ShutdownResult } from "./graceful_shutdown.ts";
 export type { RequestLogEntry, RequestLogFormat } from "./request_log.ts";
+export type { TracingOptions } from "./tracing.ts";
+export type { MetricsOptions } from "./metrics.ts";

@@ -34,7 +34,10 @@ import {
 } from "./graceful_shutdown.ts";
 import { OperationRecorder } from "./operation_recorder.ts";
 import { observeStatements } from "./orm_statements.ts";
+import { dialectOf } from "../runtime/dialect.ts";
+import { metrics, type MetricsOptions } from "./metrics.ts";
 import { Readiness } from "./readiness.ts";
+import { tracing, type TracingOptions } from "./tracing.ts";
 import { type RequestScope, requestScope } from "./request_scope.ts";
 import {
   defaultLogFormat,
@@ -81,6 +84,13 @@ export interface ServeOptions {
   readyTimeoutMs?: number;
   /** The request log: `"json"`, `"text"`, a function, or `false`; default JSON unless a terminal. */
   log?: RequestLogFormat | false;
+  /**
+   * OpenTelemetry: a span per operation and one per SQL statement under it, sent to your
+   * `tracerProvider`; default off.
+   */
+  tracing?: TracingOptions;
+  /** Prometheus metrics at `/metrics` (`true`) or your endpoint and registry; default off. */
+  metrics?: boolean | MetricsOptions;
   /** More `createYoga` options (`maskedErrors`, `batching`, ...), applied last. */
   // deno-lint-ignore ban-types
   yoga?: Partial<YogaServerOptions<{}, {}>>;
@@ -153,8 +163,15 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
   const introspection = options.introspection ?? !production();
   const preset = mikrogqlPreset({ ...options.preset, txOpener: orm });
   let draining = () => false;
+  const traced = options.tracing ? tracing(orm, dialectOf(orm.em), options.tracing) : undefined;
+  const measured = options.metrics
+    ? metrics(orm, options.metrics === true ? {} : options.metrics)
+    : undefined;
   const plugins: Plugin[] = [
     ...preset.plugins,
+    // After Jit, which replaces the execute function that tracing wraps in its span's context.
+    ...(traced ? [traced.plugin] : []),
+    ...(measured ? [measured.plugin] : []),
     Readiness(orm, {
       timeoutMs: options.readyTimeoutMs,
       draining: () => draining(),
@@ -234,6 +251,8 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     draining: (cause) => logEvent(format, "shutting down", { cause, inFlight }),
     close: async () => {
       stopObserving();
+      traced?.stop();
+      measured?.stop();
       await orm.close();
     },
   }, options.shutdown);

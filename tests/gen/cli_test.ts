@@ -80,7 +80,10 @@ Deno.test("CLI: a missing, broken or wrong config file is one line on stderr and
     await Deno.writeTextFile(join(dir, "typo.ts"), 'export default { entites: "x", out: "y" };\n');
     const typo = await cli(["--config", join(dir, "typo.ts")]);
     assertEquals(typo.code, 2);
-    assertMatch(lines(typo.stderr)[0], /--config .*typo\.ts: unknown option "entites" \(one of /);
+    assertMatch(
+      lines(typo.stderr)[0],
+      /--config .*typo\.ts: unknown option "entites" \(did you mean "entities"\?\) \(one of /,
+    );
     await Deno.writeTextFile(join(dir, "none.ts"), "export const x = 1;\n");
     const none = await cli(["--config", join(dir, "none.ts")]);
     assertEquals(none.code, 2);
@@ -92,6 +95,24 @@ Deno.test("CLI: a missing, broken or wrong config file is one line on stderr and
     ]);
     const unknown = await cli(["--nope"]);
     assertEquals([unknown.code, lines(unknown.stderr)[0]], [2, "error: unknown option --nope"]);
+    const near = await cli(["--entites", "examples/blog/entities", "-o", dir]);
+    assertEquals([near.code, lines(near.stderr)[0]], [
+      2,
+      "error: unknown option --entites (did you mean --entities?)",
+    ]);
+    const checks = await cli(["--chek"]);
+    assertEquals(lines(checks.stderr)[0], "error: unknown option --chek (did you mean --check?)");
+    // A path that is not there is bad usage (2), not an invalid model (1).
+    const nowhere = await cli(["-e", "examples/blog/entitiez", "-o", dir]);
+    assertEquals([nowhere.code, lines(nowhere.stderr)[0]], [
+      2,
+      "error: --entities examples/blog/entitiez: no such directory",
+    ]);
+    const noOrm = await cli(["--orm-config", "nope.config.ts", "-o", dir]);
+    assertEquals([noOrm.code, lines(noOrm.stderr)[0]], [
+      2,
+      "error: --orm-config nope.config.ts: no such file",
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -170,7 +191,7 @@ Deno.test("CLI: --watch regenerates when an entity module changes", async () => 
       entity,
       source.replace("name: p.string() }", "name: p.string(), nickname: p.string().nullable() }"),
     );
-    await until(/^wrote 1 node types \(Fine\)/);
+    await until(/^wrote 1 node type \(Fine\)/);
     await until(/^watching /);
     assertMatch(await Deno.readTextFile(join(dir, "out/schema.graphql")), /nickname: String\n/);
   } finally {

@@ -1858,7 +1858,7 @@ type Query {
 }
 
 type Mutation {
-  """Creates a Author and returns it."""
+  """Creates an Author and returns it."""
   createAuthor(input: CreateAuthorInput!): Author!
 
   """Updates the Author with the given ID and returns it."""
@@ -1906,7 +1906,7 @@ type Mutation {
     id: ID!
   ): ID!
 
-  """Creates a Order and returns it."""
+  """Creates an Order and returns it."""
   createOrder(input: CreateOrderInput!): Order!
 
   """Updates the Order with the given ID and returns it."""

@@ -108,7 +108,7 @@ input CategoryOrder {
   """The ordering direction."""
   direction: OrderDirection! = ASC
 
-  """The field by which to order Categorys."""
+  """The field by which to order Categories."""
   field: CategoryOrderField!
 }
 
@@ -676,10 +676,10 @@ type Query {
     """Returns the last _n_ elements from the list."""
     last: Int
 
-    """Ordering options for Categorys returned from the connection."""
+    """Ordering options for Categories returned from the connection."""
     orderBy: [CategoryOrder!]
 
-    """Filtering options for Categorys returned from the connection."""
+    """Filtering options for Categories returned from the connection."""
     where: CategoryWhereInput
   ): CategoryConnection!
   groups(

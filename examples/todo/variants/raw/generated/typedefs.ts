@@ -306,7 +306,7 @@ type Query {
     """Returns the last _n_ elements from the list."""
     last: Int
 
-    """Filtering options for Categorys returned from the connection."""
+    """Filtering options for Categories returned from the connection."""
     where: CategoryWhereInput
   ): CategoryConnection!
   todos(
