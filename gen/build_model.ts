@@ -245,13 +245,6 @@ class ModelBuilder {
       this.#annotations.of(rootLoaded).entity.includes(a);
     const query = find(annotations, "QueryField");
     if (!query || inherited(query)) return;
-    if (type.id.parts) {
-      this.#fail(
-        type,
-        meta.primaryKeys.join(","),
-        "QueryField() needs a single-column primary key (connections page by it)",
-      );
-    }
     type.queryField = query.name ?? queryFieldName(type.name);
     if (!NAME.test(type.queryField)) {
       this.#fail(type, "", `invalid QueryField name "${type.queryField}"`);
@@ -272,14 +265,24 @@ class ModelBuilder {
     if (prop.hidden && !find(list, "Expose")) return;
     const skip = skipModes(list);
     const orderField = skip & SkipOrderField ? undefined : find(list, "OrderField");
-    if (prop.primary && orderField) {
+    // A single-column key named `id` is the node's `id`; any other key column (a natural key, a
+    // part of a composite key) is a field as well, and a relation in the key stays an edge.
+    const idColumn = prop.primary && prop.kind === "scalar" && prop.name === "id";
+    if (idColumn && type.id.parts) {
+      this.diagnostics.warn({
+        file: type.file,
+        entity: type.meta.className,
+        prop: prop.name,
+        message: `field left out: "id" is the node's global id, which holds this key part`,
+      });
+    }
+    if (idColumn && orderField) {
       // entgql `OrderField("ID")` on the key: the id is orderable (`DescendingIDs`).
       type.orderFields.push({ prop: prop.name, kind: type.id.kind, name: orderField.name });
     }
-    // A relation primary key (a shipment keyed by its order) stays an edge as well. The
-    // discriminator column of a single-table inheritance is the `__typename`.
+    // The discriminator column of a single-table inheritance is the `__typename`.
     if (
-      (prop.primary && prop.kind === "scalar") || internal(prop) || flattened(prop) ||
+      idColumn || internal(prop) || flattened(prop) ||
       skip & SkipType ||
       (type.abstract && (prop as { inherited?: boolean }).inherited) ||
       prop.name === meta.root.discriminatorColumn
@@ -358,9 +361,10 @@ class ModelBuilder {
       nullable: !!prop.nullable || !!computed,
       description: prop.comment,
       skip: skipModes(list),
-      generated: generated(prop),
+      generated: generated(prop) || !!(prop.primary && prop.autoincrement),
       optional: optionalOnCreate(meta, prop),
       uuid: isUuid(prop) || undefined,
+      key: prop.primary || undefined,
     };
   }
 
@@ -411,13 +415,6 @@ class ModelBuilder {
     const connection = !!find(list, "RelayConnection");
     if (connection && unique) {
       this.#fail(type, prop.name, "RelayConnection() on a unique edge");
-    }
-    if (connection && prop.targetMeta && prop.targetMeta.primaryKeys.length > 1) {
-      this.#fail(
-        type,
-        prop.name,
-        `RelayConnection() to ${prop.type}, whose primary key is composite (connections page by a single-column key); use a list edge`,
-      );
     }
     const orderField = skip & SkipOrderField ? undefined : find(list, "OrderField");
     if (orderField) {

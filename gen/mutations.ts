@@ -10,7 +10,9 @@
  *   edge `<edge>ID` plus `clear<Edge>` when optional; a non-unique edge `add<Singular>IDs`, and
  *   `remove<Singular>IDs` / `clear<Edges>` when its rows can leave it (the inverse foreign key is
  *   nullable, `orphanRemoval`, or `m:n`).
- * - Left out of both: primary keys, generated properties (`onCreate`/`onUpdate`, `version`,
+ * - Key columns other than a single `id` (natural keys, the parts of a composite key) and
+ *   relations in the key are create input fields only: a row's key never changes.
+ * - Left out of both: a single-column `id` key, generated properties (`onCreate`/`onUpdate`, `version`,
  *   formulas, generated columns, `persist: false`), inverse `1:1` edges (set from the owning
  *   side), and properties annotated `Skip(SkipMutationCreateInput)` /
  *   `Skip(SkipMutationUpdateInput)`.
@@ -82,7 +84,7 @@ interface Settable {
   list?: boolean;
   /** A create input may leave it out (nullable or defaulted). */
   optional?: boolean;
-  /** A relation primary key: set on create only. */
+  /** A key column or a relation in the key: set on create only. */
   primary?: boolean;
   /** For edges: target type, whether the edge is non-unique, whether rows can leave it. */
   edge?: { target: string; many: boolean; removable: boolean };
@@ -106,6 +108,7 @@ function inputFields(
       nullable: f.nullable,
       list: f.list,
       optional: f.optional,
+      primary: f.key,
     });
   }
   const seen = new Set<string>();
@@ -160,7 +163,7 @@ const createFields: Contribute = ({ name, prop, graphqlType, nullable, edge, lis
 };
 
 const updateFields: Contribute = ({ name, prop, graphqlType, nullable, primary, edge, list }) => {
-  if (primary) return []; // a relation primary key is set on create only
+  if (primary) return []; // a key (column or relation) is set on create only
   const clear = (kind: ModelMutationInputField["kind"]) =>
     field(clearName(name), "clear", kind, prop, "Boolean", {});
   if (!edge) {

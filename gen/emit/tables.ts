@@ -21,6 +21,7 @@ const FIELD_OWN: OwnKeys<ModelField, FieldDescription> = {
   generated: true,
   optional: true,
   uuid: true,
+  key: true,
   object: true,
 };
 const EDGE_OWN: OwnKeys<ModelEdge, EdgeDescription> = {

@@ -10,7 +10,7 @@
  * - `hasNextPage = before given || extra row with first`,
  *   `hasPreviousPage = after given || extra row with last`;
  * - `startCursor`/`endCursor` are `null` on an empty page; cursors ({@linkcode cursorOf}) hold
- *   the order values and the id of their row;
+ *   the order values and the key of their row (every part of a composite key);
  * - `totalCount` is a thunk, so the count query runs only when the field is selected.
  *
  * @module
@@ -19,6 +19,7 @@ import { helper, Reference, Utils } from "@mikro-orm/core";
 import { type Cursor, type CursorShape, encodeCursor } from "./cursor.ts";
 import { ErrorCode, gqlError } from "../error_codes.ts";
 import type { NodeType } from "../graph.ts";
+import { keyValues } from "../keys.ts";
 import type { OrderInput, OrderTerm } from "./order_terms.ts";
 
 /** The pagination arguments of a connection field. */
@@ -76,10 +77,8 @@ export type OrderValues = WeakMap<object, unknown[]>;
 
 /** What turns fetched rows into a connection: the arguments and how cursors are made. */
 export interface ConnectionPlan {
-  /** The order terms without the id term. */
+  /** The order terms without the key terms. */
   terms: OrderTerm[];
-  /** The type's primary-key property. */
-  idProp: string;
   /** The cursor shape for encoding. */
   shape: CursorShape;
   args: PaginationArgs;
@@ -191,12 +190,18 @@ export function cursorOf(plan: ConnectionPlan, node: object): string {
   }
   let next = 0;
   const cursor: Cursor = {
-    id: valueAt(node, plan.idProp),
+    id: cursorId(plan.type, node),
     values: plan.terms.map((t) => t.sql ? sqlValues![next++] : valueAt(node, t.path)),
     order: plan.shape.order,
     type: plan.type.name,
   };
   return encodeCursor(cursor);
+}
+
+/** A cursor's id of `node`: its key's value, or the list of the values of a composite key's parts. */
+function cursorId(type: NodeType, node: object): unknown {
+  const values = keyValues(type, node);
+  return type.id.parts ? values : values[0];
 }
 
 /**

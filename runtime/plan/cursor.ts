@@ -1,6 +1,6 @@
 /**
- * Opaque pagination cursors: the primary key and the order values of a row, as a base64url
- * string. A cursor also names the node type and the order it was made for, so a cursor taken
+ * Opaque pagination cursors: the primary key (the list of its parts' values for a composite key)
+ * and the order values of a row, as a base64url string. A cursor also names the node type and the order it was made for, so a cursor taken
  * from another connection type or under another `orderBy` is rejected (`INVALID_CURSOR`) instead
  * of silently skipping rows.
  *
@@ -15,7 +15,7 @@ import type { ScalarKind } from "../graph.ts";
 
 /** A decoded cursor. */
 export interface Cursor {
-  /** The row's primary key. */
+  /** The row's primary key: its value, or for a composite key the list of its parts' values. */
   id: unknown;
   /** The row's order values, one per order term (the id term excluded). */
   values: unknown[];
@@ -35,8 +35,8 @@ export type CursorValueKind = ScalarKind | "exact" | "exactTime";
 
 /** What a cursor must hold to be valid for a connection. */
 export interface CursorShape {
-  /** The primary key kind of the node type. */
-  idKind: "int" | "bigint" | "string";
+  /** The kind of each part of the node type's primary key (one for a single-column key). */
+  idKinds: ("int" | "bigint" | "string")[];
   /** The kind of each order term's value, in order. */
   valueKinds: CursorValueKind[];
   /** The order key of the current `orderBy`. */
@@ -97,8 +97,12 @@ export function decodeCursor(
   if (rawValues.length !== shape.valueKinds.length) {
     throw invalid("wrong number of order values");
   }
-  const id = fromJson(rawId, shape.idKind);
-  if (id === INVALID) throw invalid("bad id");
+  const id = shape.idKinds.length === 1
+    ? fromJson(rawId, shape.idKinds[0])
+    : Array.isArray(rawId) && rawId.length === shape.idKinds.length
+    ? rawId.map((raw, i) => raw === null ? INVALID : fromJson(raw, shape.idKinds[i]))
+    : INVALID;
+  if (id === INVALID || (Array.isArray(id) && id.includes(INVALID))) throw invalid("bad id");
   const values = rawValues.map((raw, i) => fromJson(raw, shape.valueKinds[i]));
   if (values.includes(INVALID)) throw invalid("bad order value");
   return { id, values, order, type: shape.type };
@@ -109,6 +113,7 @@ const INVALID = Symbol("invalid");
 function toJson(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
   if (typeof value === "bigint") return value.toString();
+  if (Array.isArray(value)) return value.map(toJson);
   return value ?? null;
 }
 

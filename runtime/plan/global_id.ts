@@ -1,6 +1,7 @@
 /**
- * Global ids of the Relay Global Object Identification specification: encoding, decoding, and the
- * primary-key filters a decoded id selects its row with (`resolve/noder.ts` reads the rows).
+ * Global ids of the Relay Global Object Identification specification: encoding and decoding (the
+ * key filters a decoded id selects its row with are `keys.ts`'s; `resolve/noder.ts` reads the
+ * rows).
  *
  * The id format is chosen per generated schema (`GenerateOptions.globalIds`):
  *
@@ -14,7 +15,6 @@
  *
  * @module
  */
-import { Reference, wrap } from "@mikro-orm/core";
 import { base64UrlToText, textToBase64Url } from "./base64url.ts";
 import type { Graph, NodeType } from "../graph.ts";
 
@@ -22,7 +22,10 @@ import type { Graph, NodeType } from "../graph.ts";
 export interface GlobalId {
   /** The node type the id names. */
   type: NodeType;
-  /** The primary key, typed as the node type's id kind (number, or string for bigint/string). */
+  /**
+   * The primary key, typed as the node type's id kind (number, or string for bigint/string); the
+   * JSON array of the parts' values for a composite key (`keys.ts`).
+   */
   pk: string | number;
 }
 
@@ -166,42 +169,4 @@ function keyOf(type: NodeType, raw: string): GlobalId | undefined {
  */
 export function isOfType(type: NodeType, target: string): boolean {
   return type.name === target || type.implements === target;
-}
-
-/**
- * The primary key value of a row of `type`: the key column, or for a relation primary key (a
- * shipment keyed by its order) the key of the row it points to.
- */
-export function primaryKeyOf(type: NodeType, row: object): unknown {
-  const valueOf = (prop: string) => {
-    const value = (row as Record<string, unknown>)[prop];
-    return value !== null && typeof value === "object" && !(value instanceof Date)
-      ? wrap(Reference.unwrapReference(value), true).getPrimaryKey()
-      : value;
-  };
-  const parts = type.id.parts;
-  if (!parts) return valueOf(type.id.prop);
-  // A composite key: the JSON array of its parts (64-bit parts as strings), as in global ids.
-  return JSON.stringify(parts.map((p) => {
-    const value = valueOf(p.prop);
-    return p.kind === "int" ? Number(value) : String(value);
-  }));
-}
-
-/**
- * The filter selecting the row of `type` with the primary key `pk` (a decoded global id's):
- * `{ id: 1 }`, or for a composite key `{ book: 1, author: 2 }`.
- */
-export function keyFilter(type: NodeType, pk: string | number): Record<string, unknown> {
-  const parts = type.id.parts;
-  if (!parts) return { [type.id.prop]: pk };
-  const values = JSON.parse(String(pk)) as unknown[];
-  return Object.fromEntries(parts.map((p, i) => [p.prop, values[i]]));
-}
-
-/** The filter selecting the rows of `type` with the primary keys `pks`. */
-export function keysFilter(type: NodeType, pks: (string | number)[]): Record<string, unknown> {
-  return type.id.parts
-    ? { $or: pks.map((pk) => keyFilter(type, pk)) }
-    : { [type.id.prop]: { $in: pks } };
 }

@@ -8,8 +8,8 @@
  *   `IS NULL` terms for their missing `NULLS FIRST/LAST`);
  * - {@linkcode keyset}: the keyset predicate "after"/"before" a cursor's values.
  *
- * Rows are ordered by the terms, then by the primary key (the tiebreaker that makes the order
- * total): in the direction of a single order term, ascending after a `MultiOrder()` list
+ * Rows are ordered by the terms, then by the primary key, every part of a composite key (the
+ * tiebreaker that makes the order total): in the direction of a single order term, ascending after a `MultiOrder()` list
  * (entgql); nulls sort as the smallest value (first ascending, last descending) on every dialect.
  *
  * Some terms are SQL expressions over the row (`termSql`), whose cursor values are read
@@ -41,6 +41,7 @@ import {
 import { dialectOf, exactValue, quoteIdentifiers } from "../dialect.ts";
 import { ErrorCode, gqlError } from "../error_codes.ts";
 import type { NodeType, ScalarKind } from "../graph.ts";
+import { keyParts } from "../keys.ts";
 
 /** `ASC` or `DESC`, the values of the `OrderDirection` enum. */
 export type OrderDirection = "ASC" | "DESC";
@@ -203,8 +204,9 @@ export function orderTerms(
 
 /**
  * The full order of a page of `type` under `orderBy`: the resolved terms with their SQL, then the
- * id tiebreaker (entgql: the single order term's direction, ascending for a `MultiOrder()` list
- * whatever its terms' directions, so entgql orders `status DESC, id`).
+ * key tiebreaker, one term per part of the key (`keys.ts`; entgql: the single order term's
+ * direction, ascending for a `MultiOrder()` list whatever its terms' directions, so entgql orders
+ * `status DESC, id`).
  *
  * @param em the request's EntityManager: needed for edge order terms; with it, date terms keep
  *   the database's precision in cursors; without it they are compared as JavaScript dates
@@ -224,7 +226,12 @@ export function pageOrder(
     return term;
   });
   const idDirection = Array.isArray(orderBy) ? "ASC" : terms.at(-1)?.direction ?? "ASC";
-  return [...terms, { path: type.id.prop, kind: "int", direction: idDirection }];
+  const tiebreaker = keyParts(type).map((part): OrderTerm => ({
+    path: part.prop,
+    kind: part.kind,
+    direction: idDirection,
+  }));
+  return [...terms, ...tiebreaker];
 }
 
 /** Where `term` goes in the order, reversed (for `last`) or not. */
@@ -271,7 +278,7 @@ export function orderText(
 
 /**
  * The keyset predicate "after `values`" (`forward`) or "before `values`" in the order `terms`
- * (one value per term, the id's last): `a > x OR (a = x AND b > y) OR (a = x AND b = y AND
+ * (one value per term, the key's last): `a > x OR (a = x AND b > y) OR (a = x AND b = y AND
  * id > z)`, each comparison in its term's direction. A nullable term treats null as its smallest
  * value: "greater than null" is `IS NOT NULL`, "less than x" is `< x OR IS NULL`, nothing is less
  * than null, and equality to null is `IS NULL`.

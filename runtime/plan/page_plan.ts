@@ -2,7 +2,8 @@
  * The SQL side of a page: the keyset predicate, the order and the limit that select one page's
  * rows, from the page's order terms (`order_terms.ts`) and its decoded cursors (`cursor.ts`):
  *
- * - `after`/`before` become the keyset predicate on `(order values, id)`, the expanded
+ * - `after`/`before` become the keyset predicate on `(order values, key)` (every part of a
+ *   composite key), the expanded
  *   `a > x OR (a = x AND b > y) OR (a = x AND b = y AND id > z)`, null-aware for nullable terms;
  * - `first: n` reads `n + 1` rows, `last: n` reads `n + 1` rows in the reversed order (the Relay
  *   rules that turn them into a connection are `connection.ts`).
@@ -12,6 +13,7 @@
 import type { EntityManager, FilterQuery, QueryOrderMap } from "@mikro-orm/core";
 import { type CursorShape, decodeCursor } from "./cursor.ts";
 import type { NodeType } from "../graph.ts";
+import { keyParts } from "../keys.ts";
 import {
   type ConnectionPlan,
   type PaginationArgs,
@@ -40,7 +42,7 @@ export interface PageQuery {
 /** A planned page: what to fetch and how to turn the fetched rows into a connection. */
 export interface PagePlan extends ConnectionPlan {
   query: PageQuery;
-  /** The full order: {@linkcode ConnectionPlan.terms}, then the id tiebreaker. */
+  /** The full order: {@linkcode ConnectionPlan.terms}, then the key tiebreaker (`keys.ts`). */
   order: OrderTerm[];
 }
 
@@ -62,9 +64,10 @@ export function planPage(
 ): PagePlan {
   validatePagination(args, limits);
   const order = pageOrder(type, args.orderBy, em);
-  const terms = order.slice(0, -1);
+  const parts = keyParts(type);
+  const terms = order.slice(0, -parts.length);
   const shape: CursorShape = {
-    idKind: type.id.kind,
+    idKinds: parts.map((part) => part.kind),
     valueKinds: terms.map((t) =>
       !t.sql ? t.kind : t.kind === "time" ? "exactTime" : t.count ? "int" : "exact"
     ),
@@ -76,7 +79,8 @@ export function planPage(
     const value = args[name];
     if (value == null) continue;
     const cursor = decodeCursor(value, shape, name);
-    conditions.push(keyset(order, [...cursor.values, cursor.id], forward));
+    const id = parts.length === 1 ? [cursor.id] : cursor.id as unknown[];
+    conditions.push(keyset(order, [...cursor.values, ...id], forward));
   }
   const size = args.first ?? args.last;
   return {
@@ -91,7 +95,6 @@ export function planPage(
     },
     order,
     terms,
-    idProp: type.id.prop,
     shape,
     args,
     type,

@@ -5,6 +5,14 @@
  * @module
  */
 import { type Collection, wrap } from "@mikro-orm/core";
+import {
+  keyFilter,
+  keyParts,
+  keyValues,
+  primaryKeyOf,
+  referencesFilter,
+  rowsFilter,
+} from "../keys.ts";
 import type { GraphQLResolveInfo } from "graphql";
 import { collectConnection, collectNode, type EdgePlan } from "../plan/field_collection.ts";
 import { loadPlan } from "../sql/load_plan.ts";
@@ -119,10 +127,12 @@ async function loadEdge(
     const owned = await loadRecordEdge(ctx, target, edge, parent, args);
     if (owned !== undefined) return owned;
     // A unidirectional many-to-many edge: read through the owner's collection.
-    const meta = wrap(parent, true).__meta;
-    parent = (await em.findOne(meta.class, {
-      [meta.primaryKeys[0]]: (parent as Record<string, unknown>)[meta.primaryKeys[0]],
-    } as never, read))!;
+    const parentType = nodeTypeOf(graph, parent)!;
+    parent = (await em.findOne(
+      parentType.entity,
+      keyFilter(parentType, primaryKeyOf(parentType, parent)) as never,
+      read,
+    ))!;
   }
   const value = (parent as Record<string, unknown>)[edge.prop];
   if (edge.kind === "m:1" || edge.kind === "1:1") {
@@ -141,7 +151,7 @@ async function loadEdge(
   if (!edge.connection) {
     return await readList(ctx, (limit) =>
       collection.matching({
-        orderBy: { [target.id.prop]: "asc" } as never,
+        orderBy: keyOrder(target) as never,
         limit,
         store: false,
         ...read,
@@ -186,23 +196,27 @@ async function loadRecordEdge(
 ): Promise<object | object[] | Connection<object> | null | undefined> {
   const { em, graph, limits, read } = ctx;
   const row = record as Record<string, unknown>;
-  const key = row[wrap(record, true).__meta.primaryKeys[0]];
+  const type = nodeTypeOf(graph, record)!;
   if (edge.kind === "m:1" || edge.kind === "1:1") {
     const fk = row[edge.prop];
     if (fk === null) return null;
     if (fk !== undefined) {
-      return await em.findOne(target.entity, { [target.id.prop]: fk } as never, read);
+      return await em.findOne(
+        target.entity,
+        rowsFilter(target, [keyValues(target, fk)]) as never,
+        read,
+      );
     }
   }
   if (!edge.inverse) return undefined;
-  const owner = { [edge.inverse]: key };
+  const owner = referencesFilter(type, edge.inverse, [keyValues(type, record)]);
   if (edge.kind === "m:1" || edge.kind === "1:1") {
     return await em.findOne(target.entity, owner, read);
   }
   if (!edge.connection) {
     return await readList(ctx, (limit) =>
       em.find(target.entity, owner, {
-        orderBy: { [target.id.prop]: "asc" } as never,
+        orderBy: keyOrder(target) as never,
         limit,
         ...read,
       }));
@@ -254,4 +268,9 @@ function readPage<T>(
     (limit) => read(smallerLimit(query.limit, limit)),
     (rows) => pageNodes(page, [rows.length]),
   );
+}
+
+/** The order of a list edge: by every part of the target's key, ascending. */
+function keyOrder(target: NodeType): Record<string, "asc">[] {
+  return keyParts(target).map((part) => ({ [part.prop]: "asc" }));
 }

@@ -29,13 +29,8 @@ import {
 import type { GraphQLFieldResolver } from "graphql";
 import { ErrorCode, gqlError, quoteInput } from "../error_codes.ts";
 import type { Graph, MutationInputFieldDescription, NodeType } from "../graph.ts";
-import {
-  decodeGlobalId,
-  isOfType,
-  keyFilter,
-  keysFilter,
-  primaryKeyOf,
-} from "../plan/global_id.ts";
+import { decodeGlobalId, isOfType } from "../plan/global_id.ts";
+import { keyFilter, keysFilter, primaryKeyOf } from "../keys.ts";
 import { notFound } from "./noder.ts";
 import { findRows } from "../sql/find_rows.ts";
 import { readFiltered } from "../sql/orm_filters.ts";
@@ -386,7 +381,13 @@ async function apply(
 ): Promise<void> {
   const current = entity[field.prop];
   if (!(current instanceof Collection)) {
-    const embedded = wrap(entity, true).__meta.properties[field.prop]?.kind === "embedded";
+    const prop = wrap(entity, true).__meta.properties[field.prop];
+    if (prop?.mapToPk && field.op === "set") {
+      // A `mapToPk` relation holds the key of the row it points to, not the entity.
+      entity[field.prop] = wrap(value as object, true).getPrimaryKey();
+      return;
+    }
+    const embedded = prop?.kind === "embedded";
     if (embedded && field.op === "set") {
       // An embeddable input replaces the whole value, as instances of the embeddable classes.
       wrap(entity).assign({ [field.prop]: value }, { em, mergeEmbeddedProperties: false });

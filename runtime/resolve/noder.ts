@@ -7,13 +7,8 @@
 import type { EntityManager } from "@mikro-orm/core";
 import { ErrorCode, gqlError, MAX_QUOTED_INPUT } from "../error_codes.ts";
 import type { Graph, NodeType } from "../graph.ts";
-import {
-  decodeGlobalId,
-  type GlobalId,
-  keyFilter,
-  keysFilter,
-  primaryKeyOf,
-} from "../plan/global_id.ts";
+import { decodeGlobalId, type GlobalId } from "../plan/global_id.ts";
+import { keyFilter, keysFilter, primaryKeyOf } from "../keys.ts";
 import { findRows } from "../sql/find_rows.ts";
 import { allSettled } from "../sql/all_settled.ts";
 

@@ -14,6 +14,7 @@ import {
 } from "@mikro-orm/core";
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { NodeType } from "../graph.ts";
+import { keyParts } from "../keys.ts";
 import { leanable, toRecords } from "./lean_records.ts";
 import { whereFiltered } from "./orm_filters.ts";
 import { readConnection } from "./read_from.ts";
@@ -41,7 +42,8 @@ export async function findRows(
   options: FindRowsOptions,
 ): Promise<object[]> {
   const meta = em.getMetadata().find(type.entity)!;
-  const fields = options.fields && [...new Set([type.id.prop, ...options.fields])];
+  const fields = options.fields &&
+    [...new Set([...keyParts(type).map((part) => part.prop), ...options.fields])];
   // Rows are read by a condition on a relation, never with a joined collection: the limit
   // applies to them as read (MikroORM would wrap it in a subquery for an m:n condition).
   if (!leanable(meta, fields)) {
@@ -72,7 +74,7 @@ export async function countRows(
   where: FilterQuery<object>,
 ): Promise<number> {
   const meta = em.getMetadata().find(type.entity)!;
-  if (!leanable(meta, [type.id.prop])) {
+  if (!leanable(meta, keyParts(type).map((part) => part.prop))) {
     return await em.count(type.entity, where, { connectionType: readConnection(em) });
   }
   const qb = (em as SqlEntityManager).createQueryBuilder(type.entity, "e0", readConnection(em));

@@ -3,7 +3,7 @@
  * never one per parent row, and no DataLoader (spec, "Field collection" rule 1).
  *
  * - unique edges: one `IN (...)` query on the target's primary key (or, for an inverse `1:1`,
- *   on the target's foreign key);
+ *   on the target's foreign key), every column of a composite key matched (`keys.ts`);
  * - list and connection edges (`1:m`, bidirectional `m:n`): one query for all parents, every row
  *   carrying its parent key (`partitioned.ts`); with `first`/`last` each parent gets its own page,
  *   kept to the page size + 1; a single parent uses a plain `ORDER BY ... LIMIT n + 1`;
@@ -17,12 +17,11 @@
  *
  * @module
  */
-import { wrap } from "@mikro-orm/core";
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { type EdgePlan, fieldsOf, type NodePlan } from "../plan/field_collection.ts";
 import type { NodeType } from "../graph.ts";
 import { storeEdge as store } from "./loaded_edges.ts";
-import { isRecord } from "./lean_records.ts";
+import { keyText, keyValues, referencesFilter, rowsFilter } from "../keys.ts";
 import { allOf, whereFilter } from "../plan/where_filter.ts";
 import { type Connection, toConnection } from "../plan/connection.ts";
 import { planPage, withoutExtraRow } from "../plan/page_plan.ts";
@@ -49,7 +48,7 @@ export async function loadPlan(
   // finish before a failure answers the request.
   await allSettled(plan.edges.map(async (edgePlan) => {
     const children = edgePlan.edge.kind === "m:1" || edgePlan.edge.kind === "1:1"
-      ? await loadUnique(ctx, parents, edgePlan, scope)
+      ? await loadUnique(ctx, plan.type, parents, edgePlan, scope)
       : edgePlan.edge.inverse
       ? await loadMany(ctx, plan.type, parents, edgePlan, scope)
       : []; // an m:n edge without an inverse property: its resolver loads it per parent
@@ -59,23 +58,9 @@ export async function loadPlan(
 
 type Row = Record<string, unknown>;
 
-/** The primary key of an entity, a record, a reference, or a record's foreign-key value. */
-function pk(value: unknown): string {
-  return String(pkValue(value));
-}
-
-/** {@linkcode pk}, typed as read (a number for an integer key). */
-function pkValue(value: unknown): unknown {
-  if (typeof value !== "object" || value === null) return value;
-  if (isRecord(value)) {
-    const meta = (value as { __meta: { primaryKeys: string[] } }).__meta;
-    return (value as Row)[meta.primaryKeys[0]];
-  }
-  return wrap(value, true).getPrimaryKey();
-}
-
 async function loadUnique(
   { em, graph }: RequestContext,
+  parentType: NodeType,
   parents: object[],
   plan: EdgePlan,
   scope: string,
@@ -85,21 +70,32 @@ async function loadUnique(
   const fields = fieldsOf(plan.node, edge.inverse ? [edge.inverse] : []);
   const byKey = new Map<string, object>();
   if (edge.inverse) {
-    const keys = parents.map(pk);
-    const rows = await findRows(em, target, { [edge.inverse]: { $in: [...new Set(keys)] } }, {
+    // The target's relation `inverse` holds the parent's key: matched on every key column.
+    const keys = parents.map((parent) => keyValues(parentType, parent));
+    const texts = keys.map((values) => keyText(parentType, values));
+    const unique = [...new Map(keys.map((values, i) => [texts[i], values])).values()];
+    const rows = await findRows(em, target, referencesFilter(parentType, edge.inverse, unique), {
       fields,
     });
-    for (const row of rows) byKey.set(pk((row as Row)[edge.inverse]), row);
-    parents.forEach((parent, i) => store(parent, scope, plan.key, byKey.get(keys[i]) ?? null));
+    for (const row of rows) {
+      byKey.set(keyText(parentType, keyValues(parentType, (row as Row)[edge.inverse])), row);
+    }
+    parents.forEach((parent, i) => store(parent, scope, plan.key, byKey.get(texts[i]) ?? null));
   } else {
+    // The parent's foreign key (every column of it) names the target's row.
     const refs = parents.map((p) => (p as Row)[edge.prop]);
-    const ids = [...new Set(refs.filter((r) => r != null).map(pk))];
-    if (ids.length > 0) {
-      const rows = await findRows(em, target, { [target.id.prop]: { $in: ids } }, { fields });
-      for (const row of rows) byKey.set(pk(row), row);
+    const keys = refs.map((ref) => ref == null ? undefined : keyValues(target, ref));
+    const texts = keys.map((values) => values && keyText(target, values));
+    const unique = new Map<string, unknown[]>();
+    keys.forEach((values, i) => values && unique.set(texts[i]!, values));
+    if (unique.size > 0) {
+      const rows = await findRows(em, target, rowsFilter(target, [...unique.values()]), {
+        fields,
+      });
+      for (const row of rows) byKey.set(keyText(target, keyValues(target, row)), row);
     }
     parents.forEach((parent, i) =>
-      store(parent, scope, plan.key, refs[i] == null ? null : byKey.get(pk(refs[i])) ?? null)
+      store(parent, scope, plan.key, texts[i] === undefined ? null : byKey.get(texts[i]) ?? null)
     );
   }
   return [...byKey.values()];
@@ -124,10 +120,11 @@ async function loadMany(
   // Values of SQL order terms (dates at full precision, edge counts/fields) are read by
   // fillOrderValues below, not selected as properties.
   const fields = fieldsOf(plan.node, page.terms.filter((t) => !t.sql).map((t) => t.path));
-  // Parent keys: as text to group rows by, typed (numbers stay numbers) in the SQL.
-  const keyValues = parents.map(pkValue);
-  const keys = keyValues.map(String);
-  const typed = new Map(keys.map((key, i) => [key, keyValues[i]]));
+  // Parent keys: as text to group rows by, typed (numbers stay numbers) in the SQL; a composite
+  // key is matched on every column.
+  const parentKeys = parents.map((parent) => keyValues(parentType, parent));
+  const keys = parentKeys.map((values) => keyText(parentType, values));
+  const typed = new Map(keys.map((key, i) => [key, parentKeys[i]]));
   const ids = [...typed.keys()];
   const paginated = args.first != null || args.last != null || args.after != null ||
     args.before != null;
@@ -146,12 +143,17 @@ async function loadMany(
       ctx.budget,
       pageBound(page, 1),
       (limit) =>
-        findRows(em, target, allOf({ [inverse]: typed.get(wanted[0]) }, where), {
-          orderBy: page.query.orderBy,
-          limit: smallerLimit(page.query.limit, limit),
-          fields,
-          through: inverse,
-        }),
+        findRows(
+          em,
+          target,
+          allOf(referencesFilter(parentType, inverse, [typed.get(wanted[0])!]), where),
+          {
+            orderBy: page.query.orderBy,
+            limit: smallerLimit(page.query.limit, limit),
+            fields,
+            through: inverse,
+          },
+        ),
       (rows) => pageNodes(page, [rows.length]),
     );
     rowsByParent.set(wanted[0], rows);
@@ -165,7 +167,7 @@ async function loadMany(
           parentType,
           target,
           inverse,
-          wanted.map((id) => typed.get(id)),
+          wanted.map((id) => typed.get(id)!),
           page,
           where,
           fields,

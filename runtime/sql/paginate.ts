@@ -13,8 +13,8 @@ import {
   type PaginationArgs,
   type PaginationLimits,
   toConnection,
-  valueAt,
 } from "../plan/connection.ts";
+import { keyParts, keyText, keyValues, rowsFilter } from "../keys.ts";
 import { type PagePlan, type PageQuery, planPage } from "../plan/page_plan.ts";
 import { readConnection } from "./read_from.ts";
 
@@ -44,7 +44,7 @@ export async function paginate<T extends object>(
 
 /**
  * Reads the cursor values of `plan`'s SQL terms for `rows` (rows of `plan.type`, from any
- * number of parents) in one query by primary key, into `plan.values`. Does nothing when the
+ * number of parents) in one query by primary key (every part of a composite key), into `plan.values`. Does nothing when the
  * order has no SQL term.
  */
 export async function fillOrderValues(
@@ -54,21 +54,27 @@ export async function fillOrderValues(
 ): Promise<void> {
   const terms = plan.terms.filter((t) => t.sql);
   if (terms.length === 0 || rows.length === 0) return;
-  const key = (row: object) => String(valueAt(row, plan.idProp));
-  const meta = em.getMetadata().find(plan.type.entity)!;
-  const pkColumn = meta.properties[plan.idProp].fieldNames[0];
+  const type = plan.type;
+  const meta = em.getMetadata().find(type.entity)!;
+  const parts = keyParts(type);
+  const columns = parts.map((part) => meta.properties[part.prop].fieldNames[0]);
+  const keys = new Map(rows.map((row) => {
+    const values = keyValues(type, row);
+    return [keyText(type, values), values];
+  }));
   const found: Row[] = await (em as SqlEntityManager)
-    .createQueryBuilder(plan.type.entity, "e0", readConnection(em))
+    .createQueryBuilder(type.entity, "e0", readConnection(em))
     .select([
-      plan.idProp,
+      ...parts.map((part) => part.prop),
       ...terms.map((t, i) => t.sql!.value("e0").as(`__order_${i}`)),
     ])
-    .where({ [plan.idProp]: { $in: [...new Set(rows.map((r) => valueAt(r, plan.idProp)))] } })
+    .where(rowsFilter(type, [...keys.values()]))
     .execute("all", false);
   const byKey = new Map(found.map((r) => [
-    String(r[pkColumn]),
+    keyText(type, columns.map((c) => r[c])),
     terms.map((t, i) => t.count ? Number(r[`__order_${i}`]) : r[`__order_${i}`] ?? null),
   ]));
+  const key = (row: object) => keyText(type, keyValues(type, row));
   for (const row of rows) {
     const values = byKey.get(key(row));
     if (values) plan.values.set(row, values);

@@ -1,9 +1,10 @@
 /**
  * Statements over the rows of many parents at once, every row tagged with its parent key
- * (`__parent`): a partitioned page (`ROW_NUMBER() OVER (PARTITION BY <parent key> ORDER BY
- * <order>, id)` kept to the page size + 1) and a grouped count (`COUNT(*) ... GROUP BY <parent
- * key>`). The parent key is the child's foreign-key column, or for `m:n` the parent's key
- * reached through the pivot table.
+ * (`__parent0`, `__parent1`, ... one column per column of the key): a partitioned page
+ * (`ROW_NUMBER() OVER (PARTITION BY <parent key> ORDER BY <order>, id)` kept to the page size + 1)
+ * and a grouped count (`COUNT(*) ... GROUP BY <parent key>`). The parent key is the child's
+ * foreign-key columns, or for `m:n` the parent's key columns reached through the pivot table; a
+ * composite key is matched on every column (`(a, b) IN ((?, ?), ...)`).
  *
  * @module
  */
@@ -11,6 +12,7 @@ import { type FilterQuery, QueryFlag } from "@mikro-orm/core";
 import { raw, type SqlEntityManager } from "@mikro-orm/sql";
 import { quoteIdentifiers } from "../dialect.ts";
 import type { NodeType } from "../graph.ts";
+import { keyParts, keyText } from "../keys.ts";
 import { orderSql, type PagePlan } from "../plan/page_plan.ts";
 import type { RequestContext } from "../request_context.ts";
 import { leanable, toRecords } from "./lean_records.ts";
@@ -18,27 +20,20 @@ import { whereFiltered } from "./orm_filters.ts";
 
 type Row = Record<string, unknown>;
 
-function column(em: SqlEntityManager, type: NodeType, prop: string): string {
-  const meta = em.getMetadata().find(type.entity);
-  const fieldName = meta?.properties[prop]?.fieldNames?.[0];
-  if (!fieldName) throw new Error(`cannot order ${type.name} by "${prop}" in a nested connection`);
-  return fieldName;
-}
-
 /**
- * One statement for all parents' pages: the target's rows of the parents `ids` (`parentRows`:
- * the foreign key, or the pivot table for `m:n`), every row tagged with its parent key, numbered
- * per parent in page order and kept to the page size + 1 (all rows when the page has no limit),
- * at most `limit` rows in all (the node budget's `LIMIT`, `row_limit.ts`).
+ * One statement for all parents' pages: the target's rows of the parents `ids` (their key values,
+ * `keys.ts`; `parentRows`: the foreign key, or the pivot table for `m:n`), every row tagged with
+ * its parent key, numbered per parent in page order and kept to the page size + 1 (all rows when
+ * the page has no limit), at most `limit` rows in all (the node budget's `LIMIT`, `row_limit.ts`).
  *
- * @returns `[parent key, hydrated row]` pairs, per parent in page order
+ * @returns `[parent key text (keyText), hydrated row]` pairs, per parent in page order
  */
 export async function loadPartitioned(
   ctx: RequestContext,
   parentType: NodeType,
   target: NodeType,
   inverse: string,
-  ids: readonly unknown[],
+  ids: readonly (readonly unknown[])[],
   page: PagePlan,
   where: FilterQuery<object>,
   fields: string[] | undefined,
@@ -47,10 +42,13 @@ export async function loadPartitioned(
   const em = ctx.em as SqlEntityManager;
   const selected = fields ? selectColumns(em, target, fields, "t") : ["t.*"];
   const { qb, parent } = await parentRows(ctx, parentType, target, inverse, ids, where, selected);
-  const parentKey = parent.key;
+  const parentKey = parent.columns.join(", ");
   let rows: Row[];
   if (page.query.limit === undefined) {
-    qb.orderBy([{ [raw(parentKey) as never]: "asc" }, ...page.query.orderBy] as never);
+    qb.orderBy([
+      ...parent.columns.map((c) => ({ [raw(c) as never]: "asc" })),
+      ...page.query.orderBy,
+    ] as never);
     // The pivot join of an m:n edge must not make MikroORM wrap the limit in a subquery.
     if (limit !== undefined) qb.limit(limit).setFlag(QueryFlag.DISABLE_PAGINATE);
     rows = await qb.execute("all", false);
@@ -65,8 +63,8 @@ export async function loadPartitioned(
     );
     // Lean rows read the page's columns and parent key; the row number only filters and orders.
     const columns = leanable(em.getMetadata().find(target.entity)!, fields)
-      ? [...outputColumns(em, target, fields!), "__parent"].map((c) => quoteIdentifiers(em, c))
-        .join(", ")
+      ? [...outputColumns(em, target, fields!), ...parentAliases(parent)]
+        .map((c) => quoteIdentifiers(em, c)).join(", ")
       : "*";
     const pages = em.createQueryBuilder(target.entity, "__page", ctx.read.connectionType)
       .from(qb, "__page")
@@ -75,28 +73,37 @@ export async function loadPartitioned(
         [raw(quoteIdentifiers(em, "__rn")) as never]: { $lte: raw(String(page.query.limit)) },
       })
       .orderBy([
-        { [raw(quoteIdentifiers(em, "__parent")) as never]: "asc" },
+        ...parentAliases(parent).map((c) => ({ [raw(quoteIdentifiers(em, c)) as never]: "asc" })),
         { [raw(quoteIdentifiers(em, "__rn")) as never]: "asc" },
       ] as never);
     if (limit !== undefined) pages.limit(limit);
     rows = await pages.execute("all", false);
   }
   const meta = em.getMetadata().find(target.entity)!;
+  const parentOfRow = (row: Row) =>
+    keyText(parentType, parentAliases(parent).map((alias) => row[alias]));
   if (leanable(meta, fields)) {
     const records = toRecords(em, meta, rows, fields!);
-    return records.map((record, i) => [String(rows[i].__parent), record]);
+    return records.map((record, i) => [parentOfRow(rows[i]), record]);
   }
   // Hydrate as `em.find` does (driver result mapping, then the entity factory merging into the
   // identity map); `em.map` would add a full `merge` per row, the largest cost of a request.
   const factory = em.getEntityFactory();
   const driver = em.getDriver();
-  const hydrated = rows.map(({ __parent, __rn: _rn, ...data }): [string, object] => [
-    String(__parent),
-    factory.create(target.entity, driver.mapResult(data, meta) as never, {
-      merge: true,
-      convertCustomTypes: true,
-    }) as object,
-  ]);
+  const aliases = parentAliases(parent);
+  const hydrated = rows.map((row): [string, object] => {
+    const data: Row = {};
+    for (const [column, value] of Object.entries(row)) {
+      if (column !== "__rn" && !aliases.includes(column)) data[column] = value;
+    }
+    return [
+      parentOfRow(row),
+      factory.create(target.entity, driver.mapResult(data, meta) as never, {
+        merge: true,
+        convertCustomTypes: true,
+      }) as object,
+    ];
+  });
   await em.getUnitOfWork().dispatchOnLoadEvent();
   return hydrated;
 }
@@ -130,41 +137,59 @@ function outputColumns(em: SqlEntityManager, type: NodeType, props: string[]): S
 
 /** How a batched statement over `target` rows tells each row's parent. */
 interface ParentKey {
-  /** SQL of the parent's key of a row. */
-  key: string;
+  /** SQL of the parent's key columns of a row, in key order. */
+  columns: string[];
   /** Adds the join to the parent, when the key is not on the target's table. */
   join(qb: { join(field: string, alias: string): unknown }): void;
 }
 
+/** The result column names of the parent key's columns: `__parent0`, `__parent1`, ... */
+function parentAliases(parent: ParentKey): string[] {
+  return parent.columns.map((_, i) => `__parent${i}`);
+}
+
 /**
- * The QueryBuilder over `target` rows ("t") of the parents `ids` (typed primary-key values),
- * selecting `select` and the parent key as `__parent`: `<key> in (...)` as SQL with one parameter
- * per id, which MikroORM inlines without walking a criteria object per id, then `where` with the
- * EntityManager's filters (`whereFiltered`).
+ * The QueryBuilder over `target` rows ("t") of the parents `ids` (their typed key values),
+ * selecting `select` and the parent key as `__parent0`, ...: `<key> in (...)` (`(<a>, <b>) in
+ * ((?, ?), ...)` for a composite key) as SQL with one parameter per value, which MikroORM inlines
+ * without walking a criteria object per id, then `where` with the EntityManager's filters
+ * (`whereFiltered`).
  */
 async function parentRows(
   ctx: RequestContext,
   parentType: NodeType,
   target: NodeType,
   inverse: string,
-  ids: readonly unknown[],
+  ids: readonly (readonly unknown[])[],
   where: FilterQuery<object>,
   select: unknown[],
 ) {
   const em = ctx.em as SqlEntityManager;
   const parent = parentOf(em, parentType, target, inverse);
+  const aliases = parentAliases(parent);
   const qb = em.createQueryBuilder(target.entity, "t", ctx.read.connectionType)
-    .select([...select, raw(`${parent.key} as ${quoteIdentifiers(em, "__parent")}`)] as never);
+    .select([
+      ...select,
+      ...parent.columns.map((c, i) => raw(`${c} as ${quoteIdentifiers(em, aliases[i])}`)),
+    ] as never);
   parent.join(qb);
-  qb.where(`${parent.key} in (${ids.map(() => "?").join(", ")})`, [...ids]);
+  const single = parent.columns.length === 1;
+  const tuple = single ? "?" : `(${parent.columns.map(() => "?").join(", ")})`;
+  qb.where(
+    `${single ? parent.columns[0] : `(${parent.columns.join(", ")})`} in (${
+      ids.map(() => tuple).join(", ")
+    })`,
+    ids.flat(),
+  );
   await whereFiltered(em, qb, target.entity, where, inverse);
   return { qb, parent };
 }
 
 /**
- * The parent key of `target` rows reached through `inverse`: the foreign-key column itself when
- * `inverse` is a many-to-one on the target (`where t.<fk> in (...)`, no join, the foreign key's
- * index serves the filter), else the parent's key joined through the pivot table (`m:n`).
+ * The parent key of `target` rows reached through `inverse`: the foreign-key columns themselves
+ * when `inverse` is a many-to-one on the target (`where t.<fk> in (...)`, no join, the foreign
+ * key's index serves the filter), else the parent's key columns joined through the pivot table
+ * (`m:n`).
  */
 function parentOf(
   em: SqlEntityManager,
@@ -173,31 +198,38 @@ function parentOf(
   inverse: string,
 ): ParentKey {
   const property = em.getMetadata().find(target.entity)!.properties[inverse];
-  if (property.kind === "m:1" && property.fieldNames.length === 1) {
+  if (property.kind === "m:1") {
     return {
-      key: quoteIdentifiers(em, "t", property.fieldNames[0]),
+      columns: property.fieldNames.map((c) => quoteIdentifiers(em, "t", c)),
       join: () => {},
     };
   }
+  const parentMeta = em.getMetadata().find(parentType.entity)!;
   return {
-    key: quoteIdentifiers(em, "p", column(em, parentType, parentType.id.prop)),
+    columns: keyParts(parentType).flatMap((part) =>
+      parentMeta.properties[part.prop].fieldNames.map((c) => quoteIdentifiers(em, "p", c))
+    ),
     join: (qb) => qb.join(`t.${inverse}`, "p"),
   };
 }
 
-/** One grouped `COUNT(*)` for all parents: parent key -> number of related rows. */
+/** One grouped `COUNT(*)` for all parents: parent key text (`keyText`) -> number of related rows. */
 export async function countPartitioned(
   ctx: RequestContext,
   parentType: NodeType,
   target: NodeType,
   inverse: string,
-  ids: readonly unknown[],
+  ids: readonly (readonly unknown[])[],
   filter: FilterQuery<object>,
 ): Promise<Map<string, number>> {
   const em = ctx.em as SqlEntityManager;
   const { qb, parent } = await parentRows(ctx, parentType, target, inverse, ids, filter, [
     raw(`count(*) as ${quoteIdentifiers(em, "__count")}`),
   ]);
-  const rows: Row[] = await qb.groupBy(raw(parent.key) as never).execute("all", false);
-  return new Map(rows.map((r) => [String(r.__parent), Number(r.__count)]));
+  const rows: Row[] = await qb.groupBy(parent.columns.map((c) => raw(c)) as never)
+    .execute("all", false);
+  const aliases = parentAliases(parent);
+  return new Map(
+    rows.map((r) => [keyText(parentType, aliases.map((a) => r[a])), Number(r.__count)]),
+  );
 }
