@@ -20,6 +20,30 @@ export type * from "./types.ts";
  * The executable schema for `createYoga({ schema })`: the generated SDL and resolvers, plus the
  * user's `typeDefs` and `resolvers` (which override generated ones field by field; typed by
  * `Resolvers`).
+ *
+ * @example A production server
+ * ```ts
+ * import { MikroORM } from "@mikro-orm/core";
+ * import { createYoga } from "graphql-yoga";
+ * import { mikrogqlPreset } from "@mikrogql/ext";
+ * import config from "./mikro-orm.config.ts";
+ * import { createSchema } from "./generated/mod.ts";
+ *
+ * const orm = await MikroORM.init(config);
+ * const yoga = createYoga({
+ *   schema: createSchema({
+ *     maxPageSize: 100, // `first`/`last` above 100: INVALID_PAGINATION
+ *     maxDepth: 5, // edges nested deeper: QUERY_TOO_DEEP
+ *   }),
+ *   context: () => ({ em: orm.em.fork() }),
+ *   ...mikrogqlPreset({ txOpener: orm, limits: { maxPageSize: 100 } }),
+ * });
+ * Deno.serve({ hostname: "127.0.0.1", port: 8000 }, yoga.fetch);
+ * ```
+ *
+ * @param options page-size and depth limits, runtime hooks, `readFrom`, and the user's own
+ *   `typeDefs` and `resolvers`
+ * @throws Error when the user's SDL does not merge with the generated one
  */
 export function createSchema(options: SchemaOptions<Resolvers> = {}): GraphQLSchema {
   return createGraphQLSchema(typeDefs, graph, options);
