@@ -35,8 +35,7 @@ const ROWS: Row[] = Array.from({ length: 6 }, (_, i) => ({ id: i + 1 }));
 function plan(args: PaginationArgs): ConnectionPlan {
   return {
     terms: [],
-    idProp: "id",
-    shape: { idKind: "int", valueKinds: [], order: "", type: "Post" },
+    shape: { idKinds: ["int"], valueKinds: [], order: "", type: "Post" },
     args,
     type: graph.types.Post,
     values: new WeakMap(),
@@ -218,7 +217,7 @@ Deno.test("cursorOf: the row's id and order values; SQL terms need their values 
   const byTitle: ConnectionPlan = {
     ...plan({}),
     terms: [title],
-    shape: { idKind: "int", valueKinds: ["string"], order: "TITLE", type: "Post" },
+    shape: { idKinds: ["int"], valueKinds: ["string"], order: "TITLE", type: "Post" },
   };
   const cursor = cursorOf(byTitle, { id: 3, title: "Hello" });
   assertEquals(decodeCursor(cursor, byTitle.shape, "after"), {

@@ -15,7 +15,7 @@ import {
 } from "../../../runtime/plan/cursor.ts";
 
 const SHAPE: CursorShape = {
-  idKind: "int",
+  idKinds: ["int"],
   valueKinds: ["string", "time", "bigint", "float", "boolean", "enum", "exactTime", "exact", "int"],
   order: "TITLE,CREATED_AT,BIG,SCORE,DONE,STATUS,EXACT_TIME,EXACT,COUNT",
   type: "Post",
@@ -70,7 +70,7 @@ Deno.test("cursor: every value kind survives a round trip", () => {
   const epoch = { id: "01HX", values: [1_767_323_045_678], order: "T", type: "Todo" };
   assertEquals(
     decodeCursor(encodeCursor(epoch), {
-      idKind: "string",
+      idKinds: ["string"],
       valueKinds: ["exactTime"],
       order: "T",
       type: "Todo",
@@ -80,13 +80,30 @@ Deno.test("cursor: every value kind survives a round trip", () => {
   // bigint keys come back as decimal strings
   assertEquals(
     decodeCursor(encodeCursor({ id: 2n ** 40n, values: [], order: "", type: "T" }), {
-      idKind: "bigint",
+      idKinds: ["bigint"],
       valueKinds: [],
       order: "",
       type: "T",
     }, "after").id,
     "1099511627776",
   );
+});
+
+Deno.test("cursor: a composite key's id is the list of its parts, each of its kind", () => {
+  const shape: CursorShape = {
+    idKinds: ["int", "string"],
+    valueKinds: ["string"],
+    order: "NAME",
+    type: "BookCopy",
+  };
+  const cursor = { id: [1, "a"], values: ["x"], order: "NAME", type: "BookCopy" };
+  assertEquals(decodeCursor(encodeCursor(cursor), shape, "after"), cursor);
+  for (const id of [[1], [1, 2], ["1", "a"], [1, null], 1, "a"]) {
+    assertStringIncludes(
+      refusal(encodeCursor({ ...cursor, id }), shape).message,
+      "bad id",
+    );
+  }
 });
 
 /** The error `decodeCursor` throws for `value`. */

@@ -13,10 +13,8 @@ import {
   encodeGlobalId,
   globalIdOf,
   isOfType,
-  keyFilter,
-  keysFilter,
-  primaryKeyOf,
 } from "../../../runtime/plan/global_id.ts";
+import { keyFilter, keysFilter, primaryKeyOf } from "../../../runtime/keys.ts";
 import { graph as blog } from "../../../examples/blog/generated/node.ts";
 import { graph as shop } from "../../../examples/shop/generated/node.ts";
 import { graph as raw } from "../../../examples/todo/variants/raw/generated/node.ts";
