@@ -36,7 +36,7 @@ export type * from "./types.ts";
  *     maxDepth: 5, // edges nested deeper: QUERY_TOO_DEEP
  *   }),
  *   context: () => ({ em: orm.em.fork() }),
- *   ...mikrogqlPreset({ txOpener: orm, limits: { maxPageSize: 100 } }),
+ *   ...mikrogqlPreset({ txOpener: orm, limits: { maxCost: 100_000 } }),
  * });
  * Deno.serve({ hostname: "127.0.0.1", port: 8000 }, yoga.fetch);
  * ```
