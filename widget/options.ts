@@ -11,7 +11,11 @@ import type { DocSearchHit, IndexEntry, SearchClient } from "./search.ts";
 import { mergeTranslations, type PartialTranslations, type Translations } from "./translations.ts";
 import type { Html } from "./ui/html.ts";
 
-/** What a template function may return (spec rule 3): an HTML string, an element (or several), or a component. */
+/**
+ * What a template function may return (spec rule 3): an element (or
+ * several) from the `html` helper or JSX, a component, or a plain string,
+ * which is shown as text (as DocSearch 4.7.1 does: markup only through `html`).
+ */
 export type TemplateResult =
   | string
   | VNode

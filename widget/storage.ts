@@ -1,5 +1,9 @@
 /**
- * Recent and favorite searches in local storage. Every failure of the storage
+ * Recent and favorite searches in local storage, under DocSearch 4.7.1's
+ * keys (`__DOCSEARCH_RECENT_SEARCHES__<index>` and
+ * `__DOCSEARCH_FAVORITE_SEARCHES__<index>`, the first index's name) and in
+ * its shape (hits without highlights), so a page that moves from DocSearch
+ * keeps its users' searches, and back. Every failure of the storage
  * (unavailable, corrupt, full) is swallowed (`./stored_list.ts`): the lists
  * then read as empty and writes are skipped, so the search box keeps working.
  *
@@ -15,13 +19,12 @@ export const MAX_FAVORITES = 10;
 
 /**
  * Where and how many searches to keep: the options' `environment`, the
- * keys' scope (`appId` and the first of `indices`), nothing read or written
- * with `disableUserPersonalization`, and the limits.
+ * keys' scope (the first of `indices`), nothing read or written with
+ * `disableUserPersonalization`, and the limits.
  */
 export type SearchStorageOptions = Pick<
   ResolvedOptions,
   | "environment"
-  | "appId"
   | "indices"
   | "disableUserPersonalization"
   | "recentSearchesLimit"
@@ -44,7 +47,7 @@ export interface SearchStorage {
 export function createSearchStorage(
   options: SearchStorageOptions,
 ): SearchStorage {
-  const scope = `${options.appId}-${options.indices[0].name}`;
+  const scope = options.indices[0].name;
   const store = (key: string) =>
     storedList<DocSearchHit>(
       storedItem(options.environment, "localStorage", key, options.disableUserPersonalization),

@@ -2,7 +2,7 @@
  * One answer of the Ask AI screen: "Thinking..." until its first part, its
  * tool calls and texts (`./answer_parts.ts`), the stopped note or the error,
  * and once it is complete, its related sources (chips opening in a new tab:
- * the answer's links, then the cited sources, deduplicated) and its actions
+ * the answer's Markdown links and bare URLs outside code, then the cited sources, deduplicated) and its actions
  * (copy, like, dislike).
  *
  * @module
@@ -13,7 +13,7 @@ import type { AskAiScreenTranslations } from "../translations.ts";
 import { html } from "../ui/html.ts";
 import { copyIcon, pageIcon, thumbIcon } from "../ui/icons.ts";
 import { AnswerParts } from "./answer_parts.ts";
-import { isSafeUrl, renderMarkdown } from "./markdown.ts";
+import { answerSources, isSafeUrl } from "./markdown.ts";
 import { messageText, type UiMessage } from "./messages.ts";
 import type { Chat } from "./use_chat.ts";
 
@@ -35,7 +35,7 @@ export function Answer(props: AnswerProps): VNode {
   const { message, translations: t, environment } = props;
   const text = messageText(message);
   const sources = [
-    ...renderMarkdown(text, environment.document).links,
+    ...answerSources(text, environment.document.baseURI),
     ...message.parts.flatMap((p) =>
       p.type === "source-url" && isSafeUrl(p.url, environment.document.baseURI)
         ? [{ url: p.url, title: p.title ?? p.url }]

@@ -86,7 +86,7 @@ export function AnswerParts(
         <div
           class="DocSearch-Markdown-Content"
           dangerouslySetInnerHTML=${{
-            __html: renderMarkdown(part.text, environment.document).html,
+            __html: renderMarkdown(part.text, environment.document.baseURI),
           }}
         />
       ` as VNode);

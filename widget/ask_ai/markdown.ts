@@ -1,20 +1,35 @@
 /**
- * Answers as Markdown: rendered by `snarkdown` block by block (paragraphs
- * are `<p>`), then sanitized against an
- * allow-list inside an inert template (nothing loads or runs there), so raw
- * HTML from the answer never becomes
- * elements (disallowed elements are replaced by their text, `script`/`style`
- * dropped), attributes other than a safe `href` are removed, and links with
- * schemes other than http, https and mailto (e.g. `javascript:`) lose it.
+ * Answers as Markdown, without a DOM: raw HTML is escaped to text in every
+ * position (text, emphasis, links' texts, code), so the only elements are
+ * the ones the Markdown makes. Fenced code blocks are rendered here (their
+ * info string gives at most a `language-*` class of word characters, so it
+ * cannot break out of the attribute); the other blocks by `snarkdown`,
+ * after `&` and `<` are escaped, with paragraphs as `<p>`. Links keep a
+ * relative, http, https or mailto URL and open in a new tab; other links
+ * (e.g. `javascript:`) become their text, and images their alt text.
+ *
+ * The related sources of an answer (`answerSources`) follow DocSearch v4:
+ * its Markdown links, then its bare URLs, outside code, deduplicated.
  *
  * @module
  */
 import snarkdown from "snarkdown";
 
-const ALLOWED = new Set(
-  "A P BR STRONG B EM I CODE PRE UL OL LI H1 H2 H3 H4 H5 H6 BLOCKQUOTE HR DEL S TABLE THEAD TBODY TR TH TD"
-    .split(" "),
-);
+/** A related source of an answer: its URL and its title (the URL for a bare URL). */
+export interface AnswerSource {
+  url: string;
+  title: string;
+}
+
+/** `text` with `&` and `<` escaped: no tag can start in it. */
+const escapeText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+
+/** An attribute value as written by `snarkdown` (`"<>` escaped) over escaped text, decoded. */
+const attributeValue = (value: string) =>
+  value.replace(
+    /&(lt|gt|quot|amp);/g,
+    (_, name: string) => ({ lt: "<", gt: ">", quot: '"', amp: "&" })[name]!,
+  );
 
 /** Whether `href` is relative or uses http, https or mailto. */
 export function isSafeUrl(href: string, base: string): boolean {
@@ -25,70 +40,81 @@ export function isSafeUrl(href: string, base: string): boolean {
   }
 }
 
-/** A link of an answer: its URL and its text. */
-export interface AnswerLink {
-  url: string;
-  title: string;
-}
-
-/** Sanitizes `node`'s descendants in place; adds the links left, in document order, to `links`. */
-function clean(node: Element | DocumentFragment, base: string, links: AnswerLink[]): void {
-  for (const child of [...node.children]) {
-    if (child.tagName === "SCRIPT" || child.tagName === "STYLE") {
-      child.remove();
-      continue;
-    }
-    clean(child, base, links);
-    if (!ALLOWED.has(child.tagName)) {
-      child.replaceWith(...child.childNodes);
-      continue;
-    }
-    for (const { name, value } of [...child.attributes]) {
-      const keep = name === "href" && child.tagName === "A" && isSafeUrl(value, base);
-      if (!keep) child.removeAttribute(name);
-    }
-    const url = child.getAttribute("href");
-    if (url) links.push({ url, title: child.textContent || url });
-  }
-}
-
 /**
- * The Markdown `text` as HTML blocks: `snarkdown` per block (blocks split at
- * blank lines outside code fences), inline-only blocks wrapped in `<p>`, as
- * `snarkdown` alone joins paragraphs with `<br>`.
+ * The blocks of `text` (split at blank lines outside code fences): fenced
+ * code rendered here, the others by `snarkdown` over escaped text, an
+ * inline-only block wrapped in `<p>` (`snarkdown` alone joins paragraphs
+ * with `<br>`).
  */
 function blocks(text: string): string {
   const parts: string[] = [];
-  let fenced = false;
+  let fence: string[] | null = null;
   let block = "";
+  const end = () => {
+    if (block) parts.push(snarkdown(escapeText(block)));
+    block = "";
+  };
+  const code = ([open, ...lines]: string[]) =>
+    parts.push(`${open}${escapeText(lines.join("\n")).replace(/>/g, "&gt;")}</code></pre>`);
   for (const line of text.split("\n")) {
-    if (line.startsWith("```")) fenced = !fenced;
-    if (!fenced && line.trim() === "") {
-      if (block) parts.push(block);
-      block = "";
-    } else {
-      block += (block ? "\n" : "") + line;
-    }
+    if (fence) {
+      if (line.trimStart().startsWith("```")) {
+        code(fence);
+        fence = null;
+      } else fence.push(line);
+    } else if (line.trimStart().startsWith("```")) {
+      end();
+      const language = /^[\w-]+/.exec(line.trimStart().slice(3).trim())?.[0];
+      fence = [
+        `<pre class="DocSearch-CodeSnippet"><code${
+          language ? ` class="language-${language}"` : ""
+        }>`,
+      ];
+    } else if (line.trim() === "") end();
+    else block += (block ? "\n" : "") + line;
   }
-  if (block) parts.push(block);
-  return parts.map((part) => {
-    const html = snarkdown(part);
-    return /^<(h\d|ul|ol|pre|blockquote|hr|table)\b/.test(html) ? html : `<p>${html}</p>`;
-  }).join("");
+  if (fence) code(fence);
+  end();
+  return parts.map((html) =>
+    /^<(h\d|ul|ol|pre|blockquote|hr)\b/.test(html) ? html : `<p>${html}</p>`
+  ).join("");
 }
 
 /**
- * Sanitized HTML for the Markdown `text`, relative links resolved against
- * `document`'s URL, and the safe links of that HTML, in order, with their
- * texts.
+ * HTML for the Markdown `text`, whose elements are only the Markdown's
+ * (relative links are checked against `base`, the page's URL).
  */
-export function renderMarkdown(
-  text: string,
-  document: Document,
-): { html: string; links: AnswerLink[] } {
-  const template = document.createElement("template");
-  template.innerHTML = blocks(text);
-  const links: AnswerLink[] = [];
-  clean(template.content, document.baseURI, links);
-  return { html: template.innerHTML, links };
+export function renderMarkdown(text: string, base: string): string {
+  return blocks(text)
+    .replace(/<img src="[^"]*" alt="([^"]*)">/g, "$1")
+    .replace(
+      /<a href="([^"]*)">([\s\S]*?)<\/a>/g,
+      (_, href: string, inner: string) =>
+        isSafeUrl(attributeValue(href), base)
+          ? `<a href="${href}" target="_blank" rel="noopener noreferrer">${inner}</a>`
+          : inner,
+    );
+}
+
+/**
+ * The related sources of an answer's Markdown `text`, as DocSearch v4 lists
+ * them: its Markdown links (`[title](url)`), then its bare http(s) URLs
+ * (trailing punctuation left out), both outside code blocks and code spans,
+ * safe ones only, each URL once.
+ */
+export function answerSources(text: string, base: string): AnswerSource[] {
+  const prose = text.replace(/```[\s\S]*?(```|$)/g, "").replace(/`[^`\n]*`/g, "");
+  const found = [
+    ...[...prose.matchAll(/\[([^\]]*)\]\(([^)\s]+)\)/g)].map(([, title, url]) => ({
+      url,
+      title: title.trim() || url,
+    })),
+    ...[...prose.matchAll(/(?<!\]\()https?:\/\/[^\s<>"{}|\\^`[\]]+/g)].map(([match]) => {
+      const url = match.replace(/[.,;:!?)]+$/, "");
+      return { url, title: url };
+    }),
+  ];
+  return found.filter((link, i) =>
+    isSafeUrl(link.url, base) && found.findIndex((l) => l.url === link.url) === i
+  );
 }

@@ -75,7 +75,7 @@ export function Hit(props: HitProps): VNode {
   }
   </div>` as VNode;
   const content = hitComponent
-    ? renderTemplate(hitComponent, { hit, children }, "DocSearch-Hit-template")
+    ? renderTemplate(hitComponent, { hit, children })
     : html`<a href=${hit.url} tabindex="-1">${children}</a>`;
   return html`
     <div

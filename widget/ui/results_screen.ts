@@ -59,6 +59,6 @@ export function ResultsFooter(
   },
 ): VNode {
   return html`<section class="DocSearch-HitsFooter">
-    ${renderTemplate(template, { state }, "DocSearch-HitsFooter-template")}
+    ${renderTemplate(template, { state })}
   </section>` as VNode;
 }

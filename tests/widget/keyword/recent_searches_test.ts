@@ -116,14 +116,14 @@ await keywordTest(
             hierarchy: { lvl0: "Guides", lvl1: "Getting started", lvl2: `Favorite ${i}` },
           });
           localStorage.setItem(
-            "__DOCSEARCH_FAVORITE_SEARCHES__mikrogql-mikrogql-docs",
+            "__DOCSEARCH_FAVORITE_SEARCHES__mikrogql-docs",
             JSON.stringify(Array.from({ length: 10 }, (_, i) => hit(i))),
           );
         });
         await select(favorites, 1);
         await favorites.click(`${HIT} >> nth=0 >> [title="Save this search"]`);
         const stored = await favorites.evaluate(() =>
-          JSON.parse(localStorage.getItem("__DOCSEARCH_FAVORITE_SEARCHES__mikrogql-mikrogql-docs")!)
+          JSON.parse(localStorage.getItem("__DOCSEARCH_FAVORITE_SEARCHES__mikrogql-docs")!)
             .map((h: { objectID: string }) => h.objectID)
         );
         assertEquals(stored.length, 10, "at most 10 favorites");
@@ -154,9 +154,8 @@ await keywordTest(
       "corrupt, full or unavailable localStorage never breaks the search box",
       async () => {
         const setups = {
-          corrupt:
-            `localStorage.setItem("__DOCSEARCH_RECENT_SEARCHES__mikrogql-mikrogql-docs", "{not json");
-        localStorage.setItem("__DOCSEARCH_FAVORITE_SEARCHES__mikrogql-mikrogql-docs", '[{"bogus":1}]');`,
+          corrupt: `localStorage.setItem("__DOCSEARCH_RECENT_SEARCHES__mikrogql-docs", "{not json");
+        localStorage.setItem("__DOCSEARCH_FAVORITE_SEARCHES__mikrogql-docs", '[{"bogus":1}]');`,
           full:
             `Storage.prototype.setItem = () => { throw new DOMException("full", "QuotaExceededError"); };`,
           unavailable:

@@ -9,8 +9,8 @@ import { createSearchStorage, MAX_FAVORITES } from "../../../widget/storage.ts";
 import type { DocSearchHit, HitType } from "../../../widget/search.ts";
 import { MemoryStorage, windowWith } from "./fake_storage.ts";
 
-const RECENT = "__DOCSEARCH_RECENT_SEARCHES__app-docs";
-const FAVORITE = "__DOCSEARCH_FAVORITE_SEARCHES__app-docs";
+const RECENT = "__DOCSEARCH_RECENT_SEARCHES__docs";
+const FAVORITE = "__DOCSEARCH_FAVORITE_SEARCHES__docs";
 
 const hit = (objectID: string, type: HitType = "lvl2", url = `/p#${objectID}`): DocSearchHit => ({
   objectID,
@@ -26,7 +26,6 @@ function setup(options: { disabled?: boolean; limit?: number; withFavorites?: nu
   const local = new MemoryStorage();
   const storage = createSearchStorage({
     environment: windowWith(local),
-    appId: "app",
     indices: [{ name: "docs" }, { name: "blog" }],
     disableUserPersonalization: options.disabled ?? false,
     recentSearchesLimit: options.limit ?? 7,

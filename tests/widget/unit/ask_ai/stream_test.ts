@@ -28,6 +28,13 @@ Deno.test("events split across reads and CRLF lines; comments and other fields i
   );
 });
 
+Deno.test("a CRLF split across reads ends one line; CR alone ends a line", async () => {
+  assertEquals(
+    await read('data: {"type":"start"}\r', "\n\r", '\ndata: {"type":"finish"}\r\r'),
+    [{ type: "start" }, { type: "finish" }],
+  );
+});
+
 Deno.test("a finish or abort chunk ends the stream; nothing after it is read", async () => {
   assertEquals(
     await read('data: {"type":"finish"}\n\ndata: {"type":"start"}\n\n'),
