@@ -24,6 +24,14 @@ export interface AnswerSource {
 /** `text` with `&` and `<` escaped: no tag can start in it. */
 const escapeText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
 
+/**
+ * A block's text for `snarkdown`: escaped, and the underscores that follow a
+ * character and precede a word character (`snake_case`, `window.__x`)
+ * written as `&#95;`: CommonMark takes no emphasis there, `snarkdown` would.
+ */
+const markdownText = (text: string) =>
+  escapeText(text).replace(/(?<=[^\s_])_+(?=[^\W_])/g, (run) => "&#95;".repeat(run.length));
+
 /** An attribute value as written by `snarkdown` (`"<>` escaped) over escaped text, decoded. */
 const attributeValue = (value: string) =>
   value.replace(
@@ -51,7 +59,7 @@ function blocks(text: string): string {
   let fence: string[] | null = null;
   let block = "";
   const end = () => {
-    if (block) parts.push(snarkdown(escapeText(block)));
+    if (block) parts.push(snarkdown(markdownText(block)));
     block = "";
   };
   const code = ([open, ...lines]: string[]) =>

@@ -54,6 +54,14 @@ Deno.test("HTML inside emphasis stays text inside one <strong>", () => {
   assertEquals(tags(render("*<b>x</b>* and __<i>y</i>__")), ["p", "em", "strong"]);
 });
 
+Deno.test("underscores inside words are text, as CommonMark has them; __x__ and _x_ emphasis", () => {
+  assertEquals(
+    render("snake_case and window.__pwned='x' then parent.__pwned"),
+    "<p>snake&#95;case and window.&#95;&#95;pwned='x' then parent.&#95;&#95;pwned</p>",
+  );
+  assertEquals(render("__bold__ and _em_"), "<p><strong>bold</strong> and <em>em</em></p>");
+});
+
 Deno.test("no javascript: link or image (DocSearch: does not emit javascript: links/images)", () => {
   const link = render(`[click](javascript${":"}alert(1))`);
   assert(!link.includes(`javascript${":"}`), link);
