@@ -19,6 +19,7 @@ import {
 } from "../runtime/annotations.ts";
 import type { IdDescription, ScalarKind } from "../runtime/graph.ts";
 import { queryFieldName } from "../runtime/names.ts";
+import { DocComments } from "./doc_comments.ts";
 import { find, ModelAnnotations, skipModes } from "./read_annotations.ts";
 import { Diagnostics } from "./diagnostics.ts";
 import { Embeddables, flattened } from "./embeddables.ts";
@@ -91,6 +92,7 @@ const GRAPHQL_SCALAR: Record<ScalarKind, string> = {
 /** The state of one Model build; each method is one step. */
 class ModelBuilder {
   readonly #annotations: ModelAnnotations;
+  readonly #docs = new DocComments();
   /** Class name -> why it is not a node type, for the warning on edges into it. */
   readonly #leftOut = new Map<string, string>();
   /** Class name -> GraphQL type name of the node types. */
@@ -206,7 +208,7 @@ class ModelBuilder {
       collectedFor: {},
       multiOrder: !!find(annotations.entity, "MultiOrder"),
       prefix: find(annotations.entity, "IdPrefix")?.prefix,
-      description: meta.comment,
+      description: meta.comment ?? this.#docs.entity(loaded.file, loaded.exportName),
     };
     if (inheritanceRoot(meta)) type.abstract = true;
     const rootName = meta.root !== meta ? this.#typeOfClass.get(meta.root.className) : undefined;
@@ -359,7 +361,7 @@ class ModelBuilder {
       name: prop.name,
       graphqlType,
       nullable: !!prop.nullable || !!computed,
-      description: prop.comment,
+      description: prop.comment ?? this.#propertyDoc(meta, prop.name),
       skip: skipModes(list),
       generated: generated(prop) || !!(prop.primary && prop.autoincrement),
       optional: optionalOnCreate(meta, prop),
@@ -433,7 +435,10 @@ class ModelBuilder {
     }
     for (const name of mapsTo?.names ?? [prop.name]) {
       claim(name);
-      type.edges.push(edge(prop, name, target, connection, !!find(list, "Unbind"), skip));
+      type.edges.push({
+        ...edge(prop, name, target, connection, !!find(list, "Unbind"), skip),
+        description: prop.comment ?? this.#propertyDoc(type.meta, prop.name),
+      });
     }
   }
 
@@ -459,6 +464,12 @@ class ModelBuilder {
   }
 
   /** Records an error on `type`'s property `prop` and abandons the property (or the type). */
+  /** The doc comment of `meta`'s property `prop` in its entity's module. */
+  #propertyDoc(meta: EntityMetadata, prop: string): string | undefined {
+    const loaded = this.loaded.entities.find((e) => e.className === meta.className);
+    return loaded && this.#docs.property(loaded.file, loaded.exportName, prop);
+  }
+
   #fail(type: ModelType, prop: string, message: string): never {
     return this.diagnostics.fail({ file: type.file, entity: type.meta.className, prop, message });
   }

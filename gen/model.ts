@@ -29,7 +29,7 @@ export interface ModelField extends FieldDescription {
   name: string;
   /** The property is nullable: the GraphQL field has no `!`. */
   nullable: boolean;
-  /** The GraphQL description (the property's `comment`). */
+  /** The GraphQL description (the property's `comment`, else its doc comment). */
   description?: string;
   /** The `Skip` modes annotated on the property (`SkipWhereInput | ...`), `0` for none. */
   skip: number;
@@ -66,6 +66,8 @@ export interface ModelEdge extends EdgeDescription {
   generated: boolean;
   /** The `Skip` modes annotated on the property, `0` for none. */
   skip: number;
+  /** The GraphQL description (the property's `comment`, else its doc comment). */
+  description?: string;
 }
 
 /** One value of `<T>OrderField`. */
@@ -182,7 +184,7 @@ export interface ModelType extends Omit<NodeTypeDescription, "entity"> {
   multiOrder: boolean;
   /** `<T>WhereInput`, unless `Skip(SkipWhereInput)`. */
   where?: ModelWhereInput;
-  /** The GraphQL description (the entity's `comment`). */
+  /** The GraphQL description (the entity's `comment`, else its doc comment). */
   description?: string;
 }
 

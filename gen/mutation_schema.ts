@@ -17,7 +17,7 @@ import {
   type GraphQLScalarType,
 } from "graphql";
 import { withArticle } from "./english.ts";
-import type { Model, ModelMutationInput } from "./model.ts";
+import type { Model, ModelMutationInput, ModelMutationInputField } from "./model.ts";
 
 /** How the mutation types reach the rest of the schema. */
 export interface MutationTypeLookup {
@@ -47,7 +47,9 @@ export function buildMutationTypes(model: Model, lookup: MutationTypeLookup): Mu
       fields[create.field] = {
         type: node,
         description: `Creates ${withArticle(type.name)} and returns it.`,
-        args: { input: { type: new GraphQLNonNull(input) } },
+        args: {
+          input: { type: new GraphQLNonNull(input), description: `The new ${type.name}.` },
+        },
       };
     }
     if (update) {
@@ -60,7 +62,10 @@ export function buildMutationTypes(model: Model, lookup: MutationTypeLookup): Mu
       fields[update.field] = {
         type: node,
         description: `Updates the ${type.name} with the given ID and returns it.`,
-        args: { id, input: { type: new GraphQLNonNull(input) } },
+        args: {
+          id,
+          input: { type: new GraphQLNonNull(input), description: "The changes." },
+        },
       };
     }
     if (remove) {
@@ -72,7 +77,12 @@ export function buildMutationTypes(model: Model, lookup: MutationTypeLookup): Mu
     }
   }
   if (Object.keys(fields).length === 0) return { inputs };
-  return { mutation: new GraphQLObjectType({ name: "Mutation", fields }), inputs };
+  const mutation = new GraphQLObjectType({
+    name: "Mutation",
+    description: "The root of every mutation: each runs in one transaction (the Transactioner).",
+    fields,
+  });
+  return { mutation, inputs };
 }
 
 function inputObject(
@@ -87,7 +97,22 @@ function inputObject(
       const named = f.graphqlType === "ID" ? GraphQLID : lookup.input(f.graphqlType);
       let type: GraphQLInputType = f.list ? new GraphQLList(new GraphQLNonNull(named)) : named;
       if (f.required) type = new GraphQLNonNull(type);
-      return [f.name, { type }];
+      return [f.name, { type, description: inputFieldDescription(f) }];
     })),
   });
+}
+
+/** What an input field does, as its description. */
+function inputFieldDescription(f: ModelMutationInputField): string {
+  const what = f.kind === "field" ? f.prop : `the ${f.prop} edge`;
+  switch (f.op) {
+    case "set":
+      return f.kind === "field" ? `Sets ${f.prop}.` : `Sets ${what} by global ID.`;
+    case "clear":
+      return f.kind === "edges" ? `Removes every node of ${what}.` : `Sets ${what} to null.`;
+    case "add":
+      return `Adds nodes to ${what} by global ID.`;
+    case "remove":
+      return `Removes nodes from ${what} by global ID.`;
+  }
 }

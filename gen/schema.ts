@@ -77,8 +77,9 @@ class SchemaBuilder {
       e.name,
       new GraphQLEnumType({
         name: e.name,
+        description: `The values of ${e.name}.`,
         values: Object.fromEntries(
-          e.values.map((v) => [v.name, { value: v.name }]),
+          e.values.map((v) => [v.name, { value: v.name, description: `${e.name} ${v.name}.` }]),
         ),
       }),
     ]));
@@ -212,7 +213,14 @@ class SchemaBuilder {
       name: orderFieldName(type.name),
       description: `Properties by which ${type.name} connections can be ordered.`,
       values: Object.fromEntries(
-        type.orderFields.map((o) => [o.name, { value: o.name }]),
+        type.orderFields.map((o) => [o.name, {
+          value: o.name,
+          description: o.count
+            ? `Order by the number of ${o.prop}.`
+            : o.field
+            ? `Order by the ${o.field} of ${o.prop}.`
+            : `Order by ${o.prop}.`,
+        }]),
       ),
     });
     return new GraphQLInputObjectType({
@@ -281,7 +289,7 @@ class SchemaBuilder {
           : [this.#node],
       fields: () => {
         const fields: GraphQLFieldConfigMap<unknown, unknown> = {
-          id: { type: nonNull(GraphQLID) },
+          id: { type: nonNull(GraphQLID), description: "The ID of the object." },
         };
         for (const f of type.fields) {
           fields[f.name] = { type: this.#outputOf(f), description: f.description };
@@ -290,15 +298,20 @@ class SchemaBuilder {
           const target = this.model.types.find((t) => t.name === e.target)!;
           if (e.unique) {
             const object = this.#objects.get(e.target)!;
-            fields[e.name] = { type: e.nullable ? object : nonNull(object) };
+            fields[e.name] = {
+              type: e.nullable ? object : nonNull(object),
+              description: e.description,
+            };
           } else if (e.connection) {
             fields[e.name] = {
               type: nonNull(this.#connections.get(e.target)!),
               args: this.#connectionArgs(target),
+              description: e.description,
             };
           } else {
             fields[e.name] = {
               type: new GraphQLList(nonNull(this.#objects.get(e.target)!)),
+              description: e.description,
             };
           }
         }
@@ -312,6 +325,7 @@ class SchemaBuilder {
   #query(): GraphQLObjectType {
     return new GraphQLObjectType({
       name: "Query",
+      description: "The root of every query: nodes by global ID and a connection per node type.",
       fields: () => {
         const fields: GraphQLFieldConfigMap<unknown, unknown> = {
           node: {
@@ -337,6 +351,7 @@ class SchemaBuilder {
           fields[type.queryField] = {
             type: nonNull(this.#connections.get(type.name)!),
             args: this.#connectionArgs(type),
+            description: `${plural(type.name)}, paginated, ordered and filtered by the arguments.`,
           };
         }
         return fields;

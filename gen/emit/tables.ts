@@ -33,6 +33,7 @@ const EDGE_OWN: OwnKeys<ModelEdge, EdgeDescription> = {
   removable: true,
   generated: true,
   skip: true,
+  description: true,
 };
 const ORDER_OWN: OwnKeys<ModelOrderField, OrderFieldDescription> = { name: true };
 

@@ -8,9 +8,13 @@ export const Comment = defineEntity({
   name: "Comment",
   properties: {
     id: p.integer().primary(),
+    /** The comment itself, plain text. */
     text: p.text(),
+    /** When the comment was written. */
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** The post commented on. */
     post: () => p.manyToOne(Post).index(),
+    /** Who wrote the comment. */
     author: () => p.manyToOne(User).index(),
   },
 });

@@ -7,8 +7,11 @@ export const Photo = defineEntity({
   name: "Photo",
   properties: {
     id: p.integer().primary(),
+    /** Where the image is served from. */
     url: p.string(),
+    /** The text shown under the photo, if any. */
     caption: p.string().nullable(),
+    /** Who uploaded the photo. */
     user: () => p.manyToOne(User).index(),
     /** Unidirectional m:n (no inverse on User): loaded through the pivot table. */
     likedBy: () => p.manyToMany(User),

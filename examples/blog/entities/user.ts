@@ -15,10 +15,15 @@ export const User = defineEntity({
   name: "User",
   properties: {
     id: p.integer().primary(),
+    /** The name shown with the user's posts. */
     name: p.string(),
+    /** The user's e-mail address, unique. */
     email: p.string().unique(),
+    /** When the user signed up. */
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** The photos the user uploaded. */
     photos: () => p.oneToMany(Photo).mappedBy("user"),
+    /** The posts the user wrote. */
     posts: () => p.oneToMany(Post).mappedBy("author"),
   },
 });

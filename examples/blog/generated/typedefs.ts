@@ -46,11 +46,21 @@ enum OrderDirection {
   DESC
 }
 
+"""A comment on a post."""
 type Comment implements Node {
+  """The ID of the object."""
   id: ID!
+
+  """The comment itself, plain text."""
   text: String!
+
+  """When the comment was written."""
   createdAt: Time!
+
+  """The post commented on."""
   post: Post!
+
+  """Who wrote the comment."""
   author: User!
 }
 
@@ -89,6 +99,7 @@ input CommentOrder {
 
 """Properties by which Comment connections can be ordered."""
 enum CommentOrderField {
+  """Order by createdAt."""
   CREATED_AT
 }
 
@@ -96,71 +107,156 @@ enum CommentOrderField {
 CommentWhereInput is used for filtering Comment objects: predicates in one object are ANDed.
 """
 input CommentWhereInput {
+  """Matches what the given predicates do not match."""
   not: CommentWhereInput
+
+  """Matches what every given object matches."""
   and: [CommentWhereInput!]
+
+  """Matches what any given object matches."""
   or: [CommentWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """text field predicates"""
+  """text field predicates: equal to the value."""
   text: String
+
+  """text is not equal to the value."""
   textNEQ: String
+
+  """text is one of the values."""
   textIn: [String!]
+
+  """text is none of the values."""
   textNotIn: [String!]
+
+  """text is greater than the value."""
   textGT: String
+
+  """text is greater than or equal to the value."""
   textGTE: String
+
+  """text is less than the value."""
   textLT: String
+
+  """text is less than or equal to the value."""
   textLTE: String
+
+  """text contains the value (case-sensitive)."""
   textContains: String
+
+  """text starts with the value."""
   textHasPrefix: String
+
+  """text ends with the value."""
   textHasSuffix: String
+
+  """text is equal to the value, ignoring case."""
   textEqualFold: String
+
+  """text contains the value, ignoring case."""
   textContainsFold: String
 
-  """createdAt field predicates"""
+  """createdAt field predicates: equal to the value."""
   createdAt: Time
+
+  """createdAt is not equal to the value."""
   createdAtNEQ: Time
+
+  """createdAt is one of the values."""
   createdAtIn: [Time!]
+
+  """createdAt is none of the values."""
   createdAtNotIn: [Time!]
+
+  """createdAt is greater than the value."""
   createdAtGT: Time
+
+  """createdAt is greater than or equal to the value."""
   createdAtGTE: Time
+
+  """createdAt is less than the value."""
   createdAtLT: Time
+
+  """createdAt is less than or equal to the value."""
   createdAtLTE: Time
 
-  """postID field predicates"""
+  """postID field predicates: equal to the value."""
   postID: ID
+
+  """postID is not equal to the value."""
   postIDNEQ: ID
+
+  """postID is one of the values."""
   postIDIn: [ID!]
+
+  """postID is none of the values."""
   postIDNotIn: [ID!]
 
-  """authorID field predicates"""
+  """authorID field predicates: equal to the value."""
   authorID: ID
+
+  """authorID is not equal to the value."""
   authorIDNEQ: ID
+
+  """authorID is one of the values."""
   authorIDIn: [ID!]
+
+  """authorID is none of the values."""
   authorIDNotIn: [ID!]
 
-  """post edge predicates"""
+  """post edge predicates: \`true\` when it has any, \`false\` when none."""
   hasPost: Boolean
+
+  """Has post matching any of the given objects."""
   hasPostWith: [PostWhereInput!]
 
-  """author edge predicates"""
+  """author edge predicates: \`true\` when it has any, \`false\` when none."""
   hasAuthor: Boolean
+
+  """Has author matching any of the given objects."""
   hasAuthorWith: [UserWhereInput!]
 }
 
+"""A photo uploaded by a user."""
 type Photo implements Node {
+  """The ID of the object."""
   id: ID!
+
+  """Where the image is served from."""
   url: String!
+
+  """The text shown under the photo, if any."""
   caption: String
+
+  """Who uploaded the photo."""
   user: User!
+
+  """
+  Unidirectional m:n (no inverse on User): loaded through the pivot table.
+  """
   likedBy(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -216,6 +312,7 @@ input PhotoOrder {
 
 """Properties by which Photo connections can be ordered."""
 enum PhotoOrderField {
+  """Order by url."""
   URL
 }
 
@@ -223,76 +320,175 @@ enum PhotoOrderField {
 PhotoWhereInput is used for filtering Photo objects: predicates in one object are ANDed.
 """
 input PhotoWhereInput {
+  """Matches what the given predicates do not match."""
   not: PhotoWhereInput
+
+  """Matches what every given object matches."""
   and: [PhotoWhereInput!]
+
+  """Matches what any given object matches."""
   or: [PhotoWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """url field predicates"""
+  """url field predicates: equal to the value."""
   url: String
+
+  """url is not equal to the value."""
   urlNEQ: String
+
+  """url is one of the values."""
   urlIn: [String!]
+
+  """url is none of the values."""
   urlNotIn: [String!]
+
+  """url is greater than the value."""
   urlGT: String
+
+  """url is greater than or equal to the value."""
   urlGTE: String
+
+  """url is less than the value."""
   urlLT: String
+
+  """url is less than or equal to the value."""
   urlLTE: String
+
+  """url contains the value (case-sensitive)."""
   urlContains: String
+
+  """url starts with the value."""
   urlHasPrefix: String
+
+  """url ends with the value."""
   urlHasSuffix: String
+
+  """url is equal to the value, ignoring case."""
   urlEqualFold: String
+
+  """url contains the value, ignoring case."""
   urlContainsFold: String
 
-  """caption field predicates"""
+  """caption field predicates: equal to the value."""
   caption: String
+
+  """caption is not equal to the value."""
   captionNEQ: String
+
+  """caption is one of the values."""
   captionIn: [String!]
+
+  """caption is none of the values."""
   captionNotIn: [String!]
+
+  """caption is greater than the value."""
   captionGT: String
+
+  """caption is greater than or equal to the value."""
   captionGTE: String
+
+  """caption is less than the value."""
   captionLT: String
+
+  """caption is less than or equal to the value."""
   captionLTE: String
+
+  """caption contains the value (case-sensitive)."""
   captionContains: String
+
+  """caption starts with the value."""
   captionHasPrefix: String
+
+  """caption ends with the value."""
   captionHasSuffix: String
+
+  """caption is null."""
   captionIsNil: Boolean
+
+  """caption is not null."""
   captionNotNil: Boolean
+
+  """caption is equal to the value, ignoring case."""
   captionEqualFold: String
+
+  """caption contains the value, ignoring case."""
   captionContainsFold: String
 
-  """userID field predicates"""
+  """userID field predicates: equal to the value."""
   userID: ID
+
+  """userID is not equal to the value."""
   userIDNEQ: ID
+
+  """userID is one of the values."""
   userIDIn: [ID!]
+
+  """userID is none of the values."""
   userIDNotIn: [ID!]
 
-  """user edge predicates"""
+  """user edge predicates: \`true\` when it has any, \`false\` when none."""
   hasUser: Boolean
+
+  """Has user matching any of the given objects."""
   hasUserWith: [UserWhereInput!]
 
-  """likedBy edge predicates"""
+  """likedBy edge predicates: \`true\` when it has any, \`false\` when none."""
   hasLikedBy: Boolean
+
+  """Has likedBy matching any of the given objects."""
   hasLikedByWith: [UserWhereInput!]
 }
 
+"""A blog post written by a user."""
 type Post implements Node {
+  """The ID of the object."""
   id: ID!
+
+  """The headline."""
   title: String!
+
+  """The post itself, in Markdown."""
   body: String!
+
+  """Whether the post is a draft, published or archived."""
   status: PostStatus!
+
+  """How many times the post was read."""
   views: Int!
+
+  """When the post was published; null while it is a draft."""
   publishedAt: Time
+
+  """Free-form metadata (JSON)."""
   meta: JSON
+
+  """Who wrote the post."""
   author: User!
+
+  """The comments on the post."""
   comments(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -351,8 +547,13 @@ input PostOrder {
 
 """Properties by which Post connections can be ordered."""
 enum PostOrderField {
+  """Order by title."""
   TITLE
+
+  """Order by views."""
   VIEWS
+
+  """Order by publishedAt."""
   PUBLISHED_AT
 }
 
@@ -360,98 +561,223 @@ enum PostOrderField {
 PostWhereInput is used for filtering Post objects: predicates in one object are ANDed.
 """
 input PostWhereInput {
+  """Matches what the given predicates do not match."""
   not: PostWhereInput
+
+  """Matches what every given object matches."""
   and: [PostWhereInput!]
+
+  """Matches what any given object matches."""
   or: [PostWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """title field predicates"""
+  """title field predicates: equal to the value."""
   title: String
+
+  """title is not equal to the value."""
   titleNEQ: String
+
+  """title is one of the values."""
   titleIn: [String!]
+
+  """title is none of the values."""
   titleNotIn: [String!]
+
+  """title is greater than the value."""
   titleGT: String
+
+  """title is greater than or equal to the value."""
   titleGTE: String
+
+  """title is less than the value."""
   titleLT: String
+
+  """title is less than or equal to the value."""
   titleLTE: String
+
+  """title contains the value (case-sensitive)."""
   titleContains: String
+
+  """title starts with the value."""
   titleHasPrefix: String
+
+  """title ends with the value."""
   titleHasSuffix: String
+
+  """title is equal to the value, ignoring case."""
   titleEqualFold: String
+
+  """title contains the value, ignoring case."""
   titleContainsFold: String
 
-  """body field predicates"""
+  """body field predicates: equal to the value."""
   body: String
+
+  """body is not equal to the value."""
   bodyNEQ: String
+
+  """body is one of the values."""
   bodyIn: [String!]
+
+  """body is none of the values."""
   bodyNotIn: [String!]
+
+  """body is greater than the value."""
   bodyGT: String
+
+  """body is greater than or equal to the value."""
   bodyGTE: String
+
+  """body is less than the value."""
   bodyLT: String
+
+  """body is less than or equal to the value."""
   bodyLTE: String
+
+  """body contains the value (case-sensitive)."""
   bodyContains: String
+
+  """body starts with the value."""
   bodyHasPrefix: String
+
+  """body ends with the value."""
   bodyHasSuffix: String
+
+  """body is equal to the value, ignoring case."""
   bodyEqualFold: String
+
+  """body contains the value, ignoring case."""
   bodyContainsFold: String
 
-  """status field predicates"""
+  """status field predicates: equal to the value."""
   status: PostStatus
+
+  """status is not equal to the value."""
   statusNEQ: PostStatus
+
+  """status is one of the values."""
   statusIn: [PostStatus!]
+
+  """status is none of the values."""
   statusNotIn: [PostStatus!]
 
-  """views field predicates"""
+  """views field predicates: equal to the value."""
   views: Int
+
+  """views is not equal to the value."""
   viewsNEQ: Int
+
+  """views is one of the values."""
   viewsIn: [Int!]
+
+  """views is none of the values."""
   viewsNotIn: [Int!]
+
+  """views is greater than the value."""
   viewsGT: Int
+
+  """views is greater than or equal to the value."""
   viewsGTE: Int
+
+  """views is less than the value."""
   viewsLT: Int
+
+  """views is less than or equal to the value."""
   viewsLTE: Int
 
-  """publishedAt field predicates"""
+  """publishedAt field predicates: equal to the value."""
   publishedAt: Time
+
+  """publishedAt is not equal to the value."""
   publishedAtNEQ: Time
+
+  """publishedAt is one of the values."""
   publishedAtIn: [Time!]
+
+  """publishedAt is none of the values."""
   publishedAtNotIn: [Time!]
+
+  """publishedAt is greater than the value."""
   publishedAtGT: Time
+
+  """publishedAt is greater than or equal to the value."""
   publishedAtGTE: Time
+
+  """publishedAt is less than the value."""
   publishedAtLT: Time
+
+  """publishedAt is less than or equal to the value."""
   publishedAtLTE: Time
+
+  """publishedAt is null."""
   publishedAtIsNil: Boolean
+
+  """publishedAt is not null."""
   publishedAtNotNil: Boolean
 
-  """authorID field predicates"""
+  """authorID field predicates: equal to the value."""
   authorID: ID
+
+  """authorID is not equal to the value."""
   authorIDNEQ: ID
+
+  """authorID is one of the values."""
   authorIDIn: [ID!]
+
+  """authorID is none of the values."""
   authorIDNotIn: [ID!]
 
-  """author edge predicates"""
+  """author edge predicates: \`true\` when it has any, \`false\` when none."""
   hasAuthor: Boolean
+
+  """Has author matching any of the given objects."""
   hasAuthorWith: [UserWhereInput!]
 
-  """comments edge predicates"""
+  """comments edge predicates: \`true\` when it has any, \`false\` when none."""
   hasComments: Boolean
+
+  """Has comments matching any of the given objects."""
   hasCommentsWith: [CommentWhereInput!]
 }
 
+"""A blog user with photos and posts."""
 type User implements Node {
+  """The ID of the object."""
   id: ID!
+
+  """The name shown with the user's posts."""
   name: String!
+
+  """The user's e-mail address, unique."""
   email: String!
+
+  """When the user signed up."""
   createdAt: Time!
+
+  """The photos the user uploaded."""
   photos(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -473,6 +799,8 @@ type User implements Node {
     """Filtering options for Photos returned from the connection."""
     where: PhotoWhereInput
   ): PhotoConnection!
+
+  """The posts the user wrote."""
   posts(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -528,7 +856,10 @@ input UserOrder {
 
 """Properties by which User connections can be ordered."""
 enum UserOrderField {
+  """Order by name."""
   NAME
+
+  """Order by createdAt."""
   CREATED_AT
 }
 
@@ -536,79 +867,175 @@ enum UserOrderField {
 UserWhereInput is used for filtering User objects: predicates in one object are ANDed.
 """
 input UserWhereInput {
+  """Matches what the given predicates do not match."""
   not: UserWhereInput
+
+  """Matches what every given object matches."""
   and: [UserWhereInput!]
+
+  """Matches what any given object matches."""
   or: [UserWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """name field predicates"""
+  """name field predicates: equal to the value."""
   name: String
+
+  """name is not equal to the value."""
   nameNEQ: String
+
+  """name is one of the values."""
   nameIn: [String!]
+
+  """name is none of the values."""
   nameNotIn: [String!]
+
+  """name is greater than the value."""
   nameGT: String
+
+  """name is greater than or equal to the value."""
   nameGTE: String
+
+  """name is less than the value."""
   nameLT: String
+
+  """name is less than or equal to the value."""
   nameLTE: String
+
+  """name contains the value (case-sensitive)."""
   nameContains: String
+
+  """name starts with the value."""
   nameHasPrefix: String
+
+  """name ends with the value."""
   nameHasSuffix: String
+
+  """name is equal to the value, ignoring case."""
   nameEqualFold: String
+
+  """name contains the value, ignoring case."""
   nameContainsFold: String
 
-  """email field predicates"""
+  """email field predicates: equal to the value."""
   email: String
+
+  """email is not equal to the value."""
   emailNEQ: String
+
+  """email is one of the values."""
   emailIn: [String!]
+
+  """email is none of the values."""
   emailNotIn: [String!]
+
+  """email is greater than the value."""
   emailGT: String
+
+  """email is greater than or equal to the value."""
   emailGTE: String
+
+  """email is less than the value."""
   emailLT: String
+
+  """email is less than or equal to the value."""
   emailLTE: String
+
+  """email contains the value (case-sensitive)."""
   emailContains: String
+
+  """email starts with the value."""
   emailHasPrefix: String
+
+  """email ends with the value."""
   emailHasSuffix: String
+
+  """email is equal to the value, ignoring case."""
   emailEqualFold: String
+
+  """email contains the value, ignoring case."""
   emailContainsFold: String
 
-  """createdAt field predicates"""
+  """createdAt field predicates: equal to the value."""
   createdAt: Time
+
+  """createdAt is not equal to the value."""
   createdAtNEQ: Time
+
+  """createdAt is one of the values."""
   createdAtIn: [Time!]
+
+  """createdAt is none of the values."""
   createdAtNotIn: [Time!]
+
+  """createdAt is greater than the value."""
   createdAtGT: Time
+
+  """createdAt is greater than or equal to the value."""
   createdAtGTE: Time
+
+  """createdAt is less than the value."""
   createdAtLT: Time
+
+  """createdAt is less than or equal to the value."""
   createdAtLTE: Time
 
-  """photos edge predicates"""
+  """photos edge predicates: \`true\` when it has any, \`false\` when none."""
   hasPhotos: Boolean
+
+  """Has photos matching any of the given objects."""
   hasPhotosWith: [PhotoWhereInput!]
 
-  """posts edge predicates"""
+  """posts edge predicates: \`true\` when it has any, \`false\` when none."""
   hasPosts: Boolean
+
+  """Has posts matching any of the given objects."""
   hasPostsWith: [PostWhereInput!]
 }
 
+"""The values of PostStatus."""
 enum PostStatus {
+  """PostStatus DRAFT."""
   DRAFT
+
+  """PostStatus PUBLISHED."""
   PUBLISHED
+
+  """PostStatus ARCHIVED."""
   ARCHIVED
 }
 
 """Input of \`createComment\`."""
 input CreateCommentInput {
+  """Sets text."""
   text: String!
+
+  """Sets the post edge by global ID."""
   postID: ID!
+
+  """Sets the author edge by global ID."""
   authorID: ID!
 }
 
@@ -616,15 +1043,25 @@ input CreateCommentInput {
 Input of \`updateComment\`: only the fields given change; applied in the order clear, set, add/remove.
 """
 input UpdateCommentInput {
+  """Sets text."""
   text: String
+
+  """Sets the author edge by global ID."""
   authorID: ID
 }
 
 """Input of \`createPhoto\`."""
 input CreatePhotoInput {
+  """Sets url."""
   url: String!
+
+  """Sets caption."""
   caption: String
+
+  """Sets the user edge by global ID."""
   userID: ID!
+
+  """Sets the likedBy edge by global ID."""
   likedByIDs: [ID!]
 }
 
@@ -632,24 +1069,52 @@ input CreatePhotoInput {
 Input of \`updatePhoto\`: only the fields given change; applied in the order clear, set, add/remove.
 """
 input UpdatePhotoInput {
+  """Sets url."""
   url: String
+
+  """Sets caption."""
   caption: String
+
+  """Sets caption to null."""
   clearCaption: Boolean
+
+  """Sets the user edge by global ID."""
   userID: ID
+
+  """Adds nodes to the likedBy edge by global ID."""
   addLikedByIDs: [ID!]
+
+  """Removes nodes from the likedBy edge by global ID."""
   removeLikedByIDs: [ID!]
+
+  """Removes every node of the likedBy edge."""
   clearLikedBy: Boolean
 }
 
 """Input of \`createPost\`."""
 input CreatePostInput {
+  """Sets title."""
   title: String!
+
+  """Sets body."""
   body: String!
+
+  """Sets status."""
   status: PostStatus
+
+  """Sets views."""
   views: Int
+
+  """Sets publishedAt."""
   publishedAt: Time
+
+  """Sets meta."""
   meta: JSON
+
+  """Sets the author edge by global ID."""
   authorID: ID!
+
+  """Sets the comments edge by global ID."""
   commentIDs: [ID!]
 }
 
@@ -657,23 +1122,49 @@ input CreatePostInput {
 Input of \`updatePost\`: only the fields given change; applied in the order clear, set, add/remove.
 """
 input UpdatePostInput {
+  """Sets title."""
   title: String
+
+  """Sets body."""
   body: String
+
+  """Sets status."""
   status: PostStatus
+
+  """Sets views."""
   views: Int
+
+  """Sets publishedAt."""
   publishedAt: Time
+
+  """Sets publishedAt to null."""
   clearPublishedAt: Boolean
+
+  """Sets meta."""
   meta: JSON
+
+  """Sets meta to null."""
   clearMeta: Boolean
+
+  """Sets the author edge by global ID."""
   authorID: ID
+
+  """Adds nodes to the comments edge by global ID."""
   addCommentIDs: [ID!]
 }
 
 """Input of \`createUser\`."""
 input CreateUserInput {
+  """Sets name."""
   name: String!
+
+  """Sets email."""
   email: String!
+
+  """Sets the photos edge by global ID."""
   photoIDs: [ID!]
+
+  """Sets the posts edge by global ID."""
   postIDs: [ID!]
 }
 
@@ -681,12 +1172,22 @@ input CreateUserInput {
 Input of \`updateUser\`: only the fields given change; applied in the order clear, set, add/remove.
 """
 input UpdateUserInput {
+  """Sets name."""
   name: String
+
+  """Sets email."""
   email: String
+
+  """Adds nodes to the photos edge by global ID."""
   addPhotoIDs: [ID!]
+
+  """Adds nodes to the posts edge by global ID."""
   addPostIDs: [ID!]
 }
 
+"""
+The root of every query: nodes by global ID and a connection per node type.
+"""
 type Query {
   """Fetches an object given its ID."""
   node(
@@ -699,6 +1200,8 @@ type Query {
     """The list of node IDs."""
     ids: [ID!]!
   ): [Node]!
+
+  """Posts, paginated, ordered and filtered by the arguments."""
   posts(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -720,6 +1223,8 @@ type Query {
     """Filtering options for Posts returned from the connection."""
     where: PostWhereInput
   ): PostConnection!
+
+  """Users, paginated, ordered and filtered by the arguments."""
   users(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -743,14 +1248,22 @@ type Query {
   ): UserConnection!
 }
 
+"""
+The root of every mutation: each runs in one transaction (the Transactioner).
+"""
 type Mutation {
   """Creates a Comment and returns it."""
-  createComment(input: CreateCommentInput!): Comment!
+  createComment(
+    """The new Comment."""
+    input: CreateCommentInput!
+  ): Comment!
 
   """Updates the Comment with the given ID and returns it."""
   updateComment(
     """ID of the object."""
     id: ID!
+
+    """The changes."""
     input: UpdateCommentInput!
   ): Comment!
 
@@ -761,22 +1274,32 @@ type Mutation {
   ): ID!
 
   """Creates a Photo and returns it."""
-  createPhoto(input: CreatePhotoInput!): Photo!
+  createPhoto(
+    """The new Photo."""
+    input: CreatePhotoInput!
+  ): Photo!
 
   """Updates the Photo with the given ID and returns it."""
   updatePhoto(
     """ID of the object."""
     id: ID!
+
+    """The changes."""
     input: UpdatePhotoInput!
   ): Photo!
 
   """Creates a Post and returns it."""
-  createPost(input: CreatePostInput!): Post!
+  createPost(
+    """The new Post."""
+    input: CreatePostInput!
+  ): Post!
 
   """Updates the Post with the given ID and returns it."""
   updatePost(
     """ID of the object."""
     id: ID!
+
+    """The changes."""
     input: UpdatePostInput!
   ): Post!
 
@@ -787,12 +1310,17 @@ type Mutation {
   ): ID!
 
   """Creates a User and returns it."""
-  createUser(input: CreateUserInput!): User!
+  createUser(
+    """The new User."""
+    input: CreateUserInput!
+  ): User!
 
   """Updates the User with the given ID and returns it."""
   updateUser(
     """ID of the object."""
     id: ID!
+
+    """The changes."""
     input: UpdateUserInput!
   ): User!
 

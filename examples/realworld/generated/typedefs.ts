@@ -46,7 +46,9 @@ enum OrderDirection {
   DESC
 }
 
+"""A Conduit article: tagged (m:n), favorited by users (m:n), commented."""
 type Article implements Node {
+  """The ID of the object."""
   id: ID!
   slug: String!
   title: String!
@@ -77,6 +79,10 @@ type Article implements Node {
     """Filtering options for Users returned from the connection."""
     where: UserWhereInput
   ): UserConnection!
+
+  """
+  Loaded on demand by its edge resolver, not by field collection (\`Unbind\`).
+  """
   comments(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -135,8 +141,13 @@ input ArticleOrder {
 
 """Properties by which Article connections can be ordered."""
 enum ArticleOrderField {
+  """Order by title."""
   TITLE
+
+  """Order by createdAt."""
   CREATED_AT
+
+  """Order by updatedAt."""
   UPDATED_AT
 }
 
@@ -144,124 +155,285 @@ enum ArticleOrderField {
 ArticleWhereInput is used for filtering Article objects: predicates in one object are ANDed.
 """
 input ArticleWhereInput {
+  """Matches what the given predicates do not match."""
   not: ArticleWhereInput
+
+  """Matches what every given object matches."""
   and: [ArticleWhereInput!]
+
+  """Matches what any given object matches."""
   or: [ArticleWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """slug field predicates"""
+  """slug field predicates: equal to the value."""
   slug: String
+
+  """slug is not equal to the value."""
   slugNEQ: String
+
+  """slug is one of the values."""
   slugIn: [String!]
+
+  """slug is none of the values."""
   slugNotIn: [String!]
+
+  """slug is greater than the value."""
   slugGT: String
+
+  """slug is greater than or equal to the value."""
   slugGTE: String
+
+  """slug is less than the value."""
   slugLT: String
+
+  """slug is less than or equal to the value."""
   slugLTE: String
+
+  """slug contains the value (case-sensitive)."""
   slugContains: String
+
+  """slug starts with the value."""
   slugHasPrefix: String
+
+  """slug ends with the value."""
   slugHasSuffix: String
+
+  """slug is equal to the value, ignoring case."""
   slugEqualFold: String
+
+  """slug contains the value, ignoring case."""
   slugContainsFold: String
 
-  """title field predicates"""
+  """title field predicates: equal to the value."""
   title: String
+
+  """title is not equal to the value."""
   titleNEQ: String
+
+  """title is one of the values."""
   titleIn: [String!]
+
+  """title is none of the values."""
   titleNotIn: [String!]
+
+  """title is greater than the value."""
   titleGT: String
+
+  """title is greater than or equal to the value."""
   titleGTE: String
+
+  """title is less than the value."""
   titleLT: String
+
+  """title is less than or equal to the value."""
   titleLTE: String
+
+  """title contains the value (case-sensitive)."""
   titleContains: String
+
+  """title starts with the value."""
   titleHasPrefix: String
+
+  """title ends with the value."""
   titleHasSuffix: String
+
+  """title is equal to the value, ignoring case."""
   titleEqualFold: String
+
+  """title contains the value, ignoring case."""
   titleContainsFold: String
 
-  """description field predicates"""
+  """description field predicates: equal to the value."""
   description: String
+
+  """description is not equal to the value."""
   descriptionNEQ: String
+
+  """description is one of the values."""
   descriptionIn: [String!]
+
+  """description is none of the values."""
   descriptionNotIn: [String!]
+
+  """description is greater than the value."""
   descriptionGT: String
+
+  """description is greater than or equal to the value."""
   descriptionGTE: String
+
+  """description is less than the value."""
   descriptionLT: String
+
+  """description is less than or equal to the value."""
   descriptionLTE: String
+
+  """description contains the value (case-sensitive)."""
   descriptionContains: String
+
+  """description starts with the value."""
   descriptionHasPrefix: String
+
+  """description ends with the value."""
   descriptionHasSuffix: String
+
+  """description is equal to the value, ignoring case."""
   descriptionEqualFold: String
+
+  """description contains the value, ignoring case."""
   descriptionContainsFold: String
 
-  """body field predicates"""
+  """body field predicates: equal to the value."""
   body: String
+
+  """body is not equal to the value."""
   bodyNEQ: String
+
+  """body is one of the values."""
   bodyIn: [String!]
+
+  """body is none of the values."""
   bodyNotIn: [String!]
+
+  """body is greater than the value."""
   bodyGT: String
+
+  """body is greater than or equal to the value."""
   bodyGTE: String
+
+  """body is less than the value."""
   bodyLT: String
+
+  """body is less than or equal to the value."""
   bodyLTE: String
+
+  """body contains the value (case-sensitive)."""
   bodyContains: String
+
+  """body starts with the value."""
   bodyHasPrefix: String
+
+  """body ends with the value."""
   bodyHasSuffix: String
+
+  """body is equal to the value, ignoring case."""
   bodyEqualFold: String
+
+  """body contains the value, ignoring case."""
   bodyContainsFold: String
 
-  """createdAt field predicates"""
+  """createdAt field predicates: equal to the value."""
   createdAt: Time
+
+  """createdAt is not equal to the value."""
   createdAtNEQ: Time
+
+  """createdAt is one of the values."""
   createdAtIn: [Time!]
+
+  """createdAt is none of the values."""
   createdAtNotIn: [Time!]
+
+  """createdAt is greater than the value."""
   createdAtGT: Time
+
+  """createdAt is greater than or equal to the value."""
   createdAtGTE: Time
+
+  """createdAt is less than the value."""
   createdAtLT: Time
+
+  """createdAt is less than or equal to the value."""
   createdAtLTE: Time
 
-  """updatedAt field predicates"""
+  """updatedAt field predicates: equal to the value."""
   updatedAt: Time
+
+  """updatedAt is not equal to the value."""
   updatedAtNEQ: Time
+
+  """updatedAt is one of the values."""
   updatedAtIn: [Time!]
+
+  """updatedAt is none of the values."""
   updatedAtNotIn: [Time!]
+
+  """updatedAt is greater than the value."""
   updatedAtGT: Time
+
+  """updatedAt is greater than or equal to the value."""
   updatedAtGTE: Time
+
+  """updatedAt is less than the value."""
   updatedAtLT: Time
+
+  """updatedAt is less than or equal to the value."""
   updatedAtLTE: Time
 
-  """authorID field predicates"""
+  """authorID field predicates: equal to the value."""
   authorID: ID
+
+  """authorID is not equal to the value."""
   authorIDNEQ: ID
+
+  """authorID is one of the values."""
   authorIDIn: [ID!]
+
+  """authorID is none of the values."""
   authorIDNotIn: [ID!]
 
-  """author edge predicates"""
+  """author edge predicates: \`true\` when it has any, \`false\` when none."""
   hasAuthor: Boolean
+
+  """Has author matching any of the given objects."""
   hasAuthorWith: [UserWhereInput!]
 
-  """tagList edge predicates"""
+  """tagList edge predicates: \`true\` when it has any, \`false\` when none."""
   hasTagList: Boolean
+
+  """Has tagList matching any of the given objects."""
   hasTagListWith: [TagWhereInput!]
 
-  """favoritedBy edge predicates"""
+  """
+  favoritedBy edge predicates: \`true\` when it has any, \`false\` when none.
+  """
   hasFavoritedBy: Boolean
+
+  """Has favoritedBy matching any of the given objects."""
   hasFavoritedByWith: [UserWhereInput!]
 
-  """comments edge predicates"""
+  """comments edge predicates: \`true\` when it has any, \`false\` when none."""
   hasComments: Boolean
+
+  """Has comments matching any of the given objects."""
   hasCommentsWith: [CommentWhereInput!]
 }
 
+"""A comment on an article."""
 type Comment implements Node {
+  """The ID of the object."""
   id: ID!
   body: String!
   createdAt: Time!
@@ -301,6 +473,7 @@ input CommentOrder {
 
 """Properties by which Comment connections can be ordered."""
 enum CommentOrderField {
+  """Order by createdAt."""
   CREATED_AT
 }
 
@@ -308,67 +481,142 @@ enum CommentOrderField {
 CommentWhereInput is used for filtering Comment objects: predicates in one object are ANDed.
 """
 input CommentWhereInput {
+  """Matches what the given predicates do not match."""
   not: CommentWhereInput
+
+  """Matches what every given object matches."""
   and: [CommentWhereInput!]
+
+  """Matches what any given object matches."""
   or: [CommentWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """body field predicates"""
+  """body field predicates: equal to the value."""
   body: String
+
+  """body is not equal to the value."""
   bodyNEQ: String
+
+  """body is one of the values."""
   bodyIn: [String!]
+
+  """body is none of the values."""
   bodyNotIn: [String!]
+
+  """body is greater than the value."""
   bodyGT: String
+
+  """body is greater than or equal to the value."""
   bodyGTE: String
+
+  """body is less than the value."""
   bodyLT: String
+
+  """body is less than or equal to the value."""
   bodyLTE: String
+
+  """body contains the value (case-sensitive)."""
   bodyContains: String
+
+  """body starts with the value."""
   bodyHasPrefix: String
+
+  """body ends with the value."""
   bodyHasSuffix: String
+
+  """body is equal to the value, ignoring case."""
   bodyEqualFold: String
+
+  """body contains the value, ignoring case."""
   bodyContainsFold: String
 
-  """createdAt field predicates"""
+  """createdAt field predicates: equal to the value."""
   createdAt: Time
+
+  """createdAt is not equal to the value."""
   createdAtNEQ: Time
+
+  """createdAt is one of the values."""
   createdAtIn: [Time!]
+
+  """createdAt is none of the values."""
   createdAtNotIn: [Time!]
+
+  """createdAt is greater than the value."""
   createdAtGT: Time
+
+  """createdAt is greater than or equal to the value."""
   createdAtGTE: Time
+
+  """createdAt is less than the value."""
   createdAtLT: Time
+
+  """createdAt is less than or equal to the value."""
   createdAtLTE: Time
 
-  """authorID field predicates"""
+  """authorID field predicates: equal to the value."""
   authorID: ID
+
+  """authorID is not equal to the value."""
   authorIDNEQ: ID
+
+  """authorID is one of the values."""
   authorIDIn: [ID!]
+
+  """authorID is none of the values."""
   authorIDNotIn: [ID!]
 
-  """articleID field predicates"""
+  """articleID field predicates: equal to the value."""
   articleID: ID
+
+  """articleID is not equal to the value."""
   articleIDNEQ: ID
+
+  """articleID is one of the values."""
   articleIDIn: [ID!]
+
+  """articleID is none of the values."""
   articleIDNotIn: [ID!]
 
-  """author edge predicates"""
+  """author edge predicates: \`true\` when it has any, \`false\` when none."""
   hasAuthor: Boolean
+
+  """Has author matching any of the given objects."""
   hasAuthorWith: [UserWhereInput!]
 
-  """article edge predicates"""
+  """article edge predicates: \`true\` when it has any, \`false\` when none."""
   hasArticle: Boolean
+
+  """Has article matching any of the given objects."""
   hasArticleWith: [ArticleWhereInput!]
 }
 
+"""A Conduit tag."""
 type Tag implements Node {
+  """The ID of the object."""
   id: ID!
   name: String!
   articles(
@@ -426,6 +674,7 @@ input TagOrder {
 
 """Properties by which Tag connections can be ordered."""
 enum TagOrderField {
+  """Order by name."""
   NAME
 }
 
@@ -433,41 +682,88 @@ enum TagOrderField {
 TagWhereInput is used for filtering Tag objects: predicates in one object are ANDed.
 """
 input TagWhereInput {
+  """Matches what the given predicates do not match."""
   not: TagWhereInput
+
+  """Matches what every given object matches."""
   and: [TagWhereInput!]
+
+  """Matches what any given object matches."""
   or: [TagWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """name field predicates"""
+  """name field predicates: equal to the value."""
   name: String
+
+  """name is not equal to the value."""
   nameNEQ: String
+
+  """name is one of the values."""
   nameIn: [String!]
+
+  """name is none of the values."""
   nameNotIn: [String!]
+
+  """name is greater than the value."""
   nameGT: String
+
+  """name is greater than or equal to the value."""
   nameGTE: String
+
+  """name is less than the value."""
   nameLT: String
+
+  """name is less than or equal to the value."""
   nameLTE: String
+
+  """name contains the value (case-sensitive)."""
   nameContains: String
+
+  """name starts with the value."""
   nameHasPrefix: String
+
+  """name ends with the value."""
   nameHasSuffix: String
+
+  """name is equal to the value, ignoring case."""
   nameEqualFold: String
+
+  """name contains the value, ignoring case."""
   nameContainsFold: String
 
-  """articles edge predicates"""
+  """articles edge predicates: \`true\` when it has any, \`false\` when none."""
   hasArticles: Boolean
+
+  """Has articles matching any of the given objects."""
   hasArticlesWith: [ArticleWhereInput!]
 }
 
+"""A Conduit user: profile, follows (m:n self), articles and favorites."""
 type User implements Node {
+  """The ID of the object."""
   id: ID!
   username: String!
   email: String!
@@ -591,6 +887,7 @@ input UserOrder {
 
 """Properties by which User connections can be ordered."""
 enum UserOrderField {
+  """Order by username."""
   USERNAME
 }
 
@@ -598,101 +895,235 @@ enum UserOrderField {
 UserWhereInput is used for filtering User objects: predicates in one object are ANDed.
 """
 input UserWhereInput {
+  """Matches what the given predicates do not match."""
   not: UserWhereInput
+
+  """Matches what every given object matches."""
   and: [UserWhereInput!]
+
+  """Matches what any given object matches."""
   or: [UserWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """username field predicates"""
+  """username field predicates: equal to the value."""
   username: String
+
+  """username is not equal to the value."""
   usernameNEQ: String
+
+  """username is one of the values."""
   usernameIn: [String!]
+
+  """username is none of the values."""
   usernameNotIn: [String!]
+
+  """username is greater than the value."""
   usernameGT: String
+
+  """username is greater than or equal to the value."""
   usernameGTE: String
+
+  """username is less than the value."""
   usernameLT: String
+
+  """username is less than or equal to the value."""
   usernameLTE: String
+
+  """username contains the value (case-sensitive)."""
   usernameContains: String
+
+  """username starts with the value."""
   usernameHasPrefix: String
+
+  """username ends with the value."""
   usernameHasSuffix: String
+
+  """username is equal to the value, ignoring case."""
   usernameEqualFold: String
+
+  """username contains the value, ignoring case."""
   usernameContainsFold: String
 
-  """email field predicates"""
+  """email field predicates: equal to the value."""
   email: String
+
+  """email is not equal to the value."""
   emailNEQ: String
+
+  """email is one of the values."""
   emailIn: [String!]
+
+  """email is none of the values."""
   emailNotIn: [String!]
+
+  """email is greater than the value."""
   emailGT: String
+
+  """email is greater than or equal to the value."""
   emailGTE: String
+
+  """email is less than the value."""
   emailLT: String
+
+  """email is less than or equal to the value."""
   emailLTE: String
+
+  """email contains the value (case-sensitive)."""
   emailContains: String
+
+  """email starts with the value."""
   emailHasPrefix: String
+
+  """email ends with the value."""
   emailHasSuffix: String
+
+  """email is equal to the value, ignoring case."""
   emailEqualFold: String
+
+  """email contains the value, ignoring case."""
   emailContainsFold: String
 
-  """bio field predicates"""
+  """bio field predicates: equal to the value."""
   bio: String
+
+  """bio is not equal to the value."""
   bioNEQ: String
+
+  """bio is one of the values."""
   bioIn: [String!]
+
+  """bio is none of the values."""
   bioNotIn: [String!]
+
+  """bio is greater than the value."""
   bioGT: String
+
+  """bio is greater than or equal to the value."""
   bioGTE: String
+
+  """bio is less than the value."""
   bioLT: String
+
+  """bio is less than or equal to the value."""
   bioLTE: String
+
+  """bio contains the value (case-sensitive)."""
   bioContains: String
+
+  """bio starts with the value."""
   bioHasPrefix: String
+
+  """bio ends with the value."""
   bioHasSuffix: String
+
+  """bio is null."""
   bioIsNil: Boolean
+
+  """bio is not null."""
   bioNotNil: Boolean
+
+  """bio is equal to the value, ignoring case."""
   bioEqualFold: String
+
+  """bio contains the value, ignoring case."""
   bioContainsFold: String
 
-  """image field predicates"""
+  """image field predicates: equal to the value."""
   image: String
+
+  """image is not equal to the value."""
   imageNEQ: String
+
+  """image is one of the values."""
   imageIn: [String!]
+
+  """image is none of the values."""
   imageNotIn: [String!]
+
+  """image is greater than the value."""
   imageGT: String
+
+  """image is greater than or equal to the value."""
   imageGTE: String
+
+  """image is less than the value."""
   imageLT: String
+
+  """image is less than or equal to the value."""
   imageLTE: String
+
+  """image contains the value (case-sensitive)."""
   imageContains: String
+
+  """image starts with the value."""
   imageHasPrefix: String
+
+  """image ends with the value."""
   imageHasSuffix: String
+
+  """image is null."""
   imageIsNil: Boolean
+
+  """image is not null."""
   imageNotNil: Boolean
+
+  """image is equal to the value, ignoring case."""
   imageEqualFold: String
+
+  """image contains the value, ignoring case."""
   imageContainsFold: String
 
-  """following edge predicates"""
+  """following edge predicates: \`true\` when it has any, \`false\` when none."""
   hasFollowing: Boolean
+
+  """Has following matching any of the given objects."""
   hasFollowingWith: [UserWhereInput!]
 
-  """followers edge predicates"""
+  """followers edge predicates: \`true\` when it has any, \`false\` when none."""
   hasFollowers: Boolean
+
+  """Has followers matching any of the given objects."""
   hasFollowersWith: [UserWhereInput!]
 
-  """articles edge predicates"""
+  """articles edge predicates: \`true\` when it has any, \`false\` when none."""
   hasArticles: Boolean
+
+  """Has articles matching any of the given objects."""
   hasArticlesWith: [ArticleWhereInput!]
 
-  """favorites edge predicates"""
+  """favorites edge predicates: \`true\` when it has any, \`false\` when none."""
   hasFavorites: Boolean
+
+  """Has favorites matching any of the given objects."""
   hasFavoritesWith: [ArticleWhereInput!]
 }
 
+"""
+The root of every query: nodes by global ID and a connection per node type.
+"""
 type Query {
   """Fetches an object given its ID."""
   node(
@@ -705,6 +1136,8 @@ type Query {
     """The list of node IDs."""
     ids: [ID!]!
   ): [Node]!
+
+  """Articles, paginated, ordered and filtered by the arguments."""
   articles(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -726,6 +1159,8 @@ type Query {
     """Filtering options for Articles returned from the connection."""
     where: ArticleWhereInput
   ): ArticleConnection!
+
+  """Tags, paginated, ordered and filtered by the arguments."""
   tags(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -747,6 +1182,8 @@ type Query {
     """Filtering options for Tags returned from the connection."""
     where: TagWhereInput
   ): TagConnection!
+
+  """Users, paginated, ordered and filtered by the arguments."""
   users(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor

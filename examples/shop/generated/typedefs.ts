@@ -46,12 +46,22 @@ enum OrderDirection {
   DESC
 }
 
+"""
+An author of books (decorator style), with a mentor (self-referencing m:1).
+"""
 type Author implements Node {
+  """The ID of the object."""
   id: ID!
   name: String!
   mentor: Author
   mentees: [Author!]
+
+  """
+  The inverse side of \`Book.authors\`, through the \`Contribution\` pivot entity.
+  """
   books: [Book!]
+
+  """The pivot rows themselves, with their own columns (\`role\`)."""
   contributions: [Contribution!]
 }
 
@@ -87,6 +97,7 @@ input AuthorOrder {
 
 """Properties by which Author connections can be ordered."""
 enum AuthorOrderField {
+  """Order by name."""
   NAME
 }
 
@@ -94,61 +105,129 @@ enum AuthorOrderField {
 AuthorWhereInput is used for filtering Author objects: predicates in one object are ANDed.
 """
 input AuthorWhereInput {
+  """Matches what the given predicates do not match."""
   not: AuthorWhereInput
+
+  """Matches what every given object matches."""
   and: [AuthorWhereInput!]
+
+  """Matches what any given object matches."""
   or: [AuthorWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """name field predicates"""
+  """name field predicates: equal to the value."""
   name: String
+
+  """name is not equal to the value."""
   nameNEQ: String
+
+  """name is one of the values."""
   nameIn: [String!]
+
+  """name is none of the values."""
   nameNotIn: [String!]
+
+  """name is greater than the value."""
   nameGT: String
+
+  """name is greater than or equal to the value."""
   nameGTE: String
+
+  """name is less than the value."""
   nameLT: String
+
+  """name is less than or equal to the value."""
   nameLTE: String
+
+  """name contains the value (case-sensitive)."""
   nameContains: String
+
+  """name starts with the value."""
   nameHasPrefix: String
+
+  """name ends with the value."""
   nameHasSuffix: String
+
+  """name is equal to the value, ignoring case."""
   nameEqualFold: String
+
+  """name contains the value, ignoring case."""
   nameContainsFold: String
 
-  """mentorID field predicates"""
+  """mentorID field predicates: equal to the value."""
   mentorID: ID
+
+  """mentorID is not equal to the value."""
   mentorIDNEQ: ID
+
+  """mentorID is one of the values."""
   mentorIDIn: [ID!]
+
+  """mentorID is none of the values."""
   mentorIDNotIn: [ID!]
+
+  """mentorID is null."""
   mentorIDIsNil: Boolean
+
+  """mentorID is not null."""
   mentorIDNotNil: Boolean
 
-  """mentor edge predicates"""
+  """mentor edge predicates: \`true\` when it has any, \`false\` when none."""
   hasMentor: Boolean
+
+  """Has mentor matching any of the given objects."""
   hasMentorWith: [AuthorWhereInput!]
 
-  """mentees edge predicates"""
+  """mentees edge predicates: \`true\` when it has any, \`false\` when none."""
   hasMentees: Boolean
+
+  """Has mentees matching any of the given objects."""
   hasMenteesWith: [AuthorWhereInput!]
 
-  """books edge predicates"""
+  """books edge predicates: \`true\` when it has any, \`false\` when none."""
   hasBooks: Boolean
+
+  """Has books matching any of the given objects."""
   hasBooksWith: [BookWhereInput!]
 
-  """contributions edge predicates"""
+  """
+  contributions edge predicates: \`true\` when it has any, \`false\` when none.
+  """
   hasContributions: Boolean
+
+  """Has contributions matching any of the given objects."""
   hasContributionsWith: [ContributionWhereInput!]
 }
 
+"""
+The pivot entity of \`Book.authors\` (m:n) with columns of its own: a node type whose composite
+primary key (book, author) is encoded whole in its global id.
+"""
 type Contribution implements Node {
+  """The ID of the object."""
   id: ID!
   role: ContributorRole!
   position: Int
@@ -181,59 +260,113 @@ type ContributionEdge {
 ContributionWhereInput is used for filtering Contribution objects: predicates in one object are ANDed.
 """
 input ContributionWhereInput {
+  """Matches what the given predicates do not match."""
   not: ContributionWhereInput
+
+  """Matches what every given object matches."""
   and: [ContributionWhereInput!]
+
+  """Matches what any given object matches."""
   or: [ContributionWhereInput!]
 
-  """role field predicates"""
+  """role field predicates: equal to the value."""
   role: ContributorRole
+
+  """role is not equal to the value."""
   roleNEQ: ContributorRole
+
+  """role is one of the values."""
   roleIn: [ContributorRole!]
+
+  """role is none of the values."""
   roleNotIn: [ContributorRole!]
 
-  """position field predicates"""
+  """position field predicates: equal to the value."""
   position: Int
+
+  """position is not equal to the value."""
   positionNEQ: Int
+
+  """position is one of the values."""
   positionIn: [Int!]
+
+  """position is none of the values."""
   positionNotIn: [Int!]
+
+  """position is greater than the value."""
   positionGT: Int
+
+  """position is greater than or equal to the value."""
   positionGTE: Int
+
+  """position is less than the value."""
   positionLT: Int
+
+  """position is less than or equal to the value."""
   positionLTE: Int
+
+  """position is null."""
   positionIsNil: Boolean
+
+  """position is not null."""
   positionNotNil: Boolean
 
-  """bookID field predicates"""
+  """bookID field predicates: equal to the value."""
   bookID: ID
+
+  """bookID is not equal to the value."""
   bookIDNEQ: ID
+
+  """bookID is one of the values."""
   bookIDIn: [ID!]
+
+  """bookID is none of the values."""
   bookIDNotIn: [ID!]
 
-  """authorID field predicates"""
+  """authorID field predicates: equal to the value."""
   authorID: ID
+
+  """authorID is not equal to the value."""
   authorIDNEQ: ID
+
+  """authorID is one of the values."""
   authorIDIn: [ID!]
+
+  """authorID is none of the values."""
   authorIDNotIn: [ID!]
 
-  """book edge predicates"""
+  """book edge predicates: \`true\` when it has any, \`false\` when none."""
   hasBook: Boolean
+
+  """Has book matching any of the given objects."""
   hasBookWith: [BookWhereInput!]
 
-  """author edge predicates"""
+  """author edge predicates: \`true\` when it has any, \`false\` when none."""
   hasAuthor: Boolean
+
+  """Has author matching any of the given objects."""
   hasAuthorWith: [AuthorWhereInput!]
 }
 
+"""
+A customer (\`defineEntity\` style): every scalar type, nullable and defaulted properties, a
+hidden password, a lazy text, a formula, self-references (m:1, 1:m, unidirectional m:n).
+"""
 type Customer implements Node {
+  """The ID of the object."""
   id: ID!
   name: String!
   email: String!
+
+  """Loaded only when selected (\`lazy\`)."""
   bio: String
   nicknames: [String!]!
   tier: Tier!
   priority: Priority!
   interests: [Interest!]!
   active: Boolean!
+
+  """A custom type (\`Type\` subclass): stored upper-cased."""
   couponCode: String
   points: BigInt!
   balance: String!
@@ -243,9 +376,13 @@ type Customer implements Node {
   preferences: JSON
   createdAt: Time!
   address: Address
+
+  """Number of orders: an SQL formula, read-only."""
   orderCount: Int
   referrer: Customer
   referrals: [Customer!]
+
+  """Unidirectional self-referencing m:n."""
   friends(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -331,7 +468,10 @@ input CustomerOrder {
 
 """Properties by which Customer connections can be ordered."""
 enum CustomerOrderField {
+  """Order by name."""
   NAME
+
+  """Order by points."""
   POINTS
 }
 
@@ -339,292 +479,709 @@ enum CustomerOrderField {
 CustomerWhereInput is used for filtering Customer objects: predicates in one object are ANDed.
 """
 input CustomerWhereInput {
+  """Matches what the given predicates do not match."""
   not: CustomerWhereInput
+
+  """Matches what every given object matches."""
   and: [CustomerWhereInput!]
+
+  """Matches what any given object matches."""
   or: [CustomerWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """name field predicates"""
+  """name field predicates: equal to the value."""
   name: String
+
+  """name is not equal to the value."""
   nameNEQ: String
+
+  """name is one of the values."""
   nameIn: [String!]
+
+  """name is none of the values."""
   nameNotIn: [String!]
+
+  """name is greater than the value."""
   nameGT: String
+
+  """name is greater than or equal to the value."""
   nameGTE: String
+
+  """name is less than the value."""
   nameLT: String
+
+  """name is less than or equal to the value."""
   nameLTE: String
+
+  """name contains the value (case-sensitive)."""
   nameContains: String
+
+  """name starts with the value."""
   nameHasPrefix: String
+
+  """name ends with the value."""
   nameHasSuffix: String
+
+  """name is equal to the value, ignoring case."""
   nameEqualFold: String
+
+  """name contains the value, ignoring case."""
   nameContainsFold: String
 
-  """email field predicates"""
+  """email field predicates: equal to the value."""
   email: String
+
+  """email is not equal to the value."""
   emailNEQ: String
+
+  """email is one of the values."""
   emailIn: [String!]
+
+  """email is none of the values."""
   emailNotIn: [String!]
+
+  """email is greater than the value."""
   emailGT: String
+
+  """email is greater than or equal to the value."""
   emailGTE: String
+
+  """email is less than the value."""
   emailLT: String
+
+  """email is less than or equal to the value."""
   emailLTE: String
+
+  """email contains the value (case-sensitive)."""
   emailContains: String
+
+  """email starts with the value."""
   emailHasPrefix: String
+
+  """email ends with the value."""
   emailHasSuffix: String
+
+  """email is equal to the value, ignoring case."""
   emailEqualFold: String
+
+  """email contains the value, ignoring case."""
   emailContainsFold: String
 
-  """bio field predicates"""
+  """bio field predicates: equal to the value."""
   bio: String
+
+  """bio is not equal to the value."""
   bioNEQ: String
+
+  """bio is one of the values."""
   bioIn: [String!]
+
+  """bio is none of the values."""
   bioNotIn: [String!]
+
+  """bio is greater than the value."""
   bioGT: String
+
+  """bio is greater than or equal to the value."""
   bioGTE: String
+
+  """bio is less than the value."""
   bioLT: String
+
+  """bio is less than or equal to the value."""
   bioLTE: String
+
+  """bio contains the value (case-sensitive)."""
   bioContains: String
+
+  """bio starts with the value."""
   bioHasPrefix: String
+
+  """bio ends with the value."""
   bioHasSuffix: String
+
+  """bio is null."""
   bioIsNil: Boolean
+
+  """bio is not null."""
   bioNotNil: Boolean
+
+  """bio is equal to the value, ignoring case."""
   bioEqualFold: String
+
+  """bio contains the value, ignoring case."""
   bioContainsFold: String
 
-  """tier field predicates"""
+  """tier field predicates: equal to the value."""
   tier: Tier
+
+  """tier is not equal to the value."""
   tierNEQ: Tier
+
+  """tier is one of the values."""
   tierIn: [Tier!]
+
+  """tier is none of the values."""
   tierNotIn: [Tier!]
 
-  """priority field predicates"""
+  """priority field predicates: equal to the value."""
   priority: Priority
+
+  """priority is not equal to the value."""
   priorityNEQ: Priority
+
+  """priority is one of the values."""
   priorityIn: [Priority!]
+
+  """priority is none of the values."""
   priorityNotIn: [Priority!]
 
-  """active field predicates"""
+  """active field predicates: equal to the value."""
   active: Boolean
+
+  """active is not equal to the value."""
   activeNEQ: Boolean
 
-  """couponCode field predicates"""
+  """couponCode field predicates: equal to the value."""
   couponCode: String
+
+  """couponCode is not equal to the value."""
   couponCodeNEQ: String
+
+  """couponCode is one of the values."""
   couponCodeIn: [String!]
+
+  """couponCode is none of the values."""
   couponCodeNotIn: [String!]
+
+  """couponCode is greater than the value."""
   couponCodeGT: String
+
+  """couponCode is greater than or equal to the value."""
   couponCodeGTE: String
+
+  """couponCode is less than the value."""
   couponCodeLT: String
+
+  """couponCode is less than or equal to the value."""
   couponCodeLTE: String
+
+  """couponCode contains the value (case-sensitive)."""
   couponCodeContains: String
+
+  """couponCode starts with the value."""
   couponCodeHasPrefix: String
+
+  """couponCode ends with the value."""
   couponCodeHasSuffix: String
+
+  """couponCode is null."""
   couponCodeIsNil: Boolean
+
+  """couponCode is not null."""
   couponCodeNotNil: Boolean
+
+  """couponCode is equal to the value, ignoring case."""
   couponCodeEqualFold: String
+
+  """couponCode contains the value, ignoring case."""
   couponCodeContainsFold: String
 
-  """points field predicates"""
+  """points field predicates: equal to the value."""
   points: BigInt
+
+  """points is not equal to the value."""
   pointsNEQ: BigInt
+
+  """points is one of the values."""
   pointsIn: [BigInt!]
+
+  """points is none of the values."""
   pointsNotIn: [BigInt!]
+
+  """points is greater than the value."""
   pointsGT: BigInt
+
+  """points is greater than or equal to the value."""
   pointsGTE: BigInt
+
+  """points is less than the value."""
   pointsLT: BigInt
+
+  """points is less than or equal to the value."""
   pointsLTE: BigInt
 
-  """balance field predicates"""
+  """balance field predicates: equal to the value."""
   balance: String
+
+  """balance is not equal to the value."""
   balanceNEQ: String
+
+  """balance is one of the values."""
   balanceIn: [String!]
+
+  """balance is none of the values."""
   balanceNotIn: [String!]
+
+  """balance is greater than the value."""
   balanceGT: String
+
+  """balance is greater than or equal to the value."""
   balanceGTE: String
+
+  """balance is less than the value."""
   balanceLT: String
+
+  """balance is less than or equal to the value."""
   balanceLTE: String
+
+  """balance contains the value (case-sensitive)."""
   balanceContains: String
+
+  """balance starts with the value."""
   balanceHasPrefix: String
+
+  """balance ends with the value."""
   balanceHasSuffix: String
+
+  """balance is equal to the value, ignoring case."""
   balanceEqualFold: String
+
+  """balance contains the value, ignoring case."""
   balanceContainsFold: String
 
-  """rating field predicates"""
+  """rating field predicates: equal to the value."""
   rating: Float
+
+  """rating is not equal to the value."""
   ratingNEQ: Float
+
+  """rating is one of the values."""
   ratingIn: [Float!]
+
+  """rating is none of the values."""
   ratingNotIn: [Float!]
+
+  """rating is greater than the value."""
   ratingGT: Float
+
+  """rating is greater than or equal to the value."""
   ratingGTE: Float
+
+  """rating is less than the value."""
   ratingLT: Float
+
+  """rating is less than or equal to the value."""
   ratingLTE: Float
+
+  """rating is null."""
   ratingIsNil: Boolean
+
+  """rating is not null."""
   ratingNotNil: Boolean
 
-  """birthday field predicates"""
+  """birthday field predicates: equal to the value."""
   birthday: String
+
+  """birthday is not equal to the value."""
   birthdayNEQ: String
+
+  """birthday is one of the values."""
   birthdayIn: [String!]
+
+  """birthday is none of the values."""
   birthdayNotIn: [String!]
+
+  """birthday is greater than the value."""
   birthdayGT: String
+
+  """birthday is greater than or equal to the value."""
   birthdayGTE: String
+
+  """birthday is less than the value."""
   birthdayLT: String
+
+  """birthday is less than or equal to the value."""
   birthdayLTE: String
+
+  """birthday contains the value (case-sensitive)."""
   birthdayContains: String
+
+  """birthday starts with the value."""
   birthdayHasPrefix: String
+
+  """birthday ends with the value."""
   birthdayHasSuffix: String
+
+  """birthday is null."""
   birthdayIsNil: Boolean
+
+  """birthday is not null."""
   birthdayNotNil: Boolean
+
+  """birthday is equal to the value, ignoring case."""
   birthdayEqualFold: String
+
+  """birthday contains the value, ignoring case."""
   birthdayContainsFold: String
 
-  """wakeUpAt field predicates"""
+  """wakeUpAt field predicates: equal to the value."""
   wakeUpAt: String
+
+  """wakeUpAt is not equal to the value."""
   wakeUpAtNEQ: String
+
+  """wakeUpAt is one of the values."""
   wakeUpAtIn: [String!]
+
+  """wakeUpAt is none of the values."""
   wakeUpAtNotIn: [String!]
+
+  """wakeUpAt is greater than the value."""
   wakeUpAtGT: String
+
+  """wakeUpAt is greater than or equal to the value."""
   wakeUpAtGTE: String
+
+  """wakeUpAt is less than the value."""
   wakeUpAtLT: String
+
+  """wakeUpAt is less than or equal to the value."""
   wakeUpAtLTE: String
+
+  """wakeUpAt contains the value (case-sensitive)."""
   wakeUpAtContains: String
+
+  """wakeUpAt starts with the value."""
   wakeUpAtHasPrefix: String
+
+  """wakeUpAt ends with the value."""
   wakeUpAtHasSuffix: String
+
+  """wakeUpAt is null."""
   wakeUpAtIsNil: Boolean
+
+  """wakeUpAt is not null."""
   wakeUpAtNotNil: Boolean
+
+  """wakeUpAt is equal to the value, ignoring case."""
   wakeUpAtEqualFold: String
+
+  """wakeUpAt contains the value, ignoring case."""
   wakeUpAtContainsFold: String
 
-  """createdAt field predicates"""
+  """createdAt field predicates: equal to the value."""
   createdAt: Time
+
+  """createdAt is not equal to the value."""
   createdAtNEQ: Time
+
+  """createdAt is one of the values."""
   createdAtIn: [Time!]
+
+  """createdAt is none of the values."""
   createdAtNotIn: [Time!]
+
+  """createdAt is greater than the value."""
   createdAtGT: Time
+
+  """createdAt is greater than or equal to the value."""
   createdAtGTE: Time
+
+  """createdAt is less than the value."""
   createdAtLT: Time
+
+  """createdAt is less than or equal to the value."""
   createdAtLTE: Time
 
-  """addressStreet field predicates"""
+  """addressStreet field predicates: equal to the value."""
   addressStreet: String
+
+  """addressStreet is not equal to the value."""
   addressStreetNEQ: String
+
+  """addressStreet is one of the values."""
   addressStreetIn: [String!]
+
+  """addressStreet is none of the values."""
   addressStreetNotIn: [String!]
+
+  """addressStreet is greater than the value."""
   addressStreetGT: String
+
+  """addressStreet is greater than or equal to the value."""
   addressStreetGTE: String
+
+  """addressStreet is less than the value."""
   addressStreetLT: String
+
+  """addressStreet is less than or equal to the value."""
   addressStreetLTE: String
+
+  """addressStreet contains the value (case-sensitive)."""
   addressStreetContains: String
+
+  """addressStreet starts with the value."""
   addressStreetHasPrefix: String
+
+  """addressStreet ends with the value."""
   addressStreetHasSuffix: String
+
+  """addressStreet is null."""
   addressStreetIsNil: Boolean
+
+  """addressStreet is not null."""
   addressStreetNotNil: Boolean
+
+  """addressStreet is equal to the value, ignoring case."""
   addressStreetEqualFold: String
+
+  """addressStreet contains the value, ignoring case."""
   addressStreetContainsFold: String
 
-  """addressCity field predicates"""
+  """addressCity field predicates: equal to the value."""
   addressCity: String
+
+  """addressCity is not equal to the value."""
   addressCityNEQ: String
+
+  """addressCity is one of the values."""
   addressCityIn: [String!]
+
+  """addressCity is none of the values."""
   addressCityNotIn: [String!]
+
+  """addressCity is greater than the value."""
   addressCityGT: String
+
+  """addressCity is greater than or equal to the value."""
   addressCityGTE: String
+
+  """addressCity is less than the value."""
   addressCityLT: String
+
+  """addressCity is less than or equal to the value."""
   addressCityLTE: String
+
+  """addressCity contains the value (case-sensitive)."""
   addressCityContains: String
+
+  """addressCity starts with the value."""
   addressCityHasPrefix: String
+
+  """addressCity ends with the value."""
   addressCityHasSuffix: String
+
+  """addressCity is null."""
   addressCityIsNil: Boolean
+
+  """addressCity is not null."""
   addressCityNotNil: Boolean
+
+  """addressCity is equal to the value, ignoring case."""
   addressCityEqualFold: String
+
+  """addressCity contains the value, ignoring case."""
   addressCityContainsFold: String
 
-  """addressZip field predicates"""
+  """addressZip field predicates: equal to the value."""
   addressZip: String
+
+  """addressZip is not equal to the value."""
   addressZipNEQ: String
+
+  """addressZip is one of the values."""
   addressZipIn: [String!]
+
+  """addressZip is none of the values."""
   addressZipNotIn: [String!]
+
+  """addressZip is greater than the value."""
   addressZipGT: String
+
+  """addressZip is greater than or equal to the value."""
   addressZipGTE: String
+
+  """addressZip is less than the value."""
   addressZipLT: String
+
+  """addressZip is less than or equal to the value."""
   addressZipLTE: String
+
+  """addressZip contains the value (case-sensitive)."""
   addressZipContains: String
+
+  """addressZip starts with the value."""
   addressZipHasPrefix: String
+
+  """addressZip ends with the value."""
   addressZipHasSuffix: String
+
+  """addressZip is null."""
   addressZipIsNil: Boolean
+
+  """addressZip is not null."""
   addressZipNotNil: Boolean
+
+  """addressZip is equal to the value, ignoring case."""
   addressZipEqualFold: String
+
+  """addressZip contains the value, ignoring case."""
   addressZipContainsFold: String
 
-  """addressGeoLat field predicates"""
+  """addressGeoLat field predicates: equal to the value."""
   addressGeoLat: Float
+
+  """addressGeoLat is not equal to the value."""
   addressGeoLatNEQ: Float
+
+  """addressGeoLat is one of the values."""
   addressGeoLatIn: [Float!]
+
+  """addressGeoLat is none of the values."""
   addressGeoLatNotIn: [Float!]
+
+  """addressGeoLat is greater than the value."""
   addressGeoLatGT: Float
+
+  """addressGeoLat is greater than or equal to the value."""
   addressGeoLatGTE: Float
+
+  """addressGeoLat is less than the value."""
   addressGeoLatLT: Float
+
+  """addressGeoLat is less than or equal to the value."""
   addressGeoLatLTE: Float
+
+  """addressGeoLat is null."""
   addressGeoLatIsNil: Boolean
+
+  """addressGeoLat is not null."""
   addressGeoLatNotNil: Boolean
 
-  """addressGeoLng field predicates"""
+  """addressGeoLng field predicates: equal to the value."""
   addressGeoLng: Float
+
+  """addressGeoLng is not equal to the value."""
   addressGeoLngNEQ: Float
+
+  """addressGeoLng is one of the values."""
   addressGeoLngIn: [Float!]
+
+  """addressGeoLng is none of the values."""
   addressGeoLngNotIn: [Float!]
+
+  """addressGeoLng is greater than the value."""
   addressGeoLngGT: Float
+
+  """addressGeoLng is greater than or equal to the value."""
   addressGeoLngGTE: Float
+
+  """addressGeoLng is less than the value."""
   addressGeoLngLT: Float
+
+  """addressGeoLng is less than or equal to the value."""
   addressGeoLngLTE: Float
+
+  """addressGeoLng is null."""
   addressGeoLngIsNil: Boolean
+
+  """addressGeoLng is not null."""
   addressGeoLngNotNil: Boolean
 
-  """referrerID field predicates"""
+  """referrerID field predicates: equal to the value."""
   referrerID: ID
+
+  """referrerID is not equal to the value."""
   referrerIDNEQ: ID
+
+  """referrerID is one of the values."""
   referrerIDIn: [ID!]
+
+  """referrerID is none of the values."""
   referrerIDNotIn: [ID!]
+
+  """referrerID is null."""
   referrerIDIsNil: Boolean
+
+  """referrerID is not null."""
   referrerIDNotNil: Boolean
 
-  """referrer edge predicates"""
+  """referrer edge predicates: \`true\` when it has any, \`false\` when none."""
   hasReferrer: Boolean
+
+  """Has referrer matching any of the given objects."""
   hasReferrerWith: [CustomerWhereInput!]
 
-  """referrals edge predicates"""
+  """referrals edge predicates: \`true\` when it has any, \`false\` when none."""
   hasReferrals: Boolean
+
+  """Has referrals matching any of the given objects."""
   hasReferralsWith: [CustomerWhereInput!]
 
-  """friends edge predicates"""
+  """friends edge predicates: \`true\` when it has any, \`false\` when none."""
   hasFriends: Boolean
+
+  """Has friends matching any of the given objects."""
   hasFriendsWith: [CustomerWhereInput!]
 
-  """orders edge predicates"""
+  """orders edge predicates: \`true\` when it has any, \`false\` when none."""
   hasOrders: Boolean
+
+  """Has orders matching any of the given objects."""
   hasOrdersWith: [OrderWhereInput!]
 }
 
+"""
+An order (decorator style): UUID key, enums shared with the customer, a computed getter.
+"""
 type Order implements Node {
+  """The ID of the object."""
   id: ID!
   summary: String
   status: OrderStatus!
+
+  """
+  The customer's tier when ordering: the same TypeScript enum, the same GraphQL enum.
+  """
   tier: Tier
   placedAt: Time!
+
+  """Defaulted by the class initializer: optional in \`CreateOrderInput\`."""
   notes: [String!]!
   shippingAddress: Address
   parcels: [Parcel!]!
   customer: Customer!
+
+  """Inverse side of the shipment keyed by this order."""
   shipment: Shipment
+
+  """
+  Payments of the order: edges to the single-table inheritance root (the \`Payment\` interface).
+  """
   payments: [Payment!]
 }
 
@@ -660,6 +1217,7 @@ input OrderOrder {
 
 """Properties by which Order connections can be ordered."""
 enum OrderOrderField {
+  """Order by placedAt."""
   PLACED_AT
 }
 
@@ -667,85 +1225,170 @@ enum OrderOrderField {
 OrderWhereInput is used for filtering Order objects: predicates in one object are ANDed.
 """
 input OrderWhereInput {
+  """Matches what the given predicates do not match."""
   not: OrderWhereInput
+
+  """Matches what every given object matches."""
   and: [OrderWhereInput!]
+
+  """Matches what any given object matches."""
   or: [OrderWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """status field predicates"""
+  """status field predicates: equal to the value."""
   status: OrderStatus
+
+  """status is not equal to the value."""
   statusNEQ: OrderStatus
+
+  """status is one of the values."""
   statusIn: [OrderStatus!]
+
+  """status is none of the values."""
   statusNotIn: [OrderStatus!]
 
-  """tier field predicates"""
+  """tier field predicates: equal to the value."""
   tier: Tier
+
+  """tier is not equal to the value."""
   tierNEQ: Tier
+
+  """tier is one of the values."""
   tierIn: [Tier!]
+
+  """tier is none of the values."""
   tierNotIn: [Tier!]
+
+  """tier is null."""
   tierIsNil: Boolean
+
+  """tier is not null."""
   tierNotNil: Boolean
 
-  """placedAt field predicates"""
+  """placedAt field predicates: equal to the value."""
   placedAt: Time
+
+  """placedAt is not equal to the value."""
   placedAtNEQ: Time
+
+  """placedAt is one of the values."""
   placedAtIn: [Time!]
+
+  """placedAt is none of the values."""
   placedAtNotIn: [Time!]
+
+  """placedAt is greater than the value."""
   placedAtGT: Time
+
+  """placedAt is greater than or equal to the value."""
   placedAtGTE: Time
+
+  """placedAt is less than the value."""
   placedAtLT: Time
+
+  """placedAt is less than or equal to the value."""
   placedAtLTE: Time
 
-  """shippingAddressStreet field predicates"""
+  """shippingAddressStreet field predicates: equal to the value."""
   shippingAddressStreet: String
+
+  """shippingAddressStreet is not equal to the value."""
   shippingAddressStreetNEQ: String
+
+  """shippingAddressStreet is one of the values."""
   shippingAddressStreetIn: [String!]
+
+  """shippingAddressStreet is none of the values."""
   shippingAddressStreetNotIn: [String!]
 
-  """shippingAddressCity field predicates"""
+  """shippingAddressCity field predicates: equal to the value."""
   shippingAddressCity: String
+
+  """shippingAddressCity is not equal to the value."""
   shippingAddressCityNEQ: String
+
+  """shippingAddressCity is one of the values."""
   shippingAddressCityIn: [String!]
+
+  """shippingAddressCity is none of the values."""
   shippingAddressCityNotIn: [String!]
 
-  """shippingAddressZip field predicates"""
+  """shippingAddressZip field predicates: equal to the value."""
   shippingAddressZip: String
+
+  """shippingAddressZip is not equal to the value."""
   shippingAddressZipNEQ: String
+
+  """shippingAddressZip is one of the values."""
   shippingAddressZipIn: [String!]
+
+  """shippingAddressZip is none of the values."""
   shippingAddressZipNotIn: [String!]
 
-  """customerID field predicates"""
+  """customerID field predicates: equal to the value."""
   customerID: ID
+
+  """customerID is not equal to the value."""
   customerIDNEQ: ID
+
+  """customerID is one of the values."""
   customerIDIn: [ID!]
+
+  """customerID is none of the values."""
   customerIDNotIn: [ID!]
 
-  """customer edge predicates"""
+  """customer edge predicates: \`true\` when it has any, \`false\` when none."""
   hasCustomer: Boolean
+
+  """Has customer matching any of the given objects."""
   hasCustomerWith: [CustomerWhereInput!]
 
-  """shipment edge predicates"""
+  """shipment edge predicates: \`true\` when it has any, \`false\` when none."""
   hasShipment: Boolean
+
+  """Has shipment matching any of the given objects."""
   hasShipmentWith: [ShipmentWhereInput!]
 
-  """payments edge predicates"""
+  """payments edge predicates: \`true\` when it has any, \`false\` when none."""
   hasPayments: Boolean
+
+  """Has payments matching any of the given objects."""
   hasPaymentsWith: [PaymentWhereInput!]
 }
 
+"""A card payment."""
 type CardPayment implements Node & Payment {
+  """The ID of the object."""
   id: ID!
   amount: String!
   paidAt: Time!
+
+  """
+  Required on cards: non-null in GraphQL, although the shared column is nullable.
+  """
   cardLast4: String!
   order: Order!
 }
@@ -782,6 +1425,7 @@ input CardPaymentOrder {
 
 """Properties by which CardPayment connections can be ordered."""
 enum CardPaymentOrderField {
+  """Order by amount."""
   AMOUNT
 }
 
@@ -789,72 +1433,167 @@ enum CardPaymentOrderField {
 CardPaymentWhereInput is used for filtering CardPayment objects: predicates in one object are ANDed.
 """
 input CardPaymentWhereInput {
+  """Matches what the given predicates do not match."""
   not: CardPaymentWhereInput
+
+  """Matches what every given object matches."""
   and: [CardPaymentWhereInput!]
+
+  """Matches what any given object matches."""
   or: [CardPaymentWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """amount field predicates"""
+  """amount field predicates: equal to the value."""
   amount: String
+
+  """amount is not equal to the value."""
   amountNEQ: String
+
+  """amount is one of the values."""
   amountIn: [String!]
+
+  """amount is none of the values."""
   amountNotIn: [String!]
+
+  """amount is greater than the value."""
   amountGT: String
+
+  """amount is greater than or equal to the value."""
   amountGTE: String
+
+  """amount is less than the value."""
   amountLT: String
+
+  """amount is less than or equal to the value."""
   amountLTE: String
+
+  """amount contains the value (case-sensitive)."""
   amountContains: String
+
+  """amount starts with the value."""
   amountHasPrefix: String
+
+  """amount ends with the value."""
   amountHasSuffix: String
+
+  """amount is equal to the value, ignoring case."""
   amountEqualFold: String
+
+  """amount contains the value, ignoring case."""
   amountContainsFold: String
 
-  """paidAt field predicates"""
+  """paidAt field predicates: equal to the value."""
   paidAt: Time
+
+  """paidAt is not equal to the value."""
   paidAtNEQ: Time
+
+  """paidAt is one of the values."""
   paidAtIn: [Time!]
+
+  """paidAt is none of the values."""
   paidAtNotIn: [Time!]
+
+  """paidAt is greater than the value."""
   paidAtGT: Time
+
+  """paidAt is greater than or equal to the value."""
   paidAtGTE: Time
+
+  """paidAt is less than the value."""
   paidAtLT: Time
+
+  """paidAt is less than or equal to the value."""
   paidAtLTE: Time
 
-  """cardLast4 field predicates"""
+  """cardLast4 field predicates: equal to the value."""
   cardLast4: String
+
+  """cardLast4 is not equal to the value."""
   cardLast4NEQ: String
+
+  """cardLast4 is one of the values."""
   cardLast4In: [String!]
+
+  """cardLast4 is none of the values."""
   cardLast4NotIn: [String!]
+
+  """cardLast4 is greater than the value."""
   cardLast4GT: String
+
+  """cardLast4 is greater than or equal to the value."""
   cardLast4GTE: String
+
+  """cardLast4 is less than the value."""
   cardLast4LT: String
+
+  """cardLast4 is less than or equal to the value."""
   cardLast4LTE: String
+
+  """cardLast4 contains the value (case-sensitive)."""
   cardLast4Contains: String
+
+  """cardLast4 starts with the value."""
   cardLast4HasPrefix: String
+
+  """cardLast4 ends with the value."""
   cardLast4HasSuffix: String
+
+  """cardLast4 is equal to the value, ignoring case."""
   cardLast4EqualFold: String
+
+  """cardLast4 contains the value, ignoring case."""
   cardLast4ContainsFold: String
 
-  """orderID field predicates"""
+  """orderID field predicates: equal to the value."""
   orderID: ID
+
+  """orderID is not equal to the value."""
   orderIDNEQ: ID
+
+  """orderID is one of the values."""
   orderIDIn: [ID!]
+
+  """orderID is none of the values."""
   orderIDNotIn: [ID!]
 
-  """order edge predicates"""
+  """order edge predicates: \`true\` when it has any, \`false\` when none."""
   hasOrder: Boolean
+
+  """Has order matching any of the given objects."""
   hasOrderWith: [OrderWhereInput!]
 }
 
+"""
+A payment of an order: the abstract root of a single-table inheritance (one \`payment\` table,
+the \`method\` column tells the class). GraphQL: the interface \`Payment\`, implemented by
+\`CardPayment\` and \`TransferPayment\`.
+"""
 interface Payment implements Node {
+  """The ID of the object."""
   id: ID!
   amount: String!
   paidAt: Time!
@@ -893,6 +1632,7 @@ input PaymentOrder {
 
 """Properties by which Payment connections can be ordered."""
 enum PaymentOrderField {
+  """Order by amount."""
   AMOUNT
 }
 
@@ -900,57 +1640,124 @@ enum PaymentOrderField {
 PaymentWhereInput is used for filtering Payment objects: predicates in one object are ANDed.
 """
 input PaymentWhereInput {
+  """Matches what the given predicates do not match."""
   not: PaymentWhereInput
+
+  """Matches what every given object matches."""
   and: [PaymentWhereInput!]
+
+  """Matches what any given object matches."""
   or: [PaymentWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """amount field predicates"""
+  """amount field predicates: equal to the value."""
   amount: String
+
+  """amount is not equal to the value."""
   amountNEQ: String
+
+  """amount is one of the values."""
   amountIn: [String!]
+
+  """amount is none of the values."""
   amountNotIn: [String!]
+
+  """amount is greater than the value."""
   amountGT: String
+
+  """amount is greater than or equal to the value."""
   amountGTE: String
+
+  """amount is less than the value."""
   amountLT: String
+
+  """amount is less than or equal to the value."""
   amountLTE: String
+
+  """amount contains the value (case-sensitive)."""
   amountContains: String
+
+  """amount starts with the value."""
   amountHasPrefix: String
+
+  """amount ends with the value."""
   amountHasSuffix: String
+
+  """amount is equal to the value, ignoring case."""
   amountEqualFold: String
+
+  """amount contains the value, ignoring case."""
   amountContainsFold: String
 
-  """paidAt field predicates"""
+  """paidAt field predicates: equal to the value."""
   paidAt: Time
+
+  """paidAt is not equal to the value."""
   paidAtNEQ: Time
+
+  """paidAt is one of the values."""
   paidAtIn: [Time!]
+
+  """paidAt is none of the values."""
   paidAtNotIn: [Time!]
+
+  """paidAt is greater than the value."""
   paidAtGT: Time
+
+  """paidAt is greater than or equal to the value."""
   paidAtGTE: Time
+
+  """paidAt is less than the value."""
   paidAtLT: Time
+
+  """paidAt is less than or equal to the value."""
   paidAtLTE: Time
 
-  """orderID field predicates"""
+  """orderID field predicates: equal to the value."""
   orderID: ID
+
+  """orderID is not equal to the value."""
   orderIDNEQ: ID
+
+  """orderID is one of the values."""
   orderIDIn: [ID!]
+
+  """orderID is none of the values."""
   orderIDNotIn: [ID!]
 
-  """order edge predicates"""
+  """order edge predicates: \`true\` when it has any, \`false\` when none."""
   hasOrder: Boolean
+
+  """Has order matching any of the given objects."""
   hasOrderWith: [OrderWhereInput!]
 }
 
+"""A bank transfer."""
 type TransferPayment implements Node & Payment {
+  """The ID of the object."""
   id: ID!
   amount: String!
   paidAt: Time!
@@ -991,6 +1798,7 @@ input TransferPaymentOrder {
 
 """Properties by which TransferPayment connections can be ordered."""
 enum TransferPaymentOrderField {
+  """Order by amount."""
   AMOUNT
 }
 
@@ -998,89 +1806,208 @@ enum TransferPaymentOrderField {
 TransferPaymentWhereInput is used for filtering TransferPayment objects: predicates in one object are ANDed.
 """
 input TransferPaymentWhereInput {
+  """Matches what the given predicates do not match."""
   not: TransferPaymentWhereInput
+
+  """Matches what every given object matches."""
   and: [TransferPaymentWhereInput!]
+
+  """Matches what any given object matches."""
   or: [TransferPaymentWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """amount field predicates"""
+  """amount field predicates: equal to the value."""
   amount: String
+
+  """amount is not equal to the value."""
   amountNEQ: String
+
+  """amount is one of the values."""
   amountIn: [String!]
+
+  """amount is none of the values."""
   amountNotIn: [String!]
+
+  """amount is greater than the value."""
   amountGT: String
+
+  """amount is greater than or equal to the value."""
   amountGTE: String
+
+  """amount is less than the value."""
   amountLT: String
+
+  """amount is less than or equal to the value."""
   amountLTE: String
+
+  """amount contains the value (case-sensitive)."""
   amountContains: String
+
+  """amount starts with the value."""
   amountHasPrefix: String
+
+  """amount ends with the value."""
   amountHasSuffix: String
+
+  """amount is equal to the value, ignoring case."""
   amountEqualFold: String
+
+  """amount contains the value, ignoring case."""
   amountContainsFold: String
 
-  """paidAt field predicates"""
+  """paidAt field predicates: equal to the value."""
   paidAt: Time
+
+  """paidAt is not equal to the value."""
   paidAtNEQ: Time
+
+  """paidAt is one of the values."""
   paidAtIn: [Time!]
+
+  """paidAt is none of the values."""
   paidAtNotIn: [Time!]
+
+  """paidAt is greater than the value."""
   paidAtGT: Time
+
+  """paidAt is greater than or equal to the value."""
   paidAtGTE: Time
+
+  """paidAt is less than the value."""
   paidAtLT: Time
+
+  """paidAt is less than or equal to the value."""
   paidAtLTE: Time
 
-  """iban field predicates"""
+  """iban field predicates: equal to the value."""
   iban: String
+
+  """iban is not equal to the value."""
   ibanNEQ: String
+
+  """iban is one of the values."""
   ibanIn: [String!]
+
+  """iban is none of the values."""
   ibanNotIn: [String!]
+
+  """iban is greater than the value."""
   ibanGT: String
+
+  """iban is greater than or equal to the value."""
   ibanGTE: String
+
+  """iban is less than the value."""
   ibanLT: String
+
+  """iban is less than or equal to the value."""
   ibanLTE: String
+
+  """iban contains the value (case-sensitive)."""
   ibanContains: String
+
+  """iban starts with the value."""
   ibanHasPrefix: String
+
+  """iban ends with the value."""
   ibanHasSuffix: String
+
+  """iban is equal to the value, ignoring case."""
   ibanEqualFold: String
+
+  """iban contains the value, ignoring case."""
   ibanContainsFold: String
 
-  """reference field predicates"""
+  """reference field predicates: equal to the value."""
   reference: String
+
+  """reference is not equal to the value."""
   referenceNEQ: String
+
+  """reference is one of the values."""
   referenceIn: [String!]
+
+  """reference is none of the values."""
   referenceNotIn: [String!]
+
+  """reference is greater than the value."""
   referenceGT: String
+
+  """reference is greater than or equal to the value."""
   referenceGTE: String
+
+  """reference is less than the value."""
   referenceLT: String
+
+  """reference is less than or equal to the value."""
   referenceLTE: String
+
+  """reference contains the value (case-sensitive)."""
   referenceContains: String
+
+  """reference starts with the value."""
   referenceHasPrefix: String
+
+  """reference ends with the value."""
   referenceHasSuffix: String
+
+  """reference is null."""
   referenceIsNil: Boolean
+
+  """reference is not null."""
   referenceNotNil: Boolean
+
+  """reference is equal to the value, ignoring case."""
   referenceEqualFold: String
+
+  """reference contains the value, ignoring case."""
   referenceContainsFold: String
 
-  """orderID field predicates"""
+  """orderID field predicates: equal to the value."""
   orderID: ID
+
+  """orderID is not equal to the value."""
   orderIDNEQ: ID
+
+  """orderID is one of the values."""
   orderIDIn: [ID!]
+
+  """orderID is none of the values."""
   orderIDNotIn: [ID!]
 
-  """order edge predicates"""
+  """order edge predicates: \`true\` when it has any, \`false\` when none."""
   hasOrder: Boolean
+
+  """Has order matching any of the given objects."""
   hasOrderWith: [OrderWhereInput!]
 }
 
+"""A book."""
 type Book implements Node & Product {
+  """The ID of the object."""
   id: ID!
   name: String!
   price: String!
@@ -1114,83 +2041,198 @@ type BookEdge {
 BookWhereInput is used for filtering Book objects: predicates in one object are ANDed.
 """
 input BookWhereInput {
+  """Matches what the given predicates do not match."""
   not: BookWhereInput
+
+  """Matches what every given object matches."""
   and: [BookWhereInput!]
+
+  """Matches what any given object matches."""
   or: [BookWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """name field predicates"""
+  """name field predicates: equal to the value."""
   name: String
+
+  """name is not equal to the value."""
   nameNEQ: String
+
+  """name is one of the values."""
   nameIn: [String!]
+
+  """name is none of the values."""
   nameNotIn: [String!]
+
+  """name is greater than the value."""
   nameGT: String
+
+  """name is greater than or equal to the value."""
   nameGTE: String
+
+  """name is less than the value."""
   nameLT: String
+
+  """name is less than or equal to the value."""
   nameLTE: String
+
+  """name contains the value (case-sensitive)."""
   nameContains: String
+
+  """name starts with the value."""
   nameHasPrefix: String
+
+  """name ends with the value."""
   nameHasSuffix: String
+
+  """name is equal to the value, ignoring case."""
   nameEqualFold: String
+
+  """name contains the value, ignoring case."""
   nameContainsFold: String
 
-  """price field predicates"""
+  """price field predicates: equal to the value."""
   price: String
+
+  """price is not equal to the value."""
   priceNEQ: String
+
+  """price is one of the values."""
   priceIn: [String!]
+
+  """price is none of the values."""
   priceNotIn: [String!]
+
+  """price is greater than the value."""
   priceGT: String
+
+  """price is greater than or equal to the value."""
   priceGTE: String
+
+  """price is less than the value."""
   priceLT: String
+
+  """price is less than or equal to the value."""
   priceLTE: String
+
+  """price contains the value (case-sensitive)."""
   priceContains: String
+
+  """price starts with the value."""
   priceHasPrefix: String
+
+  """price ends with the value."""
   priceHasSuffix: String
+
+  """price is equal to the value, ignoring case."""
   priceEqualFold: String
+
+  """price contains the value, ignoring case."""
   priceContainsFold: String
 
-  """isbn field predicates"""
+  """isbn field predicates: equal to the value."""
   isbn: String
+
+  """isbn is not equal to the value."""
   isbnNEQ: String
+
+  """isbn is one of the values."""
   isbnIn: [String!]
+
+  """isbn is none of the values."""
   isbnNotIn: [String!]
+
+  """isbn is greater than the value."""
   isbnGT: String
+
+  """isbn is greater than or equal to the value."""
   isbnGTE: String
+
+  """isbn is less than the value."""
   isbnLT: String
+
+  """isbn is less than or equal to the value."""
   isbnLTE: String
+
+  """isbn contains the value (case-sensitive)."""
   isbnContains: String
+
+  """isbn starts with the value."""
   isbnHasPrefix: String
+
+  """isbn ends with the value."""
   isbnHasSuffix: String
+
+  """isbn is equal to the value, ignoring case."""
   isbnEqualFold: String
+
+  """isbn contains the value, ignoring case."""
   isbnContainsFold: String
 
-  """pages field predicates"""
+  """pages field predicates: equal to the value."""
   pages: Int
+
+  """pages is not equal to the value."""
   pagesNEQ: Int
+
+  """pages is one of the values."""
   pagesIn: [Int!]
+
+  """pages is none of the values."""
   pagesNotIn: [Int!]
+
+  """pages is greater than the value."""
   pagesGT: Int
+
+  """pages is greater than or equal to the value."""
   pagesGTE: Int
+
+  """pages is less than the value."""
   pagesLT: Int
+
+  """pages is less than or equal to the value."""
   pagesLTE: Int
+
+  """pages is null."""
   pagesIsNil: Boolean
+
+  """pages is not null."""
   pagesNotNil: Boolean
 
-  """contributions edge predicates"""
+  """
+  contributions edge predicates: \`true\` when it has any, \`false\` when none.
+  """
   hasContributions: Boolean
+
+  """Has contributions matching any of the given objects."""
   hasContributionsWith: [ContributionWhereInput!]
 }
 
+"""A gadget."""
 type Gadget implements Node & Product {
+  """The ID of the object."""
   id: ID!
   name: String!
   price: String!
@@ -1222,62 +2264,148 @@ type GadgetEdge {
 GadgetWhereInput is used for filtering Gadget objects: predicates in one object are ANDed.
 """
 input GadgetWhereInput {
+  """Matches what the given predicates do not match."""
   not: GadgetWhereInput
+
+  """Matches what every given object matches."""
   and: [GadgetWhereInput!]
+
+  """Matches what any given object matches."""
   or: [GadgetWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """name field predicates"""
+  """name field predicates: equal to the value."""
   name: String
+
+  """name is not equal to the value."""
   nameNEQ: String
+
+  """name is one of the values."""
   nameIn: [String!]
+
+  """name is none of the values."""
   nameNotIn: [String!]
+
+  """name is greater than the value."""
   nameGT: String
+
+  """name is greater than or equal to the value."""
   nameGTE: String
+
+  """name is less than the value."""
   nameLT: String
+
+  """name is less than or equal to the value."""
   nameLTE: String
+
+  """name contains the value (case-sensitive)."""
   nameContains: String
+
+  """name starts with the value."""
   nameHasPrefix: String
+
+  """name ends with the value."""
   nameHasSuffix: String
+
+  """name is equal to the value, ignoring case."""
   nameEqualFold: String
+
+  """name contains the value, ignoring case."""
   nameContainsFold: String
 
-  """price field predicates"""
+  """price field predicates: equal to the value."""
   price: String
+
+  """price is not equal to the value."""
   priceNEQ: String
+
+  """price is one of the values."""
   priceIn: [String!]
+
+  """price is none of the values."""
   priceNotIn: [String!]
+
+  """price is greater than the value."""
   priceGT: String
+
+  """price is greater than or equal to the value."""
   priceGTE: String
+
+  """price is less than the value."""
   priceLT: String
+
+  """price is less than or equal to the value."""
   priceLTE: String
+
+  """price contains the value (case-sensitive)."""
   priceContains: String
+
+  """price starts with the value."""
   priceHasPrefix: String
+
+  """price ends with the value."""
   priceHasSuffix: String
+
+  """price is equal to the value, ignoring case."""
   priceEqualFold: String
+
+  """price contains the value, ignoring case."""
   priceContainsFold: String
 
-  """warrantyMonths field predicates"""
+  """warrantyMonths field predicates: equal to the value."""
   warrantyMonths: Int
+
+  """warrantyMonths is not equal to the value."""
   warrantyMonthsNEQ: Int
+
+  """warrantyMonths is one of the values."""
   warrantyMonthsIn: [Int!]
+
+  """warrantyMonths is none of the values."""
   warrantyMonthsNotIn: [Int!]
+
+  """warrantyMonths is greater than the value."""
   warrantyMonthsGT: Int
+
+  """warrantyMonths is greater than or equal to the value."""
   warrantyMonthsGTE: Int
+
+  """warrantyMonths is less than the value."""
   warrantyMonthsLT: Int
+
+  """warrantyMonths is less than or equal to the value."""
   warrantyMonthsLTE: Int
 }
 
+"""
+A product: the abstract root of a table-per-type inheritance (\`product\` holds the shared
+columns, \`book\` and \`gadget\` their own). GraphQL: the interface \`Product\`.
+"""
 interface Product implements Node {
+  """The ID of the object."""
   id: ID!
   name: String!
   price: String!
@@ -1315,6 +2443,7 @@ input ProductOrder {
 
 """Properties by which Product connections can be ordered."""
 enum ProductOrderField {
+  """Order by name."""
   NAME
 }
 
@@ -1322,52 +2451,124 @@ enum ProductOrderField {
 ProductWhereInput is used for filtering Product objects: predicates in one object are ANDed.
 """
 input ProductWhereInput {
+  """Matches what the given predicates do not match."""
   not: ProductWhereInput
+
+  """Matches what every given object matches."""
   and: [ProductWhereInput!]
+
+  """Matches what any given object matches."""
   or: [ProductWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """name field predicates"""
+  """name field predicates: equal to the value."""
   name: String
+
+  """name is not equal to the value."""
   nameNEQ: String
+
+  """name is one of the values."""
   nameIn: [String!]
+
+  """name is none of the values."""
   nameNotIn: [String!]
+
+  """name is greater than the value."""
   nameGT: String
+
+  """name is greater than or equal to the value."""
   nameGTE: String
+
+  """name is less than the value."""
   nameLT: String
+
+  """name is less than or equal to the value."""
   nameLTE: String
+
+  """name contains the value (case-sensitive)."""
   nameContains: String
+
+  """name starts with the value."""
   nameHasPrefix: String
+
+  """name ends with the value."""
   nameHasSuffix: String
+
+  """name is equal to the value, ignoring case."""
   nameEqualFold: String
+
+  """name contains the value, ignoring case."""
   nameContainsFold: String
 
-  """price field predicates"""
+  """price field predicates: equal to the value."""
   price: String
+
+  """price is not equal to the value."""
   priceNEQ: String
+
+  """price is one of the values."""
   priceIn: [String!]
+
+  """price is none of the values."""
   priceNotIn: [String!]
+
+  """price is greater than the value."""
   priceGT: String
+
+  """price is greater than or equal to the value."""
   priceGTE: String
+
+  """price is less than the value."""
   priceLT: String
+
+  """price is less than or equal to the value."""
   priceLTE: String
+
+  """price contains the value (case-sensitive)."""
   priceContains: String
+
+  """price starts with the value."""
   priceHasPrefix: String
+
+  """price ends with the value."""
   priceHasSuffix: String
+
+  """price is equal to the value, ignoring case."""
   priceEqualFold: String
+
+  """price contains the value, ignoring case."""
   priceContainsFold: String
 }
 
+"""
+The shipment of an order: its primary key is the order (a 1:1 relation primary key), so its
+global id encodes the order's key.
+"""
 type Shipment implements Node {
+  """The ID of the object."""
   id: ID!
   carrier: String!
   trackingCode: String
@@ -1399,96 +2600,211 @@ type ShipmentEdge {
 ShipmentWhereInput is used for filtering Shipment objects: predicates in one object are ANDed.
 """
 input ShipmentWhereInput {
+  """Matches what the given predicates do not match."""
   not: ShipmentWhereInput
+
+  """Matches what every given object matches."""
   and: [ShipmentWhereInput!]
+
+  """Matches what any given object matches."""
   or: [ShipmentWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """carrier field predicates"""
+  """carrier field predicates: equal to the value."""
   carrier: String
+
+  """carrier is not equal to the value."""
   carrierNEQ: String
+
+  """carrier is one of the values."""
   carrierIn: [String!]
+
+  """carrier is none of the values."""
   carrierNotIn: [String!]
+
+  """carrier is greater than the value."""
   carrierGT: String
+
+  """carrier is greater than or equal to the value."""
   carrierGTE: String
+
+  """carrier is less than the value."""
   carrierLT: String
+
+  """carrier is less than or equal to the value."""
   carrierLTE: String
+
+  """carrier contains the value (case-sensitive)."""
   carrierContains: String
+
+  """carrier starts with the value."""
   carrierHasPrefix: String
+
+  """carrier ends with the value."""
   carrierHasSuffix: String
+
+  """carrier is equal to the value, ignoring case."""
   carrierEqualFold: String
+
+  """carrier contains the value, ignoring case."""
   carrierContainsFold: String
 
-  """trackingCode field predicates"""
+  """trackingCode field predicates: equal to the value."""
   trackingCode: String
+
+  """trackingCode is not equal to the value."""
   trackingCodeNEQ: String
+
+  """trackingCode is one of the values."""
   trackingCodeIn: [String!]
+
+  """trackingCode is none of the values."""
   trackingCodeNotIn: [String!]
+
+  """trackingCode is greater than the value."""
   trackingCodeGT: String
+
+  """trackingCode is greater than or equal to the value."""
   trackingCodeGTE: String
+
+  """trackingCode is less than the value."""
   trackingCodeLT: String
+
+  """trackingCode is less than or equal to the value."""
   trackingCodeLTE: String
+
+  """trackingCode contains the value (case-sensitive)."""
   trackingCodeContains: String
+
+  """trackingCode starts with the value."""
   trackingCodeHasPrefix: String
+
+  """trackingCode ends with the value."""
   trackingCodeHasSuffix: String
+
+  """trackingCode is null."""
   trackingCodeIsNil: Boolean
+
+  """trackingCode is not null."""
   trackingCodeNotNil: Boolean
+
+  """trackingCode is equal to the value, ignoring case."""
   trackingCodeEqualFold: String
+
+  """trackingCode contains the value, ignoring case."""
   trackingCodeContainsFold: String
 
-  """orderID field predicates"""
+  """orderID field predicates: equal to the value."""
   orderID: ID
+
+  """orderID is not equal to the value."""
   orderIDNEQ: ID
+
+  """orderID is one of the values."""
   orderIDIn: [ID!]
+
+  """orderID is none of the values."""
   orderIDNotIn: [ID!]
 
-  """order edge predicates"""
+  """order edge predicates: \`true\` when it has any, \`false\` when none."""
   hasOrder: Boolean
+
+  """Has order matching any of the given objects."""
   hasOrderWith: [OrderWhereInput!]
 }
 
+"""The values of ContributorRole."""
 enum ContributorRole {
+  """ContributorRole Author."""
   Author
+
+  """ContributorRole Editor."""
   Editor
+
+  """ContributorRole Translator."""
   Translator
 }
 
+"""The values of Tier."""
 enum Tier {
+  """Tier Bronze."""
   Bronze
+
+  """Tier Silver."""
   Silver
+
+  """Tier Gold."""
   Gold
 }
 
+"""The values of Priority."""
 enum Priority {
+  """Priority Low."""
   Low
+
+  """Priority Normal."""
   Normal
+
+  """Priority High."""
   High
 }
 
+"""The values of Interest."""
 enum Interest {
+  """Interest Books."""
   Books
+
+  """Interest Gadgets."""
   Gadgets
+
+  """Interest Music."""
   Music
 }
 
+"""The values of OrderStatus."""
 enum OrderStatus {
+  """OrderStatus Placed."""
   Placed
+
+  """OrderStatus Paid."""
   Paid
+
+  """OrderStatus Shipped."""
   Shipped
 }
 
+"""The values of ParcelSize."""
 enum ParcelSize {
+  """ParcelSize Small."""
   Small
+
+  """ParcelSize Medium."""
   Medium
+
+  """ParcelSize Large."""
   Large
 }
 
@@ -1533,10 +2849,19 @@ input ParcelInput {
 
 """Input of \`createAuthor\`."""
 input CreateAuthorInput {
+  """Sets name."""
   name: String!
+
+  """Sets the mentor edge by global ID."""
   mentorID: ID
+
+  """Sets the mentees edge by global ID."""
   menteeIDs: [ID!]
+
+  """Sets the books edge by global ID."""
   bookIDs: [ID!]
+
+  """Sets the contributions edge by global ID."""
   contributionIDs: [ID!]
 }
 
@@ -1544,23 +2869,49 @@ input CreateAuthorInput {
 Input of \`updateAuthor\`: only the fields given change; applied in the order clear, set, add/remove.
 """
 input UpdateAuthorInput {
+  """Sets name."""
   name: String
+
+  """Sets the mentor edge by global ID."""
   mentorID: ID
+
+  """Sets the mentor edge to null."""
   clearMentor: Boolean
+
+  """Adds nodes to the mentees edge by global ID."""
   addMenteeIDs: [ID!]
+
+  """Removes nodes from the mentees edge by global ID."""
   removeMenteeIDs: [ID!]
+
+  """Removes every node of the mentees edge."""
   clearMentees: Boolean
+
+  """Adds nodes to the books edge by global ID."""
   addBookIDs: [ID!]
+
+  """Removes nodes from the books edge by global ID."""
   removeBookIDs: [ID!]
+
+  """Removes every node of the books edge."""
   clearBooks: Boolean
+
+  """Adds nodes to the contributions edge by global ID."""
   addContributionIDs: [ID!]
 }
 
 """Input of \`createContribution\`."""
 input CreateContributionInput {
+  """Sets role."""
   role: ContributorRole
+
+  """Sets position."""
   position: Int
+
+  """Sets the book edge by global ID."""
   bookID: ID!
+
+  """Sets the author edge by global ID."""
   authorID: ID!
 }
 
@@ -1568,32 +2919,76 @@ input CreateContributionInput {
 Input of \`updateContribution\`: only the fields given change; applied in the order clear, set, add/remove.
 """
 input UpdateContributionInput {
+  """Sets role."""
   role: ContributorRole
+
+  """Sets position."""
   position: Int
+
+  """Sets position to null."""
   clearPosition: Boolean
 }
 
 """Input of \`createCustomer\`."""
 input CreateCustomerInput {
+  """Sets name."""
   name: String!
+
+  """Sets email."""
   email: String!
+
+  """Sets bio."""
   bio: String
+
+  """Sets nicknames."""
   nicknames: [String!]
+
+  """Sets tier."""
   tier: Tier
+
+  """Sets priority."""
   priority: Priority
+
+  """Sets interests."""
   interests: [Interest!]
+
+  """Sets active."""
   active: Boolean
+
+  """Sets couponCode."""
   couponCode: String
+
+  """Sets points."""
   points: BigInt
+
+  """Sets balance."""
   balance: String
+
+  """Sets rating."""
   rating: Float
+
+  """Sets birthday."""
   birthday: String
+
+  """Sets wakeUpAt."""
   wakeUpAt: String
+
+  """Sets preferences."""
   preferences: JSON
+
+  """Sets address."""
   address: AddressInput
+
+  """Sets the referrer edge by global ID."""
   referrerID: ID
+
+  """Sets the referrals edge by global ID."""
   referralIDs: [ID!]
+
+  """Sets the friends edge by global ID."""
   friendIDs: [ID!]
+
+  """Sets the orders edge by global ID."""
   orderIDs: [ID!]
 }
 
@@ -1601,49 +2996,127 @@ input CreateCustomerInput {
 Input of \`updateCustomer\`: only the fields given change; applied in the order clear, set, add/remove.
 """
 input UpdateCustomerInput {
+  """Sets name."""
   name: String
+
+  """Sets email."""
   email: String
+
+  """Sets bio."""
   bio: String
+
+  """Sets bio to null."""
   clearBio: Boolean
+
+  """Sets nicknames."""
   nicknames: [String!]
+
+  """Sets tier."""
   tier: Tier
+
+  """Sets priority."""
   priority: Priority
+
+  """Sets interests."""
   interests: [Interest!]
+
+  """Sets active."""
   active: Boolean
+
+  """Sets couponCode."""
   couponCode: String
+
+  """Sets couponCode to null."""
   clearCouponCode: Boolean
+
+  """Sets points."""
   points: BigInt
+
+  """Sets balance."""
   balance: String
+
+  """Sets rating."""
   rating: Float
+
+  """Sets rating to null."""
   clearRating: Boolean
+
+  """Sets birthday."""
   birthday: String
+
+  """Sets birthday to null."""
   clearBirthday: Boolean
+
+  """Sets wakeUpAt."""
   wakeUpAt: String
+
+  """Sets wakeUpAt to null."""
   clearWakeUpAt: Boolean
+
+  """Sets preferences."""
   preferences: JSON
+
+  """Sets preferences to null."""
   clearPreferences: Boolean
+
+  """Sets address."""
   address: AddressInput
+
+  """Sets address to null."""
   clearAddress: Boolean
+
+  """Sets the referrer edge by global ID."""
   referrerID: ID
+
+  """Sets the referrer edge to null."""
   clearReferrer: Boolean
+
+  """Adds nodes to the referrals edge by global ID."""
   addReferralIDs: [ID!]
+
+  """Removes nodes from the referrals edge by global ID."""
   removeReferralIDs: [ID!]
+
+  """Removes every node of the referrals edge."""
   clearReferrals: Boolean
+
+  """Adds nodes to the friends edge by global ID."""
   addFriendIDs: [ID!]
+
+  """Removes nodes from the friends edge by global ID."""
   removeFriendIDs: [ID!]
+
+  """Removes every node of the friends edge."""
   clearFriends: Boolean
+
+  """Adds nodes to the orders edge by global ID."""
   addOrderIDs: [ID!]
 }
 
 """Input of \`createOrder\`."""
 input CreateOrderInput {
+  """Sets status."""
   status: OrderStatus
+
+  """Sets tier."""
   tier: Tier
+
+  """Sets placedAt."""
   placedAt: Time
+
+  """Sets notes."""
   notes: [String!]
+
+  """Sets shippingAddress."""
   shippingAddress: AddressInput
+
+  """Sets parcels."""
   parcels: [ParcelInput!]
+
+  """Sets the customer edge by global ID."""
   customerID: ID!
+
+  """Sets the payments edge by global ID."""
   paymentIDs: [ID!]
 }
 
@@ -1651,25 +3124,55 @@ input CreateOrderInput {
 Input of \`updateOrder\`: only the fields given change; applied in the order clear, set, add/remove.
 """
 input UpdateOrderInput {
+  """Sets status."""
   status: OrderStatus
+
+  """Sets tier."""
   tier: Tier
+
+  """Sets tier to null."""
   clearTier: Boolean
+
+  """Sets placedAt."""
   placedAt: Time
+
+  """Sets notes."""
   notes: [String!]
+
+  """Sets shippingAddress."""
   shippingAddress: AddressInput
+
+  """Sets shippingAddress to null."""
   clearShippingAddress: Boolean
+
+  """Sets parcels."""
   parcels: [ParcelInput!]
+
+  """Sets the customer edge by global ID."""
   customerID: ID
+
+  """Adds nodes to the payments edge by global ID."""
   addPaymentIDs: [ID!]
+
+  """Removes nodes from the payments edge by global ID."""
   removePaymentIDs: [ID!]
+
+  """Removes every node of the payments edge."""
   clearPayments: Boolean
 }
 
 """Input of \`createCardPayment\`."""
 input CreateCardPaymentInput {
+  """Sets amount."""
   amount: String!
+
+  """Sets paidAt."""
   paidAt: Time
+
+  """Sets cardLast4."""
   cardLast4: String!
+
+  """Sets the order edge by global ID."""
   orderID: ID!
 }
 
@@ -1677,18 +3180,34 @@ input CreateCardPaymentInput {
 Input of \`updateCardPayment\`: only the fields given change; applied in the order clear, set, add/remove.
 """
 input UpdateCardPaymentInput {
+  """Sets amount."""
   amount: String
+
+  """Sets paidAt."""
   paidAt: Time
+
+  """Sets cardLast4."""
   cardLast4: String
+
+  """Sets the order edge by global ID."""
   orderID: ID
 }
 
 """Input of \`createTransferPayment\`."""
 input CreateTransferPaymentInput {
+  """Sets amount."""
   amount: String!
+
+  """Sets paidAt."""
   paidAt: Time
+
+  """Sets iban."""
   iban: String!
+
+  """Sets reference."""
   reference: String
+
+  """Sets the order edge by global ID."""
   orderID: ID!
 }
 
@@ -1696,18 +3215,34 @@ input CreateTransferPaymentInput {
 Input of \`updateTransferPayment\`: only the fields given change; applied in the order clear, set, add/remove.
 """
 input UpdateTransferPaymentInput {
+  """Sets amount."""
   amount: String
+
+  """Sets paidAt."""
   paidAt: Time
+
+  """Sets iban."""
   iban: String
+
+  """Sets reference."""
   reference: String
+
+  """Sets reference to null."""
   clearReference: Boolean
+
+  """Sets the order edge by global ID."""
   orderID: ID
 }
 
 """Input of \`createShipment\`."""
 input CreateShipmentInput {
+  """Sets carrier."""
   carrier: String!
+
+  """Sets trackingCode."""
   trackingCode: String
+
+  """Sets the order edge by global ID."""
   orderID: ID!
 }
 
@@ -1715,11 +3250,19 @@ input CreateShipmentInput {
 Input of \`updateShipment\`: only the fields given change; applied in the order clear, set, add/remove.
 """
 input UpdateShipmentInput {
+  """Sets carrier."""
   carrier: String
+
+  """Sets trackingCode."""
   trackingCode: String
+
+  """Sets trackingCode to null."""
   clearTrackingCode: Boolean
 }
 
+"""
+The root of every query: nodes by global ID and a connection per node type.
+"""
 type Query {
   """Fetches an object given its ID."""
   node(
@@ -1732,6 +3275,8 @@ type Query {
     """The list of node IDs."""
     ids: [ID!]!
   ): [Node]!
+
+  """Authors, paginated, ordered and filtered by the arguments."""
   authors(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -1753,6 +3298,8 @@ type Query {
     """Filtering options for Authors returned from the connection."""
     where: AuthorWhereInput
   ): AuthorConnection!
+
+  """Customers, paginated, ordered and filtered by the arguments."""
   customers(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -1774,6 +3321,8 @@ type Query {
     """Filtering options for Customers returned from the connection."""
     where: CustomerWhereInput
   ): CustomerConnection!
+
+  """Orders, paginated, ordered and filtered by the arguments."""
   orders(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -1795,6 +3344,8 @@ type Query {
     """Filtering options for Orders returned from the connection."""
     where: OrderWhereInput
   ): OrderConnection!
+
+  """Payments, paginated, ordered and filtered by the arguments."""
   payments(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -1816,6 +3367,8 @@ type Query {
     """Filtering options for Payments returned from the connection."""
     where: PaymentWhereInput
   ): PaymentConnection!
+
+  """Products, paginated, ordered and filtered by the arguments."""
   products(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -1837,6 +3390,8 @@ type Query {
     """Filtering options for Products returned from the connection."""
     where: ProductWhereInput
   ): ProductConnection!
+
+  """Shipments, paginated, ordered and filtered by the arguments."""
   shipments(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -1857,14 +3412,22 @@ type Query {
   ): ShipmentConnection!
 }
 
+"""
+The root of every mutation: each runs in one transaction (the Transactioner).
+"""
 type Mutation {
   """Creates an Author and returns it."""
-  createAuthor(input: CreateAuthorInput!): Author!
+  createAuthor(
+    """The new Author."""
+    input: CreateAuthorInput!
+  ): Author!
 
   """Updates the Author with the given ID and returns it."""
   updateAuthor(
     """ID of the object."""
     id: ID!
+
+    """The changes."""
     input: UpdateAuthorInput!
   ): Author!
 
@@ -1875,12 +3438,17 @@ type Mutation {
   ): ID!
 
   """Creates a Contribution and returns it."""
-  createContribution(input: CreateContributionInput!): Contribution!
+  createContribution(
+    """The new Contribution."""
+    input: CreateContributionInput!
+  ): Contribution!
 
   """Updates the Contribution with the given ID and returns it."""
   updateContribution(
     """ID of the object."""
     id: ID!
+
+    """The changes."""
     input: UpdateContributionInput!
   ): Contribution!
 
@@ -1891,12 +3459,17 @@ type Mutation {
   ): ID!
 
   """Creates a Customer and returns it."""
-  createCustomer(input: CreateCustomerInput!): Customer!
+  createCustomer(
+    """The new Customer."""
+    input: CreateCustomerInput!
+  ): Customer!
 
   """Updates the Customer with the given ID and returns it."""
   updateCustomer(
     """ID of the object."""
     id: ID!
+
+    """The changes."""
     input: UpdateCustomerInput!
   ): Customer!
 
@@ -1907,12 +3480,17 @@ type Mutation {
   ): ID!
 
   """Creates an Order and returns it."""
-  createOrder(input: CreateOrderInput!): Order!
+  createOrder(
+    """The new Order."""
+    input: CreateOrderInput!
+  ): Order!
 
   """Updates the Order with the given ID and returns it."""
   updateOrder(
     """ID of the object."""
     id: ID!
+
+    """The changes."""
     input: UpdateOrderInput!
   ): Order!
 
@@ -1923,12 +3501,17 @@ type Mutation {
   ): ID!
 
   """Creates a CardPayment and returns it."""
-  createCardPayment(input: CreateCardPaymentInput!): CardPayment!
+  createCardPayment(
+    """The new CardPayment."""
+    input: CreateCardPaymentInput!
+  ): CardPayment!
 
   """Updates the CardPayment with the given ID and returns it."""
   updateCardPayment(
     """ID of the object."""
     id: ID!
+
+    """The changes."""
     input: UpdateCardPaymentInput!
   ): CardPayment!
 
@@ -1939,12 +3522,17 @@ type Mutation {
   ): ID!
 
   """Creates a TransferPayment and returns it."""
-  createTransferPayment(input: CreateTransferPaymentInput!): TransferPayment!
+  createTransferPayment(
+    """The new TransferPayment."""
+    input: CreateTransferPaymentInput!
+  ): TransferPayment!
 
   """Updates the TransferPayment with the given ID and returns it."""
   updateTransferPayment(
     """ID of the object."""
     id: ID!
+
+    """The changes."""
     input: UpdateTransferPaymentInput!
   ): TransferPayment!
 
@@ -1955,12 +3543,17 @@ type Mutation {
   ): ID!
 
   """Creates a Shipment and returns it."""
-  createShipment(input: CreateShipmentInput!): Shipment!
+  createShipment(
+    """The new Shipment."""
+    input: CreateShipmentInput!
+  ): Shipment!
 
   """Updates the Shipment with the given ID and returns it."""
   updateShipment(
     """ID of the object."""
     id: ID!
+
+    """The changes."""
     input: UpdateShipmentInput!
   ): Shipment!
 

@@ -46,12 +46,20 @@ enum OrderDirection {
   DESC
 }
 
+"""A category of todos."""
 type Category implements Node {
+  """The ID of the object."""
   id: ID!
   text: String!
   status: CategoryStatus!
+
+  """A float, for the where-input operators on floats."""
   weight: Float
+
+  """A 64-bit integer (entgql's \`Uint64\` count)."""
   count: BigInt
+
+  """JSON: no where-input predicates."""
   config: JSON
   todos(
     """Returns the elements in the list that come after the specified cursor."""
@@ -114,9 +122,16 @@ input CategoryOrder {
 
 """Properties by which Category connections can be ordered."""
 enum CategoryOrderField {
+  """Order by text."""
   TEXT
+
+  """Order by status."""
   STATUS
+
+  """Order by count."""
   COUNT
+
+  """Order by the number of todos."""
   TODOS_COUNT
 }
 
@@ -124,71 +139,160 @@ enum CategoryOrderField {
 CategoryWhereInput is used for filtering Category objects: predicates in one object are ANDed.
 """
 input CategoryWhereInput {
+  """Matches what the given predicates do not match."""
   not: CategoryWhereInput
+
+  """Matches what every given object matches."""
   and: [CategoryWhereInput!]
+
+  """Matches what any given object matches."""
   or: [CategoryWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """text field predicates"""
+  """text field predicates: equal to the value."""
   text: String
+
+  """text is not equal to the value."""
   textNEQ: String
+
+  """text is one of the values."""
   textIn: [String!]
+
+  """text is none of the values."""
   textNotIn: [String!]
+
+  """text is greater than the value."""
   textGT: String
+
+  """text is greater than or equal to the value."""
   textGTE: String
+
+  """text is less than the value."""
   textLT: String
+
+  """text is less than or equal to the value."""
   textLTE: String
+
+  """text contains the value (case-sensitive)."""
   textContains: String
+
+  """text starts with the value."""
   textHasPrefix: String
+
+  """text ends with the value."""
   textHasSuffix: String
+
+  """text is equal to the value, ignoring case."""
   textEqualFold: String
+
+  """text contains the value, ignoring case."""
   textContainsFold: String
 
-  """status field predicates"""
+  """status field predicates: equal to the value."""
   status: CategoryStatus
+
+  """status is not equal to the value."""
   statusNEQ: CategoryStatus
+
+  """status is one of the values."""
   statusIn: [CategoryStatus!]
+
+  """status is none of the values."""
   statusNotIn: [CategoryStatus!]
 
-  """weight field predicates"""
+  """weight field predicates: equal to the value."""
   weight: Float
+
+  """weight is not equal to the value."""
   weightNEQ: Float
+
+  """weight is one of the values."""
   weightIn: [Float!]
+
+  """weight is none of the values."""
   weightNotIn: [Float!]
+
+  """weight is greater than the value."""
   weightGT: Float
+
+  """weight is greater than or equal to the value."""
   weightGTE: Float
+
+  """weight is less than the value."""
   weightLT: Float
+
+  """weight is less than or equal to the value."""
   weightLTE: Float
+
+  """weight is null."""
   weightIsNil: Boolean
+
+  """weight is not null."""
   weightNotNil: Boolean
 
-  """count field predicates"""
+  """count field predicates: equal to the value."""
   count: BigInt
+
+  """count is not equal to the value."""
   countNEQ: BigInt
+
+  """count is one of the values."""
   countIn: [BigInt!]
+
+  """count is none of the values."""
   countNotIn: [BigInt!]
+
+  """count is greater than the value."""
   countGT: BigInt
+
+  """count is greater than or equal to the value."""
   countGTE: BigInt
+
+  """count is less than the value."""
   countLT: BigInt
+
+  """count is less than or equal to the value."""
   countLTE: BigInt
+
+  """count is null."""
   countIsNil: Boolean
+
+  """count is not null."""
   countNotNil: Boolean
 
-  """todos edge predicates"""
+  """todos edge predicates: \`true\` when it has any, \`false\` when none."""
   hasTodos: Boolean
+
+  """Has todos matching any of the given objects."""
   hasTodosWith: [TodoWhereInput!]
 }
 
+"""A group of users."""
 type Group implements Node {
+  """The ID of the object."""
   id: ID!
   name: String!
   users(
@@ -246,6 +350,7 @@ input GroupOrder {
 
 """Properties by which Group connections can be ordered."""
 enum GroupOrderField {
+  """Order by the number of users."""
   USERS_COUNT
 }
 
@@ -253,42 +358,91 @@ enum GroupOrderField {
 GroupWhereInput is used for filtering Group objects: predicates in one object are ANDed.
 """
 input GroupWhereInput {
+  """Matches what the given predicates do not match."""
   not: GroupWhereInput
+
+  """Matches what every given object matches."""
   and: [GroupWhereInput!]
+
+  """Matches what any given object matches."""
   or: [GroupWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """name field predicates"""
+  """name field predicates: equal to the value."""
   name: String
+
+  """name is not equal to the value."""
   nameNEQ: String
+
+  """name is one of the values."""
   nameIn: [String!]
+
+  """name is none of the values."""
   nameNotIn: [String!]
+
+  """name is greater than the value."""
   nameGT: String
+
+  """name is greater than or equal to the value."""
   nameGTE: String
+
+  """name is less than the value."""
   nameLT: String
+
+  """name is less than or equal to the value."""
   nameLTE: String
+
+  """name contains the value (case-sensitive)."""
   nameContains: String
+
+  """name starts with the value."""
   nameHasPrefix: String
+
+  """name ends with the value."""
   nameHasSuffix: String
+
+  """name is equal to the value, ignoring case."""
   nameEqualFold: String
+
+  """name contains the value, ignoring case."""
   nameContainsFold: String
 
-  """users edge predicates"""
+  """users edge predicates: \`true\` when it has any, \`false\` when none."""
   hasUsers: Boolean
+
+  """Has users matching any of the given objects."""
   hasUsersWith: [UserWhereInput!]
 }
 
+"""A todo item, with sub-todos, in an optional category."""
 type Todo implements Node {
+  """The ID of the object."""
   id: ID!
+
+  """Microsecond precision where the database has it (PostgreSQL, MariaDB)."""
   createdAt: Time!
   status: TodoStatus!
   priority: Int!
@@ -353,13 +507,28 @@ input TodoOrder {
 
 """Properties by which Todo connections can be ordered."""
 enum TodoOrderField {
+  """Order by id."""
   ID
+
+  """Order by createdAt."""
   CREATED_AT
+
+  """Order by status."""
   STATUS
+
+  """Order by priority."""
   PRIORITY
+
+  """Order by text."""
   TEXT
+
+  """Order by the status of parent."""
   PARENT_STATUS
+
+  """Order by the number of children."""
   CHILDREN_COUNT
+
+  """Order by the text of category."""
   CATEGORY_TEXT
 }
 
@@ -367,91 +536,196 @@ enum TodoOrderField {
 TodoWhereInput is used for filtering Todo objects: predicates in one object are ANDed.
 """
 input TodoWhereInput {
+  """Matches what the given predicates do not match."""
   not: TodoWhereInput
+
+  """Matches what every given object matches."""
   and: [TodoWhereInput!]
+
+  """Matches what any given object matches."""
   or: [TodoWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """createdAt field predicates"""
+  """createdAt field predicates: equal to the value."""
   createdAt: Time
+
+  """createdAt is not equal to the value."""
   createdAtNEQ: Time
+
+  """createdAt is one of the values."""
   createdAtIn: [Time!]
+
+  """createdAt is none of the values."""
   createdAtNotIn: [Time!]
+
+  """createdAt is greater than the value."""
   createdAtGT: Time
+
+  """createdAt is greater than or equal to the value."""
   createdAtGTE: Time
+
+  """createdAt is less than the value."""
   createdAtLT: Time
+
+  """createdAt is less than or equal to the value."""
   createdAtLTE: Time
 
-  """status field predicates"""
+  """status field predicates: equal to the value."""
   status: TodoStatus
+
+  """status is not equal to the value."""
   statusNEQ: TodoStatus
+
+  """status is one of the values."""
   statusIn: [TodoStatus!]
+
+  """status is none of the values."""
   statusNotIn: [TodoStatus!]
 
-  """priority field predicates"""
+  """priority field predicates: equal to the value."""
   priority: Int
+
+  """priority is not equal to the value."""
   priorityNEQ: Int
+
+  """priority is one of the values."""
   priorityIn: [Int!]
+
+  """priority is none of the values."""
   priorityNotIn: [Int!]
+
+  """priority is greater than the value."""
   priorityGT: Int
+
+  """priority is greater than or equal to the value."""
   priorityGTE: Int
+
+  """priority is less than the value."""
   priorityLT: Int
+
+  """priority is less than or equal to the value."""
   priorityLTE: Int
 
-  """text field predicates"""
+  """text field predicates: equal to the value."""
   text: String
+
+  """text is not equal to the value."""
   textNEQ: String
+
+  """text is one of the values."""
   textIn: [String!]
+
+  """text is none of the values."""
   textNotIn: [String!]
+
+  """text is greater than the value."""
   textGT: String
+
+  """text is greater than or equal to the value."""
   textGTE: String
+
+  """text is less than the value."""
   textLT: String
+
+  """text is less than or equal to the value."""
   textLTE: String
+
+  """text contains the value (case-sensitive)."""
   textContains: String
+
+  """text starts with the value."""
   textHasPrefix: String
+
+  """text ends with the value."""
   textHasSuffix: String
+
+  """text is equal to the value, ignoring case."""
   textEqualFold: String
+
+  """text contains the value, ignoring case."""
   textContainsFold: String
 
-  """parentID field predicates"""
+  """parentID field predicates: equal to the value."""
   parentID: ID
+
+  """parentID is not equal to the value."""
   parentIDNEQ: ID
+
+  """parentID is one of the values."""
   parentIDIn: [ID!]
+
+  """parentID is none of the values."""
   parentIDNotIn: [ID!]
+
+  """parentID is null."""
   parentIDIsNil: Boolean
+
+  """parentID is not null."""
   parentIDNotNil: Boolean
 
-  """categoryID field predicates"""
+  """categoryID field predicates: equal to the value."""
   categoryID: ID
+
+  """categoryID is not equal to the value."""
   categoryIDNEQ: ID
+
+  """categoryID is one of the values."""
   categoryIDIn: [ID!]
+
+  """categoryID is none of the values."""
   categoryIDNotIn: [ID!]
+
+  """categoryID is null."""
   categoryIDIsNil: Boolean
+
+  """categoryID is not null."""
   categoryIDNotNil: Boolean
 
-  """parent edge predicates"""
+  """parent edge predicates: \`true\` when it has any, \`false\` when none."""
   hasParent: Boolean
+
+  """Has parent matching any of the given objects."""
   hasParentWith: [TodoWhereInput!]
 
-  """children edge predicates"""
+  """children edge predicates: \`true\` when it has any, \`false\` when none."""
   hasChildren: Boolean
+
+  """Has children matching any of the given objects."""
   hasChildrenWith: [TodoWhereInput!]
 
-  """category edge predicates"""
+  """category edge predicates: \`true\` when it has any, \`false\` when none."""
   hasCategory: Boolean
+
+  """Has category matching any of the given objects."""
   hasCategoryWith: [CategoryWhereInput!]
 }
 
+"""A user, member of groups."""
 type User implements Node {
+  """The ID of the object."""
   id: ID!
   name: String!
   username: String!
@@ -511,7 +785,10 @@ input UserOrder {
 
 """Properties by which User connections can be ordered."""
 enum UserOrderField {
+  """Order by name."""
   NAME
+
+  """Order by the number of groups."""
   GROUPS_COUNT
 }
 
@@ -519,72 +796,154 @@ enum UserOrderField {
 UserWhereInput is used for filtering User objects: predicates in one object are ANDed.
 """
 input UserWhereInput {
+  """Matches what the given predicates do not match."""
   not: UserWhereInput
+
+  """Matches what every given object matches."""
   and: [UserWhereInput!]
+
+  """Matches what any given object matches."""
   or: [UserWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """name field predicates"""
+  """name field predicates: equal to the value."""
   name: String
+
+  """name is not equal to the value."""
   nameNEQ: String
+
+  """name is one of the values."""
   nameIn: [String!]
+
+  """name is none of the values."""
   nameNotIn: [String!]
+
+  """name is greater than the value."""
   nameGT: String
+
+  """name is greater than or equal to the value."""
   nameGTE: String
+
+  """name is less than the value."""
   nameLT: String
+
+  """name is less than or equal to the value."""
   nameLTE: String
+
+  """name contains the value (case-sensitive)."""
   nameContains: String
+
+  """name starts with the value."""
   nameHasPrefix: String
+
+  """name ends with the value."""
   nameHasSuffix: String
+
+  """name is equal to the value, ignoring case."""
   nameEqualFold: String
+
+  """name contains the value, ignoring case."""
   nameContainsFold: String
 
-  """username field predicates"""
+  """username field predicates: equal to the value."""
   username: String
+
+  """username is not equal to the value."""
   usernameNEQ: String
+
+  """username is one of the values."""
   usernameIn: [String!]
+
+  """username is none of the values."""
   usernameNotIn: [String!]
+
+  """username is greater than the value."""
   usernameGT: String
+
+  """username is greater than or equal to the value."""
   usernameGTE: String
+
+  """username is less than the value."""
   usernameLT: String
+
+  """username is less than or equal to the value."""
   usernameLTE: String
 
-  """admin field predicates"""
+  """admin field predicates: equal to the value."""
   admin: Boolean
+
+  """admin is not equal to the value."""
   adminNEQ: Boolean
 
-  """groups edge predicates"""
+  """groups edge predicates: \`true\` when it has any, \`false\` when none."""
   hasGroups: Boolean
+
+  """Has groups matching any of the given objects."""
   hasGroupsWith: [GroupWhereInput!]
 }
 
+"""The values of CategoryStatus."""
 enum CategoryStatus {
+  """CategoryStatus ENABLED."""
   ENABLED
+
+  """CategoryStatus DISABLED."""
   DISABLED
 }
 
+"""The values of TodoStatus."""
 enum TodoStatus {
+  """TodoStatus IN_PROGRESS."""
   IN_PROGRESS
+
+  """TodoStatus COMPLETED."""
   COMPLETED
+
+  """TodoStatus PENDING."""
   PENDING
 }
 
 """Input of \`createCategory\`."""
 input CreateCategoryInput {
+  """Sets text."""
   text: String!
+
+  """Sets status."""
   status: CategoryStatus!
+
+  """Sets weight."""
   weight: Float
+
+  """Sets count."""
   count: BigInt
+
+  """Sets config."""
   config: JSON
+
+  """Sets the todos edge by global ID."""
   todoIDs: [ID!]
 }
 
@@ -592,26 +951,58 @@ input CreateCategoryInput {
 Input of \`updateCategory\`: only the fields given change; applied in the order clear, set, add/remove.
 """
 input UpdateCategoryInput {
+  """Sets text."""
   text: String
+
+  """Sets status."""
   status: CategoryStatus
+
+  """Sets weight."""
   weight: Float
+
+  """Sets weight to null."""
   clearWeight: Boolean
+
+  """Sets count."""
   count: BigInt
+
+  """Sets count to null."""
   clearCount: Boolean
+
+  """Sets config."""
   config: JSON
+
+  """Sets config to null."""
   clearConfig: Boolean
+
+  """Adds nodes to the todos edge by global ID."""
   addTodoIDs: [ID!]
+
+  """Removes nodes from the todos edge by global ID."""
   removeTodoIDs: [ID!]
+
+  """Removes every node of the todos edge."""
   clearTodos: Boolean
 }
 
 """Input of \`createTodo\`."""
 input CreateTodoInput {
+  """Sets status."""
   status: TodoStatus!
+
+  """Sets priority."""
   priority: Int
+
+  """Sets text."""
   text: String!
+
+  """Sets the parent edge by global ID."""
   parentID: ID
+
+  """Sets the children edge by global ID."""
   childIDs: [ID!]
+
+  """Sets the category edge by global ID."""
   categoryID: ID
 }
 
@@ -619,22 +1010,46 @@ input CreateTodoInput {
 Input of \`updateTodo\`: only the fields given change; applied in the order clear, set, add/remove.
 """
 input UpdateTodoInput {
+  """Sets status."""
   status: TodoStatus
+
+  """Sets priority."""
   priority: Int
+
+  """Sets text."""
   text: String
+
+  """Sets the parent edge by global ID."""
   parentID: ID
+
+  """Sets the parent edge to null."""
   clearParent: Boolean
+
+  """Adds nodes to the children edge by global ID."""
   addChildIDs: [ID!]
+
+  """Removes nodes from the children edge by global ID."""
   removeChildIDs: [ID!]
+
+  """Removes every node of the children edge."""
   clearChildren: Boolean
+
+  """Sets the category edge by global ID."""
   categoryID: ID
+
+  """Sets the category edge to null."""
   clearCategory: Boolean
 }
 
 """Input of \`createUser\`."""
 input CreateUserInput {
+  """Sets name."""
   name: String
+
+  """Sets admin."""
   admin: Boolean
+
+  """Sets the groups edge by global ID."""
   groupIDs: [ID!]
 }
 
@@ -642,13 +1057,25 @@ input CreateUserInput {
 Input of \`updateUser\`: only the fields given change; applied in the order clear, set, add/remove.
 """
 input UpdateUserInput {
+  """Sets name."""
   name: String
+
+  """Sets admin."""
   admin: Boolean
+
+  """Adds nodes to the groups edge by global ID."""
   addGroupIDs: [ID!]
+
+  """Removes nodes from the groups edge by global ID."""
   removeGroupIDs: [ID!]
+
+  """Removes every node of the groups edge."""
   clearGroups: Boolean
 }
 
+"""
+The root of every query: nodes by global ID and a connection per node type.
+"""
 type Query {
   """Fetches an object given its ID."""
   node(
@@ -661,6 +1088,8 @@ type Query {
     """The list of node IDs."""
     ids: [ID!]!
   ): [Node]!
+
+  """Categories, paginated, ordered and filtered by the arguments."""
   categories(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -682,6 +1111,8 @@ type Query {
     """Filtering options for Categories returned from the connection."""
     where: CategoryWhereInput
   ): CategoryConnection!
+
+  """Groups, paginated, ordered and filtered by the arguments."""
   groups(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -703,6 +1134,8 @@ type Query {
     """Filtering options for Groups returned from the connection."""
     where: GroupWhereInput
   ): GroupConnection!
+
+  """Todos, paginated, ordered and filtered by the arguments."""
   todos(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -724,6 +1157,8 @@ type Query {
     """Filtering options for Todos returned from the connection."""
     where: TodoWhereInput
   ): TodoConnection!
+
+  """Users, paginated, ordered and filtered by the arguments."""
   users(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -747,34 +1182,52 @@ type Query {
   ): UserConnection!
 }
 
+"""
+The root of every mutation: each runs in one transaction (the Transactioner).
+"""
 type Mutation {
   """Creates a Category and returns it."""
-  createCategory(input: CreateCategoryInput!): Category!
+  createCategory(
+    """The new Category."""
+    input: CreateCategoryInput!
+  ): Category!
 
   """Updates the Category with the given ID and returns it."""
   updateCategory(
     """ID of the object."""
     id: ID!
+
+    """The changes."""
     input: UpdateCategoryInput!
   ): Category!
 
   """Creates a Todo and returns it."""
-  createTodo(input: CreateTodoInput!): Todo!
+  createTodo(
+    """The new Todo."""
+    input: CreateTodoInput!
+  ): Todo!
 
   """Updates the Todo with the given ID and returns it."""
   updateTodo(
     """ID of the object."""
     id: ID!
+
+    """The changes."""
     input: UpdateTodoInput!
   ): Todo!
 
   """Creates a User and returns it."""
-  createUser(input: CreateUserInput!): User!
+  createUser(
+    """The new User."""
+    input: CreateUserInput!
+  ): User!
 
   """Updates the User with the given ID and returns it."""
   updateUser(
     """ID of the object."""
     id: ID!
+
+    """The changes."""
     input: UpdateUserInput!
   ): User!
 }

@@ -46,7 +46,11 @@ enum OrderDirection {
   DESC
 }
 
+"""
+A category whose 64-bit key lies in the Category range of the universal ids.
+"""
 type Category implements Node {
+  """The ID of the object."""
   id: ID!
   text: String!
   todos(
@@ -94,41 +98,88 @@ type CategoryEdge {
 CategoryWhereInput is used for filtering Category objects: predicates in one object are ANDed.
 """
 input CategoryWhereInput {
+  """Matches what the given predicates do not match."""
   not: CategoryWhereInput
+
+  """Matches what every given object matches."""
   and: [CategoryWhereInput!]
+
+  """Matches what any given object matches."""
   or: [CategoryWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """text field predicates"""
+  """text field predicates: equal to the value."""
   text: String
+
+  """text is not equal to the value."""
   textNEQ: String
+
+  """text is one of the values."""
   textIn: [String!]
+
+  """text is none of the values."""
   textNotIn: [String!]
+
+  """text is greater than the value."""
   textGT: String
+
+  """text is greater than or equal to the value."""
   textGTE: String
+
+  """text is less than the value."""
   textLT: String
+
+  """text is less than or equal to the value."""
   textLTE: String
+
+  """text contains the value (case-sensitive)."""
   textContains: String
+
+  """text starts with the value."""
   textHasPrefix: String
+
+  """text ends with the value."""
   textHasSuffix: String
+
+  """text is equal to the value, ignoring case."""
   textEqualFold: String
+
+  """text contains the value, ignoring case."""
   textContainsFold: String
 
-  """todos edge predicates"""
+  """todos edge predicates: \`true\` when it has any, \`false\` when none."""
   hasTodos: Boolean
+
+  """Has todos matching any of the given objects."""
   hasTodosWith: [TodoWhereInput!]
 }
 
+"""A todo whose 64-bit key lies in the Todo range of the universal ids."""
 type Todo implements Node {
+  """The ID of the object."""
   id: ID!
   text: String!
   category: Category
@@ -159,48 +210,106 @@ type TodoEdge {
 TodoWhereInput is used for filtering Todo objects: predicates in one object are ANDed.
 """
 input TodoWhereInput {
+  """Matches what the given predicates do not match."""
   not: TodoWhereInput
+
+  """Matches what every given object matches."""
   and: [TodoWhereInput!]
+
+  """Matches what any given object matches."""
   or: [TodoWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """text field predicates"""
+  """text field predicates: equal to the value."""
   text: String
+
+  """text is not equal to the value."""
   textNEQ: String
+
+  """text is one of the values."""
   textIn: [String!]
+
+  """text is none of the values."""
   textNotIn: [String!]
+
+  """text is greater than the value."""
   textGT: String
+
+  """text is greater than or equal to the value."""
   textGTE: String
+
+  """text is less than the value."""
   textLT: String
+
+  """text is less than or equal to the value."""
   textLTE: String
+
+  """text contains the value (case-sensitive)."""
   textContains: String
+
+  """text starts with the value."""
   textHasPrefix: String
+
+  """text ends with the value."""
   textHasSuffix: String
+
+  """text is equal to the value, ignoring case."""
   textEqualFold: String
+
+  """text contains the value, ignoring case."""
   textContainsFold: String
 
-  """categoryID field predicates"""
+  """categoryID field predicates: equal to the value."""
   categoryID: ID
+
+  """categoryID is not equal to the value."""
   categoryIDNEQ: ID
+
+  """categoryID is one of the values."""
   categoryIDIn: [ID!]
+
+  """categoryID is none of the values."""
   categoryIDNotIn: [ID!]
+
+  """categoryID is null."""
   categoryIDIsNil: Boolean
+
+  """categoryID is not null."""
   categoryIDNotNil: Boolean
 
-  """category edge predicates"""
+  """category edge predicates: \`true\` when it has any, \`false\` when none."""
   hasCategory: Boolean
+
+  """Has category matching any of the given objects."""
   hasCategoryWith: [CategoryWhereInput!]
 }
 
+"""
+The root of every query: nodes by global ID and a connection per node type.
+"""
 type Query {
   """Fetches an object given its ID."""
   node(
@@ -213,6 +322,8 @@ type Query {
     """The list of node IDs."""
     ids: [ID!]!
   ): [Node]!
+
+  """Categories, paginated, ordered and filtered by the arguments."""
   categories(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -231,6 +342,8 @@ type Query {
     """Filtering options for Categories returned from the connection."""
     where: CategoryWhereInput
   ): CategoryConnection!
+
+  """Todos, paginated, ordered and filtered by the arguments."""
   todos(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
