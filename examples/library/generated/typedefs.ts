@@ -46,11 +46,17 @@ enum OrderDirection {
   DESC
 }
 
+"""
+One copy of a title, keyed by the title and its copy number (a relation and a number).
+"""
 type BookCopy implements Node {
+  """The ID of the object."""
   id: ID!
   copyNumber: Int!
   condition: String!
   title: Title!
+
+  """Where the copy is shelved: a foreign key to a natural composite key."""
   branch: Branch
   loans: [Loan!]
 }
@@ -81,12 +87,13 @@ input BookCopyOrder {
   """The ordering direction."""
   direction: OrderDirection! = ASC
 
-  """The field by which to order BookCopys."""
+  """The field by which to order BookCopies."""
   field: BookCopyOrderField!
 }
 
 """Properties by which BookCopy connections can be ordered."""
 enum BookCopyOrderField {
+  """Order by condition."""
   CONDITION
 }
 
@@ -94,67 +101,140 @@ enum BookCopyOrderField {
 BookCopyWhereInput is used for filtering BookCopy objects: predicates in one object are ANDed.
 """
 input BookCopyWhereInput {
+  """Matches what the given predicates do not match."""
   not: BookCopyWhereInput
+
+  """Matches what every given object matches."""
   and: [BookCopyWhereInput!]
+
+  """Matches what any given object matches."""
   or: [BookCopyWhereInput!]
 
-  """copyNumber field predicates"""
+  """copyNumber field predicates: equal to the value."""
   copyNumber: Int
+
+  """copyNumber is not equal to the value."""
   copyNumberNEQ: Int
+
+  """copyNumber is one of the values."""
   copyNumberIn: [Int!]
+
+  """copyNumber is none of the values."""
   copyNumberNotIn: [Int!]
+
+  """copyNumber is greater than the value."""
   copyNumberGT: Int
+
+  """copyNumber is greater than or equal to the value."""
   copyNumberGTE: Int
+
+  """copyNumber is less than the value."""
   copyNumberLT: Int
+
+  """copyNumber is less than or equal to the value."""
   copyNumberLTE: Int
 
-  """condition field predicates"""
+  """condition field predicates: equal to the value."""
   condition: String
+
+  """condition is not equal to the value."""
   conditionNEQ: String
+
+  """condition is one of the values."""
   conditionIn: [String!]
+
+  """condition is none of the values."""
   conditionNotIn: [String!]
+
+  """condition is greater than the value."""
   conditionGT: String
+
+  """condition is greater than or equal to the value."""
   conditionGTE: String
+
+  """condition is less than the value."""
   conditionLT: String
+
+  """condition is less than or equal to the value."""
   conditionLTE: String
+
+  """condition contains the value (case-sensitive)."""
   conditionContains: String
+
+  """condition starts with the value."""
   conditionHasPrefix: String
+
+  """condition ends with the value."""
   conditionHasSuffix: String
+
+  """condition is equal to the value, ignoring case."""
   conditionEqualFold: String
+
+  """condition contains the value, ignoring case."""
   conditionContainsFold: String
 
-  """titleID field predicates"""
+  """titleID field predicates: equal to the value."""
   titleID: ID
+
+  """titleID is not equal to the value."""
   titleIDNEQ: ID
+
+  """titleID is one of the values."""
   titleIDIn: [ID!]
+
+  """titleID is none of the values."""
   titleIDNotIn: [ID!]
 
-  """branchID field predicates"""
+  """branchID field predicates: equal to the value."""
   branchID: ID
+
+  """branchID is not equal to the value."""
   branchIDNEQ: ID
+
+  """branchID is one of the values."""
   branchIDIn: [ID!]
+
+  """branchID is none of the values."""
   branchIDNotIn: [ID!]
+
+  """branchID is null."""
   branchIDIsNil: Boolean
+
+  """branchID is not null."""
   branchIDNotNil: Boolean
 
-  """title edge predicates"""
+  """title edge predicates: \`true\` when it has any, \`false\` when none."""
   hasTitle: Boolean
+
+  """Has title matching any of the given objects."""
   hasTitleWith: [TitleWhereInput!]
 
-  """branch edge predicates"""
+  """branch edge predicates: \`true\` when it has any, \`false\` when none."""
   hasBranch: Boolean
+
+  """Has branch matching any of the given objects."""
   hasBranchWith: [BranchWhereInput!]
 
-  """loans edge predicates"""
+  """loans edge predicates: \`true\` when it has any, \`false\` when none."""
   hasLoans: Boolean
+
+  """Has loans matching any of the given objects."""
   hasLoansWith: [LoanWhereInput!]
 }
 
+"""
+A branch of the library, keyed by a natural composite key: its country and its code.
+"""
 type Branch implements Node {
+  """The ID of the object."""
   id: ID!
   country: String!
   code: String!
   name: String!
+
+  """
+  The copies shelved here (a foreign key of two text columns on \`book_copy\`).
+  """
   copies(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -170,12 +250,14 @@ type Branch implements Node {
     """Returns the last _n_ elements from the list."""
     last: Int
 
-    """Ordering options for BookCopys returned from the connection."""
+    """Ordering options for BookCopies returned from the connection."""
     orderBy: BookCopyOrder
 
-    """Filtering options for BookCopys returned from the connection."""
+    """Filtering options for BookCopies returned from the connection."""
     where: BookCopyWhereInput
   ): BookCopyConnection!
+
+  """Owning side of a many-to-many between two composite keys."""
   members: [Member!]
 }
 
@@ -205,12 +287,13 @@ input BranchOrder {
   """The ordering direction."""
   direction: OrderDirection! = ASC
 
-  """The field by which to order Branchs."""
+  """The field by which to order Branches."""
   field: BranchOrderField!
 }
 
 """Properties by which Branch connections can be ordered."""
 enum BranchOrderField {
+  """Order by name."""
   NAME
 }
 
@@ -218,65 +301,150 @@ enum BranchOrderField {
 BranchWhereInput is used for filtering Branch objects: predicates in one object are ANDed.
 """
 input BranchWhereInput {
+  """Matches what the given predicates do not match."""
   not: BranchWhereInput
+
+  """Matches what every given object matches."""
   and: [BranchWhereInput!]
+
+  """Matches what any given object matches."""
   or: [BranchWhereInput!]
 
-  """country field predicates"""
+  """country field predicates: equal to the value."""
   country: String
+
+  """country is not equal to the value."""
   countryNEQ: String
+
+  """country is one of the values."""
   countryIn: [String!]
+
+  """country is none of the values."""
   countryNotIn: [String!]
+
+  """country is greater than the value."""
   countryGT: String
+
+  """country is greater than or equal to the value."""
   countryGTE: String
+
+  """country is less than the value."""
   countryLT: String
+
+  """country is less than or equal to the value."""
   countryLTE: String
+
+  """country contains the value (case-sensitive)."""
   countryContains: String
+
+  """country starts with the value."""
   countryHasPrefix: String
+
+  """country ends with the value."""
   countryHasSuffix: String
+
+  """country is equal to the value, ignoring case."""
   countryEqualFold: String
+
+  """country contains the value, ignoring case."""
   countryContainsFold: String
 
-  """code field predicates"""
+  """code field predicates: equal to the value."""
   code: String
+
+  """code is not equal to the value."""
   codeNEQ: String
+
+  """code is one of the values."""
   codeIn: [String!]
+
+  """code is none of the values."""
   codeNotIn: [String!]
+
+  """code is greater than the value."""
   codeGT: String
+
+  """code is greater than or equal to the value."""
   codeGTE: String
+
+  """code is less than the value."""
   codeLT: String
+
+  """code is less than or equal to the value."""
   codeLTE: String
+
+  """code contains the value (case-sensitive)."""
   codeContains: String
+
+  """code starts with the value."""
   codeHasPrefix: String
+
+  """code ends with the value."""
   codeHasSuffix: String
+
+  """code is equal to the value, ignoring case."""
   codeEqualFold: String
+
+  """code contains the value, ignoring case."""
   codeContainsFold: String
 
-  """name field predicates"""
+  """name field predicates: equal to the value."""
   name: String
+
+  """name is not equal to the value."""
   nameNEQ: String
+
+  """name is one of the values."""
   nameIn: [String!]
+
+  """name is none of the values."""
   nameNotIn: [String!]
+
+  """name is greater than the value."""
   nameGT: String
+
+  """name is greater than or equal to the value."""
   nameGTE: String
+
+  """name is less than the value."""
   nameLT: String
+
+  """name is less than or equal to the value."""
   nameLTE: String
+
+  """name contains the value (case-sensitive)."""
   nameContains: String
+
+  """name starts with the value."""
   nameHasPrefix: String
+
+  """name ends with the value."""
   nameHasSuffix: String
+
+  """name is equal to the value, ignoring case."""
   nameEqualFold: String
+
+  """name contains the value, ignoring case."""
   nameContainsFold: String
 
-  """copies edge predicates"""
+  """copies edge predicates: \`true\` when it has any, \`false\` when none."""
   hasCopies: Boolean
+
+  """Has copies matching any of the given objects."""
   hasCopiesWith: [BookCopyWhereInput!]
 
-  """members edge predicates"""
+  """members edge predicates: \`true\` when it has any, \`false\` when none."""
   hasMembers: Boolean
+
+  """Has members matching any of the given objects."""
   hasMembersWith: [MemberWhereInput!]
 }
 
+"""
+A loan of a copy to a member: two required to-one edges to composite keys.
+"""
 type Loan implements Node {
+  """The ID of the object."""
   id: ID!
   due: Time!
   copy: BookCopy!
@@ -318,6 +486,7 @@ input LoanOrder {
 
 """Properties by which Loan connections can be ordered."""
 enum LoanOrderField {
+  """Order by due."""
   DUE
 }
 
@@ -325,56 +494,112 @@ enum LoanOrderField {
 LoanWhereInput is used for filtering Loan objects: predicates in one object are ANDed.
 """
 input LoanWhereInput {
+  """Matches what the given predicates do not match."""
   not: LoanWhereInput
+
+  """Matches what every given object matches."""
   and: [LoanWhereInput!]
+
+  """Matches what any given object matches."""
   or: [LoanWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """due field predicates"""
+  """due field predicates: equal to the value."""
   due: Time
+
+  """due is not equal to the value."""
   dueNEQ: Time
+
+  """due is one of the values."""
   dueIn: [Time!]
+
+  """due is none of the values."""
   dueNotIn: [Time!]
+
+  """due is greater than the value."""
   dueGT: Time
+
+  """due is greater than or equal to the value."""
   dueGTE: Time
+
+  """due is less than the value."""
   dueLT: Time
+
+  """due is less than or equal to the value."""
   dueLTE: Time
 
-  """copyID field predicates"""
+  """copyID field predicates: equal to the value."""
   copyID: ID
+
+  """copyID is not equal to the value."""
   copyIDNEQ: ID
+
+  """copyID is one of the values."""
   copyIDIn: [ID!]
+
+  """copyID is none of the values."""
   copyIDNotIn: [ID!]
 
-  """memberID field predicates"""
+  """memberID field predicates: equal to the value."""
   memberID: ID
+
+  """memberID is not equal to the value."""
   memberIDNEQ: ID
+
+  """memberID is one of the values."""
   memberIDIn: [ID!]
+
+  """memberID is none of the values."""
   memberIDNotIn: [ID!]
 
-  """copy edge predicates"""
+  """copy edge predicates: \`true\` when it has any, \`false\` when none."""
   hasCopy: Boolean
+
+  """Has copy matching any of the given objects."""
   hasCopyWith: [BookCopyWhereInput!]
 
-  """member edge predicates"""
+  """member edge predicates: \`true\` when it has any, \`false\` when none."""
   hasMember: Boolean
+
+  """Has member matching any of the given objects."""
   hasMemberWith: [MemberWhereInput!]
 }
 
+"""
+A member (decorator style), keyed by a natural composite key of two text columns, as
+MikroORM's \`User2\`.
+"""
 type Member implements Node {
+  """The ID of the object."""
   id: ID!
   firstName: String!
   lastName: String!
   age: Int
+
+  """A to-one edge to a composite key made of a relation and a number."""
   favouriteCopy: BookCopy
   branches(
     """Returns the elements in the list that come after the specified cursor."""
@@ -391,10 +616,10 @@ type Member implements Node {
     """Returns the last _n_ elements from the list."""
     last: Int
 
-    """Ordering options for Branchs returned from the connection."""
+    """Ordering options for Branches returned from the connection."""
     orderBy: BranchOrder
 
-    """Filtering options for Branchs returned from the connection."""
+    """Filtering options for Branches returned from the connection."""
     where: BranchWhereInput
   ): BranchConnection!
   loans(
@@ -452,7 +677,10 @@ input MemberOrder {
 
 """Properties by which Member connections can be ordered."""
 enum MemberOrderField {
+  """Order by lastName."""
   LAST_NAME
+
+  """Order by age."""
   AGE
 }
 
@@ -460,74 +688,165 @@ enum MemberOrderField {
 MemberWhereInput is used for filtering Member objects: predicates in one object are ANDed.
 """
 input MemberWhereInput {
+  """Matches what the given predicates do not match."""
   not: MemberWhereInput
+
+  """Matches what every given object matches."""
   and: [MemberWhereInput!]
+
+  """Matches what any given object matches."""
   or: [MemberWhereInput!]
 
-  """firstName field predicates"""
+  """firstName field predicates: equal to the value."""
   firstName: String
+
+  """firstName is not equal to the value."""
   firstNameNEQ: String
+
+  """firstName is one of the values."""
   firstNameIn: [String!]
+
+  """firstName is none of the values."""
   firstNameNotIn: [String!]
+
+  """firstName is greater than the value."""
   firstNameGT: String
+
+  """firstName is greater than or equal to the value."""
   firstNameGTE: String
+
+  """firstName is less than the value."""
   firstNameLT: String
+
+  """firstName is less than or equal to the value."""
   firstNameLTE: String
+
+  """firstName contains the value (case-sensitive)."""
   firstNameContains: String
+
+  """firstName starts with the value."""
   firstNameHasPrefix: String
+
+  """firstName ends with the value."""
   firstNameHasSuffix: String
+
+  """firstName is equal to the value, ignoring case."""
   firstNameEqualFold: String
+
+  """firstName contains the value, ignoring case."""
   firstNameContainsFold: String
 
-  """lastName field predicates"""
+  """lastName field predicates: equal to the value."""
   lastName: String
+
+  """lastName is not equal to the value."""
   lastNameNEQ: String
+
+  """lastName is one of the values."""
   lastNameIn: [String!]
+
+  """lastName is none of the values."""
   lastNameNotIn: [String!]
+
+  """lastName is greater than the value."""
   lastNameGT: String
+
+  """lastName is greater than or equal to the value."""
   lastNameGTE: String
+
+  """lastName is less than the value."""
   lastNameLT: String
+
+  """lastName is less than or equal to the value."""
   lastNameLTE: String
+
+  """lastName contains the value (case-sensitive)."""
   lastNameContains: String
+
+  """lastName starts with the value."""
   lastNameHasPrefix: String
+
+  """lastName ends with the value."""
   lastNameHasSuffix: String
+
+  """lastName is equal to the value, ignoring case."""
   lastNameEqualFold: String
+
+  """lastName contains the value, ignoring case."""
   lastNameContainsFold: String
 
-  """age field predicates"""
+  """age field predicates: equal to the value."""
   age: Int
+
+  """age is not equal to the value."""
   ageNEQ: Int
+
+  """age is one of the values."""
   ageIn: [Int!]
+
+  """age is none of the values."""
   ageNotIn: [Int!]
+
+  """age is greater than the value."""
   ageGT: Int
+
+  """age is greater than or equal to the value."""
   ageGTE: Int
+
+  """age is less than the value."""
   ageLT: Int
+
+  """age is less than or equal to the value."""
   ageLTE: Int
+
+  """age is null."""
   ageIsNil: Boolean
+
+  """age is not null."""
   ageNotNil: Boolean
 
-  """favouriteCopyID field predicates"""
+  """favouriteCopyID field predicates: equal to the value."""
   favouriteCopyID: ID
+
+  """favouriteCopyID is not equal to the value."""
   favouriteCopyIDNEQ: ID
+
+  """favouriteCopyID is one of the values."""
   favouriteCopyIDIn: [ID!]
+
+  """favouriteCopyID is none of the values."""
   favouriteCopyIDNotIn: [ID!]
+
+  """favouriteCopyID is null."""
   favouriteCopyIDIsNil: Boolean
+
+  """favouriteCopyID is not null."""
   favouriteCopyIDNotNil: Boolean
 
-  """favouriteCopy edge predicates"""
+  """
+  favouriteCopy edge predicates: \`true\` when it has any, \`false\` when none.
+  """
   hasFavouriteCopy: Boolean
+
+  """Has favouriteCopy matching any of the given objects."""
   hasFavouriteCopyWith: [BookCopyWhereInput!]
 
-  """branches edge predicates"""
+  """branches edge predicates: \`true\` when it has any, \`false\` when none."""
   hasBranches: Boolean
+
+  """Has branches matching any of the given objects."""
   hasBranchesWith: [BranchWhereInput!]
 
-  """loans edge predicates"""
+  """loans edge predicates: \`true\` when it has any, \`false\` when none."""
   hasLoans: Boolean
+
+  """Has loans matching any of the given objects."""
   hasLoansWith: [LoanWhereInput!]
 }
 
+"""A publisher, referenced by titles through a \`mapToPk\` relation."""
 type Publisher implements Node {
+  """The ID of the object."""
   id: ID!
   name: String!
 }
@@ -557,39 +876,90 @@ type PublisherEdge {
 PublisherWhereInput is used for filtering Publisher objects: predicates in one object are ANDed.
 """
 input PublisherWhereInput {
+  """Matches what the given predicates do not match."""
   not: PublisherWhereInput
+
+  """Matches what every given object matches."""
   and: [PublisherWhereInput!]
+
+  """Matches what any given object matches."""
   or: [PublisherWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """name field predicates"""
+  """name field predicates: equal to the value."""
   name: String
+
+  """name is not equal to the value."""
   nameNEQ: String
+
+  """name is one of the values."""
   nameIn: [String!]
+
+  """name is none of the values."""
   nameNotIn: [String!]
+
+  """name is greater than the value."""
   nameGT: String
+
+  """name is greater than or equal to the value."""
   nameGTE: String
+
+  """name is less than the value."""
   nameLT: String
+
+  """name is less than or equal to the value."""
   nameLTE: String
+
+  """name contains the value (case-sensitive)."""
   nameContains: String
+
+  """name starts with the value."""
   nameHasPrefix: String
+
+  """name ends with the value."""
   nameHasSuffix: String
+
+  """name is equal to the value, ignoring case."""
   nameEqualFold: String
+
+  """name contains the value, ignoring case."""
   nameContainsFold: String
 }
 
+"""
+A title of the catalogue: its copies are keyed by the title and a copy number.
+"""
 type Title implements Node {
+  """The ID of the object."""
   id: ID!
   name: String!
+
+  """
+  The publisher's key (\`mapToPk\`): the property holds the key, GraphQL an edge.
+  """
   publisher: Publisher
   copies(
     """Returns the elements in the list that come after the specified cursor."""
@@ -606,10 +976,10 @@ type Title implements Node {
     """Returns the last _n_ elements from the list."""
     last: Int
 
-    """Ordering options for BookCopys returned from the connection."""
+    """Ordering options for BookCopies returned from the connection."""
     orderBy: BookCopyOrder
 
-    """Filtering options for BookCopys returned from the connection."""
+    """Filtering options for BookCopies returned from the connection."""
     where: BookCopyWhereInput
   ): BookCopyConnection!
 }
@@ -646,6 +1016,7 @@ input TitleOrder {
 
 """Properties by which Title connections can be ordered."""
 enum TitleOrderField {
+  """Order by name."""
   NAME
 }
 
@@ -653,58 +1024,124 @@ enum TitleOrderField {
 TitleWhereInput is used for filtering Title objects: predicates in one object are ANDed.
 """
 input TitleWhereInput {
+  """Matches what the given predicates do not match."""
   not: TitleWhereInput
+
+  """Matches what every given object matches."""
   and: [TitleWhereInput!]
+
+  """Matches what any given object matches."""
   or: [TitleWhereInput!]
 
-  """id field predicates"""
+  """id field predicates: equal to the value."""
   id: ID
+
+  """id is not equal to the value."""
   idNEQ: ID
+
+  """id is one of the values."""
   idIn: [ID!]
+
+  """id is none of the values."""
   idNotIn: [ID!]
+
+  """id is greater than the value."""
   idGT: ID
+
+  """id is greater than or equal to the value."""
   idGTE: ID
+
+  """id is less than the value."""
   idLT: ID
+
+  """id is less than or equal to the value."""
   idLTE: ID
 
-  """name field predicates"""
+  """name field predicates: equal to the value."""
   name: String
+
+  """name is not equal to the value."""
   nameNEQ: String
+
+  """name is one of the values."""
   nameIn: [String!]
+
+  """name is none of the values."""
   nameNotIn: [String!]
+
+  """name is greater than the value."""
   nameGT: String
+
+  """name is greater than or equal to the value."""
   nameGTE: String
+
+  """name is less than the value."""
   nameLT: String
+
+  """name is less than or equal to the value."""
   nameLTE: String
+
+  """name contains the value (case-sensitive)."""
   nameContains: String
+
+  """name starts with the value."""
   nameHasPrefix: String
+
+  """name ends with the value."""
   nameHasSuffix: String
+
+  """name is equal to the value, ignoring case."""
   nameEqualFold: String
+
+  """name contains the value, ignoring case."""
   nameContainsFold: String
 
-  """publisherID field predicates"""
+  """publisherID field predicates: equal to the value."""
   publisherID: ID
+
+  """publisherID is not equal to the value."""
   publisherIDNEQ: ID
+
+  """publisherID is one of the values."""
   publisherIDIn: [ID!]
+
+  """publisherID is none of the values."""
   publisherIDNotIn: [ID!]
+
+  """publisherID is null."""
   publisherIDIsNil: Boolean
+
+  """publisherID is not null."""
   publisherIDNotNil: Boolean
 
-  """publisher edge predicates"""
+  """publisher edge predicates: \`true\` when it has any, \`false\` when none."""
   hasPublisher: Boolean
+
+  """Has publisher matching any of the given objects."""
   hasPublisherWith: [PublisherWhereInput!]
 
-  """copies edge predicates"""
+  """copies edge predicates: \`true\` when it has any, \`false\` when none."""
   hasCopies: Boolean
+
+  """Has copies matching any of the given objects."""
   hasCopiesWith: [BookCopyWhereInput!]
 }
 
 """Input of \`createBookCopy\`."""
 input CreateBookCopyInput {
+  """Sets copyNumber."""
   copyNumber: Int!
+
+  """Sets condition."""
   condition: String
+
+  """Sets the title edge by global ID."""
   titleID: ID!
+
+  """Sets the branch edge by global ID."""
   branchID: ID
+
+  """Sets the loans edge by global ID."""
   loanIDs: [ID!]
 }
 
@@ -712,18 +1149,34 @@ input CreateBookCopyInput {
 Input of \`updateBookCopy\`: only the fields given change; applied in the order clear, set, add/remove.
 """
 input UpdateBookCopyInput {
+  """Sets condition."""
   condition: String
+
+  """Sets the branch edge by global ID."""
   branchID: ID
+
+  """Sets the branch edge to null."""
   clearBranch: Boolean
+
+  """Adds nodes to the loans edge by global ID."""
   addLoanIDs: [ID!]
 }
 
 """Input of \`createBranch\`."""
 input CreateBranchInput {
+  """Sets country."""
   country: String!
+
+  """Sets code."""
   code: String!
+
+  """Sets name."""
   name: String!
+
+  """Sets the copies edge by global ID."""
   copyIDs: [ID!]
+
+  """Sets the members edge by global ID."""
   memberIDs: [ID!]
 }
 
@@ -731,19 +1184,37 @@ input CreateBranchInput {
 Input of \`updateBranch\`: only the fields given change; applied in the order clear, set, add/remove.
 """
 input UpdateBranchInput {
+  """Sets name."""
   name: String
+
+  """Adds nodes to the copies edge by global ID."""
   addCopyIDs: [ID!]
+
+  """Removes nodes from the copies edge by global ID."""
   removeCopyIDs: [ID!]
+
+  """Removes every node of the copies edge."""
   clearCopies: Boolean
+
+  """Adds nodes to the members edge by global ID."""
   addMemberIDs: [ID!]
+
+  """Removes nodes from the members edge by global ID."""
   removeMemberIDs: [ID!]
+
+  """Removes every node of the members edge."""
   clearMembers: Boolean
 }
 
 """Input of \`createLoan\`."""
 input CreateLoanInput {
+  """Sets due."""
   due: Time!
+
+  """Sets the copy edge by global ID."""
   copyID: ID!
+
+  """Sets the member edge by global ID."""
   memberID: ID!
 }
 
@@ -751,18 +1222,34 @@ input CreateLoanInput {
 Input of \`updateLoan\`: only the fields given change; applied in the order clear, set, add/remove.
 """
 input UpdateLoanInput {
+  """Sets due."""
   due: Time
+
+  """Sets the copy edge by global ID."""
   copyID: ID
+
+  """Sets the member edge by global ID."""
   memberID: ID
 }
 
 """Input of \`createMember\`."""
 input CreateMemberInput {
+  """Sets firstName."""
   firstName: String!
+
+  """Sets lastName."""
   lastName: String!
+
+  """Sets age."""
   age: Int
+
+  """Sets the favouriteCopy edge by global ID."""
   favouriteCopyID: ID
+
+  """Sets the branches edge by global ID."""
   branchIDs: [ID!]
+
+  """Sets the loans edge by global ID."""
   loanIDs: [ID!]
 }
 
@@ -770,18 +1257,34 @@ input CreateMemberInput {
 Input of \`updateMember\`: only the fields given change; applied in the order clear, set, add/remove.
 """
 input UpdateMemberInput {
+  """Sets age."""
   age: Int
+
+  """Sets age to null."""
   clearAge: Boolean
+
+  """Sets the favouriteCopy edge by global ID."""
   favouriteCopyID: ID
+
+  """Sets the favouriteCopy edge to null."""
   clearFavouriteCopy: Boolean
+
+  """Adds nodes to the branches edge by global ID."""
   addBranchIDs: [ID!]
+
+  """Removes nodes from the branches edge by global ID."""
   removeBranchIDs: [ID!]
+
+  """Removes every node of the branches edge."""
   clearBranches: Boolean
+
+  """Adds nodes to the loans edge by global ID."""
   addLoanIDs: [ID!]
 }
 
 """Input of \`createPublisher\`."""
 input CreatePublisherInput {
+  """Sets name."""
   name: String!
 }
 
@@ -789,13 +1292,19 @@ input CreatePublisherInput {
 Input of \`updatePublisher\`: only the fields given change; applied in the order clear, set, add/remove.
 """
 input UpdatePublisherInput {
+  """Sets name."""
   name: String
 }
 
 """Input of \`createTitle\`."""
 input CreateTitleInput {
+  """Sets name."""
   name: String!
+
+  """Sets the publisher edge by global ID."""
   publisherID: ID
+
+  """Sets the copies edge by global ID."""
   copyIDs: [ID!]
 }
 
@@ -803,12 +1312,22 @@ input CreateTitleInput {
 Input of \`updateTitle\`: only the fields given change; applied in the order clear, set, add/remove.
 """
 input UpdateTitleInput {
+  """Sets name."""
   name: String
+
+  """Sets the publisher edge by global ID."""
   publisherID: ID
+
+  """Sets the publisher edge to null."""
   clearPublisher: Boolean
+
+  """Adds nodes to the copies edge by global ID."""
   addCopyIDs: [ID!]
 }
 
+"""
+The root of every query: nodes by global ID and a connection per node type.
+"""
 type Query {
   """Fetches an object given its ID."""
   node(
@@ -821,6 +1340,8 @@ type Query {
     """The list of node IDs."""
     ids: [ID!]!
   ): [Node]!
+
+  """BookCopies, paginated, ordered and filtered by the arguments."""
   bookCopies(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -836,12 +1357,14 @@ type Query {
     """Returns the last _n_ elements from the list."""
     last: Int
 
-    """Ordering options for BookCopys returned from the connection."""
+    """Ordering options for BookCopies returned from the connection."""
     orderBy: BookCopyOrder
 
-    """Filtering options for BookCopys returned from the connection."""
+    """Filtering options for BookCopies returned from the connection."""
     where: BookCopyWhereInput
   ): BookCopyConnection!
+
+  """Branches, paginated, ordered and filtered by the arguments."""
   branches(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -857,12 +1380,14 @@ type Query {
     """Returns the last _n_ elements from the list."""
     last: Int
 
-    """Ordering options for Branchs returned from the connection."""
+    """Ordering options for Branches returned from the connection."""
     orderBy: BranchOrder
 
-    """Filtering options for Branchs returned from the connection."""
+    """Filtering options for Branches returned from the connection."""
     where: BranchWhereInput
   ): BranchConnection!
+
+  """Loans, paginated, ordered and filtered by the arguments."""
   loans(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -884,6 +1409,8 @@ type Query {
     """Filtering options for Loans returned from the connection."""
     where: LoanWhereInput
   ): LoanConnection!
+
+  """Members, paginated, ordered and filtered by the arguments."""
   members(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -905,6 +1432,8 @@ type Query {
     """Filtering options for Members returned from the connection."""
     where: MemberWhereInput
   ): MemberConnection!
+
+  """Publishers, paginated, ordered and filtered by the arguments."""
   publishers(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -923,6 +1452,8 @@ type Query {
     """Filtering options for Publishers returned from the connection."""
     where: PublisherWhereInput
   ): PublisherConnection!
+
+  """Titles, paginated, ordered and filtered by the arguments."""
   titles(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -946,14 +1477,22 @@ type Query {
   ): TitleConnection!
 }
 
+"""
+The root of every mutation: each runs in one transaction (the Transactioner).
+"""
 type Mutation {
   """Creates a BookCopy and returns it."""
-  createBookCopy(input: CreateBookCopyInput!): BookCopy!
+  createBookCopy(
+    """The new BookCopy."""
+    input: CreateBookCopyInput!
+  ): BookCopy!
 
   """Updates the BookCopy with the given ID and returns it."""
   updateBookCopy(
     """ID of the object."""
     id: ID!
+
+    """The changes."""
     input: UpdateBookCopyInput!
   ): BookCopy!
 
@@ -964,12 +1503,17 @@ type Mutation {
   ): ID!
 
   """Creates a Branch and returns it."""
-  createBranch(input: CreateBranchInput!): Branch!
+  createBranch(
+    """The new Branch."""
+    input: CreateBranchInput!
+  ): Branch!
 
   """Updates the Branch with the given ID and returns it."""
   updateBranch(
     """ID of the object."""
     id: ID!
+
+    """The changes."""
     input: UpdateBranchInput!
   ): Branch!
 
@@ -980,12 +1524,17 @@ type Mutation {
   ): ID!
 
   """Creates a Loan and returns it."""
-  createLoan(input: CreateLoanInput!): Loan!
+  createLoan(
+    """The new Loan."""
+    input: CreateLoanInput!
+  ): Loan!
 
   """Updates the Loan with the given ID and returns it."""
   updateLoan(
     """ID of the object."""
     id: ID!
+
+    """The changes."""
     input: UpdateLoanInput!
   ): Loan!
 
@@ -996,12 +1545,17 @@ type Mutation {
   ): ID!
 
   """Creates a Member and returns it."""
-  createMember(input: CreateMemberInput!): Member!
+  createMember(
+    """The new Member."""
+    input: CreateMemberInput!
+  ): Member!
 
   """Updates the Member with the given ID and returns it."""
   updateMember(
     """ID of the object."""
     id: ID!
+
+    """The changes."""
     input: UpdateMemberInput!
   ): Member!
 
@@ -1012,12 +1566,17 @@ type Mutation {
   ): ID!
 
   """Creates a Publisher and returns it."""
-  createPublisher(input: CreatePublisherInput!): Publisher!
+  createPublisher(
+    """The new Publisher."""
+    input: CreatePublisherInput!
+  ): Publisher!
 
   """Updates the Publisher with the given ID and returns it."""
   updatePublisher(
     """ID of the object."""
     id: ID!
+
+    """The changes."""
     input: UpdatePublisherInput!
   ): Publisher!
 
@@ -1028,12 +1587,17 @@ type Mutation {
   ): ID!
 
   """Creates a Title and returns it."""
-  createTitle(input: CreateTitleInput!): Title!
+  createTitle(
+    """The new Title."""
+    input: CreateTitleInput!
+  ): Title!
 
   """Updates the Title with the given ID and returns it."""
   updateTitle(
     """ID of the object."""
     id: ID!
+
+    """The changes."""
     input: UpdateTitleInput!
   ): Title!
 
