@@ -247,16 +247,18 @@ Deno.test("CLI: a project's own deno.json (aliases, legacy decorators) and its m
     assertEquals(lines(result.stdout)[0], "found 2 entities in 2 modules");
     assertEquals([...Deno.readDirSync(dir)].some((e) => e.name.startsWith(".mikrogql")), false);
     const sdl = await Deno.readTextFile(join(dir, "generated/schema.graphql"));
+    // The fields as declared, without the descriptions between them.
+    const bare = sdl.replace(/^ *"""[\s\S]*?"""\n/gm, "").replace(/\n{2,}/g, "\n");
     assertMatch(
-      sdl,
+      bare,
       /type Author implements Node \{\n {2}id: ID!\n {2}name: String!\n {2}bio: String\n {2}born: Time!\n {2}books\(/,
     );
     assertMatch(
-      sdl,
+      bare,
       /type Book implements Node \{\n {2}id: ID!\n {2}title: String!\n {2}pages: Int!\n {2}inPrint: Boolean!\n {2}author: Author!\n\}/,
     );
-    assertMatch(sdl, /enum AuthorOrderField \{\s+NAME\s+\}/);
-    assertMatch(sdl, /books\([^)]*\): BookConnection!/s);
+    assertMatch(bare, /enum AuthorOrderField \{\s+NAME\s+\}/);
+    assertMatch(bare, /books\([^)]*\): BookConnection!/s);
     const check = await new Deno.Command(Deno.execPath(), {
       args: ["check", "generated/mod.ts", "server.ts"],
       cwd: dir,

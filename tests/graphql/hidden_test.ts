@@ -14,8 +14,15 @@ import { seed } from "../../examples/todo/seed.ts";
 
 const root = fromFileUrl(new URL("../../", import.meta.url));
 
+/** `sdl` without its descriptions (`"""..."""` blocks), so the assertions see the fields. */
+function withoutDescriptions(sdl: string): string {
+  return sdl.replace(/^ *"""[\s\S]*?"""\n/gm, "").replace(/\n{2,}/g, "\n");
+}
+
 Deno.test("hidden: the todo example's User.password is in no type, input or filter of the schema", async () => {
-  const sdl = await Deno.readTextFile(join(root, "examples/todo/generated/schema.graphql"));
+  const sdl = withoutDescriptions(
+    await Deno.readTextFile(join(root, "examples/todo/generated/schema.graphql")),
+  );
   assertMatch(sdl, /type User implements Node \{\n {2}id: ID!\n {2}name: String!\n/);
   assertEquals(/password/i.test(sdl), false);
 });
@@ -24,7 +31,7 @@ Deno.test("hidden: Expose() exposes a hidden property as a field, in the inputs 
   const out = join(await Deno.makeTempDir(), "out");
   try {
     await generate({ entities: join(root, "tests/gen/fixtures/hidden"), out });
-    const sdl = await Deno.readTextFile(join(out, "schema.graphql"));
+    const sdl = withoutDescriptions(await Deno.readTextFile(join(out, "schema.graphql")));
     assertMatch(
       sdl,
       /type Account implements Node \{\n {2}id: ID!\n {2}name: String!\n {2}pin: String!\n\}/,
