@@ -45,12 +45,14 @@ function typed(part: KeyPart, value: unknown): unknown {
 
 /**
  * The key values of `row` (an entity, a record, or a reference to a row of `type`), one per part,
- * typed as the parts' kinds. A value that is not an object is the key itself (a record's foreign
- * key to a single-column key).
+ * typed as the parts' kinds. A value that is not an object is the key itself, an array the values
+ * of a composite key (a record's foreign key, `sql/lean_records.ts`).
  */
 export function keyValues(type: Pick<NodeType, "id">, row: unknown): unknown[] {
   const parts = keyParts(type);
   if (row === null || typeof row !== "object") return [typed(parts[0], row)];
+  // A record's foreign key to a composite key: its columns' values, in key order.
+  if (Array.isArray(row)) return parts.map((part, i) => typed(part, row[i]));
   const target = Reference.unwrapReference(row) as object;
   return parts.map((part) => typed(part, partValue(target, part.prop)));
 }

@@ -32,6 +32,7 @@ import { ErrorCode, gqlError, quoteInput } from "../error_codes.ts";
 import type { Graph, NodeType, WhereFieldDescription, WhereOp, WhereOpFamily } from "../graph.ts";
 import { hasPredicateName, predicateName } from "../names.ts";
 import { decodeGlobalId, isOfType } from "./global_id.ts";
+import { keyValuesOf } from "../keys.ts";
 
 const FAMILIES: Record<WhereOpFamily, WhereOp[]> = {
   boolean: ["EQ", "NEQ"],
@@ -224,9 +225,9 @@ class WhereCompiler {
       case "LTE":
         return on({ [`$${op.toLowerCase()}`]: v });
       case "IsNil":
-        return v === true ? on(null) : undefined;
+        return v === true ? this.nullness(type, field.prop, true) ?? on(null) : undefined;
       case "NotNil":
-        return v === true ? on({ $ne: null }) : undefined;
+        return v === true ? this.nullness(type, field.prop, false) ?? on({ $ne: null }) : undefined;
       case "Contains":
       case "HasPrefix":
       case "HasSuffix": {
@@ -283,14 +284,35 @@ class WhereCompiler {
     else check(value, path);
   }
 
-  /** Global ids (one, or a list) of `target` -> primary keys. */
+  /**
+   * A foreign key of several columns (a to-one edge to a composite key) or in the primary key is
+   * null or not: every column tested (a row value `IS NULL` is not SQL every engine takes, and
+   * MikroORM 7.2 names a key relation's property instead of its column inside a join);
+   * `undefined` for other properties, which MikroORM's `null`/`$ne: null` serve.
+   */
+  nullness(type: NodeType, prop: string, isNull: boolean): FilterQuery<object> | undefined {
+    const property = this.em.getMetadata().find(type.entity)?.properties[prop];
+    const owner = property?.kind === "m:1" || (property?.kind === "1:1" && property.owner);
+    if (!owner || (property.fieldNames.length < 2 && !property.primary)) return undefined;
+    const test = isNull ? "is null" : "is not null";
+    const columns = property.fieldNames.map((c) => quoteIdentifiers(this.em, c));
+    return {
+      [raw((alias: string) => columns.map((c) => `${alias}.${c} ${test}`).join(" and ")) as never]:
+        [],
+    };
+  }
+
+  /**
+   * Global ids (one, or a list) of `target` -> primary keys: the key's value, or for a composite
+   * key the list of its parts' values (MikroORM compares it with the foreign key's columns).
+   */
   ids(target: string, value: unknown, path: string): unknown {
     const decode = (id: string, at: string) => {
       const decoded = decodeGlobalId(this.graph, id);
       if (!decoded || !isOfType(decoded.type, target)) {
         throw badInput(`${at}: ${quoteInput(id)} is not the global id of a ${target}`);
       }
-      return decoded.pk;
+      return decoded.type.id.parts ? keyValuesOf(decoded.type, decoded.pk) : decoded.pk;
     };
     return Array.isArray(value)
       ? value.map((id, i) => decode(id, `${path}[${i}]`))
@@ -309,13 +331,19 @@ class WhereCompiler {
     if (!withFilter) {
       const exists = value === true;
       return unique
-        ? { [edge.prop]: exists ? { $ne: null } : null }
+        ? this.nullness(type, edge.prop, !exists) ??
+          { [edge.prop]: exists ? { $ne: null } : null }
         : { [edge.prop]: exists ? { $some: {} } : { $none: {} } };
     }
     const filters = this.list(this.graph.types[edge.target], value, path);
     const filter = filters.length === 1 ? filters[0] : { $and: filters };
     return unique
-      ? { $and: [{ [edge.prop]: { $ne: null } }, { [edge.prop]: filter }] }
+      ? {
+        $and: [
+          this.nullness(type, edge.prop, false) ?? { [edge.prop]: { $ne: null } },
+          { [edge.prop]: filter },
+        ],
+      }
       : { [edge.prop]: { $some: filter } };
   }
 }

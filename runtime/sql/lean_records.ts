@@ -5,10 +5,10 @@
  * but it is never registered in the unit of work, has no `Collection`s and no change tracking.
  * Each column is converted once with its property's MikroORM type, the way MikroORM's hydrator
  * does (custom types, booleans, dates); a many-to-one or owning one-to-one property holds the
- * target's primary key.
+ * target's primary key (the list of its columns' values for a composite key, in key order).
  *
- * Types whose selected properties need more (embeddables, formulas, `ref` scalars, composite
- * foreign keys) and types of an inheritance hierarchy are read as entities, as before.
+ * Types whose selected properties need more (embeddables, formulas, `ref` scalars) and types of
+ * an inheritance hierarchy are read as entities, as before.
  *
  * @module
  */
@@ -28,8 +28,8 @@ export function isRecord(value: unknown): boolean {
 
 /**
  * Whether rows of `meta` selecting `props` can be read as records: every property is a stored
- * scalar (no embeddable, formula or `ref` scalar) or a single-column many-to-one / owning
- * one-to-one reference. `undefined` (every column) is never lean.
+ * scalar (no embeddable, formula or `ref` scalar) or a many-to-one / owning one-to-one
+ * reference. `undefined` (every column) is never lean.
  */
 export function leanable(meta: EntityMetadata, props: readonly string[] | undefined): boolean {
   if (!props || inherits(meta)) return false;
@@ -38,7 +38,7 @@ export function leanable(meta: EntityMetadata, props: readonly string[] | undefi
     if (!prop || prop.formula || prop.embedded || prop.persist === false) return false;
     if (prop.kind === "scalar") return !prop.ref && prop.fieldNames?.length === 1;
     return (prop.kind === "m:1" || (prop.kind === "1:1" && prop.owner)) &&
-      prop.fieldNames?.length === 1;
+      prop.fieldNames?.length >= 1;
   });
 }
 
@@ -65,6 +65,8 @@ interface Column {
   column: string;
   prop: string;
   convert?: (value: unknown) => unknown;
+  /** A foreign key of several columns: all of them, read as the list of their values. */
+  columns?: string[];
 }
 
 const mappers = new WeakMap<EntityMetadata, Map<string, (row: Row) => object>>();
@@ -82,14 +84,23 @@ function mapperOf(
   if (map) return map;
   const prototype = recordPrototype(meta);
   const convert = converterOf(em, meta);
-  const columns: Column[] = [...new Set(props)].map((prop) => ({
-    column: meta.properties[prop].fieldNames[0],
-    prop,
-    convert: convert.get(prop),
-  }));
+  const columns: Column[] = [...new Set(props)].map((prop) => {
+    const { fieldNames } = meta.properties[prop];
+    return {
+      column: fieldNames[0],
+      prop,
+      convert: convert.get(prop),
+      columns: fieldNames.length > 1 ? fieldNames : undefined,
+    };
+  });
   map = (row) => {
     const record = Object.create(prototype);
-    for (const { column, prop, convert } of columns) {
+    for (const { column, prop, convert, columns: several } of columns) {
+      if (several) {
+        // A composite foreign key: null when its columns are, else their values in key order.
+        record[prop] = row[column] == null ? null : several.map((c) => row[c]);
+        continue;
+      }
       const value = row[column];
       record[prop] = value == null || !convert ? value : convert(value);
     }

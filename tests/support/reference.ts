@@ -3,8 +3,8 @@
  * every field per parent with plain MikroORM calls (no field collection, no batching, no keyset
  * SQL) and paginate in JavaScript by the Relay Cursor Connections algorithm and entgql's rules.
  *
- * Shared with the runtime are only conventions, not loading: id and cursor formats, the enum and
- * scalar resolvers, `orderBy` validation (`orderTerms`) and the where-input translation
+ * Shared with the runtime are only conventions, not loading: id and cursor formats, a row's key
+ * (`keys.ts`: its parts' values, and the filter naming a key), the enum and scalar resolvers, `orderBy` validation (`orderTerms`) and the where-input translation
  * (`whereFilter`, tested on its own in where_test.ts).
  *
  * Ordering in JavaScript equals the databases' only for the data the differential test writes:
@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { type Collection, type EntityManager, wrap } from "@mikro-orm/core";
+import { type Collection, type EntityManager, type EntityMetadata, wrap } from "@mikro-orm/core";
 import type { GraphQLSchema } from "graphql";
 import { createSchema } from "graphql-yoga";
 import {
@@ -28,6 +28,7 @@ import { dialectOf, exactValue } from "../../runtime/dialect.ts";
 import { ErrorCode, gqlError } from "../../runtime/error_codes.ts";
 import { withHooks } from "../../runtime/graph.ts";
 import { decodeGlobalId } from "../../runtime/plan/global_id.ts";
+import { keyFilter, keyParts, keyValues, primaryKeyOf } from "../../runtime/keys.ts";
 import type { PaginationArgs } from "../../runtime/plan/connection.ts";
 import { type OrderTerm, orderTerms } from "../../runtime/plan/order_terms.ts";
 import { whereFilter } from "../../runtime/plan/where_filter.ts";
@@ -67,27 +68,28 @@ export function referenceSchema(
         if (edge.kind === "m:1" || (edge.kind === "1:1" && !edge.inverse)) {
           const ref = row[edge.prop];
           if (ref == null) return null;
-          const id = wrap(ref as object, true).getPrimaryKey();
-          return await em.findOne(target.entity, { [target.id.prop]: id });
+          // A `mapToPk` relation holds the key itself.
+          const pk = typeof ref === "object" ? wrap(ref, true).getPrimaryKey() : ref;
+          return await em.findOne(target.entity, pk as never);
         }
         if (edge.kind === "1:1") {
-          return await em.findOne(target.entity, { [edge.inverse!]: pkOf(type, row) });
+          return await em.findOne(target.entity, { [edge.inverse!]: ownKey(type, row) });
         }
         const filter = edge.connection ? whereFilter(em, graph, target.name, args.where) : {};
         let rows: Row[];
         if (edge.inverse) {
           rows = await em.find(target.entity, {
-            $and: [{ [edge.inverse]: pkOf(type, row) }, filter],
+            $and: [{ [edge.inverse]: ownKey(type, row) }, filter],
           } as never) as Row[];
         } else {
           // Unidirectional m:n: the parent's keys, then the filter on them.
           const items = await (row[edge.prop] as Collection<object>).loadItems() as Row[];
-          rows = await em.find(target.entity, {
-            $and: [{ [target.id.prop]: { $in: items.map((i) => pkOf(target, i)) } }, filter],
+          rows = items.length === 0 ? [] : await em.find(target.entity, {
+            $and: [{ $or: items.map((i) => ownKey(target, i)) }, filter],
           } as never) as Row[];
         }
         if (!edge.connection) {
-          return (rows as Row[]).toSorted((a, b) => compare(pkOf(target, a), pkOf(target, b)));
+          return (rows as Row[]).toSorted((a, b) => compareKeys(target, a, b));
         }
         return await connection(em, target, rows as Row[], args);
       };
@@ -104,7 +106,7 @@ type Args = PaginationArgs & { where?: unknown };
 async function loadNode(em: EntityManager, graph: Graph, id: string): Promise<object> {
   const decoded = decodeGlobalId(graph, id);
   const row = decoded &&
-    await em.findOne(decoded.type.entity, { [decoded.type.id.prop]: decoded.pk });
+    await em.findOne(decoded.type.entity, keyFilter(decoded.type, decoded.pk));
   if (!row) {
     throw gqlError(
       ErrorCode.NOT_FOUND,
@@ -114,8 +116,25 @@ async function loadNode(em: EntityManager, graph: Graph, id: string): Promise<ob
   return row;
 }
 
-function pkOf(type: NodeType, row: Row): unknown {
-  return row[type.id.prop];
+/** The key values of a row of `type` (one per key part). */
+function keyOf(type: NodeType, row: Row): unknown[] {
+  return keyValues(type, row);
+}
+
+/** The filter selecting `row` of `type` by its key. */
+function ownKey(type: NodeType, row: Row): Record<string, unknown> {
+  return keyFilter(type, primaryKeyOf(type, row));
+}
+
+/** Two rows of `type` by key, part by part. */
+function compareKeys(type: NodeType, a: Row, b: Row): number {
+  const x = keyOf(type, a);
+  const y = keyOf(type, b);
+  for (let i = 0; i < x.length; i++) {
+    const c = compare(x[i], y[i]);
+    if (c !== 0) return c;
+  }
+  return 0;
 }
 
 /** A comparable form of a value: numbers, bigints, strings, or null. */
@@ -174,31 +193,33 @@ async function termValue(
     if (ref == null) return null;
     const meta = em.getMetadata().find(type.entity)!;
     const target = meta.properties[term.path].targetMeta!;
-    const id = wrap(ref as object, true).getPrimaryKey();
-    if (term.kind === "time") return await exact(em, target.class, term.field, id);
+    const id = typeof ref === "object" ? wrap(ref, true).getPrimaryKey() : ref;
+    if (term.kind === "time") return await exact(em, target, term.field, [id].flat());
     const loaded = await em.findOne(target.class, id as never) as Row;
     return loaded[term.field] ?? null;
   }
-  if (term.kind === "time") return await exact(em, type.entity, term.path, pkOf(type, row));
+  if (term.kind === "time") {
+    return await exact(em, em.getMetadata().find(type.entity)!, term.path, keyOf(type, row));
+  }
   return row[term.path] ?? null;
 }
 
 /** The database's own text of a timestamp column (the cursor value of date order terms). */
-async function exact(em: EntityManager, entity: unknown, prop: string, id: unknown) {
-  const meta = em.getMetadata().find(entity as never)!;
+async function exact(em: EntityManager, meta: EntityMetadata, prop: string, key: unknown[]) {
   const q = (name: string) => em.getPlatform().quoteIdentifier(name);
   const column = exactValue(dialectOf(em), q(meta.properties[prop].fieldNames[0]));
-  const pk = meta.properties[meta.primaryKeys[0]].fieldNames[0];
   const [found] = await em.getConnection().execute(
-    `select ${column} as v from ${q(meta.tableName)} where ${q(pk)} = ?`,
-    [id],
+    `select ${column} as v from ${q(meta.tableName)} where ${
+      meta.primaryKeys.map((k) => `${q(meta.properties[k].fieldNames[0])} = ?`).join(" and ")
+    }`,
+    key,
   );
   return found?.v ?? null;
 }
 
 /**
  * A connection over all of a parent's rows, by the Relay algorithm: sort (order terms, nulls
- * smallest, then the id: in the single term's direction, ascending for `MultiOrder()` lists),
+ * smallest, then the key, part by part: in the single term's direction, ascending for `MultiOrder()` lists),
  * drop rows up to `after` and from `before`, then keep the first or last `n`.
  */
 async function connection(
@@ -209,17 +230,16 @@ async function connection(
 ) {
   const terms = orderTerms(type, args.orderBy);
   const multi = Array.isArray(args.orderBy);
-  const directions = [
-    ...terms.map((t) => t.direction),
-    multi ? "ASC" : terms.at(-1)?.direction ?? "ASC",
-  ];
-  const kinds = [...terms.map((t) => t.count ? "int" : t.kind), type.id.kind];
+  const parts = keyParts(type);
+  const idDirection = multi ? "ASC" : terms.at(-1)?.direction ?? "ASC";
+  const directions = [...terms.map((t) => t.direction), ...parts.map(() => idDirection)];
+  const kinds = [...terms.map((t) => t.count ? "int" : t.kind), ...parts.map((p) => p.kind)];
   const order = (args.orderBy == null ? [] : [args.orderBy].flat()).map((o) => o.field).join(",");
   const keyed: Keyed[] = [];
   for (const row of rows) {
     const values = [];
     for (const term of terms) values.push(await termValue(em, type, term, row));
-    const keys = [...values, pkOf(type, row)].map((v, i) => comparable(v, kinds[i]));
+    const keys = [...values, ...keyOf(type, row)].map((v, i) => comparable(v, kinds[i]));
     keyed.push({ row, values, keys });
   }
   const cmp = (a: unknown[], b: unknown[]) => {
@@ -232,7 +252,8 @@ async function connection(
   keyed.sort((a, b) => cmp(a.keys, b.keys));
   const cursorKeys = (cursor: string) => {
     const [id, values] = JSON.parse(base64UrlToText(cursor)!) as [unknown, unknown[]];
-    return [...values, id].map((v, i) => comparable(v, kinds[i]));
+    const key = type.id.parts ? id as unknown[] : [id];
+    return [...values, ...key].map((v, i) => comparable(v, kinds[i]));
   };
   let edges = keyed;
   if (args.after != null) {
@@ -255,7 +276,12 @@ async function connection(
   }
   const out = edges.map((e) => ({
     node: e.row,
-    cursor: encodeCursor({ id: pkOf(type, e.row), values: e.values, order, type: type.name }),
+    cursor: encodeCursor({
+      id: type.id.parts ? keyOf(type, e.row) : keyOf(type, e.row)[0],
+      values: e.values,
+      order,
+      type: type.name,
+    }),
   }));
   return {
     edges: out,
