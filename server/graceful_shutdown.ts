@@ -63,13 +63,15 @@ export function gracefulShutdown(
   const shutdown = (cause = "call"): Promise<ShutdownResult> => {
     if (started) return started;
     started = (async () => {
+      // The listener closes first, so whoever reads the draining log finds the port closed.
+      const stopped = server.shutdown().then(() => "done" as const);
       steps.draining(cause);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const gaveUp = new Promise<"gave up">((resolve) => {
         giveUp = () => resolve("gave up");
         timer = setTimeout(giveUp, graceMs);
       });
-      const ended = await Promise.race([server.shutdown().then(() => "done" as const), gaveUp]);
+      const ended = await Promise.race([stopped, gaveUp]);
       clearTimeout(timer);
       const abandoned = ended === "done" ? 0 : inFlight();
       removeSignals();
