@@ -87,10 +87,13 @@ Deno.test("where inputs: entgql layout; Skip(SkipWhereInput) on a type and on a 
 Deno.test("MultiOrder: orderBy takes a list; edge order fields join the enum", async () => {
   const schema = buildSchema((await generated("examples/todo/entities")).sdl);
   const query = schema.getQueryType()!.getFields();
-  const orderBy = (field: string) => query[field].args.find((a) => a.name === "orderBy")!.type.toString();
+  const orderBy = (field: string) =>
+    query[field].args.find((a) => a.name === "orderBy")!.type.toString();
   assertEquals(orderBy("todos"), "[TodoOrder!]");
   assertEquals(orderBy("users"), "UserOrder");
-  const values = (schema.getType("TodoOrderField") as GraphQLEnumType).getValues().map((v) => v.name);
+  const values = (schema.getType("TodoOrderField") as GraphQLEnumType).getValues().map((v) =>
+    v.name
+  );
   assertEquals(values, [
     "ID",
     "CREATED_AT",

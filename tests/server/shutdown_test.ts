@@ -5,7 +5,7 @@
  * and the process exits 0 after logging it stopped. In-process: a request still running when
  * the grace period ends is abandoned and reported.
  */
-import { assert, assertEquals, assertRejects } from "@std/assert";
+import { assert, assertEquals } from "@std/assert";
 import { TextLineStream } from "@std/streams/text-line-stream";
 import type { EntityManager, MikroORM } from "@mikro-orm/core";
 import { entities } from "../../examples/blog/entities.ts";
