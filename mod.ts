@@ -7,7 +7,7 @@
  *   `Mutations`, `Skip`, ...),
  * - generated modules: the table types (`Tables`, `FieldDescription`, `EdgeDescription`, ...),
  *   `defineGraph`, `noder`/`noders`, `createResolvers`, `createGraphQLSchema` and the typed
- *   resolver helpers (`FieldResolver`, `TypeResolvers`, `EntityOf`, `Maybe`),
+ *   resolver helpers (`FieldResolver`, `TypedResolvers`, `EntityOf`, `Maybe`),
  * - servers: `mikrogqlPreset` (every plugin below, in order, with the Yoga options they need),
  *   the Yoga plugins (`Jit`, `BodyLimit`, `Csrf`, `Limits`, `ClientErrors`, `Transactioner`,
  *   `ReadRetry`, `Deadline`), `documentCache`, `replicaFailover`, `readConnection`,
@@ -120,7 +120,7 @@ export type {
   FieldResolverFn,
   Maybe,
   ResolverContext,
-  TypeResolvers,
+  TypedResolvers,
 } from "./runtime/resolve/resolver_types.ts";
 export {
   createGraphQLSchema,

@@ -48,15 +48,18 @@ export type ErrorCode = typeof ErrorCode[keyof typeof ErrorCode];
  *
  * @example A resolver of your own refusing a value with a code clients can branch on
  * ```ts
- * import { ErrorCode, fromContext, gqlError, type MikroContext, quoteInput } from "@mikrogql/ext";
+ * import { ErrorCode, type FieldResolver, fromContext, gqlError, quoteInput } from "@mikrogql/ext";
  * import { Post } from "./entities/post.ts";
  * import { createSchema } from "./generated/mod.ts";
  *
- * const schema = createSchema({
+ * // The field the SDL adds, declared so its resolver type-checks.
+ * type PostsByTitle = FieldResolver<number, unknown, { title: string }>;
+ *
+ * const schema = createSchema<{ Query: { postsByTitle: PostsByTitle } }>({
  *   typeDefs: "extend type Query { postsByTitle(title: String!): Int! }",
  *   resolvers: {
  *     Query: {
- *       postsByTitle: (_root: unknown, { title }: { title: string }, ctx: MikroContext) => {
+ *       postsByTitle: (_root, { title }, ctx) => {
  *         if (title.trim() === "") {
  *           // { "message": "title \"  \" is blank", "extensions": { "code": "BAD_USER_INPUT" } }
  *           throw gqlError(ErrorCode.BAD_USER_INPUT, `title ${quoteInput(title)} is blank`);

@@ -2,8 +2,9 @@
  * `types.ts`: TypeScript types of the generated schema for user code, as graphql-codegen's
  * typescript + typescript-resolvers plugins give them: one type per GraphQL type (node types are
  * their entities), argument types per field, and `Resolvers`, typed per field by parent,
- * arguments, result and `Context` (which carries the EntityManager). Read from the final SDL, so
- * every GraphQL type the generator prints gets its TypeScript type.
+ * arguments, result and `Context` (which carries the EntityManager), an unknown type or field a
+ * type error (`Resolvers<Extra>` adds what the user's `typeDefs` declare). Read from the final
+ * SDL, so every GraphQL type the generator prints gets its TypeScript type.
  *
  * @module
  */
@@ -64,7 +65,7 @@ export function emitTypes(
     "type FieldResolver as $Resolver",
     "type Maybe as $Maybe",
     "type ResolverContext",
-    "type TypeResolvers as $Fields",
+    "type TypedResolvers as $TypedResolvers",
   );
   addImport(imports, "./node.ts", "type nodeTypes");
   const nodes = new Set(model.types.map((t) => t.name));
@@ -138,18 +139,19 @@ ${
         }
 }`,
       );
-      resolverTypes.push(`  ${type.name}?: $Fields<${type.name}Resolvers>;`);
+      resolverTypes.push(`  ${type.name}: ${type.name}Resolvers;`);
     }
   }
   out.push(
     `/**
- * The user resolver map \`createSchema({ resolvers })\` takes: every generated field typed;
- * fields and types added with \`typeDefs\` are accepted too (annotate their parameters).
+ * The user resolver map \`createSchema({ resolvers })\` takes: every generated field typed, and
+ * an unknown type or field a type error. Types and fields added with \`typeDefs\` are declared
+ * in \`Extra\`, type by type (\`{ Query: { postCount: FieldResolver<number, unknown> } }\`),
+ * and \`createSchema<Extra>(...)\` takes them too.
  */
-export interface Resolvers {
+export type Resolvers<Extra = Record<never, never>> = $TypedResolvers<{
 ${resolverTypes.join("\n")}
-  [type: string]: unknown;
-}`,
+}, Extra>;`,
   );
   const declared = out.flatMap((d) => [...d.matchAll(/^export (?:type|interface) (\w+)/gm)])
     .map((m) => m[1]);

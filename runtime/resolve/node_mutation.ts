@@ -147,18 +147,17 @@ export class NodeMutation<T extends object = object> {
  *
  * @example A mutation of your own creating a post (in the operation's transaction)
  * ```ts
- * import { createNode, fromContext, type MikroContext } from "@mikrogql/ext";
+ * import { createNode, type FieldResolver, fromContext } from "@mikrogql/ext";
  * import { createSchema, graph, type Post } from "./generated/mod.ts";
  *
- * const schema = createSchema({
+ * // The field the SDL adds, declared so its resolver type-checks.
+ * type DraftPost = FieldResolver<Post, unknown, { title: string; authorID: string }>;
+ *
+ * const schema = createSchema<{ Mutation: { draftPost: DraftPost } }>({
  *   typeDefs: "extend type Mutation { draftPost(title: String!, authorID: ID!): Post! }",
  *   resolvers: {
  *     Mutation: {
- *       draftPost: (
- *         _root: unknown,
- *         args: { title: string; authorID: string },
- *         ctx: MikroContext,
- *       ) =>
+ *       draftPost: (_root, args, ctx) =>
  *         createNode<Post>(fromContext(ctx), graph, "Post")
  *           .set({ title: args.title, body: "", authorID: args.authorID }) // CreatePostInput fields
  *           .set({ status: "draft" }) // later calls win per field
@@ -188,14 +187,17 @@ export function createNode<T extends object = object>(
  *
  * @example A mutation of your own publishing a post
  * ```ts
- * import { fromContext, type MikroContext, updateNode } from "@mikrogql/ext";
+ * import { type FieldResolver, fromContext, updateNode } from "@mikrogql/ext";
  * import { createSchema, graph, type Post } from "./generated/mod.ts";
  *
- * const schema = createSchema({
+ * // The field the SDL adds, declared so its resolver type-checks.
+ * type PublishPost = FieldResolver<Post, unknown, { id: string }>;
+ *
+ * const schema = createSchema<{ Mutation: { publishPost: PublishPost } }>({
  *   typeDefs: "extend type Mutation { publishPost(id: ID!): Post! }",
  *   resolvers: {
  *     Mutation: {
- *       publishPost: (_root: unknown, { id }: { id: string }, ctx: MikroContext) =>
+ *       publishPost: (_root, { id }, ctx) =>
  *         updateNode<Post>(fromContext(ctx), graph, "Post", id)
  *           .set({ status: "published", publishedAt: new Date() }) // UpdatePostInput fields
  *           .save(), // NOT_FOUND when no post has this id
@@ -226,14 +228,17 @@ export function updateNode<T extends object = object>(
  *
  * @example A mutation of your own deleting several posts, all or none
  * ```ts
- * import { deleteNode, fromContext, type MikroContext } from "@mikrogql/ext";
+ * import { deleteNode, type FieldResolver, fromContext } from "@mikrogql/ext";
  * import { createSchema, graph } from "./generated/mod.ts";
  *
- * const schema = createSchema({
+ * // The field the SDL adds, declared so its resolver type-checks.
+ * type DeletePosts = FieldResolver<string[], unknown, { ids: string[] }>;
+ *
+ * const schema = createSchema<{ Mutation: { deletePosts: DeletePosts } }>({
  *   typeDefs: "extend type Mutation { deletePosts(ids: [ID!]!): [ID!]! }",
  *   resolvers: {
  *     Mutation: {
- *       deletePosts: async (_root: unknown, { ids }: { ids: string[] }, ctx: MikroContext) => {
+ *       deletePosts: async (_root, { ids }, ctx) => {
  *         const em = fromContext(ctx); // the operation's transaction: a NOT_FOUND rolls back all
  *         const deleted: string[] = [];
  *         for (const id of ids) deleted.push(await deleteNode(em, graph, "Post", id));

@@ -46,10 +46,36 @@ export type FieldResolverFn<Result, Parent, Args, Context> = (
 export type EntityOf<E> = InferEntity<E>;
 
 /**
- * The resolvers of one object type: its generated fields typed, plus fields a user adds with
- * `typeDefs` (`extend type T { ... }`), which the generator cannot know (annotate their
- * parameters).
+ * The resolver map of a generated schema plus the user's own SDL: `Generated` holds each
+ * generated object type's field resolvers (`{ Post: PostResolvers; ... }`), `Extra` what the
+ * user's `typeDefs` add, type by type and field by field (`{ Query: { postCount:
+ * FieldResolver<number, unknown> }; Stats: { ... } }`). A type or field in neither is a type
+ * error; a field in both takes `Extra`'s type (an `extend input` changes the arguments it gets).
+ * Every type and field is optional: resolvers may come in several maps.
+ * The generated `types.ts` declares `Resolvers<Extra>` as this type over its own types.
+ *
+ * @example Resolvers of a field added with typeDefs
+ * ```ts
+ * import type { FieldResolver } from "@mikrogql/ext";
+ * import { createSchema, type Post, type Resolvers } from "./generated/mod.ts";
+ *
+ * type Extra = { Post: { shout: FieldResolver<string, Post> } };
+ * const resolvers: Resolvers<Extra> = {
+ *   Post: { shout: (post) => post.title.toUpperCase() },
+ * };
+ * const schema = createSchema<Extra>({
+ *   typeDefs: "extend type Post { shout: String! }",
+ *   resolvers,
+ * });
+ * ```
+ *
+ * @typeParam Generated the generated field resolvers, by object type
+ * @typeParam Extra the resolvers of the user's `typeDefs`, by type (none by default)
  */
-export type TypeResolvers<Fields> = { [F in keyof Fields]?: Fields[F] } & {
-  [field: string]: unknown;
+export type TypedResolvers<Generated, Extra = Record<never, never>> = {
+  [T in keyof Generated | keyof Extra]?: T extends keyof Extra
+    ? T extends keyof Generated ? Omit<Generated[T], keyof Extra[T]> & Partial<Extra[T]>
+    : Partial<Extra[T]>
+    : T extends keyof Generated ? Generated[T]
+    : never;
 };

@@ -36,15 +36,18 @@ export function readFrom(em: EntityManager, readFrom: ReadFrom): EntityManager {
  *
  * @example A resolver of your own reading where the generated ones read
  * ```ts
- * import { fromContext, type MikroContext, readConnection } from "@mikrogql/ext";
+ * import { type FieldResolver, fromContext, readConnection } from "@mikrogql/ext";
  * import { Post } from "./entities/post.ts";
  * import { createSchema } from "./generated/mod.ts";
  *
- * const schema = createSchema({
+ * // The field the SDL adds, declared so its resolver type-checks.
+ * type Extra = { Query: { draftCount: FieldResolver<number, unknown> } };
+ *
+ * const schema = createSchema<Extra>({
  *   typeDefs: "extend type Query { draftCount: Int! }",
  *   resolvers: {
  *     Query: {
- *       draftCount: (_root: unknown, _args: unknown, ctx: MikroContext) => {
+ *       draftCount: (_root, _args, ctx) => {
  *         const em = fromContext(ctx); // the replica, or the primary after the client's write
  *         return em.count(Post, { status: "draft" }, { connectionType: readConnection(em) });
  *       },

@@ -1,7 +1,8 @@
 /**
  * Generated modules for user code: `Resolvers` types user resolvers
- * by parent, arguments, result and context (a file that is right type-checks; each wrong line is
- * a type error), and the API imports and builds its schema without reading any file (the SDL is
+ * by parent, arguments, result and context, an unknown type or field is a type error, and the
+ * types and fields of the user's own SDL type-check once declared in `Resolvers<Extra>` /
+ * `createSchema<Extra>` (a file that is right type-checks; each wrong line is a type error), and the API imports and builds its schema without reading any file (the SDL is
  * embedded; `schema.graphql` is the same text, for tools).
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
@@ -20,7 +21,7 @@ async function check(file: string) {
   return { success: result.success, stderr: new TextDecoder().decode(result.stderr) };
 }
 
-Deno.test("Resolvers: typed user resolvers pass deno check; without the @ts-expect-error marks each wrong line fails", async () => {
+Deno.test("Resolvers: typed user resolvers (and declared extras) pass deno check; without the @ts-expect-error marks each wrong line fails, unknown type and field names too", async () => {
   const right = await check(fixture);
   assert(right.success, right.stderr);
   const wrong = join(
@@ -31,7 +32,7 @@ Deno.test("Resolvers: typed user resolvers pass deno check; without the @ts-expe
   try {
     const source = await Deno.readTextFile(fixture);
     const mark = (l: string) => l.trim().startsWith("// @ts-expect-error");
-    assertEquals(source.split("\n").filter(mark).length, 5);
+    assertEquals(source.split("\n").filter(mark).length, 10);
     await Deno.writeTextFile(
       wrong,
       source.split("\n").filter((l) => !mark(l)).join("\n"),
@@ -46,6 +47,11 @@ Deno.test("Resolvers: typed user resolvers pass deno check; without the @ts-expe
         "Property 'nope' does not exist on type 'EntityManager<",
         "The left-hand side of an arithmetic operation must be of type",
         "is not assignable to type 'FieldResolver<string | number, unknown, MutationDeletePostArgs>",
+        "Object literal may only specify known properties, and 'Psot' does not exist in type 'Resolvers'",
+        "Object literal may only specify known properties, but 'titel' does not exist in type 'PostResolvers'",
+        "Type '(stats: Stats) => string' is not assignable to type 'FieldResolver<number, Stats>",
+        "Object literal may only specify known properties, and 'shoutLouder' does not exist in type",
+        "Object literal may only specify known properties, and 'Stats' does not exist in type 'Resolvers<",
       ]
     ) assertStringIncludes(stderr, message);
   } finally {

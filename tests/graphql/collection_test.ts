@@ -6,10 +6,11 @@
 import { assert, assertEquals } from "@std/assert";
 import { entities as blogEntities } from "../../examples/blog/entities.ts";
 import { seed as seedBlog } from "../../examples/blog/seed.ts";
-import { createSchema as blogSchema } from "../../examples/blog/generated/mod.ts";
+import { createSchema as blogSchema, type User } from "../../examples/blog/generated/mod.ts";
 import { entities as realworldEntities } from "../../examples/realworld/entities.ts";
 import { seed as seedRealworld } from "../../examples/realworld/seed.ts";
 import { createSchema as realworldSchema } from "../../examples/realworld/generated/mod.ts";
+import type { FieldResolver } from "../../runtime/resolve/resolver_types.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 
@@ -367,12 +368,14 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
       });
       const server = startServer(
         blog.orm,
-        blogSchema({
+        blogSchema<{
+          User: { displayName: FieldResolver<string, User>; shout: FieldResolver<string, User> };
+        }>({
           typeDefs: `extend type User { displayName: String! shout: String! }`,
           resolvers: {
             User: {
-              displayName: (u: { name: string }) => `@${u.name}`,
-              shout: (u: { email: string }) => u.email.toUpperCase(),
+              displayName: (u) => `@${u.name}`,
+              shout: (u) => u.email.toUpperCase(),
             },
           },
         }),

@@ -11,7 +11,7 @@ import type {
   FieldResolver as $Resolver,
   Maybe as $Maybe,
   ResolverContext,
-  TypeResolvers as $Fields,
+  TypedResolvers as $TypedResolvers,
 } from "@mikrogql/ext";
 
 /** The context resolvers get: the request's EntityManager. */
@@ -685,24 +685,25 @@ export interface UserWhereInput {
 }
 
 /**
- * The user resolver map `createSchema({ resolvers })` takes: every generated field typed;
- * fields and types added with `typeDefs` are accepted too (annotate their parameters).
+ * The user resolver map `createSchema({ resolvers })` takes: every generated field typed, and
+ * an unknown type or field a type error. Types and fields added with `typeDefs` are declared
+ * in `Extra`, type by type (`{ Query: { postCount: FieldResolver<number, unknown> } }`),
+ * and `createSchema<Extra>(...)` takes them too.
  */
-export interface Resolvers {
-  Comment?: $Fields<CommentResolvers>;
-  CommentConnection?: $Fields<CommentConnectionResolvers>;
-  CommentEdge?: $Fields<CommentEdgeResolvers>;
-  Mutation?: $Fields<MutationResolvers>;
-  PageInfo?: $Fields<PageInfoResolvers>;
-  Photo?: $Fields<PhotoResolvers>;
-  PhotoConnection?: $Fields<PhotoConnectionResolvers>;
-  PhotoEdge?: $Fields<PhotoEdgeResolvers>;
-  Post?: $Fields<PostResolvers>;
-  PostConnection?: $Fields<PostConnectionResolvers>;
-  PostEdge?: $Fields<PostEdgeResolvers>;
-  Query?: $Fields<QueryResolvers>;
-  User?: $Fields<UserResolvers>;
-  UserConnection?: $Fields<UserConnectionResolvers>;
-  UserEdge?: $Fields<UserEdgeResolvers>;
-  [type: string]: unknown;
-}
+export type Resolvers<Extra = Record<never, never>> = $TypedResolvers<{
+  Comment: CommentResolvers;
+  CommentConnection: CommentConnectionResolvers;
+  CommentEdge: CommentEdgeResolvers;
+  Mutation: MutationResolvers;
+  PageInfo: PageInfoResolvers;
+  Photo: PhotoResolvers;
+  PhotoConnection: PhotoConnectionResolvers;
+  PhotoEdge: PhotoEdgeResolvers;
+  Post: PostResolvers;
+  PostConnection: PostConnectionResolvers;
+  PostEdge: PostEdgeResolvers;
+  Query: QueryResolvers;
+  User: UserResolvers;
+  UserConnection: UserConnectionResolvers;
+  UserEdge: UserEdgeResolvers;
+}, Extra>;

@@ -11,7 +11,7 @@ import type {
   FieldResolver as $Resolver,
   Maybe as $Maybe,
   ResolverContext,
-  TypeResolvers as $Fields,
+  TypedResolvers as $TypedResolvers,
 } from "@mikrogql/ext";
 
 /** The context resolvers get: the request's EntityManager. */
@@ -899,30 +899,31 @@ export interface UpdateTitleInput {
 }
 
 /**
- * The user resolver map `createSchema({ resolvers })` takes: every generated field typed;
- * fields and types added with `typeDefs` are accepted too (annotate their parameters).
+ * The user resolver map `createSchema({ resolvers })` takes: every generated field typed, and
+ * an unknown type or field a type error. Types and fields added with `typeDefs` are declared
+ * in `Extra`, type by type (`{ Query: { postCount: FieldResolver<number, unknown> } }`),
+ * and `createSchema<Extra>(...)` takes them too.
  */
-export interface Resolvers {
-  BookCopy?: $Fields<BookCopyResolvers>;
-  BookCopyConnection?: $Fields<BookCopyConnectionResolvers>;
-  BookCopyEdge?: $Fields<BookCopyEdgeResolvers>;
-  Branch?: $Fields<BranchResolvers>;
-  BranchConnection?: $Fields<BranchConnectionResolvers>;
-  BranchEdge?: $Fields<BranchEdgeResolvers>;
-  Loan?: $Fields<LoanResolvers>;
-  LoanConnection?: $Fields<LoanConnectionResolvers>;
-  LoanEdge?: $Fields<LoanEdgeResolvers>;
-  Member?: $Fields<MemberResolvers>;
-  MemberConnection?: $Fields<MemberConnectionResolvers>;
-  MemberEdge?: $Fields<MemberEdgeResolvers>;
-  Mutation?: $Fields<MutationResolvers>;
-  PageInfo?: $Fields<PageInfoResolvers>;
-  Publisher?: $Fields<PublisherResolvers>;
-  PublisherConnection?: $Fields<PublisherConnectionResolvers>;
-  PublisherEdge?: $Fields<PublisherEdgeResolvers>;
-  Query?: $Fields<QueryResolvers>;
-  Title?: $Fields<TitleResolvers>;
-  TitleConnection?: $Fields<TitleConnectionResolvers>;
-  TitleEdge?: $Fields<TitleEdgeResolvers>;
-  [type: string]: unknown;
-}
+export type Resolvers<Extra = Record<never, never>> = $TypedResolvers<{
+  BookCopy: BookCopyResolvers;
+  BookCopyConnection: BookCopyConnectionResolvers;
+  BookCopyEdge: BookCopyEdgeResolvers;
+  Branch: BranchResolvers;
+  BranchConnection: BranchConnectionResolvers;
+  BranchEdge: BranchEdgeResolvers;
+  Loan: LoanResolvers;
+  LoanConnection: LoanConnectionResolvers;
+  LoanEdge: LoanEdgeResolvers;
+  Member: MemberResolvers;
+  MemberConnection: MemberConnectionResolvers;
+  MemberEdge: MemberEdgeResolvers;
+  Mutation: MutationResolvers;
+  PageInfo: PageInfoResolvers;
+  Publisher: PublisherResolvers;
+  PublisherConnection: PublisherConnectionResolvers;
+  PublisherEdge: PublisherEdgeResolvers;
+  Query: QueryResolvers;
+  Title: TitleResolvers;
+  TitleConnection: TitleConnectionResolvers;
+  TitleEdge: TitleEdgeResolvers;
+}, Extra>;

@@ -11,7 +11,7 @@ import type {
   FieldResolver as $Resolver,
   Maybe as $Maybe,
   ResolverContext,
-  TypeResolvers as $Fields,
+  TypedResolvers as $TypedResolvers,
 } from "@mikrogql/ext";
 
 /** The context resolvers get: the request's EntityManager. */
@@ -607,23 +607,24 @@ export interface UserWhereInput {
 }
 
 /**
- * The user resolver map `createSchema({ resolvers })` takes: every generated field typed;
- * fields and types added with `typeDefs` are accepted too (annotate their parameters).
+ * The user resolver map `createSchema({ resolvers })` takes: every generated field typed, and
+ * an unknown type or field a type error. Types and fields added with `typeDefs` are declared
+ * in `Extra`, type by type (`{ Query: { postCount: FieldResolver<number, unknown> } }`),
+ * and `createSchema<Extra>(...)` takes them too.
  */
-export interface Resolvers {
-  Article?: $Fields<ArticleResolvers>;
-  ArticleConnection?: $Fields<ArticleConnectionResolvers>;
-  ArticleEdge?: $Fields<ArticleEdgeResolvers>;
-  Comment?: $Fields<CommentResolvers>;
-  CommentConnection?: $Fields<CommentConnectionResolvers>;
-  CommentEdge?: $Fields<CommentEdgeResolvers>;
-  PageInfo?: $Fields<PageInfoResolvers>;
-  Query?: $Fields<QueryResolvers>;
-  Tag?: $Fields<TagResolvers>;
-  TagConnection?: $Fields<TagConnectionResolvers>;
-  TagEdge?: $Fields<TagEdgeResolvers>;
-  User?: $Fields<UserResolvers>;
-  UserConnection?: $Fields<UserConnectionResolvers>;
-  UserEdge?: $Fields<UserEdgeResolvers>;
-  [type: string]: unknown;
-}
+export type Resolvers<Extra = Record<never, never>> = $TypedResolvers<{
+  Article: ArticleResolvers;
+  ArticleConnection: ArticleConnectionResolvers;
+  ArticleEdge: ArticleEdgeResolvers;
+  Comment: CommentResolvers;
+  CommentConnection: CommentConnectionResolvers;
+  CommentEdge: CommentEdgeResolvers;
+  PageInfo: PageInfoResolvers;
+  Query: QueryResolvers;
+  Tag: TagResolvers;
+  TagConnection: TagConnectionResolvers;
+  TagEdge: TagEdgeResolvers;
+  User: UserResolvers;
+  UserConnection: UserConnectionResolvers;
+  UserEdge: UserEdgeResolvers;
+}, Extra>;

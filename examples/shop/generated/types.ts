@@ -11,7 +11,7 @@ import type {
   FieldResolver as $Resolver,
   Maybe as $Maybe,
   ResolverContext,
-  TypeResolvers as $Fields,
+  TypedResolvers as $TypedResolvers,
 } from "@mikrogql/ext";
 
 /** The context resolvers get: the request's EntityManager. */
@@ -1762,46 +1762,47 @@ export interface UpdateTransferPaymentInput {
 }
 
 /**
- * The user resolver map `createSchema({ resolvers })` takes: every generated field typed;
- * fields and types added with `typeDefs` are accepted too (annotate their parameters).
+ * The user resolver map `createSchema({ resolvers })` takes: every generated field typed, and
+ * an unknown type or field a type error. Types and fields added with `typeDefs` are declared
+ * in `Extra`, type by type (`{ Query: { postCount: FieldResolver<number, unknown> } }`),
+ * and `createSchema<Extra>(...)` takes them too.
  */
-export interface Resolvers {
-  Address?: $Fields<AddressResolvers>;
-  Author?: $Fields<AuthorResolvers>;
-  AuthorConnection?: $Fields<AuthorConnectionResolvers>;
-  AuthorEdge?: $Fields<AuthorEdgeResolvers>;
-  Book?: $Fields<BookResolvers>;
-  BookConnection?: $Fields<BookConnectionResolvers>;
-  BookEdge?: $Fields<BookEdgeResolvers>;
-  CardPayment?: $Fields<CardPaymentResolvers>;
-  CardPaymentConnection?: $Fields<CardPaymentConnectionResolvers>;
-  CardPaymentEdge?: $Fields<CardPaymentEdgeResolvers>;
-  Contribution?: $Fields<ContributionResolvers>;
-  ContributionConnection?: $Fields<ContributionConnectionResolvers>;
-  ContributionEdge?: $Fields<ContributionEdgeResolvers>;
-  Customer?: $Fields<CustomerResolvers>;
-  CustomerConnection?: $Fields<CustomerConnectionResolvers>;
-  CustomerEdge?: $Fields<CustomerEdgeResolvers>;
-  Gadget?: $Fields<GadgetResolvers>;
-  GadgetConnection?: $Fields<GadgetConnectionResolvers>;
-  GadgetEdge?: $Fields<GadgetEdgeResolvers>;
-  Geo?: $Fields<GeoResolvers>;
-  Mutation?: $Fields<MutationResolvers>;
-  Order?: $Fields<OrderResolvers>;
-  OrderConnection?: $Fields<OrderConnectionResolvers>;
-  OrderEdge?: $Fields<OrderEdgeResolvers>;
-  PageInfo?: $Fields<PageInfoResolvers>;
-  Parcel?: $Fields<ParcelResolvers>;
-  PaymentConnection?: $Fields<PaymentConnectionResolvers>;
-  PaymentEdge?: $Fields<PaymentEdgeResolvers>;
-  ProductConnection?: $Fields<ProductConnectionResolvers>;
-  ProductEdge?: $Fields<ProductEdgeResolvers>;
-  Query?: $Fields<QueryResolvers>;
-  Shipment?: $Fields<ShipmentResolvers>;
-  ShipmentConnection?: $Fields<ShipmentConnectionResolvers>;
-  ShipmentEdge?: $Fields<ShipmentEdgeResolvers>;
-  TransferPayment?: $Fields<TransferPaymentResolvers>;
-  TransferPaymentConnection?: $Fields<TransferPaymentConnectionResolvers>;
-  TransferPaymentEdge?: $Fields<TransferPaymentEdgeResolvers>;
-  [type: string]: unknown;
-}
+export type Resolvers<Extra = Record<never, never>> = $TypedResolvers<{
+  Address: AddressResolvers;
+  Author: AuthorResolvers;
+  AuthorConnection: AuthorConnectionResolvers;
+  AuthorEdge: AuthorEdgeResolvers;
+  Book: BookResolvers;
+  BookConnection: BookConnectionResolvers;
+  BookEdge: BookEdgeResolvers;
+  CardPayment: CardPaymentResolvers;
+  CardPaymentConnection: CardPaymentConnectionResolvers;
+  CardPaymentEdge: CardPaymentEdgeResolvers;
+  Contribution: ContributionResolvers;
+  ContributionConnection: ContributionConnectionResolvers;
+  ContributionEdge: ContributionEdgeResolvers;
+  Customer: CustomerResolvers;
+  CustomerConnection: CustomerConnectionResolvers;
+  CustomerEdge: CustomerEdgeResolvers;
+  Gadget: GadgetResolvers;
+  GadgetConnection: GadgetConnectionResolvers;
+  GadgetEdge: GadgetEdgeResolvers;
+  Geo: GeoResolvers;
+  Mutation: MutationResolvers;
+  Order: OrderResolvers;
+  OrderConnection: OrderConnectionResolvers;
+  OrderEdge: OrderEdgeResolvers;
+  PageInfo: PageInfoResolvers;
+  Parcel: ParcelResolvers;
+  PaymentConnection: PaymentConnectionResolvers;
+  PaymentEdge: PaymentEdgeResolvers;
+  ProductConnection: ProductConnectionResolvers;
+  ProductEdge: ProductEdgeResolvers;
+  Query: QueryResolvers;
+  Shipment: ShipmentResolvers;
+  ShipmentConnection: ShipmentConnectionResolvers;
+  ShipmentEdge: ShipmentEdgeResolvers;
+  TransferPayment: TransferPaymentResolvers;
+  TransferPaymentConnection: TransferPaymentConnectionResolvers;
+  TransferPaymentEdge: TransferPaymentEdgeResolvers;
+}, Extra>;

@@ -11,7 +11,7 @@ import type {
   FieldResolver as $Resolver,
   Maybe as $Maybe,
   ResolverContext,
-  TypeResolvers as $Fields,
+  TypedResolvers as $TypedResolvers,
 } from "@mikrogql/ext";
 
 /** The context resolvers get: the request's EntityManager. */
@@ -643,24 +643,25 @@ export interface UserWhereInput {
 }
 
 /**
- * The user resolver map `createSchema({ resolvers })` takes: every generated field typed;
- * fields and types added with `typeDefs` are accepted too (annotate their parameters).
+ * The user resolver map `createSchema({ resolvers })` takes: every generated field typed, and
+ * an unknown type or field a type error. Types and fields added with `typeDefs` are declared
+ * in `Extra`, type by type (`{ Query: { postCount: FieldResolver<number, unknown> } }`),
+ * and `createSchema<Extra>(...)` takes them too.
  */
-export interface Resolvers {
-  Category?: $Fields<CategoryResolvers>;
-  CategoryConnection?: $Fields<CategoryConnectionResolvers>;
-  CategoryEdge?: $Fields<CategoryEdgeResolvers>;
-  Group?: $Fields<GroupResolvers>;
-  GroupConnection?: $Fields<GroupConnectionResolvers>;
-  GroupEdge?: $Fields<GroupEdgeResolvers>;
-  Mutation?: $Fields<MutationResolvers>;
-  PageInfo?: $Fields<PageInfoResolvers>;
-  Query?: $Fields<QueryResolvers>;
-  Todo?: $Fields<TodoResolvers>;
-  TodoConnection?: $Fields<TodoConnectionResolvers>;
-  TodoEdge?: $Fields<TodoEdgeResolvers>;
-  User?: $Fields<UserResolvers>;
-  UserConnection?: $Fields<UserConnectionResolvers>;
-  UserEdge?: $Fields<UserEdgeResolvers>;
-  [type: string]: unknown;
-}
+export type Resolvers<Extra = Record<never, never>> = $TypedResolvers<{
+  Category: CategoryResolvers;
+  CategoryConnection: CategoryConnectionResolvers;
+  CategoryEdge: CategoryEdgeResolvers;
+  Group: GroupResolvers;
+  GroupConnection: GroupConnectionResolvers;
+  GroupEdge: GroupEdgeResolvers;
+  Mutation: MutationResolvers;
+  PageInfo: PageInfoResolvers;
+  Query: QueryResolvers;
+  Todo: TodoResolvers;
+  TodoConnection: TodoConnectionResolvers;
+  TodoEdge: TodoEdgeResolvers;
+  User: UserResolvers;
+  UserConnection: UserConnectionResolvers;
+  UserEdge: UserEdgeResolvers;
+}, Extra>;

@@ -11,7 +11,7 @@ import type {
   FieldResolver as $Resolver,
   Maybe as $Maybe,
   ResolverContext,
-  TypeResolvers as $Fields,
+  TypedResolvers as $TypedResolvers,
 } from "@mikrogql/ext";
 
 /** The context resolvers get: the request's EntityManager. */
@@ -223,17 +223,18 @@ export interface TodoWhereInput {
 }
 
 /**
- * The user resolver map `createSchema({ resolvers })` takes: every generated field typed;
- * fields and types added with `typeDefs` are accepted too (annotate their parameters).
+ * The user resolver map `createSchema({ resolvers })` takes: every generated field typed, and
+ * an unknown type or field a type error. Types and fields added with `typeDefs` are declared
+ * in `Extra`, type by type (`{ Query: { postCount: FieldResolver<number, unknown> } }`),
+ * and `createSchema<Extra>(...)` takes them too.
  */
-export interface Resolvers {
-  Category?: $Fields<CategoryResolvers>;
-  CategoryConnection?: $Fields<CategoryConnectionResolvers>;
-  CategoryEdge?: $Fields<CategoryEdgeResolvers>;
-  PageInfo?: $Fields<PageInfoResolvers>;
-  Query?: $Fields<QueryResolvers>;
-  Todo?: $Fields<TodoResolvers>;
-  TodoConnection?: $Fields<TodoConnectionResolvers>;
-  TodoEdge?: $Fields<TodoEdgeResolvers>;
-  [type: string]: unknown;
-}
+export type Resolvers<Extra = Record<never, never>> = $TypedResolvers<{
+  Category: CategoryResolvers;
+  CategoryConnection: CategoryConnectionResolvers;
+  CategoryEdge: CategoryEdgeResolvers;
+  PageInfo: PageInfoResolvers;
+  Query: QueryResolvers;
+  Todo: TodoResolvers;
+  TodoConnection: TodoConnectionResolvers;
+  TodoEdge: TodoEdgeResolvers;
+}, Extra>;
