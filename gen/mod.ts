@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { printSchema } from "graphql";
 import { relative, resolve } from "@std/path";
 import type { GenerateOptions } from "./config.ts";
 import type { Diagnostic } from "./generate_error.ts";
@@ -20,7 +21,7 @@ import { checkForeignKeyIndexes } from "./indexes.ts";
 import { loadModel } from "./load_entities.ts";
 import { loadOrmConfig } from "./orm_config.ts";
 import type { Model } from "./model.ts";
-import { printModelSchema } from "./schema.ts";
+import { buildSchema } from "./schema.ts";
 import { writeFiles } from "./write.ts";
 
 export {
@@ -132,7 +133,8 @@ export async function generate(
   const model = buildModel(loaded, Deno.cwd(), diagnostics);
   applyGlobalIds(model, options.globalIds ?? "opaque", diagnostics);
   checkForeignKeyIndexes(model, diagnostics);
-  const sdl = printModelSchema(model) + "\n";
+  const schema = buildSchema(model);
+  const sdl = printSchema(schema) + "\n";
   const files = new Map<string, string>([
     ["schema.graphql", sdl],
     ["typedefs.ts", emitTypeDefs(sdl)],
@@ -143,7 +145,7 @@ export async function generate(
     ["pagination.ts", emitPagination(model, runtime)],
     ["enums.ts", emitEnums(model)],
     ["mutation_input.ts", emitMutationInput(model, runtime)],
-    ["where_input.ts", emitWhereInput(model, runtime)],
+    ["where_input.ts", emitWhereInput(model, runtime, schema)],
     ["resolvers.ts", emitResolvers(runtime)],
     ["mod.ts", emitMod(runtime)],
   ]);

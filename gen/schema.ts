@@ -1,6 +1,6 @@
 /**
- * Step 4a: the SDL of a Model, built with graphql-js type constructors and printed with
- * `printSchema` (never by concatenating SDL strings).
+ * Step 4a: the schema of a Model, built with graphql-js type constructors (`generate` prints it
+ * with `printSchema`, never by concatenating SDL strings).
  *
  * @module
  */
@@ -23,7 +23,6 @@ import {
   GraphQLScalarType,
   GraphQLSchema,
   GraphQLString,
-  printSchema,
 } from "graphql";
 import {
   connectionName,
@@ -96,7 +95,12 @@ class SchemaBuilder {
     for (const type of model.types) this.#objects.set(type.name, this.#nodeType(type));
   }
 
-  /** The schema: `Query`, the mutations, and every named type in the SDL's order. */
+  /**
+   * The schema: `Query`, the mutations, and, in the SDL's order, every named type they or a node
+   * type reference (what `node(id:)` can return is reachable): a connection, order or where input
+   * nothing takes, an embeddable's input no mutation takes, `OrderDirection` without an order
+   * input, are left out.
+   */
   build(): GraphQLSchema {
     const named: GraphQLNamedType[] = [this.#node, this.#cursor, this.#pageInfo, this.#direction];
     for (const type of this.model.types) {
@@ -117,7 +121,11 @@ class SchemaBuilder {
       object: (name) => this.#objects.get(name) as GraphQLObjectType,
     });
     named.push(...mutations.inputs);
-    return new GraphQLSchema({ query: this.#query(), mutation: mutations.mutation, types: named });
+    const roots = { query: this.#query(), mutation: mutations.mutation };
+    // graphql-js collects what the roots and the given types reference; the node types are given.
+    const referenced = new GraphQLSchema({ ...roots, types: [...this.#objects.values()] })
+      .getTypeMap();
+    return new GraphQLSchema({ ...roots, types: named.filter((t) => t.name in referenced) });
   }
 
   /** The scalar named `name`: graphql-js's own, or one of ours (made once). */
@@ -414,11 +422,6 @@ function orderDirectionEnum(): GraphQLEnumType {
       },
     },
   });
-}
-
-/** The SDL of `model`, as written to `schema.graphql`. */
-export function printModelSchema(model: Model): string {
-  return printSchema(buildSchema(model));
 }
 
 const SCALAR_DESCRIPTIONS: Record<string, string> = {

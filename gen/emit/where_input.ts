@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { GraphQLSchema } from "graphql";
 import type { WhereFieldDescription, WhereInputDescription } from "../../runtime/graph.ts";
 import type { Model, ModelWhereField } from "../model.ts";
 import { description, type OwnKeys, renderTables } from "./module.ts";
@@ -14,10 +15,14 @@ const WHERE_FIELD_OWN: OwnKeys<ModelWhereField, WhereFieldDescription> = {
   graphqlType: true,
 };
 
-/** Renders `where_input.ts`. */
-export function emitWhereInput(model: Model, runtime: string): string {
+/**
+ * Renders `where_input.ts`.
+ *
+ * @param schema the generated schema: a where input it leaves out (nothing takes it) gets no table
+ */
+export function emitWhereInput(model: Model, runtime: string, schema: GraphQLSchema): string {
   const value = Object.fromEntries(
-    model.types.filter((t) => t.where).map((t) => [
+    model.types.filter((t) => t.where && schema.getType(t.where.name)).map((t) => [
       t.name,
       {
         name: t.where!.name,

@@ -1,7 +1,8 @@
 /**
  * Builds the GraphQL resolver map of a generated graph: `Query.node`, `Query.nodes`, one root
  * connection per type with a query field, global-id `id` fields, renamed fields, enum value
- * mappings, edges, `totalCount`, `Node.__resolveType` and the custom scalars.
+ * mappings, edges, `totalCount` (of the connections the schema has: a root field's or a
+ * connection edge's), `Node.__resolveType` and the custom scalars.
  *
  * @module
  */
@@ -102,6 +103,11 @@ export function createResolvers(
     },
     ...graph.enums,
   };
+  // A type's connection is in the schema when a root field or a connection edge returns it.
+  const connections = new Set(Object.keys(graph.queryFields));
+  for (const type of Object.values(graph.types)) {
+    for (const edge of Object.values(type.edges)) if (edge.connection) connections.add(edge.target);
+  }
   for (const type of Object.values(graph.types)) {
     const queryField = graph.queryFields[type.name];
     if (queryField) {
@@ -122,10 +128,12 @@ export function createResolvers(
     map[type.name] = type.abstract
       ? { __resolveType: (obj: object) => nodeTypeOf(graph, obj)?.name }
       : fields;
-    map[connectionName(type.name)] = {
-      totalCount: ((connection: Connection<object>) =>
-        connection.totalCount()) as unknown as Resolver,
-    };
+    if (connections.has(type.name)) {
+      map[connectionName(type.name)] = {
+        totalCount: ((connection: Connection<object>) =>
+          connection.totalCount()) as unknown as Resolver,
+      };
+    }
   }
   map.Query = query;
   // Mutations: `create<T>`, `update<T>`, `delete<T>` of the types annotated `Mutations()`.

@@ -144,32 +144,6 @@ export interface BookResolvers {
   contributions?: $Resolver<$Maybe<Array<Contribution>>, Book>;
 }
 
-/** `BookConnection`, as resolvers return it. */
-export interface BookConnection {
-  edges?: $Maybe<Array<$Maybe<BookEdge>>>;
-  pageInfo: PageInfo;
-  totalCount: number;
-}
-
-/** Resolvers of `BookConnection`'s fields. */
-export interface BookConnectionResolvers {
-  edges?: $Resolver<$Maybe<Array<$Maybe<BookEdge>>>, BookConnection>;
-  pageInfo?: $Resolver<PageInfo, BookConnection>;
-  totalCount?: $Resolver<number, BookConnection>;
-}
-
-/** `BookEdge`, as resolvers return it. */
-export interface BookEdge {
-  node?: $Maybe<Book>;
-  cursor: string;
-}
-
-/** Resolvers of `BookEdge`'s fields. */
-export interface BookEdgeResolvers {
-  node?: $Resolver<$Maybe<Book>, BookEdge>;
-  cursor?: $Resolver<string, BookEdge>;
-}
-
 /** `BookWhereInput`. */
 export interface BookWhereInput {
   not?: $Maybe<BookWhereInput>;
@@ -248,96 +222,6 @@ export interface CardPaymentResolvers {
   order?: $Resolver<Order, CardPayment>;
 }
 
-/** `CardPaymentConnection`, as resolvers return it. */
-export interface CardPaymentConnection {
-  edges?: $Maybe<Array<$Maybe<CardPaymentEdge>>>;
-  pageInfo: PageInfo;
-  totalCount: number;
-}
-
-/** Resolvers of `CardPaymentConnection`'s fields. */
-export interface CardPaymentConnectionResolvers {
-  edges?: $Resolver<$Maybe<Array<$Maybe<CardPaymentEdge>>>, CardPaymentConnection>;
-  pageInfo?: $Resolver<PageInfo, CardPaymentConnection>;
-  totalCount?: $Resolver<number, CardPaymentConnection>;
-}
-
-/** `CardPaymentEdge`, as resolvers return it. */
-export interface CardPaymentEdge {
-  node?: $Maybe<CardPayment>;
-  cursor: string;
-}
-
-/** Resolvers of `CardPaymentEdge`'s fields. */
-export interface CardPaymentEdgeResolvers {
-  node?: $Resolver<$Maybe<CardPayment>, CardPaymentEdge>;
-  cursor?: $Resolver<string, CardPaymentEdge>;
-}
-
-/** `CardPaymentOrder`. */
-export interface CardPaymentOrder {
-  direction?: OrderDirection;
-  field: CardPaymentOrderField;
-}
-
-/** `CardPaymentOrderField`, as resolvers see it (entity values). */
-export type CardPaymentOrderField = "AMOUNT";
-
-/** `CardPaymentWhereInput`. */
-export interface CardPaymentWhereInput {
-  not?: $Maybe<CardPaymentWhereInput>;
-  and?: $Maybe<Array<CardPaymentWhereInput>>;
-  or?: $Maybe<Array<CardPaymentWhereInput>>;
-  id?: $Maybe<string>;
-  idNEQ?: $Maybe<string>;
-  idIn?: $Maybe<Array<string>>;
-  idNotIn?: $Maybe<Array<string>>;
-  idGT?: $Maybe<string>;
-  idGTE?: $Maybe<string>;
-  idLT?: $Maybe<string>;
-  idLTE?: $Maybe<string>;
-  amount?: $Maybe<string>;
-  amountNEQ?: $Maybe<string>;
-  amountIn?: $Maybe<Array<string>>;
-  amountNotIn?: $Maybe<Array<string>>;
-  amountGT?: $Maybe<string>;
-  amountGTE?: $Maybe<string>;
-  amountLT?: $Maybe<string>;
-  amountLTE?: $Maybe<string>;
-  amountContains?: $Maybe<string>;
-  amountHasPrefix?: $Maybe<string>;
-  amountHasSuffix?: $Maybe<string>;
-  amountEqualFold?: $Maybe<string>;
-  amountContainsFold?: $Maybe<string>;
-  paidAt?: $Maybe<Date>;
-  paidAtNEQ?: $Maybe<Date>;
-  paidAtIn?: $Maybe<Array<Date>>;
-  paidAtNotIn?: $Maybe<Array<Date>>;
-  paidAtGT?: $Maybe<Date>;
-  paidAtGTE?: $Maybe<Date>;
-  paidAtLT?: $Maybe<Date>;
-  paidAtLTE?: $Maybe<Date>;
-  cardLast4?: $Maybe<string>;
-  cardLast4NEQ?: $Maybe<string>;
-  cardLast4In?: $Maybe<Array<string>>;
-  cardLast4NotIn?: $Maybe<Array<string>>;
-  cardLast4GT?: $Maybe<string>;
-  cardLast4GTE?: $Maybe<string>;
-  cardLast4LT?: $Maybe<string>;
-  cardLast4LTE?: $Maybe<string>;
-  cardLast4Contains?: $Maybe<string>;
-  cardLast4HasPrefix?: $Maybe<string>;
-  cardLast4HasSuffix?: $Maybe<string>;
-  cardLast4EqualFold?: $Maybe<string>;
-  cardLast4ContainsFold?: $Maybe<string>;
-  orderID?: $Maybe<string>;
-  orderIDNEQ?: $Maybe<string>;
-  orderIDIn?: $Maybe<Array<string>>;
-  orderIDNotIn?: $Maybe<Array<string>>;
-  hasOrder?: $Maybe<boolean>;
-  hasOrderWith?: $Maybe<Array<OrderWhereInput>>;
-}
-
 /** `Contribution`: the entity. */
 export type Contribution = $EntityOf<typeof nodeTypes.Contribution.entity>;
 
@@ -348,32 +232,6 @@ export interface ContributionResolvers {
   position?: $Resolver<$Maybe<number>, Contribution>;
   book?: $Resolver<Book, Contribution>;
   author?: $Resolver<Author, Contribution>;
-}
-
-/** `ContributionConnection`, as resolvers return it. */
-export interface ContributionConnection {
-  edges?: $Maybe<Array<$Maybe<ContributionEdge>>>;
-  pageInfo: PageInfo;
-  totalCount: number;
-}
-
-/** Resolvers of `ContributionConnection`'s fields. */
-export interface ContributionConnectionResolvers {
-  edges?: $Resolver<$Maybe<Array<$Maybe<ContributionEdge>>>, ContributionConnection>;
-  pageInfo?: $Resolver<PageInfo, ContributionConnection>;
-  totalCount?: $Resolver<number, ContributionConnection>;
-}
-
-/** `ContributionEdge`, as resolvers return it. */
-export interface ContributionEdge {
-  node?: $Maybe<Contribution>;
-  cursor: string;
-}
-
-/** Resolvers of `ContributionEdge`'s fields. */
-export interface ContributionEdgeResolvers {
-  node?: $Resolver<$Maybe<Contribution>, ContributionEdge>;
-  cursor?: $Resolver<string, ContributionEdge>;
 }
 
 /** `ContributionWhereInput`. */
@@ -812,81 +670,6 @@ export interface GadgetResolvers {
   name?: $Resolver<string, Gadget>;
   price?: $Resolver<string, Gadget>;
   warrantyMonths?: $Resolver<number, Gadget>;
-}
-
-/** `GadgetConnection`, as resolvers return it. */
-export interface GadgetConnection {
-  edges?: $Maybe<Array<$Maybe<GadgetEdge>>>;
-  pageInfo: PageInfo;
-  totalCount: number;
-}
-
-/** Resolvers of `GadgetConnection`'s fields. */
-export interface GadgetConnectionResolvers {
-  edges?: $Resolver<$Maybe<Array<$Maybe<GadgetEdge>>>, GadgetConnection>;
-  pageInfo?: $Resolver<PageInfo, GadgetConnection>;
-  totalCount?: $Resolver<number, GadgetConnection>;
-}
-
-/** `GadgetEdge`, as resolvers return it. */
-export interface GadgetEdge {
-  node?: $Maybe<Gadget>;
-  cursor: string;
-}
-
-/** Resolvers of `GadgetEdge`'s fields. */
-export interface GadgetEdgeResolvers {
-  node?: $Resolver<$Maybe<Gadget>, GadgetEdge>;
-  cursor?: $Resolver<string, GadgetEdge>;
-}
-
-/** `GadgetWhereInput`. */
-export interface GadgetWhereInput {
-  not?: $Maybe<GadgetWhereInput>;
-  and?: $Maybe<Array<GadgetWhereInput>>;
-  or?: $Maybe<Array<GadgetWhereInput>>;
-  id?: $Maybe<string>;
-  idNEQ?: $Maybe<string>;
-  idIn?: $Maybe<Array<string>>;
-  idNotIn?: $Maybe<Array<string>>;
-  idGT?: $Maybe<string>;
-  idGTE?: $Maybe<string>;
-  idLT?: $Maybe<string>;
-  idLTE?: $Maybe<string>;
-  name?: $Maybe<string>;
-  nameNEQ?: $Maybe<string>;
-  nameIn?: $Maybe<Array<string>>;
-  nameNotIn?: $Maybe<Array<string>>;
-  nameGT?: $Maybe<string>;
-  nameGTE?: $Maybe<string>;
-  nameLT?: $Maybe<string>;
-  nameLTE?: $Maybe<string>;
-  nameContains?: $Maybe<string>;
-  nameHasPrefix?: $Maybe<string>;
-  nameHasSuffix?: $Maybe<string>;
-  nameEqualFold?: $Maybe<string>;
-  nameContainsFold?: $Maybe<string>;
-  price?: $Maybe<string>;
-  priceNEQ?: $Maybe<string>;
-  priceIn?: $Maybe<Array<string>>;
-  priceNotIn?: $Maybe<Array<string>>;
-  priceGT?: $Maybe<string>;
-  priceGTE?: $Maybe<string>;
-  priceLT?: $Maybe<string>;
-  priceLTE?: $Maybe<string>;
-  priceContains?: $Maybe<string>;
-  priceHasPrefix?: $Maybe<string>;
-  priceHasSuffix?: $Maybe<string>;
-  priceEqualFold?: $Maybe<string>;
-  priceContainsFold?: $Maybe<string>;
-  warrantyMonths?: $Maybe<number>;
-  warrantyMonthsNEQ?: $Maybe<number>;
-  warrantyMonthsIn?: $Maybe<Array<number>>;
-  warrantyMonthsNotIn?: $Maybe<Array<number>>;
-  warrantyMonthsGT?: $Maybe<number>;
-  warrantyMonthsGTE?: $Maybe<number>;
-  warrantyMonthsLT?: $Maybe<number>;
-  warrantyMonthsLTE?: $Maybe<number>;
 }
 
 /** `Geo`, as resolvers return it. */
@@ -1558,111 +1341,6 @@ export interface TransferPaymentResolvers {
   order?: $Resolver<Order, TransferPayment>;
 }
 
-/** `TransferPaymentConnection`, as resolvers return it. */
-export interface TransferPaymentConnection {
-  edges?: $Maybe<Array<$Maybe<TransferPaymentEdge>>>;
-  pageInfo: PageInfo;
-  totalCount: number;
-}
-
-/** Resolvers of `TransferPaymentConnection`'s fields. */
-export interface TransferPaymentConnectionResolvers {
-  edges?: $Resolver<$Maybe<Array<$Maybe<TransferPaymentEdge>>>, TransferPaymentConnection>;
-  pageInfo?: $Resolver<PageInfo, TransferPaymentConnection>;
-  totalCount?: $Resolver<number, TransferPaymentConnection>;
-}
-
-/** `TransferPaymentEdge`, as resolvers return it. */
-export interface TransferPaymentEdge {
-  node?: $Maybe<TransferPayment>;
-  cursor: string;
-}
-
-/** Resolvers of `TransferPaymentEdge`'s fields. */
-export interface TransferPaymentEdgeResolvers {
-  node?: $Resolver<$Maybe<TransferPayment>, TransferPaymentEdge>;
-  cursor?: $Resolver<string, TransferPaymentEdge>;
-}
-
-/** `TransferPaymentOrder`. */
-export interface TransferPaymentOrder {
-  direction?: OrderDirection;
-  field: TransferPaymentOrderField;
-}
-
-/** `TransferPaymentOrderField`, as resolvers see it (entity values). */
-export type TransferPaymentOrderField = "AMOUNT";
-
-/** `TransferPaymentWhereInput`. */
-export interface TransferPaymentWhereInput {
-  not?: $Maybe<TransferPaymentWhereInput>;
-  and?: $Maybe<Array<TransferPaymentWhereInput>>;
-  or?: $Maybe<Array<TransferPaymentWhereInput>>;
-  id?: $Maybe<string>;
-  idNEQ?: $Maybe<string>;
-  idIn?: $Maybe<Array<string>>;
-  idNotIn?: $Maybe<Array<string>>;
-  idGT?: $Maybe<string>;
-  idGTE?: $Maybe<string>;
-  idLT?: $Maybe<string>;
-  idLTE?: $Maybe<string>;
-  amount?: $Maybe<string>;
-  amountNEQ?: $Maybe<string>;
-  amountIn?: $Maybe<Array<string>>;
-  amountNotIn?: $Maybe<Array<string>>;
-  amountGT?: $Maybe<string>;
-  amountGTE?: $Maybe<string>;
-  amountLT?: $Maybe<string>;
-  amountLTE?: $Maybe<string>;
-  amountContains?: $Maybe<string>;
-  amountHasPrefix?: $Maybe<string>;
-  amountHasSuffix?: $Maybe<string>;
-  amountEqualFold?: $Maybe<string>;
-  amountContainsFold?: $Maybe<string>;
-  paidAt?: $Maybe<Date>;
-  paidAtNEQ?: $Maybe<Date>;
-  paidAtIn?: $Maybe<Array<Date>>;
-  paidAtNotIn?: $Maybe<Array<Date>>;
-  paidAtGT?: $Maybe<Date>;
-  paidAtGTE?: $Maybe<Date>;
-  paidAtLT?: $Maybe<Date>;
-  paidAtLTE?: $Maybe<Date>;
-  iban?: $Maybe<string>;
-  ibanNEQ?: $Maybe<string>;
-  ibanIn?: $Maybe<Array<string>>;
-  ibanNotIn?: $Maybe<Array<string>>;
-  ibanGT?: $Maybe<string>;
-  ibanGTE?: $Maybe<string>;
-  ibanLT?: $Maybe<string>;
-  ibanLTE?: $Maybe<string>;
-  ibanContains?: $Maybe<string>;
-  ibanHasPrefix?: $Maybe<string>;
-  ibanHasSuffix?: $Maybe<string>;
-  ibanEqualFold?: $Maybe<string>;
-  ibanContainsFold?: $Maybe<string>;
-  reference?: $Maybe<string>;
-  referenceNEQ?: $Maybe<string>;
-  referenceIn?: $Maybe<Array<string>>;
-  referenceNotIn?: $Maybe<Array<string>>;
-  referenceGT?: $Maybe<string>;
-  referenceGTE?: $Maybe<string>;
-  referenceLT?: $Maybe<string>;
-  referenceLTE?: $Maybe<string>;
-  referenceContains?: $Maybe<string>;
-  referenceHasPrefix?: $Maybe<string>;
-  referenceHasSuffix?: $Maybe<string>;
-  referenceIsNil?: $Maybe<boolean>;
-  referenceNotNil?: $Maybe<boolean>;
-  referenceEqualFold?: $Maybe<string>;
-  referenceContainsFold?: $Maybe<string>;
-  orderID?: $Maybe<string>;
-  orderIDNEQ?: $Maybe<string>;
-  orderIDIn?: $Maybe<Array<string>>;
-  orderIDNotIn?: $Maybe<Array<string>>;
-  hasOrder?: $Maybe<boolean>;
-  hasOrderWith?: $Maybe<Array<OrderWhereInput>>;
-}
-
 /** `UpdateAuthorInput`. */
 export interface UpdateAuthorInput {
   name?: $Maybe<string>;
@@ -1773,20 +1451,12 @@ export type Resolvers<Extra = Record<never, never>> = $TypedResolvers<{
   AuthorConnection: AuthorConnectionResolvers;
   AuthorEdge: AuthorEdgeResolvers;
   Book: BookResolvers;
-  BookConnection: BookConnectionResolvers;
-  BookEdge: BookEdgeResolvers;
   CardPayment: CardPaymentResolvers;
-  CardPaymentConnection: CardPaymentConnectionResolvers;
-  CardPaymentEdge: CardPaymentEdgeResolvers;
   Contribution: ContributionResolvers;
-  ContributionConnection: ContributionConnectionResolvers;
-  ContributionEdge: ContributionEdgeResolvers;
   Customer: CustomerResolvers;
   CustomerConnection: CustomerConnectionResolvers;
   CustomerEdge: CustomerEdgeResolvers;
   Gadget: GadgetResolvers;
-  GadgetConnection: GadgetConnectionResolvers;
-  GadgetEdge: GadgetEdgeResolvers;
   Geo: GeoResolvers;
   Mutation: MutationResolvers;
   Order: OrderResolvers;
@@ -1803,6 +1473,4 @@ export type Resolvers<Extra = Record<never, never>> = $TypedResolvers<{
   ShipmentConnection: ShipmentConnectionResolvers;
   ShipmentEdge: ShipmentEdgeResolvers;
   TransferPayment: TransferPaymentResolvers;
-  TransferPaymentConnection: TransferPaymentConnectionResolvers;
-  TransferPaymentEdge: TransferPaymentEdgeResolvers;
 }, Extra>;

@@ -74,35 +74,12 @@ export const whereInputs = {
     },
     edges: ["customer", "shipment", "payments"],
   },
-  CardPayment: {
-    name: "CardPaymentWhereInput",
-    fields: {
-      id: { prop: "id", kind: "id", target: "CardPayment", ops: "comparison" },
-      amount: { prop: "amount", kind: "string", ops: "string" },
-      paidAt: { prop: "paidAt", kind: "time", ops: "comparison" },
-      cardLast4: { prop: "cardLast4", kind: "string", ops: "string" },
-      orderID: { prop: "order", kind: "id", target: "Order", ops: "equality" },
-    },
-    edges: ["order"],
-  },
   Payment: {
     name: "PaymentWhereInput",
     fields: {
       id: { prop: "id", kind: "id", target: "Payment", ops: "comparison" },
       amount: { prop: "amount", kind: "string", ops: "string" },
       paidAt: { prop: "paidAt", kind: "time", ops: "comparison" },
-      orderID: { prop: "order", kind: "id", target: "Order", ops: "equality" },
-    },
-    edges: ["order"],
-  },
-  TransferPayment: {
-    name: "TransferPaymentWhereInput",
-    fields: {
-      id: { prop: "id", kind: "id", target: "TransferPayment", ops: "comparison" },
-      amount: { prop: "amount", kind: "string", ops: "string" },
-      paidAt: { prop: "paidAt", kind: "time", ops: "comparison" },
-      iban: { prop: "iban", kind: "string", ops: "string" },
-      reference: { prop: "reference", kind: "string", ops: "string", nullable: true },
       orderID: { prop: "order", kind: "id", target: "Order", ops: "equality" },
     },
     edges: ["order"],
@@ -117,16 +94,6 @@ export const whereInputs = {
       pages: { prop: "pages", kind: "int", ops: "comparison", nullable: true },
     },
     edges: ["contributions"],
-  },
-  Gadget: {
-    name: "GadgetWhereInput",
-    fields: {
-      id: { prop: "id", kind: "id", target: "Gadget", ops: "comparison" },
-      name: { prop: "name", kind: "string", ops: "string" },
-      price: { prop: "price", kind: "string", ops: "string" },
-      warrantyMonths: { prop: "warrantyMonths", kind: "int", ops: "comparison" },
-    },
-    edges: [],
   },
   Product: {
     name: "ProductWhereInput",

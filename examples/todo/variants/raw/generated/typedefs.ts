@@ -35,17 +35,6 @@ type PageInfo {
   endCursor: Cursor
 }
 
-"""
-Possible directions in which to order a list of items when provided an \`orderBy\` argument.
-"""
-enum OrderDirection {
-  """Specifies an ascending order for a given \`orderBy\` argument."""
-  ASC
-
-  """Specifies a descending order for a given \`orderBy\` argument."""
-  DESC
-}
-
 """A category keyed by a version-7 UUID."""
 type Category implements Node {
   """The ID of the object."""

@@ -95,9 +95,6 @@ export interface CategoryWhereInput {
 /** `Node`: one of its implementations. */
 export type Node = Category | Todo | User;
 
-/** `OrderDirection`, as resolvers see it (entity values). */
-export type OrderDirection = "ASC" | "DESC";
-
 /** `PageInfo`, as resolvers return it. */
 export interface PageInfo {
   hasNextPage: boolean;

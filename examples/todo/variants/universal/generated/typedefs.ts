@@ -36,17 +36,6 @@ type PageInfo {
 }
 
 """
-Possible directions in which to order a list of items when provided an \`orderBy\` argument.
-"""
-enum OrderDirection {
-  """Specifies an ascending order for a given \`orderBy\` argument."""
-  ASC
-
-  """Specifies a descending order for a given \`orderBy\` argument."""
-  DESC
-}
-
-"""
 A category whose 64-bit key lies in the Category range of the universal ids.
 """
 type Category implements Node {
