@@ -112,6 +112,10 @@ class ModelBuilder {
     this.#embeddables = new Embeddables(
       (className) => this.#annotations.ofClass(className),
       (owner, meta, prop, list) => this.#scalarField(owner, meta, prop, list, { file: "" }),
+      {
+        entity: (meta) => this.#entityDoc(meta),
+        property: (meta, prop) => this.#propertyDoc(meta, prop),
+      },
     );
   }
 
@@ -465,9 +469,34 @@ class ModelBuilder {
 
   /** Records an error on `type`'s property `prop` and abandons the property (or the type). */
   /** The doc comment of `meta`'s property `prop` in its entity's module. */
-  #propertyDoc(meta: EntityMetadata, prop: string): string | undefined {
+  /** The doc comment of the entity (or embeddable) of `meta`. */
+  #entityDoc(meta: EntityMetadata): string | undefined {
     const loaded = this.loaded.entities.find((e) => e.className === meta.className);
-    return loaded && this.#docs.property(loaded.file, loaded.exportName, prop);
+    return loaded && this.#docs.entity(loaded.file, loaded.exportName);
+  }
+
+  /**
+   * The doc comment of the property `prop` of `meta`'s entity, or else of the class it extends
+   * (`CardPayment.amount` is documented on `Payment`), up the inheritance chain.
+   */
+  #propertyDoc(meta: EntityMetadata, prop: string): string | undefined {
+    for (let m: EntityMetadata | undefined = meta; m; m = this.#parentOf(m)) {
+      const loaded = this.loaded.entities.find((e) => e.className === m!.className);
+      const doc = loaded && this.#docs.property(loaded.file, loaded.exportName, prop);
+      if (doc) return doc;
+    }
+    return undefined;
+  }
+
+  /** The metadata of the entity `meta` extends (a class, an `EntitySchema` or a name). */
+  #parentOf(meta: EntityMetadata): EntityMetadata | undefined {
+    const parent = meta.extends as unknown;
+    const name = typeof parent === "function"
+      ? parent.name
+      : typeof parent === "string"
+      ? parent
+      : (parent as { meta?: { className?: string } } | undefined)?.meta?.className;
+    return name === undefined ? undefined : this.loaded.metadata.get(name);
   }
 
   #fail(type: ModelType, prop: string, message: string): never {

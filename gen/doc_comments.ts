@@ -3,8 +3,9 @@
  * comment before an exported entity (`export const Author = defineEntity(...)`,
  * `export class Post`, decorators between them allowed), and the comment before each of its
  * properties: a key of `defineEntity`'s `properties: { ... }` object, or a member of the class
- * body. A small scanner, aware of strings, template literals, comments and brackets; JSDoc tags
- * (`@example`, ...) and what follows them are left out.
+ * body (a getter too: a computed `persist: false` property). A small scanner, aware of strings,
+ * template literals, comments and brackets; JSDoc tags (`@example`, ...) and what follows them are
+ * left out.
  *
  * @module
  */
@@ -17,9 +18,17 @@ export interface ModuleDocs {
   properties: Map<string, string>;
 }
 
-/** The text of a doc comment: `*` margins, tags and what follows them removed. */
+/**
+ * The text of a doc comment: `*` margins, tags and what follows them removed; an inline
+ * `{@link X}` (`@linkcode`, `@linkplain`) becomes `` `X` ``, or its label when it has one.
+ */
 export function docText(comment: string): string | undefined {
-  const lines = comment.replace(/^\/\*\*/, "").replace(/\*\/$/, "").split("\n")
+  const lines = comment.replace(/^\/\*\*/, "").replace(/\*\/$/, "")
+    .replace(
+      /\{@link(?:code|plain)?\s+([^\s|}]+)(?:\s*\|\s*|\s+)?([^}]*)\}/g,
+      (_, target: string, label: string) => label.trim() || `\`${target}\``,
+    )
+    .split("\n")
     .map((l) => l.replace(/^\s*\*? ?/, "").trimEnd());
   const tag = lines.findIndex((l) => /^@\w/.test(l.trim()));
   const text = (tag < 0 ? lines : lines.slice(0, tag)).join("\n").trim();
@@ -78,7 +87,7 @@ export function readDocs(source: string): ModuleDocs {
     const inClass = top.classBody && stack.length === 1;
     if (!inProperties && !inClass) return;
     const member =
-      /^(?:(?:readonly|declare|public|protected|private|static|override|accessor)\s+)*([\w$]+)\s*[!?]?\s*[:=(;]/
+      /^(?:(?:readonly|declare|public|protected|private|static|override|accessor|get)\s+)*([\w$]+)\s*[!?]?\s*[:=(;]/
         .exec(rest);
     if (member) docs.properties.set(`${exportName}.${member[1]}`, doc);
   };

@@ -14,6 +14,12 @@ import { find, skipModes } from "./read_annotations.ts";
 import { generated, optionalOnCreate } from "./fields.ts";
 import type { ModelEmbeddable, ModelField } from "./model.ts";
 
+/** The doc comments the embeddables read: of a class, and of one of its properties. */
+export interface EmbeddableDocs {
+  entity(meta: EntityMetadata): string | undefined;
+  property(meta: EntityMetadata, prop: string): string | undefined;
+}
+
 /** The flattened copy MikroORM adds for a property of an embeddable (`address_street`). */
 export function flattened(prop: EntityProperty): boolean {
   return prop.embedded !== undefined;
@@ -25,6 +31,8 @@ export function flattened(prop: EntityProperty): boolean {
  * @param annotationsOf the annotations of the entity or embeddable of a MikroORM class name
  * @param scalarField turns a scalar property of an embeddable into its field (kinds and enums as
  *   on node types), or `undefined` when GraphQL cannot carry it
+ * @param docs the doc comments of embeddables and of embedded properties (descriptions where
+ *   MikroORM's `comment` gives none)
  */
 export class Embeddables {
   readonly #types = new Map<string, ModelEmbeddable>();
@@ -37,6 +45,7 @@ export class Embeddables {
       prop: EntityProperty,
       list: Annotation[],
     ) => ModelField | undefined,
+    readonly docs: EmbeddableDocs,
   ) {}
 
   /** Every embeddable type built so far, in the order first reached. */
@@ -61,7 +70,7 @@ export class Embeddables {
       name: prop.name,
       graphqlType: type.name,
       nullable: !!prop.nullable,
-      description: prop.comment,
+      description: prop.comment ?? this.docs.property(owner, prop.name),
       skip,
       generated: generated(prop),
       optional: optionalOnCreate(owner, prop),
@@ -80,6 +89,7 @@ export class Embeddables {
       inputName: embeddableInputName(name),
       className: meta.className,
       fields: [],
+      description: meta.comment ?? this.docs.entity(meta),
     };
     this.#types.set(meta.className, type);
     for (const prop of Object.values(meta.properties)) {

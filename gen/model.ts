@@ -94,6 +94,8 @@ export interface ModelEmbeddable {
   className: string;
   /** Its fields: scalars, enums and nested embeddables (`embedded` set). */
   fields: ModelField[];
+  /** The GraphQL description (the class's `comment`, else its doc comment). */
+  description?: string;
 }
 
 /** The predicates of one property in a where input. */

@@ -153,6 +153,7 @@ class SchemaBuilder {
       e.name,
       new GraphQLObjectType({
         name: e.name,
+        description: e.description,
         fields: () =>
           Object.fromEntries(
             e.fields.map((f) => [f.name, { type: this.#outputOf(f), description: f.description }]),
@@ -172,7 +173,10 @@ class SchemaBuilder {
               ? this.#enums.get(f.enum)!
               : this.#scalar(f.graphqlType);
             const list = f.list ? new GraphQLList(new GraphQLNonNull(named)) : named;
-            return [f.name, { type: f.optional ? list : new GraphQLNonNull(list) }];
+            return [f.name, {
+              type: f.optional ? list : new GraphQLNonNull(list),
+              description: f.description,
+            }];
           })),
       }),
     );

@@ -1,8 +1,9 @@
 /**
- * graphql-schema-linter's description rules on the generated schema of the blog example, whose
- * entities carry doc comments on the entity and every property: no finding. Entity and property
- * doc comments become descriptions, and every generated type, field, argument, input field and
- * enum value has one. The ordering rules (`*-sorted-alphabetically`) stay off: fields keep the
+ * graphql-schema-linter's description rules on the generated schema of every example (blog,
+ * realworld, shop, todo and its variants, library), whose entities, embeddables and properties
+ * carry doc comments: no finding. Entity and property doc comments become descriptions (an
+ * inherited property's from the class that declares it, an embeddable's on its object and input),
+ * and every generated type, field, argument, input field and enum value has one. The ordering rules (`*-sorted-alphabetically`) stay off: fields keep the
  * entity's property order and Relay's, as entgql prints them. A schema with an undocumented
  * field is flagged, so the test can fail.
  */
@@ -41,11 +42,25 @@ async function lint(schema: string) {
   return { code: out.code, findings: text.split("\n").filter((l) => /\(\S+\)$/.test(l)) };
 }
 
-Deno.test("schema lint: the blog's generated schema passes the description rules", async () => {
-  const { code, findings } = await lint(join(root, "examples/blog/generated/schema.graphql"));
-  assertEquals(findings, []);
-  assertEquals(code, 0);
-});
+const EXAMPLES = [
+  "blog",
+  "realworld",
+  "shop",
+  "todo",
+  "todo/variants/raw",
+  "todo/variants/universal",
+  "library",
+];
+
+for (const example of EXAMPLES) {
+  Deno.test(`schema lint: the ${example} example's generated schema passes the description rules`, async () => {
+    const { code, findings } = await lint(
+      join(root, "examples", example, "generated/schema.graphql"),
+    );
+    assertEquals(findings, []);
+    assertEquals(code, 0);
+  });
+}
 
 Deno.test("schema lint: an undocumented field is a finding", async () => {
   const dir = await Deno.makeTempDir();

@@ -77,8 +77,9 @@ Deno.test("shop SDL: what each mapping feature becomes", async (t) => {
     assertEquals(fieldType("AddressInput", "geo"), "GeoInput");
     assertEquals(fieldType("CreateOrderInput", "parcels"), "[ParcelInput!]");
     assertEquals(fieldType("UpdateCustomerInput", "clearAddress"), "Boolean");
-    // No flattened MikroORM property leaks (address_street, shipping_address~street).
-    assert(!/address_|~/.test(sdl));
+    // No flattened MikroORM property leaks (address_street, shipping_address~street); the
+    // descriptions may name the columns.
+    assert(!/address_|~/.test(sdl.replace(/"""[\s\S]*?"""|"[^"\n]*"/g, "")));
     const where = Object.keys(input("CustomerWhereInput").getFields());
     for (const f of ["addressCity", "addressCityContains", "addressGeoLatGT", "addressZipIsNil"]) {
       assert(where.includes(f), f);

@@ -10,12 +10,15 @@ import { Title } from "./title.ts";
 @QueryField()
 @Mutations()
 export class BookCopy {
+  /** The title this is a copy of (the first part of the key). */
   @ManyToOne({ entity: () => Title, primary: true, ref: true })
   title!: Ref<InstanceType<typeof Title.class>>;
 
+  /** The copy's number among the copies of its title (the second part of the key). */
   @PrimaryKey({ type: "integer" })
   copyNumber!: number;
 
+  /** The copy's physical condition ("good" by default). */
   @OrderField("CONDITION")
   @Property({ type: "string" })
   condition: Opt<string> = "good";
@@ -24,6 +27,7 @@ export class BookCopy {
   @ManyToOne({ entity: () => Branch, nullable: true, ref: true, index: true })
   branch?: Ref<InstanceType<typeof Branch.class>>;
 
+  /** The loans of this copy, past and present. */
   @OneToMany({ entity: () => Loan, mappedBy: "copy" })
   loans = new Collection<Loan>(this);
 }

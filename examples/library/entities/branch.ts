@@ -7,8 +7,11 @@ import { Member } from "./member.ts";
 export const Branch = defineEntity({
   name: "Branch",
   properties: {
+    /** The ISO 3166 country code of the branch (the first part of the key). */
     country: p.string().length(2).primary(),
+    /** The branch's code within its country (the second part of the key). */
     code: p.string().length(8).primary(),
+    /** The branch's name. */
     name: p.string(),
     /** The copies shelved here (a foreign key of two text columns on `book_copy`). */
     copies: () => p.oneToMany(BookCopy).mappedBy("branch"),

@@ -12,12 +12,15 @@ export class Loan {
   @PrimaryKey({ type: "integer" })
   id!: number;
 
+  /** The copy lent. */
   @ManyToOne({ entity: () => BookCopy, ref: true, index: true })
   copy!: Ref<BookCopy>;
 
+  /** The member the copy is lent to. */
   @ManyToOne({ entity: () => Member, ref: true, index: true })
   member!: Ref<Member>;
 
+  /** When the copy is due back. */
   @OrderField("DUE")
   @Property({ type: "datetime" })
   due!: Date;

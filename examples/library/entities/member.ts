@@ -20,13 +20,16 @@ import { Loan } from "./loan.ts";
 @QueryField()
 @Mutations()
 export class Member {
+  /** The member's first name (the first part of the key). */
   @PrimaryKey({ type: "string", length: 50 })
   firstName!: string;
 
+  /** The member's last name (the second part of the key). */
   @OrderField("LAST_NAME")
   @PrimaryKey({ type: "string", length: 50 })
   lastName!: string;
 
+  /** The member's age in years, if given. */
   @OrderField("AGE")
   @Property({ type: "integer", nullable: true })
   age?: number;
@@ -35,10 +38,12 @@ export class Member {
   @ManyToOne({ entity: () => BookCopy, nullable: true, ref: true })
   favouriteCopy?: Ref<BookCopy>;
 
+  /** The branches the member belongs to. */
   @RelayConnection()
   @ManyToMany({ entity: () => Branch, mappedBy: "members" })
   branches = new Collection<InstanceType<typeof Branch.class>>(this);
 
+  /** The member's loans, past and present. */
   @RelayConnection()
   @OneToMany({ entity: () => Loan, mappedBy: "member" })
   loans = new Collection<Loan>(this);

@@ -6,6 +6,7 @@ export const Publisher = defineEntity({
   name: "Publisher",
   properties: {
     id: p.integer().primary(),
+    /** The publisher's name. */
     name: p.string(),
   },
 });

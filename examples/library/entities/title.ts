@@ -8,9 +8,11 @@ export const Title = defineEntity({
   name: "Title",
   properties: {
     id: p.integer().primary(),
+    /** The title's name, as printed on its copies. */
     name: p.string(),
     /** The publisher's key (`mapToPk`): the property holds the key, GraphQL an edge. */
     publisher: () => p.manyToOne(Publisher).mapToPk().nullable().index(),
+    /** The copies of the title the library holds. */
     copies: () => p.oneToMany(BookCopy).mappedBy("title"),
   },
 });

@@ -52,12 +52,22 @@ One copy of a title, keyed by the title and its copy number (a relation and a nu
 type BookCopy implements Node {
   """The ID of the object."""
   id: ID!
+
+  """
+  The copy's number among the copies of its title (the second part of the key).
+  """
   copyNumber: Int!
+
+  """The copy's physical condition ("good" by default)."""
   condition: String!
+
+  """The title this is a copy of (the first part of the key)."""
   title: Title!
 
   """Where the copy is shelved: a foreign key to a natural composite key."""
   branch: Branch
+
+  """The loans of this copy, past and present."""
   loans: [Loan!]
 }
 
@@ -228,8 +238,14 @@ A branch of the library, keyed by a natural composite key: its country and its c
 type Branch implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The ISO 3166 country code of the branch (the first part of the key)."""
   country: String!
+
+  """The branch's code within its country (the second part of the key)."""
   code: String!
+
+  """The branch's name."""
   name: String!
 
   """
@@ -446,8 +462,14 @@ A loan of a copy to a member: two required to-one edges to composite keys.
 type Loan implements Node {
   """The ID of the object."""
   id: ID!
+
+  """When the copy is due back."""
   due: Time!
+
+  """The copy lent."""
   copy: BookCopy!
+
+  """The member the copy is lent to."""
   member: Member!
 }
 
@@ -595,12 +617,20 @@ MikroORM's \`User2\`.
 type Member implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The member's first name (the first part of the key)."""
   firstName: String!
+
+  """The member's last name (the second part of the key)."""
   lastName: String!
+
+  """The member's age in years, if given."""
   age: Int
 
   """A to-one edge to a composite key made of a relation and a number."""
   favouriteCopy: BookCopy
+
+  """The branches the member belongs to."""
   branches(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -622,6 +652,8 @@ type Member implements Node {
     """Filtering options for Branches returned from the connection."""
     where: BranchWhereInput
   ): BranchConnection!
+
+  """The member's loans, past and present."""
   loans(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -848,6 +880,8 @@ input MemberWhereInput {
 type Publisher implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The publisher's name."""
   name: String!
 }
 
@@ -955,12 +989,16 @@ A title of the catalogue: its copies are keyed by the title and a copy number.
 type Title implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The title's name, as printed on its copies."""
   name: String!
 
   """
   The publisher's key (\`mapToPk\`): the property holds the key, GraphQL an edge.
   """
   publisher: Publisher
+
+  """The copies of the title the library holds."""
   copies(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor

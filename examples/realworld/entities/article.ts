@@ -19,23 +19,29 @@ export class Article {
   @PrimaryKey({ type: "integer" })
   id!: number;
 
+  /** The article's unique URL slug, derived from its title. */
   @Property({ type: "string", unique: true })
   slug!: string;
 
+  /** The article's title. */
   @OrderField("TITLE")
   @Property({ type: "string" })
   title!: string;
 
+  /** A one-line summary shown in article lists. */
   @Property({ type: "string" })
   description!: string;
 
+  /** The article's text, in Markdown. */
   @Property({ type: "text" })
   body!: string;
 
+  /** When the article was published. */
   @OrderField("CREATED_AT")
   @Property({ type: "datetime", onCreate: () => new Date() })
   createdAt: Date = new Date();
 
+  /** When the article was last edited. */
   @OrderField("UPDATED_AT")
   @Property({
     type: "datetime",
@@ -44,9 +50,11 @@ export class Article {
   })
   updatedAt: Date = new Date();
 
+  /** The user who wrote the article. */
   @ManyToOne({ entity: () => User, index: true })
   author!: User;
 
+  /** The tags the article is filed under. */
   @ManyToMany({
     entity: () => Tag,
     inversedBy: "articles",
@@ -54,6 +62,7 @@ export class Article {
   })
   tagList: Collection<Tag> = new Collection<Tag>(this);
 
+  /** The users who marked the article as a favorite. */
   @RelayConnection()
   @ManyToMany({
     entity: () => User,

@@ -10,10 +10,12 @@ export class Tag {
   @PrimaryKey({ type: "integer" })
   id!: number;
 
+  /** The tag's unique name. */
   @OrderField("NAME")
   @Property({ type: "string", unique: true })
   name!: string;
 
+  /** The articles filed under the tag. */
   @RelayConnection()
   @ManyToMany({ entity: () => Article, mappedBy: "tagList" })
   articles: Collection<Article> = new Collection<Article>(this);

@@ -50,14 +50,32 @@ enum OrderDirection {
 type Article implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The article's unique URL slug, derived from its title."""
   slug: String!
+
+  """The article's title."""
   title: String!
+
+  """A one-line summary shown in article lists."""
   description: String!
+
+  """The article's text, in Markdown."""
   body: String!
+
+  """When the article was published."""
   createdAt: Time!
+
+  """When the article was last edited."""
   updatedAt: Time!
+
+  """The user who wrote the article."""
   author: User!
+
+  """The tags the article is filed under."""
   tagList: [Tag!]
+
+  """The users who marked the article as a favorite."""
   favoritedBy(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -435,9 +453,17 @@ input ArticleWhereInput {
 type Comment implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The comment's text."""
   body: String!
+
+  """When the comment was posted."""
   createdAt: Time!
+
+  """The user who wrote the comment."""
   author: User!
+
+  """The article the comment is on."""
   article: Article!
 }
 
@@ -618,7 +644,11 @@ input CommentWhereInput {
 type Tag implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The tag's unique name."""
   name: String!
+
+  """The articles filed under the tag."""
   articles(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -765,10 +795,20 @@ input TagWhereInput {
 type User implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The user's unique public name."""
   username: String!
+
+  """The user's unique email address, used to sign in."""
   email: String!
+
+  """A short biography shown on the user's profile."""
   bio: String
+
+  """The URL of the user's profile picture."""
   image: String
+
+  """The users this user follows."""
   following(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -790,6 +830,8 @@ type User implements Node {
     """Filtering options for Users returned from the connection."""
     where: UserWhereInput
   ): UserConnection!
+
+  """The users who follow this user."""
   followers(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -811,6 +853,8 @@ type User implements Node {
     """Filtering options for Users returned from the connection."""
     where: UserWhereInput
   ): UserConnection!
+
+  """The articles the user wrote."""
   articles(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -832,6 +876,8 @@ type User implements Node {
     """Filtering options for Articles returned from the connection."""
     where: ArticleWhereInput
   ): ArticleConnection!
+
+  """The articles the user marked as favorites."""
   favorites(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor

@@ -5,7 +5,9 @@ export const Geo = defineEntity({
   name: "Geo",
   embeddable: true,
   properties: {
+    /** The latitude, in degrees. */
     lat: p.double(),
+    /** The longitude, in degrees. */
     lng: p.double(),
   },
 });
@@ -18,9 +20,13 @@ export const Address = defineEntity({
   name: "Address",
   embeddable: true,
   properties: {
+    /** The street and house number. */
     street: p.string(),
+    /** The city. */
     city: p.string(),
+    /** The postal code, if the country has one. */
     zip: p.string().nullable(),
+    /** The address's position on the map, if known. */
     geo: () => p.embedded(Geo).nullable(),
   },
 });

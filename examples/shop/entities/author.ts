@@ -19,13 +19,16 @@ export class Author {
   @PrimaryKey({ type: "integer" })
   id!: number;
 
+  /** The author's name. */
   @OrderField("NAME")
   @Property({ type: "string" })
   name!: string;
 
+  /** The author who mentors this one, if any. */
   @ManyToOne({ entity: () => Author, nullable: true, index: true })
   mentor?: Author;
 
+  /** The authors this one mentors. */
   @OneToMany({ entity: () => Author, mappedBy: "mentor" })
   mentees = new Collection<Author>(this);
 

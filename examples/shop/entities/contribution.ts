@@ -18,15 +18,19 @@ export enum ContributorRole {
 @Entity()
 @Mutations()
 export class Contribution {
+  /** The book contributed to (the first part of the key). */
   @ManyToOne({ entity: () => Book, primary: true, ref: true })
   book!: Ref<InstanceType<typeof Book.class>>;
 
+  /** The author who contributed (the second part of the key). */
   @ManyToOne({ entity: () => Author, primary: true, ref: true })
   author!: Ref<Author>;
 
+  /** What the author did for the book. */
   @Enum({ items: () => ContributorRole })
   role: ContributorRole = ContributorRole.Author;
 
+  /** Where the author is listed among the book's contributors, if set. */
   @Property({ type: "integer", nullable: true })
   position?: number;
 }

@@ -25,9 +25,11 @@ export class Order {
   @PrimaryKey({ type: "uuid" })
   id: string = crypto.randomUUID();
 
+  /** The customer who placed the order. */
   @ManyToOne({ entity: () => Customer, ref: true, index: true })
   customer!: Ref<InstanceType<typeof Customer.class>>;
 
+  /** Where the order is in its life cycle. */
   @Enum({ items: () => OrderStatus })
   status: OrderStatus = OrderStatus.Placed;
 
@@ -35,6 +37,7 @@ export class Order {
   @Enum({ items: () => Tier, nullable: true })
   tier?: Tier;
 
+  /** When the order was placed. */
   @OrderField("PLACED_AT")
   @Property({ type: "datetime" })
   placedAt: Date = new Date();

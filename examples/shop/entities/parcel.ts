@@ -10,12 +10,15 @@ export enum ParcelSize {
 /** One parcel of an order (decorator embeddable, stored as an array: `Order.parcels`). */
 @Embeddable()
 export class Parcel {
+  /** The parcel's weight in grams. */
   @Property({ type: "integer" })
   weightGrams!: number;
 
+  /** The text on the parcel's label, if any. */
   @Property({ type: "string", nullable: true })
   label?: string;
 
+  /** The parcel's size class. */
   @Enum({ items: () => ParcelSize })
   size: ParcelSize = ParcelSize.Medium;
 }

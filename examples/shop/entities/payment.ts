@@ -15,13 +15,16 @@ export abstract class Payment {
   @PrimaryKey({ type: "integer" })
   id!: number;
 
+  /** The amount paid, a decimal. */
   @OrderField("AMOUNT")
   @Property({ type: "decimal", precision: 10, scale: 2 })
   amount!: string;
 
+  /** When the payment was made. */
   @Property({ type: "datetime" })
   paidAt: Opt<Date> = new Date();
 
+  /** The order paid for. */
   @ManyToOne({ entity: () => Order, ref: true, index: true })
   order!: Ref<Order>;
 }
@@ -37,9 +40,11 @@ export class CardPayment extends Payment {
 /** A bank transfer. */
 @Entity({ discriminatorValue: "transfer" })
 export class TransferPayment extends Payment {
+  /** The IBAN of the account the transfer came from. */
   @Property({ type: "string" })
   iban!: string;
 
+  /** The reference the payer gave the transfer, if any. */
   @Property({ type: "string", nullable: true })
   reference?: string;
 }

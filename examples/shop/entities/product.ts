@@ -13,7 +13,9 @@ export const Product = defineEntity({
   inheritance: "tpt",
   properties: {
     id: p.integer().primary(),
+    /** The product's name. */
     name: p.string(),
+    /** The product's price, a decimal. */
     price: p.decimal().precision(10).scale(2),
   },
 });
@@ -25,10 +27,13 @@ export const Book = defineEntity({
   name: "Book",
   extends: Product,
   properties: {
+    /** The book's unique ISBN. */
     isbn: p.string().unique(),
+    /** The number of pages, if known. */
     pages: p.integer().nullable(),
     /** m:n through the pivot entity `Contribution`, which has columns of its own (`role`). */
     authors: () => p.manyToMany(Author).pivotEntity(() => Contribution).inversedBy("books"),
+    /** Who contributed to the book, and how (the pivot rows of its authors). */
     contributions: () => p.oneToMany(Contribution).mappedBy("book"),
   },
 });
@@ -44,6 +49,7 @@ export const Gadget = defineEntity({
   name: "Gadget",
   extends: Product,
   properties: {
+    /** How long the gadget's warranty lasts, in months (12 by default). */
     warrantyMonths: p.integer().default(12),
   },
 });

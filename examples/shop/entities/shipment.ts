@@ -11,12 +11,15 @@ import { Order } from "./order.ts";
 @QueryField()
 @Mutations()
 export class Shipment {
+  /** The order shipped (the shipment's key). */
   @OneToOne({ entity: () => Order, primary: true, owner: true, inversedBy: "shipment", ref: true })
   order!: Ref<Order>;
 
+  /** The company carrying the shipment. */
   @Property({ type: "string" })
   carrier!: string;
 
+  /** The carrier's tracking code, once known. */
   @Property({ type: "string", nullable: true })
   trackingCode?: string;
 }

@@ -52,8 +52,14 @@ An author of books (decorator style), with a mentor (self-referencing m:1).
 type Author implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The author's name."""
   name: String!
+
+  """The author who mentors this one, if any."""
   mentor: Author
+
+  """The authors this one mentors."""
   mentees: [Author!]
 
   """
@@ -229,9 +235,17 @@ primary key (book, author) is encoded whole in its global id.
 type Contribution implements Node {
   """The ID of the object."""
   id: ID!
+
+  """What the author did for the book."""
   role: ContributorRole!
+
+  """Where the author is listed among the book's contributors, if set."""
   position: Int
+
+  """The book contributed to (the first part of the key)."""
   book: Book!
+
+  """The author who contributed (the second part of the key)."""
   author: Author!
 }
 
@@ -334,31 +348,65 @@ hidden password, a lazy text, a formula, self-references (m:1, 1:m, unidirection
 type Customer implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The customer's full name."""
   name: String!
+
+  """The customer's unique email address."""
   email: String!
 
   """Loaded only when selected (\`lazy\`)."""
   bio: String
+
+  """Other names the customer goes by."""
   nicknames: [String!]!
+
+  """The customer's loyalty tier."""
   tier: Tier!
+
+  """How urgently the customer's requests are handled."""
   priority: Priority!
+
+  """The product categories the customer follows."""
   interests: [Interest!]!
+
+  """Whether the customer's account is open."""
   active: Boolean!
 
   """A custom type (\`Type\` subclass): stored upper-cased."""
   couponCode: String
+
+  """Loyalty points collected (a 64-bit integer)."""
   points: BigInt!
+
+  """Store credit, a decimal amount."""
   balance: String!
+
+  """The customer's average review score, if any."""
   rating: Float
+
+  """The customer's date of birth, if given."""
   birthday: String
+
+  """The time of day the customer prefers to be contacted from."""
   wakeUpAt: String
+
+  """Free-form settings of the customer's account (JSON)."""
   preferences: JSON
+
+  """When the customer signed up."""
   createdAt: Time!
+
+  """Inline embeddable: flattened \`address_*\` columns."""
   address: Address
 
   """Number of orders: an SQL formula, read-only."""
   orderCount: Int
+
+  """The customer who referred this one, if any."""
   referrer: Customer
+
+  """The customers this one referred."""
   referrals: [Customer!]
 
   """Unidirectional self-referencing m:n."""
@@ -383,6 +431,8 @@ type Customer implements Node {
     """Filtering options for Customers returned from the connection."""
     where: CustomerWhereInput
   ): CustomerConnection!
+
+  """The customer's orders."""
   orders(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -1140,19 +1190,33 @@ An order (decorator style): UUID key, enums shared with the customer, a computed
 type Order implements Node {
   """The ID of the object."""
   id: ID!
+
+  """
+  Computed from \`status\` and \`placedAt\` when selected (\`persist: false\`).
+  """
   summary: String
+
+  """Where the order is in its life cycle."""
   status: OrderStatus!
 
   """
   The customer's tier when ordering: the same TypeScript enum, the same GraphQL enum.
   """
   tier: Tier
+
+  """When the order was placed."""
   placedAt: Time!
 
   """Defaulted by the class initializer: optional in \`CreateOrderInput\`."""
   notes: [String!]!
+
+  """Object-mode embeddable: one JSON column."""
   shippingAddress: Address
+
+  """An array of embeddables (a JSON column)."""
   parcels: [Parcel!]!
+
+  """The customer who placed the order."""
   customer: Customer!
 
   """Inverse side of the shipment keyed by this order."""
@@ -1362,13 +1426,19 @@ input OrderWhereInput {
 type CardPayment implements Node & Payment {
   """The ID of the object."""
   id: ID!
+
+  """The amount paid, a decimal."""
   amount: String!
+
+  """When the payment was made."""
   paidAt: Time!
 
   """
   Required on cards: non-null in GraphQL, although the shared column is nullable.
   """
   cardLast4: String!
+
+  """The order paid for."""
   order: Order!
 }
 
@@ -1380,8 +1450,14 @@ the \`method\` column tells the class). GraphQL: the interface \`Payment\`, impl
 interface Payment implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The amount paid, a decimal."""
   amount: String!
+
+  """When the payment was made."""
   paidAt: Time!
+
+  """The order paid for."""
   order: Order!
 }
 
@@ -1544,10 +1620,20 @@ input PaymentWhereInput {
 type TransferPayment implements Node & Payment {
   """The ID of the object."""
   id: ID!
+
+  """The amount paid, a decimal."""
   amount: String!
+
+  """When the payment was made."""
   paidAt: Time!
+
+  """The IBAN of the account the transfer came from."""
   iban: String!
+
+  """The reference the payer gave the transfer, if any."""
   reference: String
+
+  """The order paid for."""
   order: Order!
 }
 
@@ -1555,10 +1641,20 @@ type TransferPayment implements Node & Payment {
 type Book implements Node & Product {
   """The ID of the object."""
   id: ID!
+
+  """The product's name."""
   name: String!
+
+  """The product's price, a decimal."""
   price: String!
+
+  """The book's unique ISBN."""
   isbn: String!
+
+  """The number of pages, if known."""
   pages: Int
+
+  """Who contributed to the book, and how (the pivot rows of its authors)."""
   contributions: [Contribution!]
 }
 
@@ -1759,8 +1855,14 @@ input BookWhereInput {
 type Gadget implements Node & Product {
   """The ID of the object."""
   id: ID!
+
+  """The product's name."""
   name: String!
+
+  """The product's price, a decimal."""
   price: String!
+
+  """How long the gadget's warranty lasts, in months (12 by default)."""
   warrantyMonths: Int!
 }
 
@@ -1771,7 +1873,11 @@ columns, \`book\` and \`gadget\` their own). GraphQL: the interface \`Product\`.
 interface Product implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The product's name."""
   name: String!
+
+  """The product's price, a decimal."""
   price: String!
 }
 
@@ -1934,8 +2040,14 @@ global id encodes the order's key.
 type Shipment implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The company carrying the shipment."""
   carrier: String!
+
+  """The carrier's tracking code, once known."""
   trackingCode: String
+
+  """The order shipped (the shipment's key)."""
   order: Order!
 }
 
@@ -2172,42 +2284,80 @@ enum ParcelSize {
   Large
 }
 
+"""
+A postal address (\`defineEntity\` embeddable): inline on \`Customer.address\` (flattened columns),
+as a JSON object on \`Order.shippingAddress\`; holds the nested embeddable \`Geo\`.
+"""
 type Address {
+  """The street and house number."""
   street: String!
+
+  """The city."""
   city: String!
+
+  """The postal code, if the country has one."""
   zip: String
+
+  """The address's position on the map, if known."""
   geo: Geo
 }
 
+"""A point on the map: nested inside \`Address\`."""
 type Geo {
+  """The latitude, in degrees."""
   lat: Float!
+
+  """The longitude, in degrees."""
   lng: Float!
 }
 
+"""
+One parcel of an order (decorator embeddable, stored as an array: \`Order.parcels\`).
+"""
 type Parcel {
+  """The parcel's weight in grams."""
   weightGrams: Int!
+
+  """The text on the parcel's label, if any."""
   label: String
+
+  """The parcel's size class."""
   size: ParcelSize!
 }
 
 """Input of the embeddable Address."""
 input AddressInput {
+  """The street and house number."""
   street: String!
+
+  """The city."""
   city: String!
+
+  """The postal code, if the country has one."""
   zip: String
+
+  """The address's position on the map, if known."""
   geo: GeoInput
 }
 
 """Input of the embeddable Geo."""
 input GeoInput {
+  """The latitude, in degrees."""
   lat: Float!
+
+  """The longitude, in degrees."""
   lng: Float!
 }
 
 """Input of the embeddable Parcel."""
 input ParcelInput {
+  """The parcel's weight in grams."""
   weightGrams: Int!
+
+  """The text on the parcel's label, if any."""
   label: String
+
+  """The parcel's size class."""
   size: ParcelSize
 }
 

@@ -17,7 +17,9 @@ export const Category = defineEntity({
   name: "Category",
   properties: {
     id: p.integer().primary(),
+    /** The category's name. */
     text: p.text(),
+    /** Whether the category is in use. */
     status: p.enum(CategoryStatus),
     /** A float, for the where-input operators on floats. */
     weight: p.double().nullable(),
@@ -25,6 +27,7 @@ export const Category = defineEntity({
     count: p.bigint().nullable(),
     /** JSON: no where-input predicates. */
     config: p.json<Record<string, unknown>>().nullable(),
+    /** The todos filed in the category. */
     todos: () => p.oneToMany(Todo).mappedBy("category"),
   },
 });

@@ -7,7 +7,9 @@ export const Group = defineEntity({
   name: "Group",
   properties: {
     id: p.integer().primary(),
+    /** The group's name. */
     name: p.string(),
+    /** The users who are members of the group. */
     users: () => p.manyToMany(User).mappedBy("groups"),
   },
 });

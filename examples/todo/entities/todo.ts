@@ -19,11 +19,17 @@ export const Todo = defineEntity({
     id: p.integer().primary(),
     /** Microsecond precision where the database has it (PostgreSQL, MariaDB). */
     createdAt: p.datetime().length(6).onCreate(() => new Date()),
+    /** The todo's progress. */
     status: p.enum(TodoStatus),
+    /** How urgent the todo is: higher is more urgent (0 by default). */
     priority: p.integer().default(0),
+    /** What there is to do. */
     text: p.text(),
+    /** The todo this one is a sub-todo of, if any. */
     parent: () => p.manyToOne(Todo).index().nullable(),
+    /** The sub-todos of this todo. */
     children: () => p.oneToMany(Todo).mappedBy("parent"),
+    /** The category the todo is filed in, if any. */
     category: () => p.manyToOne(Category).index().nullable(),
   },
 });

@@ -7,11 +7,15 @@ export const User = defineEntity({
   name: "User",
   properties: {
     id: p.integer().primary(),
+    /** The user's display name ("Anonymous" by default). */
     name: p.string().default("Anonymous"),
+    /** The user's unique name, a UUID given on creation. */
     username: p.uuid().unique().onCreate(() => crypto.randomUUID()),
     /** Hidden: never in the schema (entgql's todo marks it `Sensitive()`). */
     password: p.string().nullable().hidden(),
+    /** Whether the user is an administrator. */
     admin: p.boolean().default(false),
+    /** The groups the user is a member of. */
     groups: () => p.manyToMany(Group).inversedBy("users"),
   },
 });

@@ -50,7 +50,11 @@ enum OrderDirection {
 type Category implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The category's name."""
   text: String!
+
+  """Whether the category is in use."""
   status: CategoryStatus!
 
   """A float, for the where-input operators on floats."""
@@ -61,6 +65,8 @@ type Category implements Node {
 
   """JSON: no where-input predicates."""
   config: JSON
+
+  """The todos filed in the category."""
   todos(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -294,7 +300,11 @@ input CategoryWhereInput {
 type Group implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The group's name."""
   name: String!
+
+  """The users who are members of the group."""
   users(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -444,10 +454,20 @@ type Todo implements Node {
 
   """Microsecond precision where the database has it (PostgreSQL, MariaDB)."""
   createdAt: Time!
+
+  """The todo's progress."""
   status: TodoStatus!
+
+  """How urgent the todo is: higher is more urgent (0 by default)."""
   priority: Int!
+
+  """What there is to do."""
   text: String!
+
+  """The todo this one is a sub-todo of, if any."""
   parent: Todo
+
+  """The sub-todos of this todo."""
   children(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -469,6 +489,8 @@ type Todo implements Node {
     """Filtering options for Todos returned from the connection."""
     where: TodoWhereInput
   ): TodoConnection!
+
+  """The category the todo is filed in, if any."""
   category: Category
 }
 
@@ -727,9 +749,17 @@ input TodoWhereInput {
 type User implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The user's display name ("Anonymous" by default)."""
   name: String!
+
+  """The user's unique name, a UUID given on creation."""
   username: String!
+
+  """Whether the user is an administrator."""
   admin: Boolean!
+
+  """The groups the user is a member of."""
   groups(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor

@@ -8,7 +8,9 @@ export const Category = defineEntity({
   name: "Category",
   properties: {
     id: p.uuid().primary().onCreate(() => uuidV7()),
+    /** The category's name. */
     text: p.text(),
+    /** The todos filed in the category. */
     todos: () => p.oneToMany(Todo).mappedBy("category"),
   },
 });

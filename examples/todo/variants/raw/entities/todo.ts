@@ -9,8 +9,11 @@ export const Todo = defineEntity({
   name: "Todo",
   properties: {
     id: p.string().primary().onCreate(() => `todo_${ulid()}`),
+    /** What there is to do. */
     text: p.text(),
+    /** The category the todo is filed in, if any. */
     category: () => p.manyToOne(Category).index().nullable(),
+    /** The user the todo belongs to, if any. */
     owner: () => p.manyToOne(User).index().nullable(),
   },
 });

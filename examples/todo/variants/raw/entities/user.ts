@@ -7,7 +7,9 @@ export const User = defineEntity({
   name: "User",
   properties: {
     id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
+    /** The user's name. */
     name: p.string(),
+    /** The todos the user owns. */
     todos: () => p.oneToMany(Todo).mappedBy("owner"),
   },
 });

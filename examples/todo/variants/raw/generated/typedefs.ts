@@ -39,7 +39,11 @@ type PageInfo {
 type Category implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The category's name."""
   text: String!
+
+  """The todos filed in the category."""
   todos(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -170,8 +174,14 @@ A todo keyed by a prefixed ULID (\`todo_01H…\`): the prefix names the type.
 type Todo implements Node {
   """The ID of the object."""
   id: ID!
+
+  """What there is to do."""
   text: String!
+
+  """The category the todo is filed in, if any."""
   category: Category
+
+  """The user the todo belongs to, if any."""
   owner: User
 }
 
@@ -325,7 +335,11 @@ input TodoWhereInput {
 type User implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The user's name."""
   name: String!
+
+  """The todos the user owns."""
   todos: [Todo!]
 }
 

@@ -7,7 +7,9 @@ export const Category = defineEntity({
   name: "Category",
   properties: {
     id: p.bigint().primary(),
+    /** The category's name. */
     text: p.text(),
+    /** The todos filed in the category. */
     todos: () => p.oneToMany(Todo).mappedBy("category"),
   },
 });

@@ -7,7 +7,9 @@ export const Todo = defineEntity({
   name: "Todo",
   properties: {
     id: p.bigint().primary(),
+    /** What there is to do. */
     text: p.text(),
+    /** The category the todo is filed in, if any. */
     category: () => p.manyToOne(Category).index().nullable(),
   },
 });

@@ -41,7 +41,11 @@ A category whose 64-bit key lies in the Category range of the universal ids.
 type Category implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The category's name."""
   text: String!
+
+  """The todos filed in the category."""
   todos(
     """Returns the elements in the list that come after the specified cursor."""
     after: Cursor
@@ -170,7 +174,11 @@ input CategoryWhereInput {
 type Todo implements Node {
   """The ID of the object."""
   id: ID!
+
+  """What there is to do."""
   text: String!
+
+  """The category the todo is filed in, if any."""
   category: Category
 }
 
