@@ -8,10 +8,12 @@
  * deno run -A jsr:@mikrogql/ext/gen/main --orm-config mikro-orm.config.ts --out ./generated
  * deno run -A jsr:@mikrogql/ext/gen/main --check   # CI: exit 1 when ./generated is stale
  * deno run -A jsr:@mikrogql/ext/gen/main --watch   # regenerate on entity changes
+ * deno run -A jsr:@mikrogql/ext/gen/main --init    # a starter project in an empty folder
  * ```
  *
  * Exit status: 0 done, 1 invalid model (every problem listed) or stale output (`--check`), 2 bad
- * usage, a missing --entities/--orm-config path or a bad config file. Errors are one line each on
+ * usage, a missing --entities/--orm-config path, a bad config file or (`--init`) a starter file
+ * that already exists. Errors are one line each on
  * stderr; on a terminal they are coloured (unless `NO_COLOR`) and a progress line shows the step.
  *
  * @module
@@ -25,6 +27,7 @@ import { childConfig, findDenoConfig } from "./deno_config.ts";
 import { CliOutput } from "./cli_output.ts";
 import { didYouMean } from "./did_you_mean.ts";
 import { withArticle } from "./english.ts";
+import { writeStarter } from "./init.ts";
 import { generate, GenerateError } from "./mod.ts";
 import { VERSION } from "./version.ts";
 
@@ -53,12 +56,15 @@ options (each also a key of the config module, in camelCase):
                              generation (for CI)
   -w, --watch                generate, then regenerate whenever an entity module or config
                              changes (Ctrl-C stops)
+      --init                 write a starter project into the working directory (deno.json,
+                             two entities, server.ts; see README), then exit; existing files
+                             are never overwritten
   -q, --quiet                print errors and warnings only
   -h, --help                 print this help
   -V, --version              print the version
 
-exit status: 0 done, 1 invalid model or stale output (--check), 2 bad usage, a missing path
-or a bad config`;
+exit status: 0 done, 1 invalid model or stale output (--check), 2 bad usage, a missing path,
+a bad config or a starter file that exists (--init)`;
 
 /** Set in the child processes the CLI starts; they generate once, in-process. */
 const CHILD = "MIKROGQL_GEN_CHILD";
@@ -106,7 +112,7 @@ function parseArguments(argv: string[]) {
       "runtime-import",
       "deno-config",
     ],
-    boolean: ["format", "check", "watch", "quiet", "help", "version"],
+    boolean: ["format", "check", "watch", "init", "quiet", "help", "version"],
     negatable: ["format"],
     default: { format: undefined },
     alias: {
@@ -144,6 +150,7 @@ const FLAGS = [
   "no-format",
   "check",
   "watch",
+  "init",
   "quiet",
   "help",
   "version",
@@ -157,6 +164,14 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
   }
   if (args.version) {
     console.log(VERSION);
+    return 0;
+  }
+  if (args.init) {
+    const written = await writeStarter(Deno.cwd()).catch((error) => {
+      throw new UsageError(`--init: ${(error as Error).message}; nothing was written`);
+    });
+    output.done(`wrote ${written.join(", ")}`);
+    output.info("next: deno task generate, then deno task start");
     return 0;
   }
   // A child generates once: the watching parent started it.

@@ -8,36 +8,9 @@
  */
 import { assertEquals } from "@std/assert";
 import { dirname, fromFileUrl, join } from "@std/path";
-import { TextLineStream } from "@std/streams/text-line-stream";
+import { gettingStartedBlocks, servedAnswer } from "../support/starter_project.ts";
 
 const ROOT = fromFileUrl(new URL("../../", import.meta.url));
-
-/** One fenced block of the section: its language, its `title="path"`, its text. */
-interface Block {
-  lang: string;
-  title?: string;
-  text: string;
-}
-
-/** The fenced blocks between `<!-- getting-started -->` and `<!-- /getting-started -->`. */
-export function gettingStartedBlocks(readme: string): Block[] {
-  const start = readme.indexOf("<!-- getting-started -->");
-  const end = readme.indexOf("<!-- /getting-started -->");
-  if (start < 0 || end < start) throw new Error("README has no getting-started section");
-  const section = readme.slice(start, end);
-  const blocks: Block[] = [];
-  for (const m of section.matchAll(/```(\w+)(?: title="([^"]+)")?\n([\s\S]*?)```/g)) {
-    blocks.push({ lang: m[1], title: m[2], text: m[3] });
-  }
-  return blocks;
-}
-
-/** The JSON body of a README curl line (`-d '...'`). */
-function curlBody(line: string): string {
-  const body = /-d '(.*)'$/.exec(line.trim())?.[1];
-  if (!body) throw new Error(`not a curl with -d '...': ${line}`);
-  return body;
-}
 
 Deno.test({
   name: "README getting started: empty folder -> generated -> served -> nested query answered",
@@ -55,7 +28,6 @@ Deno.test({
     ]);
     assertEquals(shells.length, 2);
     const dir = await Deno.makeTempDir({ prefix: "mikrogql-getting-started-" });
-    let server: Deno.ChildProcess | undefined;
     try {
       for (const file of files) {
         let text = file.text;
@@ -64,64 +36,13 @@ Deno.test({
         await Deno.mkdir(join(dir, dirname(file.title!)), { recursive: true });
         await Deno.writeTextFile(join(dir, file.title!), text);
       }
-      const [generate, start] = shells[0].text.trim().split("\n");
-      assertEquals([generate, start], ["deno task generate", "deno task start"]);
-      const env = { PORT: "0", NO_COLOR: "1" };
-      const generated = await new Deno.Command(Deno.execPath(), {
-        args: ["task", "generate"],
-        cwd: dir,
-        env,
-      }).output();
-      const decoder = new TextDecoder();
-      assertEquals(
-        generated.code,
-        0,
-        decoder.decode(generated.stdout) + decoder.decode(generated.stderr),
-      );
-      server = new Deno.Command(Deno.execPath(), {
-        args: ["task", "start"],
-        cwd: dir,
-        env,
-        stdout: "piped",
-        stderr: "inherit",
-      }).spawn();
-      const lines = server.stdout.pipeThrough(new TextDecoderStream())
-        .pipeThrough(new TextLineStream());
-      let url: string | undefined;
-      const reader = lines.getReader();
-      while (!url) {
-        const line = await reader.read();
-        if (line.done) break;
-        if (line.value.startsWith("{")) url = JSON.parse(line.value).url;
-      }
-      if (!url) throw new Error("the server exited before listening");
-      (async () => {
-        while (!(await reader.read()).done) { /* keep the pipe drained */ }
-      })();
-      let last: { data?: Record<string, unknown>; errors?: unknown } = {};
-      for (const line of shells[1].text.trim().split("\n")) {
-        const response = await fetch(url, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: curlBody(line),
-        });
-        last = await response.json();
-        assertEquals(last.errors, undefined, line);
-      }
-      assertEquals(last.data, {
+      assertEquals(await servedAnswer(dir, shells[0].text, shells[1].text), {
         authors: {
           totalCount: 1,
           edges: [{ node: { name: "Ada", posts: { edges: [{ node: { title: "Notes" } }] } } }],
         },
       });
-      server.kill("SIGTERM");
-      assertEquals((await server.status).code, 0);
-      server = undefined;
     } finally {
-      if (server) {
-        server.kill("SIGKILL");
-        await server.status;
-      }
       await Deno.remove(dir, { recursive: true });
     }
   },
