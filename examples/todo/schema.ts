@@ -16,13 +16,20 @@
 import type { GraphQLSchema } from "graphql";
 import {
   createNode,
+  type FieldResolver,
   fromContext,
   globalIdOf,
-  type MikroContext,
   type SchemaOptions,
 } from "@mikrogql/ext";
 import { Todo } from "./entities/todo.ts";
-import { createSchema, graph } from "./generated/mod.ts";
+import {
+  type Category,
+  type CreateCategoryInput,
+  createSchema,
+  type CreateTodoInput,
+  graph,
+  type Resolvers,
+} from "./generated/mod.ts";
 
 /** The SDL entgql's todo example adds to the generated schema. */
 export const typeDefs = `
@@ -36,27 +43,38 @@ extend type Mutation {
 }
 `;
 
-type Input = Record<string, unknown>;
+/**
+ * The resolvers of what {@linkcode typeDefs} adds, declared for `Resolvers<TodoExtra>`: the
+ * extended input changes `createCategory`'s arguments, `clearTodos` is new.
+ */
+export type TodoExtra = {
+  Mutation: {
+    createCategory: FieldResolver<
+      Category,
+      unknown,
+      { input: CreateCategoryInput & { createTodos?: CreateTodoInput[] | null } }
+    >;
+    clearTodos: FieldResolver<number, unknown>;
+  };
+};
 
 /**
  * The todo example's executable schema (the generated one plus {@linkcode typeDefs}); `options`
  * go to the generated `createSchema` (limits, hooks, more SDL and resolvers after these).
  */
-export function todoSchema(options: SchemaOptions = {}): GraphQLSchema {
-  const resolvers = {
+export function todoSchema(options: SchemaOptions<Resolvers<TodoExtra>> = {}): GraphQLSchema {
+  const resolvers: Resolvers<TodoExtra> = {
     Mutation: {
-      createCategory: async (_: unknown, args: { input: Input }, ctx: MikroContext) => {
-        const { createTodos, ...input } = args.input as Input & { createTodos?: Input[] };
+      createCategory: async (_root, { input: { createTodos, ...input } }, ctx) => {
         const em = fromContext(ctx);
-        const category = await createNode<{ id: number }>(em, graph, "Category").set(input)
-          .save();
+        const category = await createNode<Category>(em, graph, "Category").set(input).save();
         const categoryID = globalIdOf(graph, graph.types.Category, category.id);
         for (const todo of createTodos ?? []) {
           await createNode(em, graph, "Todo").set(todo).set({ categoryID }).save();
         }
         return category;
       },
-      clearTodos: async (_: unknown, __: unknown, ctx: MikroContext) => {
+      clearTodos: async (_root, _args, ctx) => {
         const em = fromContext(ctx);
         // Children first: MariaDB checks the parent key row by row.
         await em.nativeUpdate(Todo, {}, { parent: null } as never);
@@ -64,9 +82,9 @@ export function todoSchema(options: SchemaOptions = {}): GraphQLSchema {
       },
     },
   };
-  return createSchema({
+  return createSchema<TodoExtra>({
     ...options,
     typeDefs: [typeDefs, ...[options.typeDefs ?? []].flat()],
-    resolvers: [resolvers, ...[options.resolvers ?? []].flat()] as never,
+    resolvers: [resolvers, ...[options.resolvers ?? []].flat()],
   });
 }

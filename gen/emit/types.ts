@@ -88,11 +88,13 @@ export type Context = ResolverContext;`,
 export type ${type.name} = ${values.map((v) => JSON.stringify(v)).join(" | ")};`,
       );
     } else if (type instanceof GraphQLInputObjectType) {
+      // A type alias, not an interface: it passes as a \`Record<string, unknown>\` (the mutation
+      // helpers' \`set(input)\`).
       out.push(
         `/** \`${type.name}\`. */
-export interface ${type.name} {
+export type ${type.name} = {
 ${Object.values(type.getFields()).map((f) => `  ${member(f)};`).join("\n")}
-}`,
+};`,
       );
     } else if (type instanceof GraphQLUnionType) {
       out.push(`export type ${type.name} = ${type.getTypes().map((t) => t.name).join(" | ")};`);

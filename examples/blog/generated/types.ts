@@ -56,16 +56,16 @@ export interface CommentEdgeResolvers {
 }
 
 /** `CommentOrder`. */
-export interface CommentOrder {
+export type CommentOrder = {
   direction?: OrderDirection;
   field: CommentOrderField;
-}
+};
 
 /** `CommentOrderField`, as resolvers see it (entity values). */
 export type CommentOrderField = "CREATED_AT";
 
 /** `CommentWhereInput`. */
-export interface CommentWhereInput {
+export type CommentWhereInput = {
   not?: $Maybe<CommentWhereInput>;
   and?: $Maybe<Array<CommentWhereInput>>;
   or?: $Maybe<Array<CommentWhereInput>>;
@@ -110,25 +110,25 @@ export interface CommentWhereInput {
   hasPostWith?: $Maybe<Array<PostWhereInput>>;
   hasAuthor?: $Maybe<boolean>;
   hasAuthorWith?: $Maybe<Array<UserWhereInput>>;
-}
+};
 
 /** `CreateCommentInput`. */
-export interface CreateCommentInput {
+export type CreateCommentInput = {
   text: string;
   postID: string;
   authorID: string;
-}
+};
 
 /** `CreatePhotoInput`. */
-export interface CreatePhotoInput {
+export type CreatePhotoInput = {
   url: string;
   caption?: $Maybe<string>;
   userID: string;
   likedByIDs?: $Maybe<Array<string>>;
-}
+};
 
 /** `CreatePostInput`. */
-export interface CreatePostInput {
+export type CreatePostInput = {
   title: string;
   body: string;
   status?: $Maybe<PostStatus>;
@@ -137,15 +137,15 @@ export interface CreatePostInput {
   meta?: $Maybe<unknown>;
   authorID: string;
   commentIDs?: $Maybe<Array<string>>;
-}
+};
 
 /** `CreateUserInput`. */
-export interface CreateUserInput {
+export type CreateUserInput = {
   name: string;
   email: string;
   photoIDs?: $Maybe<Array<string>>;
   postIDs?: $Maybe<Array<string>>;
-}
+};
 
 /** Arguments of `Mutation.createComment`. */
 export interface MutationCreateCommentArgs {
@@ -292,16 +292,16 @@ export interface PhotoEdgeResolvers {
 }
 
 /** `PhotoOrder`. */
-export interface PhotoOrder {
+export type PhotoOrder = {
   direction?: OrderDirection;
   field: PhotoOrderField;
-}
+};
 
 /** `PhotoOrderField`, as resolvers see it (entity values). */
 export type PhotoOrderField = "URL";
 
 /** `PhotoWhereInput`. */
-export interface PhotoWhereInput {
+export type PhotoWhereInput = {
   not?: $Maybe<PhotoWhereInput>;
   and?: $Maybe<Array<PhotoWhereInput>>;
   or?: $Maybe<Array<PhotoWhereInput>>;
@@ -349,7 +349,7 @@ export interface PhotoWhereInput {
   hasUserWith?: $Maybe<Array<UserWhereInput>>;
   hasLikedBy?: $Maybe<boolean>;
   hasLikedByWith?: $Maybe<Array<UserWhereInput>>;
-}
+};
 
 /** `Post`: the entity. */
 export type Post = $EntityOf<typeof nodeTypes.Post.entity>;
@@ -404,10 +404,10 @@ export interface PostEdgeResolvers {
 }
 
 /** `PostOrder`. */
-export interface PostOrder {
+export type PostOrder = {
   direction?: OrderDirection;
   field: PostOrderField;
-}
+};
 
 /** `PostOrderField`, as resolvers see it (entity values). */
 export type PostOrderField = "TITLE" | "VIEWS" | "PUBLISHED_AT";
@@ -416,7 +416,7 @@ export type PostOrderField = "TITLE" | "VIEWS" | "PUBLISHED_AT";
 export type PostStatus = "draft" | "published" | "archived";
 
 /** `PostWhereInput`. */
-export interface PostWhereInput {
+export type PostWhereInput = {
   not?: $Maybe<PostWhereInput>;
   and?: $Maybe<Array<PostWhereInput>>;
   or?: $Maybe<Array<PostWhereInput>>;
@@ -484,7 +484,7 @@ export interface PostWhereInput {
   hasAuthorWith?: $Maybe<Array<UserWhereInput>>;
   hasComments?: $Maybe<boolean>;
   hasCommentsWith?: $Maybe<Array<CommentWhereInput>>;
-}
+};
 
 /** Arguments of `Query.node`. */
 export interface QueryNodeArgs {
@@ -525,13 +525,13 @@ export interface QueryResolvers {
 }
 
 /** `UpdateCommentInput`. */
-export interface UpdateCommentInput {
+export type UpdateCommentInput = {
   text?: $Maybe<string>;
   authorID?: $Maybe<string>;
-}
+};
 
 /** `UpdatePhotoInput`. */
-export interface UpdatePhotoInput {
+export type UpdatePhotoInput = {
   url?: $Maybe<string>;
   caption?: $Maybe<string>;
   clearCaption?: $Maybe<boolean>;
@@ -539,10 +539,10 @@ export interface UpdatePhotoInput {
   addLikedByIDs?: $Maybe<Array<string>>;
   removeLikedByIDs?: $Maybe<Array<string>>;
   clearLikedBy?: $Maybe<boolean>;
-}
+};
 
 /** `UpdatePostInput`. */
-export interface UpdatePostInput {
+export type UpdatePostInput = {
   title?: $Maybe<string>;
   body?: $Maybe<string>;
   status?: $Maybe<PostStatus>;
@@ -553,15 +553,15 @@ export interface UpdatePostInput {
   clearMeta?: $Maybe<boolean>;
   authorID?: $Maybe<string>;
   addCommentIDs?: $Maybe<Array<string>>;
-}
+};
 
 /** `UpdateUserInput`. */
-export interface UpdateUserInput {
+export type UpdateUserInput = {
   name?: $Maybe<string>;
   email?: $Maybe<string>;
   addPhotoIDs?: $Maybe<Array<string>>;
   addPostIDs?: $Maybe<Array<string>>;
-}
+};
 
 /** `User`: the entity. */
 export type User = $EntityOf<typeof nodeTypes.User.entity>;
@@ -623,16 +623,16 @@ export interface UserEdgeResolvers {
 }
 
 /** `UserOrder`. */
-export interface UserOrder {
+export type UserOrder = {
   direction?: OrderDirection;
   field: UserOrderField;
-}
+};
 
 /** `UserOrderField`, as resolvers see it (entity values). */
 export type UserOrderField = "NAME" | "CREATED_AT";
 
 /** `UserWhereInput`. */
-export interface UserWhereInput {
+export type UserWhereInput = {
   not?: $Maybe<UserWhereInput>;
   and?: $Maybe<Array<UserWhereInput>>;
   or?: $Maybe<Array<UserWhereInput>>;
@@ -682,7 +682,7 @@ export interface UserWhereInput {
   hasPhotosWith?: $Maybe<Array<PhotoWhereInput>>;
   hasPosts?: $Maybe<boolean>;
   hasPostsWith?: $Maybe<Array<PostWhereInput>>;
-}
+};
 
 /**
  * The user resolver map `createSchema({ resolvers })` takes: every generated field typed, and

@@ -57,16 +57,16 @@ export interface BookCopyEdgeResolvers {
 }
 
 /** `BookCopyOrder`. */
-export interface BookCopyOrder {
+export type BookCopyOrder = {
   direction?: OrderDirection;
   field: BookCopyOrderField;
-}
+};
 
 /** `BookCopyOrderField`, as resolvers see it (entity values). */
 export type BookCopyOrderField = "CONDITION";
 
 /** `BookCopyWhereInput`. */
-export interface BookCopyWhereInput {
+export type BookCopyWhereInput = {
   not?: $Maybe<BookCopyWhereInput>;
   and?: $Maybe<Array<BookCopyWhereInput>>;
   or?: $Maybe<Array<BookCopyWhereInput>>;
@@ -107,7 +107,7 @@ export interface BookCopyWhereInput {
   hasBranchWith?: $Maybe<Array<BranchWhereInput>>;
   hasLoans?: $Maybe<boolean>;
   hasLoansWith?: $Maybe<Array<LoanWhereInput>>;
-}
+};
 
 /** `Branch`: the entity. */
 export type Branch = $EntityOf<typeof nodeTypes.Branch.entity>;
@@ -159,16 +159,16 @@ export interface BranchEdgeResolvers {
 }
 
 /** `BranchOrder`. */
-export interface BranchOrder {
+export type BranchOrder = {
   direction?: OrderDirection;
   field: BranchOrderField;
-}
+};
 
 /** `BranchOrderField`, as resolvers see it (entity values). */
 export type BranchOrderField = "NAME";
 
 /** `BranchWhereInput`. */
-export interface BranchWhereInput {
+export type BranchWhereInput = {
   not?: $Maybe<BranchWhereInput>;
   and?: $Maybe<Array<BranchWhereInput>>;
   or?: $Maybe<Array<BranchWhereInput>>;
@@ -215,54 +215,54 @@ export interface BranchWhereInput {
   hasCopiesWith?: $Maybe<Array<BookCopyWhereInput>>;
   hasMembers?: $Maybe<boolean>;
   hasMembersWith?: $Maybe<Array<MemberWhereInput>>;
-}
+};
 
 /** `CreateBookCopyInput`. */
-export interface CreateBookCopyInput {
+export type CreateBookCopyInput = {
   copyNumber: number;
   condition?: $Maybe<string>;
   titleID: string;
   branchID?: $Maybe<string>;
   loanIDs?: $Maybe<Array<string>>;
-}
+};
 
 /** `CreateBranchInput`. */
-export interface CreateBranchInput {
+export type CreateBranchInput = {
   country: string;
   code: string;
   name: string;
   copyIDs?: $Maybe<Array<string>>;
   memberIDs?: $Maybe<Array<string>>;
-}
+};
 
 /** `CreateLoanInput`. */
-export interface CreateLoanInput {
+export type CreateLoanInput = {
   due: Date;
   copyID: string;
   memberID: string;
-}
+};
 
 /** `CreateMemberInput`. */
-export interface CreateMemberInput {
+export type CreateMemberInput = {
   firstName: string;
   lastName: string;
   age?: $Maybe<number>;
   favouriteCopyID?: $Maybe<string>;
   branchIDs?: $Maybe<Array<string>>;
   loanIDs?: $Maybe<Array<string>>;
-}
+};
 
 /** `CreatePublisherInput`. */
-export interface CreatePublisherInput {
+export type CreatePublisherInput = {
   name: string;
-}
+};
 
 /** `CreateTitleInput`. */
-export interface CreateTitleInput {
+export type CreateTitleInput = {
   name: string;
   publisherID?: $Maybe<string>;
   copyIDs?: $Maybe<Array<string>>;
-}
+};
 
 /** `Loan`: the entity. */
 export type Loan = $EntityOf<typeof nodeTypes.Loan.entity>;
@@ -302,16 +302,16 @@ export interface LoanEdgeResolvers {
 }
 
 /** `LoanOrder`. */
-export interface LoanOrder {
+export type LoanOrder = {
   direction?: OrderDirection;
   field: LoanOrderField;
-}
+};
 
 /** `LoanOrderField`, as resolvers see it (entity values). */
 export type LoanOrderField = "DUE";
 
 /** `LoanWhereInput`. */
-export interface LoanWhereInput {
+export type LoanWhereInput = {
   not?: $Maybe<LoanWhereInput>;
   and?: $Maybe<Array<LoanWhereInput>>;
   or?: $Maybe<Array<LoanWhereInput>>;
@@ -343,7 +343,7 @@ export interface LoanWhereInput {
   hasCopyWith?: $Maybe<Array<BookCopyWhereInput>>;
   hasMember?: $Maybe<boolean>;
   hasMemberWith?: $Maybe<Array<MemberWhereInput>>;
-}
+};
 
 /** `Member`: the entity. */
 export type Member = $EntityOf<typeof nodeTypes.Member.entity>;
@@ -406,16 +406,16 @@ export interface MemberEdgeResolvers {
 }
 
 /** `MemberOrder`. */
-export interface MemberOrder {
+export type MemberOrder = {
   direction?: OrderDirection;
   field: MemberOrderField;
-}
+};
 
 /** `MemberOrderField`, as resolvers see it (entity values). */
 export type MemberOrderField = "LAST_NAME" | "AGE";
 
 /** `MemberWhereInput`. */
-export interface MemberWhereInput {
+export type MemberWhereInput = {
   not?: $Maybe<MemberWhereInput>;
   and?: $Maybe<Array<MemberWhereInput>>;
   or?: $Maybe<Array<MemberWhereInput>>;
@@ -467,7 +467,7 @@ export interface MemberWhereInput {
   hasBranchesWith?: $Maybe<Array<BranchWhereInput>>;
   hasLoans?: $Maybe<boolean>;
   hasLoansWith?: $Maybe<Array<LoanWhereInput>>;
-}
+};
 
 /** Arguments of `Mutation.createBookCopy`. */
 export interface MutationCreateBookCopyArgs {
@@ -645,7 +645,7 @@ export interface PublisherEdgeResolvers {
 }
 
 /** `PublisherWhereInput`. */
-export interface PublisherWhereInput {
+export type PublisherWhereInput = {
   not?: $Maybe<PublisherWhereInput>;
   and?: $Maybe<Array<PublisherWhereInput>>;
   or?: $Maybe<Array<PublisherWhereInput>>;
@@ -670,7 +670,7 @@ export interface PublisherWhereInput {
   nameHasSuffix?: $Maybe<string>;
   nameEqualFold?: $Maybe<string>;
   nameContainsFold?: $Maybe<string>;
-}
+};
 
 /** Arguments of `Query.node`. */
 export interface QueryNodeArgs {
@@ -801,16 +801,16 @@ export interface TitleEdgeResolvers {
 }
 
 /** `TitleOrder`. */
-export interface TitleOrder {
+export type TitleOrder = {
   direction?: OrderDirection;
   field: TitleOrderField;
-}
+};
 
 /** `TitleOrderField`, as resolvers see it (entity values). */
 export type TitleOrderField = "NAME";
 
 /** `TitleWhereInput`. */
-export interface TitleWhereInput {
+export type TitleWhereInput = {
   not?: $Maybe<TitleWhereInput>;
   and?: $Maybe<Array<TitleWhereInput>>;
   or?: $Maybe<Array<TitleWhereInput>>;
@@ -845,18 +845,18 @@ export interface TitleWhereInput {
   hasPublisherWith?: $Maybe<Array<PublisherWhereInput>>;
   hasCopies?: $Maybe<boolean>;
   hasCopiesWith?: $Maybe<Array<BookCopyWhereInput>>;
-}
+};
 
 /** `UpdateBookCopyInput`. */
-export interface UpdateBookCopyInput {
+export type UpdateBookCopyInput = {
   condition?: $Maybe<string>;
   branchID?: $Maybe<string>;
   clearBranch?: $Maybe<boolean>;
   addLoanIDs?: $Maybe<Array<string>>;
-}
+};
 
 /** `UpdateBranchInput`. */
-export interface UpdateBranchInput {
+export type UpdateBranchInput = {
   name?: $Maybe<string>;
   addCopyIDs?: $Maybe<Array<string>>;
   removeCopyIDs?: $Maybe<Array<string>>;
@@ -864,17 +864,17 @@ export interface UpdateBranchInput {
   addMemberIDs?: $Maybe<Array<string>>;
   removeMemberIDs?: $Maybe<Array<string>>;
   clearMembers?: $Maybe<boolean>;
-}
+};
 
 /** `UpdateLoanInput`. */
-export interface UpdateLoanInput {
+export type UpdateLoanInput = {
   due?: $Maybe<Date>;
   copyID?: $Maybe<string>;
   memberID?: $Maybe<string>;
-}
+};
 
 /** `UpdateMemberInput`. */
-export interface UpdateMemberInput {
+export type UpdateMemberInput = {
   age?: $Maybe<number>;
   clearAge?: $Maybe<boolean>;
   favouriteCopyID?: $Maybe<string>;
@@ -883,20 +883,20 @@ export interface UpdateMemberInput {
   removeBranchIDs?: $Maybe<Array<string>>;
   clearBranches?: $Maybe<boolean>;
   addLoanIDs?: $Maybe<Array<string>>;
-}
+};
 
 /** `UpdatePublisherInput`. */
-export interface UpdatePublisherInput {
+export type UpdatePublisherInput = {
   name?: $Maybe<string>;
-}
+};
 
 /** `UpdateTitleInput`. */
-export interface UpdateTitleInput {
+export type UpdateTitleInput = {
   name?: $Maybe<string>;
   publisherID?: $Maybe<string>;
   clearPublisher?: $Maybe<boolean>;
   addCopyIDs?: $Maybe<Array<string>>;
-}
+};
 
 /**
  * The user resolver map `createSchema({ resolvers })` takes: every generated field typed, and

@@ -82,16 +82,16 @@ export interface ArticleEdgeResolvers {
 }
 
 /** `ArticleOrder`. */
-export interface ArticleOrder {
+export type ArticleOrder = {
   direction?: OrderDirection;
   field: ArticleOrderField;
-}
+};
 
 /** `ArticleOrderField`, as resolvers see it (entity values). */
 export type ArticleOrderField = "TITLE" | "CREATED_AT" | "UPDATED_AT";
 
 /** `ArticleWhereInput`. */
-export interface ArticleWhereInput {
+export type ArticleWhereInput = {
   not?: $Maybe<ArticleWhereInput>;
   and?: $Maybe<Array<ArticleWhereInput>>;
   or?: $Maybe<Array<ArticleWhereInput>>;
@@ -183,7 +183,7 @@ export interface ArticleWhereInput {
   hasFavoritedByWith?: $Maybe<Array<UserWhereInput>>;
   hasComments?: $Maybe<boolean>;
   hasCommentsWith?: $Maybe<Array<CommentWhereInput>>;
-}
+};
 
 /** `Comment`: the entity. */
 export type Comment = $EntityOf<typeof nodeTypes.Comment.entity>;
@@ -224,16 +224,16 @@ export interface CommentEdgeResolvers {
 }
 
 /** `CommentOrder`. */
-export interface CommentOrder {
+export type CommentOrder = {
   direction?: OrderDirection;
   field: CommentOrderField;
-}
+};
 
 /** `CommentOrderField`, as resolvers see it (entity values). */
 export type CommentOrderField = "CREATED_AT";
 
 /** `CommentWhereInput`. */
-export interface CommentWhereInput {
+export type CommentWhereInput = {
   not?: $Maybe<CommentWhereInput>;
   and?: $Maybe<Array<CommentWhereInput>>;
   or?: $Maybe<Array<CommentWhereInput>>;
@@ -278,7 +278,7 @@ export interface CommentWhereInput {
   hasAuthorWith?: $Maybe<Array<UserWhereInput>>;
   hasArticle?: $Maybe<boolean>;
   hasArticleWith?: $Maybe<Array<ArticleWhereInput>>;
-}
+};
 
 /** `Node`: one of its implementations. */
 export type Node = Article | Comment | Tag | User;
@@ -398,16 +398,16 @@ export interface TagEdgeResolvers {
 }
 
 /** `TagOrder`. */
-export interface TagOrder {
+export type TagOrder = {
   direction?: OrderDirection;
   field: TagOrderField;
-}
+};
 
 /** `TagOrderField`, as resolvers see it (entity values). */
 export type TagOrderField = "NAME";
 
 /** `TagWhereInput`. */
-export interface TagWhereInput {
+export type TagWhereInput = {
   not?: $Maybe<TagWhereInput>;
   and?: $Maybe<Array<TagWhereInput>>;
   or?: $Maybe<Array<TagWhereInput>>;
@@ -434,7 +434,7 @@ export interface TagWhereInput {
   nameContainsFold?: $Maybe<string>;
   hasArticles?: $Maybe<boolean>;
   hasArticlesWith?: $Maybe<Array<ArticleWhereInput>>;
-}
+};
 
 /** `User`: the entity. */
 export type User = $EntityOf<typeof nodeTypes.User.entity>;
@@ -519,16 +519,16 @@ export interface UserEdgeResolvers {
 }
 
 /** `UserOrder`. */
-export interface UserOrder {
+export type UserOrder = {
   direction?: OrderDirection;
   field: UserOrderField;
-}
+};
 
 /** `UserOrderField`, as resolvers see it (entity values). */
 export type UserOrderField = "USERNAME";
 
 /** `UserWhereInput`. */
-export interface UserWhereInput {
+export type UserWhereInput = {
   not?: $Maybe<UserWhereInput>;
   and?: $Maybe<Array<UserWhereInput>>;
   or?: $Maybe<Array<UserWhereInput>>;
@@ -604,7 +604,7 @@ export interface UserWhereInput {
   hasArticlesWith?: $Maybe<Array<ArticleWhereInput>>;
   hasFavorites?: $Maybe<boolean>;
   hasFavoritesWith?: $Maybe<Array<ArticleWhereInput>>;
-}
+};
 
 /**
  * The user resolver map `createSchema({ resolvers })` takes: every generated field typed, and

@@ -34,12 +34,12 @@ export interface AddressResolvers {
 }
 
 /** `AddressInput`. */
-export interface AddressInput {
+export type AddressInput = {
   street: string;
   city: string;
   zip?: $Maybe<string>;
   geo?: $Maybe<GeoInput>;
-}
+};
 
 /** `Author`: the entity. */
 export type Author = $EntityOf<typeof nodeTypes.Author.entity>;
@@ -81,16 +81,16 @@ export interface AuthorEdgeResolvers {
 }
 
 /** `AuthorOrder`. */
-export interface AuthorOrder {
+export type AuthorOrder = {
   direction?: OrderDirection;
   field: AuthorOrderField;
-}
+};
 
 /** `AuthorOrderField`, as resolvers see it (entity values). */
 export type AuthorOrderField = "NAME";
 
 /** `AuthorWhereInput`. */
-export interface AuthorWhereInput {
+export type AuthorWhereInput = {
   not?: $Maybe<AuthorWhereInput>;
   and?: $Maybe<Array<AuthorWhereInput>>;
   or?: $Maybe<Array<AuthorWhereInput>>;
@@ -129,7 +129,7 @@ export interface AuthorWhereInput {
   hasBooksWith?: $Maybe<Array<BookWhereInput>>;
   hasContributions?: $Maybe<boolean>;
   hasContributionsWith?: $Maybe<Array<ContributionWhereInput>>;
-}
+};
 
 /** `Book`: the entity. */
 export type Book = $EntityOf<typeof nodeTypes.Book.entity>;
@@ -145,7 +145,7 @@ export interface BookResolvers {
 }
 
 /** `BookWhereInput`. */
-export interface BookWhereInput {
+export type BookWhereInput = {
   not?: $Maybe<BookWhereInput>;
   and?: $Maybe<Array<BookWhereInput>>;
   or?: $Maybe<Array<BookWhereInput>>;
@@ -208,7 +208,7 @@ export interface BookWhereInput {
   pagesNotNil?: $Maybe<boolean>;
   hasContributions?: $Maybe<boolean>;
   hasContributionsWith?: $Maybe<Array<ContributionWhereInput>>;
-}
+};
 
 /** `CardPayment`: the entity. */
 export type CardPayment = $EntityOf<typeof nodeTypes.CardPayment.entity>;
@@ -235,7 +235,7 @@ export interface ContributionResolvers {
 }
 
 /** `ContributionWhereInput`. */
-export interface ContributionWhereInput {
+export type ContributionWhereInput = {
   not?: $Maybe<ContributionWhereInput>;
   and?: $Maybe<Array<ContributionWhereInput>>;
   or?: $Maybe<Array<ContributionWhereInput>>;
@@ -265,38 +265,38 @@ export interface ContributionWhereInput {
   hasBookWith?: $Maybe<Array<BookWhereInput>>;
   hasAuthor?: $Maybe<boolean>;
   hasAuthorWith?: $Maybe<Array<AuthorWhereInput>>;
-}
+};
 
 /** `ContributorRole`, as resolvers see it (entity values). */
 export type ContributorRole = "author" | "editor" | "translator";
 
 /** `CreateAuthorInput`. */
-export interface CreateAuthorInput {
+export type CreateAuthorInput = {
   name: string;
   mentorID?: $Maybe<string>;
   menteeIDs?: $Maybe<Array<string>>;
   bookIDs?: $Maybe<Array<string>>;
   contributionIDs?: $Maybe<Array<string>>;
-}
+};
 
 /** `CreateCardPaymentInput`. */
-export interface CreateCardPaymentInput {
+export type CreateCardPaymentInput = {
   amount: string;
   paidAt?: $Maybe<Date>;
   cardLast4: string;
   orderID: string;
-}
+};
 
 /** `CreateContributionInput`. */
-export interface CreateContributionInput {
+export type CreateContributionInput = {
   role?: $Maybe<ContributorRole>;
   position?: $Maybe<number>;
   bookID: string;
   authorID: string;
-}
+};
 
 /** `CreateCustomerInput`. */
-export interface CreateCustomerInput {
+export type CreateCustomerInput = {
   name: string;
   email: string;
   bio?: $Maybe<string>;
@@ -317,10 +317,10 @@ export interface CreateCustomerInput {
   referralIDs?: $Maybe<Array<string>>;
   friendIDs?: $Maybe<Array<string>>;
   orderIDs?: $Maybe<Array<string>>;
-}
+};
 
 /** `CreateOrderInput`. */
-export interface CreateOrderInput {
+export type CreateOrderInput = {
   status?: $Maybe<OrderStatus>;
   tier?: $Maybe<Tier>;
   placedAt?: $Maybe<Date>;
@@ -329,23 +329,23 @@ export interface CreateOrderInput {
   parcels?: $Maybe<Array<ParcelInput>>;
   customerID: string;
   paymentIDs?: $Maybe<Array<string>>;
-}
+};
 
 /** `CreateShipmentInput`. */
-export interface CreateShipmentInput {
+export type CreateShipmentInput = {
   carrier: string;
   trackingCode?: $Maybe<string>;
   orderID: string;
-}
+};
 
 /** `CreateTransferPaymentInput`. */
-export interface CreateTransferPaymentInput {
+export type CreateTransferPaymentInput = {
   amount: string;
   paidAt?: $Maybe<Date>;
   iban: string;
   reference?: $Maybe<string>;
   orderID: string;
-}
+};
 
 /** `Customer`: the entity. */
 export type Customer = $EntityOf<typeof nodeTypes.Customer.entity>;
@@ -424,16 +424,16 @@ export interface CustomerEdgeResolvers {
 }
 
 /** `CustomerOrder`. */
-export interface CustomerOrder {
+export type CustomerOrder = {
   direction?: OrderDirection;
   field: CustomerOrderField;
-}
+};
 
 /** `CustomerOrderField`, as resolvers see it (entity values). */
 export type CustomerOrderField = "NAME" | "POINTS";
 
 /** `CustomerWhereInput`. */
-export interface CustomerWhereInput {
+export type CustomerWhereInput = {
   not?: $Maybe<CustomerWhereInput>;
   and?: $Maybe<Array<CustomerWhereInput>>;
   or?: $Maybe<Array<CustomerWhereInput>>;
@@ -659,7 +659,7 @@ export interface CustomerWhereInput {
   hasFriendsWith?: $Maybe<Array<CustomerWhereInput>>;
   hasOrders?: $Maybe<boolean>;
   hasOrdersWith?: $Maybe<Array<OrderWhereInput>>;
-}
+};
 
 /** `Gadget`: the entity. */
 export type Gadget = $EntityOf<typeof nodeTypes.Gadget.entity>;
@@ -685,10 +685,10 @@ export interface GeoResolvers {
 }
 
 /** `GeoInput`. */
-export interface GeoInput {
+export type GeoInput = {
   lat: number;
   lng: number;
-}
+};
 
 /** `Interest`, as resolvers see it (entity values). */
 export type Interest = "books" | "gadgets" | "music";
@@ -890,10 +890,10 @@ export interface OrderEdgeResolvers {
 }
 
 /** `OrderOrder`. */
-export interface OrderOrder {
+export type OrderOrder = {
   direction?: OrderDirection;
   field: OrderOrderField;
-}
+};
 
 /** `OrderOrderField`, as resolvers see it (entity values). */
 export type OrderOrderField = "PLACED_AT";
@@ -902,7 +902,7 @@ export type OrderOrderField = "PLACED_AT";
 export type OrderStatus = "placed" | "paid" | "shipped";
 
 /** `OrderWhereInput`. */
-export interface OrderWhereInput {
+export type OrderWhereInput = {
   not?: $Maybe<OrderWhereInput>;
   and?: $Maybe<Array<OrderWhereInput>>;
   or?: $Maybe<Array<OrderWhereInput>>;
@@ -954,7 +954,7 @@ export interface OrderWhereInput {
   hasShipmentWith?: $Maybe<Array<ShipmentWhereInput>>;
   hasPayments?: $Maybe<boolean>;
   hasPaymentsWith?: $Maybe<Array<PaymentWhereInput>>;
-}
+};
 
 /** `PageInfo`, as resolvers return it. */
 export interface PageInfo {
@@ -987,11 +987,11 @@ export interface ParcelResolvers {
 }
 
 /** `ParcelInput`. */
-export interface ParcelInput {
+export type ParcelInput = {
   weightGrams: number;
   label?: $Maybe<string>;
   size?: $Maybe<ParcelSize>;
-}
+};
 
 /** `ParcelSize`, as resolvers see it (entity values). */
 export type ParcelSize = "S" | "M" | "L";
@@ -1026,16 +1026,16 @@ export interface PaymentEdgeResolvers {
 }
 
 /** `PaymentOrder`. */
-export interface PaymentOrder {
+export type PaymentOrder = {
   direction?: OrderDirection;
   field: PaymentOrderField;
-}
+};
 
 /** `PaymentOrderField`, as resolvers see it (entity values). */
 export type PaymentOrderField = "AMOUNT";
 
 /** `PaymentWhereInput`. */
-export interface PaymentWhereInput {
+export type PaymentWhereInput = {
   not?: $Maybe<PaymentWhereInput>;
   and?: $Maybe<Array<PaymentWhereInput>>;
   or?: $Maybe<Array<PaymentWhereInput>>;
@@ -1074,7 +1074,7 @@ export interface PaymentWhereInput {
   orderIDNotIn?: $Maybe<Array<string>>;
   hasOrder?: $Maybe<boolean>;
   hasOrderWith?: $Maybe<Array<OrderWhereInput>>;
-}
+};
 
 /** `Priority`, as resolvers see it (entity values). */
 export type Priority = 1 | 2 | 3;
@@ -1109,16 +1109,16 @@ export interface ProductEdgeResolvers {
 }
 
 /** `ProductOrder`. */
-export interface ProductOrder {
+export type ProductOrder = {
   direction?: OrderDirection;
   field: ProductOrderField;
-}
+};
 
 /** `ProductOrderField`, as resolvers see it (entity values). */
 export type ProductOrderField = "NAME";
 
 /** `ProductWhereInput`. */
-export interface ProductWhereInput {
+export type ProductWhereInput = {
   not?: $Maybe<ProductWhereInput>;
   and?: $Maybe<Array<ProductWhereInput>>;
   or?: $Maybe<Array<ProductWhereInput>>;
@@ -1156,7 +1156,7 @@ export interface ProductWhereInput {
   priceHasSuffix?: $Maybe<string>;
   priceEqualFold?: $Maybe<string>;
   priceContainsFold?: $Maybe<string>;
-}
+};
 
 /** Arguments of `Query.node`. */
 export interface QueryNodeArgs {
@@ -1277,7 +1277,7 @@ export interface ShipmentEdgeResolvers {
 }
 
 /** `ShipmentWhereInput`. */
-export interface ShipmentWhereInput {
+export type ShipmentWhereInput = {
   not?: $Maybe<ShipmentWhereInput>;
   and?: $Maybe<Array<ShipmentWhereInput>>;
   or?: $Maybe<Array<ShipmentWhereInput>>;
@@ -1323,7 +1323,7 @@ export interface ShipmentWhereInput {
   orderIDNotIn?: $Maybe<Array<string>>;
   hasOrder?: $Maybe<boolean>;
   hasOrderWith?: $Maybe<Array<OrderWhereInput>>;
-}
+};
 
 /** `Tier`, as resolvers see it (entity values). */
 export type Tier = "bronze" | "silver" | "gold";
@@ -1342,7 +1342,7 @@ export interface TransferPaymentResolvers {
 }
 
 /** `UpdateAuthorInput`. */
-export interface UpdateAuthorInput {
+export type UpdateAuthorInput = {
   name?: $Maybe<string>;
   mentorID?: $Maybe<string>;
   clearMentor?: $Maybe<boolean>;
@@ -1353,25 +1353,25 @@ export interface UpdateAuthorInput {
   removeBookIDs?: $Maybe<Array<string>>;
   clearBooks?: $Maybe<boolean>;
   addContributionIDs?: $Maybe<Array<string>>;
-}
+};
 
 /** `UpdateCardPaymentInput`. */
-export interface UpdateCardPaymentInput {
+export type UpdateCardPaymentInput = {
   amount?: $Maybe<string>;
   paidAt?: $Maybe<Date>;
   cardLast4?: $Maybe<string>;
   orderID?: $Maybe<string>;
-}
+};
 
 /** `UpdateContributionInput`. */
-export interface UpdateContributionInput {
+export type UpdateContributionInput = {
   role?: $Maybe<ContributorRole>;
   position?: $Maybe<number>;
   clearPosition?: $Maybe<boolean>;
-}
+};
 
 /** `UpdateCustomerInput`. */
-export interface UpdateCustomerInput {
+export type UpdateCustomerInput = {
   name?: $Maybe<string>;
   email?: $Maybe<string>;
   bio?: $Maybe<string>;
@@ -1404,10 +1404,10 @@ export interface UpdateCustomerInput {
   removeFriendIDs?: $Maybe<Array<string>>;
   clearFriends?: $Maybe<boolean>;
   addOrderIDs?: $Maybe<Array<string>>;
-}
+};
 
 /** `UpdateOrderInput`. */
-export interface UpdateOrderInput {
+export type UpdateOrderInput = {
   status?: $Maybe<OrderStatus>;
   tier?: $Maybe<Tier>;
   clearTier?: $Maybe<boolean>;
@@ -1420,24 +1420,24 @@ export interface UpdateOrderInput {
   addPaymentIDs?: $Maybe<Array<string>>;
   removePaymentIDs?: $Maybe<Array<string>>;
   clearPayments?: $Maybe<boolean>;
-}
+};
 
 /** `UpdateShipmentInput`. */
-export interface UpdateShipmentInput {
+export type UpdateShipmentInput = {
   carrier?: $Maybe<string>;
   trackingCode?: $Maybe<string>;
   clearTrackingCode?: $Maybe<boolean>;
-}
+};
 
 /** `UpdateTransferPaymentInput`. */
-export interface UpdateTransferPaymentInput {
+export type UpdateTransferPaymentInput = {
   amount?: $Maybe<string>;
   paidAt?: $Maybe<Date>;
   iban?: $Maybe<string>;
   reference?: $Maybe<string>;
   clearReference?: $Maybe<boolean>;
   orderID?: $Maybe<string>;
-}
+};
 
 /**
  * The user resolver map `createSchema({ resolvers })` takes: every generated field typed, and

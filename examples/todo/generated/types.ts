@@ -68,10 +68,10 @@ export interface CategoryEdgeResolvers {
 }
 
 /** `CategoryOrder`. */
-export interface CategoryOrder {
+export type CategoryOrder = {
   direction?: OrderDirection;
   field: CategoryOrderField;
-}
+};
 
 /** `CategoryOrderField`, as resolvers see it (entity values). */
 export type CategoryOrderField = "TEXT" | "STATUS" | "COUNT" | "TODOS_COUNT";
@@ -80,7 +80,7 @@ export type CategoryOrderField = "TEXT" | "STATUS" | "COUNT" | "TODOS_COUNT";
 export type CategoryStatus = "ENABLED" | "DISABLED";
 
 /** `CategoryWhereInput`. */
-export interface CategoryWhereInput {
+export type CategoryWhereInput = {
   not?: $Maybe<CategoryWhereInput>;
   and?: $Maybe<Array<CategoryWhereInput>>;
   or?: $Maybe<Array<CategoryWhereInput>>;
@@ -131,34 +131,34 @@ export interface CategoryWhereInput {
   countNotNil?: $Maybe<boolean>;
   hasTodos?: $Maybe<boolean>;
   hasTodosWith?: $Maybe<Array<TodoWhereInput>>;
-}
+};
 
 /** `CreateCategoryInput`. */
-export interface CreateCategoryInput {
+export type CreateCategoryInput = {
   text: string;
   status: CategoryStatus;
   weight?: $Maybe<number>;
   count?: $Maybe<string>;
   config?: $Maybe<unknown>;
   todoIDs?: $Maybe<Array<string>>;
-}
+};
 
 /** `CreateTodoInput`. */
-export interface CreateTodoInput {
+export type CreateTodoInput = {
   status: TodoStatus;
   priority?: $Maybe<number>;
   text: string;
   parentID?: $Maybe<string>;
   childIDs?: $Maybe<Array<string>>;
   categoryID?: $Maybe<string>;
-}
+};
 
 /** `CreateUserInput`. */
-export interface CreateUserInput {
+export type CreateUserInput = {
   name?: $Maybe<string>;
   admin?: $Maybe<boolean>;
   groupIDs?: $Maybe<Array<string>>;
-}
+};
 
 /** `Group`: the entity. */
 export type Group = $EntityOf<typeof nodeTypes.Group.entity>;
@@ -207,16 +207,16 @@ export interface GroupEdgeResolvers {
 }
 
 /** `GroupOrder`. */
-export interface GroupOrder {
+export type GroupOrder = {
   direction?: OrderDirection;
   field: GroupOrderField;
-}
+};
 
 /** `GroupOrderField`, as resolvers see it (entity values). */
 export type GroupOrderField = "USERS_COUNT";
 
 /** `GroupWhereInput`. */
-export interface GroupWhereInput {
+export type GroupWhereInput = {
   not?: $Maybe<GroupWhereInput>;
   and?: $Maybe<Array<GroupWhereInput>>;
   or?: $Maybe<Array<GroupWhereInput>>;
@@ -243,7 +243,7 @@ export interface GroupWhereInput {
   nameContainsFold?: $Maybe<string>;
   hasUsers?: $Maybe<boolean>;
   hasUsersWith?: $Maybe<Array<UserWhereInput>>;
-}
+};
 
 /** Arguments of `Mutation.createCategory`. */
 export interface MutationCreateCategoryArgs {
@@ -422,10 +422,10 @@ export interface TodoEdgeResolvers {
 }
 
 /** `TodoOrder`. */
-export interface TodoOrder {
+export type TodoOrder = {
   direction?: OrderDirection;
   field: TodoOrderField;
-}
+};
 
 /** `TodoOrderField`, as resolvers see it (entity values). */
 export type TodoOrderField =
@@ -442,7 +442,7 @@ export type TodoOrderField =
 export type TodoStatus = "IN_PROGRESS" | "COMPLETED" | "PENDING";
 
 /** `TodoWhereInput`. */
-export interface TodoWhereInput {
+export type TodoWhereInput = {
   not?: $Maybe<TodoWhereInput>;
   and?: $Maybe<Array<TodoWhereInput>>;
   or?: $Maybe<Array<TodoWhereInput>>;
@@ -505,10 +505,10 @@ export interface TodoWhereInput {
   hasChildrenWith?: $Maybe<Array<TodoWhereInput>>;
   hasCategory?: $Maybe<boolean>;
   hasCategoryWith?: $Maybe<Array<CategoryWhereInput>>;
-}
+};
 
 /** `UpdateCategoryInput`. */
-export interface UpdateCategoryInput {
+export type UpdateCategoryInput = {
   text?: $Maybe<string>;
   status?: $Maybe<CategoryStatus>;
   weight?: $Maybe<number>;
@@ -520,10 +520,10 @@ export interface UpdateCategoryInput {
   addTodoIDs?: $Maybe<Array<string>>;
   removeTodoIDs?: $Maybe<Array<string>>;
   clearTodos?: $Maybe<boolean>;
-}
+};
 
 /** `UpdateTodoInput`. */
-export interface UpdateTodoInput {
+export type UpdateTodoInput = {
   status?: $Maybe<TodoStatus>;
   priority?: $Maybe<number>;
   text?: $Maybe<string>;
@@ -534,16 +534,16 @@ export interface UpdateTodoInput {
   clearChildren?: $Maybe<boolean>;
   categoryID?: $Maybe<string>;
   clearCategory?: $Maybe<boolean>;
-}
+};
 
 /** `UpdateUserInput`. */
-export interface UpdateUserInput {
+export type UpdateUserInput = {
   name?: $Maybe<string>;
   admin?: $Maybe<boolean>;
   addGroupIDs?: $Maybe<Array<string>>;
   removeGroupIDs?: $Maybe<Array<string>>;
   clearGroups?: $Maybe<boolean>;
-}
+};
 
 /** `User`: the entity. */
 export type User = $EntityOf<typeof nodeTypes.User.entity>;
@@ -594,16 +594,16 @@ export interface UserEdgeResolvers {
 }
 
 /** `UserOrder`. */
-export interface UserOrder {
+export type UserOrder = {
   direction?: OrderDirection;
   field: UserOrderField;
-}
+};
 
 /** `UserOrderField`, as resolvers see it (entity values). */
 export type UserOrderField = "NAME" | "GROUPS_COUNT";
 
 /** `UserWhereInput`. */
-export interface UserWhereInput {
+export type UserWhereInput = {
   not?: $Maybe<UserWhereInput>;
   and?: $Maybe<Array<UserWhereInput>>;
   or?: $Maybe<Array<UserWhereInput>>;
@@ -640,7 +640,7 @@ export interface UserWhereInput {
   adminNEQ?: $Maybe<boolean>;
   hasGroups?: $Maybe<boolean>;
   hasGroupsWith?: $Maybe<Array<GroupWhereInput>>;
-}
+};
 
 /**
  * The user resolver map `createSchema({ resolvers })` takes: every generated field typed, and

@@ -63,7 +63,7 @@ export interface CategoryEdgeResolvers {
 }
 
 /** `CategoryWhereInput`. */
-export interface CategoryWhereInput {
+export type CategoryWhereInput = {
   not?: $Maybe<CategoryWhereInput>;
   and?: $Maybe<Array<CategoryWhereInput>>;
   or?: $Maybe<Array<CategoryWhereInput>>;
@@ -90,7 +90,7 @@ export interface CategoryWhereInput {
   textContainsFold?: $Maybe<string>;
   hasTodos?: $Maybe<boolean>;
   hasTodosWith?: $Maybe<Array<TodoWhereInput>>;
-}
+};
 
 /** `Node`: one of its implementations. */
 export type Node = Category | Todo | User;
@@ -195,7 +195,7 @@ export interface TodoEdgeResolvers {
 }
 
 /** `TodoWhereInput`. */
-export interface TodoWhereInput {
+export type TodoWhereInput = {
   not?: $Maybe<TodoWhereInput>;
   and?: $Maybe<Array<TodoWhereInput>>;
   or?: $Maybe<Array<TodoWhereInput>>;
@@ -236,7 +236,7 @@ export interface TodoWhereInput {
   hasCategoryWith?: $Maybe<Array<CategoryWhereInput>>;
   hasOwner?: $Maybe<boolean>;
   hasOwnerWith?: $Maybe<Array<UserWhereInput>>;
-}
+};
 
 /** `User`: the entity. */
 export type User = $EntityOf<typeof nodeTypes.User.entity>;
@@ -275,7 +275,7 @@ export interface UserEdgeResolvers {
 }
 
 /** `UserWhereInput`. */
-export interface UserWhereInput {
+export type UserWhereInput = {
   not?: $Maybe<UserWhereInput>;
   and?: $Maybe<Array<UserWhereInput>>;
   or?: $Maybe<Array<UserWhereInput>>;
@@ -302,7 +302,7 @@ export interface UserWhereInput {
   nameContainsFold?: $Maybe<string>;
   hasTodos?: $Maybe<boolean>;
   hasTodosWith?: $Maybe<Array<TodoWhereInput>>;
-}
+};
 
 /**
  * The user resolver map `createSchema({ resolvers })` takes: every generated field typed, and

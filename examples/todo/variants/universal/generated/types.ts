@@ -63,7 +63,7 @@ export interface CategoryEdgeResolvers {
 }
 
 /** `CategoryWhereInput`. */
-export interface CategoryWhereInput {
+export type CategoryWhereInput = {
   not?: $Maybe<CategoryWhereInput>;
   and?: $Maybe<Array<CategoryWhereInput>>;
   or?: $Maybe<Array<CategoryWhereInput>>;
@@ -90,7 +90,7 @@ export interface CategoryWhereInput {
   textContainsFold?: $Maybe<string>;
   hasTodos?: $Maybe<boolean>;
   hasTodosWith?: $Maybe<Array<TodoWhereInput>>;
-}
+};
 
 /** `Node`: one of its implementations. */
 export type Node = Category | Todo;
@@ -184,7 +184,7 @@ export interface TodoEdgeResolvers {
 }
 
 /** `TodoWhereInput`. */
-export interface TodoWhereInput {
+export type TodoWhereInput = {
   not?: $Maybe<TodoWhereInput>;
   and?: $Maybe<Array<TodoWhereInput>>;
   or?: $Maybe<Array<TodoWhereInput>>;
@@ -217,7 +217,7 @@ export interface TodoWhereInput {
   categoryIDNotNil?: $Maybe<boolean>;
   hasCategory?: $Maybe<boolean>;
   hasCategoryWith?: $Maybe<Array<CategoryWhereInput>>;
-}
+};
 
 /**
  * The user resolver map `createSchema({ resolvers })` takes: every generated field typed, and
