@@ -467,8 +467,6 @@ class ModelBuilder {
     }
   }
 
-  /** Records an error on `type`'s property `prop` and abandons the property (or the type). */
-  /** The doc comment of `meta`'s property `prop` in its entity's module. */
   /** The doc comment of the entity (or embeddable) of `meta`. */
   #entityDoc(meta: EntityMetadata): string | undefined {
     const loaded = this.loaded.entities.find((e) => e.className === meta.className);
@@ -499,6 +497,7 @@ class ModelBuilder {
     return name === undefined ? undefined : this.loaded.metadata.get(name);
   }
 
+  /** Records an error on `type`'s property `prop` and abandons the property (or the type). */
   #fail(type: ModelType, prop: string, message: string): never {
     return this.diagnostics.fail({ file: type.file, entity: type.meta.className, prop, message });
   }
