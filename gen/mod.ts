@@ -142,7 +142,7 @@ export async function generate(
     ["node.ts", emitNode(model, runtime, out)],
     ["collection.ts", emitCollection(model, runtime)],
     ["edges.ts", emitEdges(model, runtime)],
-    ["pagination.ts", emitPagination(model, runtime)],
+    ["pagination.ts", emitPagination(model, runtime, schema)],
     ["enums.ts", emitEnums(model)],
     ["mutation_input.ts", emitMutationInput(model, runtime)],
     ["where_input.ts", emitWhereInput(model, runtime, schema)],

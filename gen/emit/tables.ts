@@ -4,12 +4,14 @@
  *
  * @module
  */
+import type { GraphQLSchema } from "graphql";
 import type {
   EdgeDescription,
   FieldDescription,
   OrderFieldDescription,
 } from "../../runtime/graph.ts";
 import type { Model, ModelEdge, ModelField, ModelOrderField } from "../model.ts";
+import { orderFieldName } from "../../runtime/names.ts";
 import { description, type OwnKeys, renderTables } from "./module.ts";
 
 const FIELD_OWN: OwnKeys<ModelField, FieldDescription> = {
@@ -92,12 +94,17 @@ export function emitEdges(model: Model, runtime: string): string {
   );
 }
 
-/** `pagination.ts`: order fields per type, and the root connection field of each type. */
-export function emitPagination(model: Model, runtime: string): string {
+/**
+ * `pagination.ts`: order fields per type, and the root connection field of each type.
+ *
+ * @param schema the generated schema: a type whose `<T>OrderField` it left out gets none
+ */
+export function emitPagination(model: Model, runtime: string, schema: GraphQLSchema): string {
+  // A type whose `<T>Order` the schema left out (nothing pages it) has no order field to read.
   const orderFields = Object.fromEntries(model.types.map((t) => [
     t.name,
     Object.fromEntries(
-      t.orderFields.map((o) => [
+      (schema.getType(orderFieldName(t.name)) ? t.orderFields : []).map((o) => [
         o.name,
         description<ModelOrderField, OrderFieldDescription>(o, ORDER_OWN),
       ]),

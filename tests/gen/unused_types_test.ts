@@ -2,9 +2,10 @@
  * No unused generated types: in every example's generated SDL each named type is reachable from
  * `Query`, `Mutation` or a node type (what `node(id:)` returns), walking field types, arguments,
  * interfaces, implementations and input fields (a connection, order or where input of a type no
- * field pages, an enum no field uses, an input no mutation takes would be left over); and the
+ * field pages, an enum no field uses, an input no mutation takes would be left over); the
  * generated resolver map covers only types and fields the SDL has (graphql-tools refuses a
- * resolver of a type the schema lacks).
+ * resolver of a type the schema lacks); and the generated tables describe only the where inputs
+ * and order fields the SDL has.
  */
 import { assert, assertEquals } from "@std/assert";
 import {
@@ -12,6 +13,7 @@ import {
   getNamedType,
   type GraphQLNamedType,
   type GraphQLSchema,
+  isEnumType,
   isInputObjectType,
   isInterfaceType,
   isIntrospectionType,
@@ -20,6 +22,7 @@ import {
   isUnionType,
 } from "graphql";
 import { fromFileUrl, join } from "@std/path";
+import type { Graph } from "../../runtime/graph.ts";
 
 const root = fromFileUrl(new URL("../../", import.meta.url));
 const EXAMPLES = [
@@ -83,7 +86,17 @@ for (const example of EXAMPLES) {
     const generated = join(root, "examples", example, "generated");
     const schema = buildSchema(await Deno.readTextFile(join(generated, "schema.graphql")));
     assertEquals(unreferenced(schema), []);
-    const { resolvers } = await import(join(generated, "mod.ts"));
+    const { graph, resolvers } = await import(join(generated, "mod.ts"));
+    // The tables describe only inputs the schema has: where inputs, order fields.
+    for (const type of Object.values(graph.types as Graph["types"])) {
+      if (type.where) assert(schema.getType(type.where.name), type.where.name);
+      const orderField = schema.getType(`${type.name}OrderField`);
+      assertEquals(
+        Object.keys(type.orderFields).sort(),
+        isEnumType(orderField) ? orderField.getValues().map((v) => v.name).sort() : [],
+        `${type.name}'s order fields`,
+      );
+    }
     for (const [typeName, fields] of Object.entries(resolvers())) {
       const type = schema.getType(typeName);
       assert(type, `resolvers of ${typeName}, which the SDL does not have`);
