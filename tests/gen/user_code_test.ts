@@ -2,11 +2,12 @@
  * Generated modules for user code: `Resolvers` types user resolvers
  * by parent, arguments, result and context, an unknown type or field is a type error, and the
  * types and fields of the user's own SDL type-check once declared in `Resolvers<Extra>` /
- * `createSchema<Extra>` (a file that is right type-checks; each wrong line is a type error), and the API imports and builds its schema without reading any file (the SDL is
+ * `createSchema<Extra>` (a file that is right type-checks; each wrong line is a type error; so do
+ * README's "Typed user resolvers" examples, against the blog example), and the API imports and builds its schema without reading any file (the SDL is
  * embedded; `schema.graphql` is the same text, for tools).
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import { fromFileUrl, join } from "@std/path";
+import { fromFileUrl, join, toFileUrl } from "@std/path";
 
 const root = fromFileUrl(new URL("../../", import.meta.url));
 const fixture = join(root, "tests/gen/fixtures/typed_resolvers/user.ts");
@@ -71,4 +72,37 @@ Deno.test("self-contained output: the generated API builds its schema with every
     typeDefs,
     await Deno.readTextFile(join(root, "examples/blog/generated/schema.graphql")),
   );
+});
+
+Deno.test("README's Typed user resolvers examples type-check against the blog example", async () => {
+  const readme = await Deno.readTextFile(join(root, "README.md"));
+  const start = readme.indexOf("### Typed user resolvers");
+  const section = readme.slice(start, readme.indexOf("\n#", start + 1));
+  const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+  assertEquals(blocks.length, 2);
+  const dir = await Deno.makeTempDir({ prefix: "mikrogql_readme_resolvers_" });
+  try {
+    // What the examples import: the user's generated module and entities (here the blog's).
+    const reexport = (path: string) => `export * from "${toFileUrl(join(root, path))}";\n`;
+    await Deno.mkdir(join(dir, "generated"));
+    await Deno.mkdir(join(dir, "entities"));
+    await Deno.writeTextFile(
+      join(dir, "generated/mod.ts"),
+      reexport("examples/blog/generated/mod.ts"),
+    );
+    await Deno.writeTextFile(
+      join(dir, "entities/post.ts"),
+      reexport("examples/blog/entities/post.ts"),
+    );
+    const files = blocks.map((_, i) => join(dir, `block_${i}.ts`));
+    for (const [i, file] of files.entries()) await Deno.writeTextFile(file, blocks[i]);
+    const result = await new Deno.Command(Deno.execPath(), {
+      args: ["check", "--quiet", "--config", join(root, "deno.json"), ...files],
+      cwd: dir,
+      stderr: "piped",
+    }).output();
+    assert(result.success, new TextDecoder().decode(result.stderr));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
