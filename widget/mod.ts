@@ -10,7 +10,7 @@
  *
  * @module
  */
-export { searchBox } from "./initializer.ts";
+export { searchBox, type SearchBoxInstance } from "./initializer.ts";
 export { SearchBox, type SearchBoxProps } from "./ui/search_box.ts";
 export { html } from "./ui/html.ts";
 export type {

@@ -156,12 +156,19 @@ export interface SearchBoxOptions {
   /** Recent searches kept once a favorite exists; default 4. */
   recentSearchesWithFavoritesLimit?: number;
   /**
-   * Colour scheme. `"light"` (default): light, dark only under
-   * `html[data-theme=dark]`, as DocSearch; `"auto"`: also dark when the OS
-   * prefers a dark scheme (`prefers-color-scheme: dark`), unless
-   * `html[data-theme=light]`.
+   * Colour scheme. Left out: light, dark under `html[data-theme=dark]` (the
+   * page's choice). `"light"` or `"dark"`: sets `data-theme` on the page's
+   * `html` element while the search box is mounted (restored on `destroy`),
+   * as DocSearch 4.7.1 does. `"auto"`: also dark when the OS prefers a dark
+   * scheme (`prefers-color-scheme: dark`), unless `html[data-theme=light]`.
    */
-  theme?: "light" | "auto";
+  theme?: "light" | "dark" | "auto";
+  /** Called once the search box is mounted (the button is there, the shortcuts work). */
+  onReady?: () => void;
+  /** Called when the modal opens. */
+  onOpen?: () => void;
+  /** Called when the modal closes. */
+  onClose?: () => void;
 }
 
 /** The options with defaults applied and validated. */
@@ -185,7 +192,10 @@ export interface ResolvedOptions {
   maxResultsPerGroup: number;
   recentSearchesLimit: number;
   recentSearchesWithFavoritesLimit: number;
-  theme: "light" | "auto";
+  theme?: "light" | "dark" | "auto";
+  onReady: (() => void) | null;
+  onOpen: (() => void) | null;
+  onClose: (() => void) | null;
 }
 
 const identity = <T>(value: T) => value;
@@ -228,9 +238,9 @@ export function resolveOptions(options: SearchBoxOptions): ResolvedOptions {
   for (const method of ["navigate", "navigateNewTab", "navigateNewWindow"]) {
     fn(navigator as Record<string, unknown>, method, "navigator.");
   }
-  const theme = options.theme ?? "light";
-  if (theme !== "light" && theme !== "auto") {
-    throw new Error(`\`theme\` must be "light" or "auto", got ${JSON.stringify(theme)}`);
+  const theme = options.theme;
+  if (theme && !["light", "dark", "auto"].includes(theme)) {
+    throw new Error(`\`theme\` must be "light", "dark" or "auto", got ${JSON.stringify(theme)}`);
   }
   const shortcuts = {
     "Ctrl/Cmd+K": true,
@@ -273,6 +283,9 @@ export function resolveOptions(options: SearchBoxOptions): ResolvedOptions {
       4,
     ),
     theme,
+    onReady: fn(o, "onReady"),
+    onOpen: fn(o, "onOpen"),
+    onClose: fn(o, "onClose"),
   };
 }
 

@@ -88,7 +88,8 @@ export interface SearchPageOptions {
 /**
  * A page of `site` in a fresh browser context (own storage) with the search
  * box mounted by the page's own bootstrap options plus `extra` (Ask AI off
- * unless `extra` sets `askAi`); the page has `window.__destroy`.
+ * unless `extra` sets `askAi`); the page has the instance as `window.__box`
+ * and its `destroy` as `window.__destroy`.
  */
 export async function openSearchPage(
   browser: Browser,
@@ -104,9 +105,9 @@ export async function openSearchPage(
   await page.goto(`${site.url}${path}${path.includes("?") ? "&" : "?"}manual`);
   await page.waitForFunction(() => "searchBox" in globalThis);
   await page.evaluate(
-    `window.__destroy = searchBox({ ...docsSearchOptions, askAi: undefined, ${
+    `window.__box = searchBox({ ...docsSearchOptions, askAi: undefined, ${
       options.extra ?? ""
-    } })`,
+    } }); window.__destroy = __box.destroy`,
   );
   return page;
 }

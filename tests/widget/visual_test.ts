@@ -11,32 +11,17 @@
  * test prints.
  */
 import { assert, assertEquals } from "@std/assert";
-import { fromFileUrl, join } from "@std/path";
+import { join } from "@std/path";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser } from "../support/browser.ts";
-import { bundlePage, runDeno, startDocsSite } from "../support/docs_site.ts";
+import { startDocsSite } from "../support/docs_site.ts";
+import { buildDocSearch } from "../support/docsearch_v4.ts";
 import { DEFAULT_SEARCH_PARAMETERS } from "../../widget/search.ts";
 
-const ROOT = fromFileUrl(new URL("../..", import.meta.url));
 const ORIGIN = "http://visual.test";
 const QUERY = "search";
 const NO_RESULTS = "zzzxqj";
 const TOLERANCE_PX = 2;
-
-/** DocSearch v4's script and stylesheet, bundled into a temporary directory. */
-async function buildDocSearch(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "docsearch-v4-" });
-  const imports = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))).imports;
-  await bundlePage("tests/widget/fixtures/docsearch_v4.ts", join(dir, "docsearch.js"));
-  await runDeno([
-    "bundle",
-    "--quiet",
-    "--outdir",
-    dir,
-    `${imports["@docsearch/css"]}/dist/style.css`,
-  ]);
-  return dir;
-}
 
 const site = await startDocsSite();
 const docsearchDir = await buildDocSearch();

@@ -14,7 +14,7 @@
  * @module
  */
 import type { VNode } from "preact";
-import { useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { type ResolvedOptions, resolveOptions, type SearchBoxOptions } from "../options.ts";
 import { installShortcuts } from "../shortcuts.ts";
 import { SearchButton } from "./button.ts";
@@ -35,15 +35,26 @@ export interface SearchBoxProps extends SearchBoxOptions {
 let instances = 0;
 
 /**
+ * What {@link SearchBoxRoot} fills in for the initializer's instance while it
+ * renders: its `open` and `close`, and whether the modal is open.
+ */
+export interface SearchBoxHandle {
+  open?(): void;
+  close?(): void;
+  isOpen?: boolean;
+}
+
+/**
  * The search box for resolved options. The modal renders next to the button
  * (the initializer's `container`), or where `place` puts it (the component's
  * `portalContainer`; a function, so that the initializer's bundle leaves the
  * portal out).
  */
 export function SearchBoxRoot(
-  { options, place }: {
+  { options, place, handle = {} }: {
     options: ResolvedOptions;
     place?: (dialog: VNode) => VNode;
+    handle?: SearchBoxHandle;
   },
 ): VNode {
   const env = options.environment;
@@ -55,7 +66,7 @@ export function SearchBoxRoot(
   const openRef = useRef(open);
   openRef.current = open;
   const idPrefix = useMemo(() => `docsearch-${++instances}`, []);
-  const load = () => {
+  const load = (): undefined => {
     loadModal().then(setModal, () => setOpen(false));
   };
   const show = () => {
@@ -64,6 +75,9 @@ export function SearchBoxRoot(
     setOpen(true);
   };
   const close = () => setOpen(false);
+  handle.open = show;
+  handle.close = close;
+  handle.isOpen = open;
 
   // a layout effect: the shortcuts work as soon as `searchBox()` returns
   useLayoutEffect(() =>
@@ -75,16 +89,32 @@ export function SearchBoxRoot(
     }), [options]);
 
   useLayoutEffect(() => {
-    if (options.initialQuery) load();
-    else return whenIdle(env, load);
+    // `theme: "light" | "dark"` is the page's `data-theme` while mounted, as DocSearch sets it
+    const { theme } = options;
+    const root = env.document.documentElement.dataset;
+    const before = root.theme;
+    const set = theme && theme != "auto";
+    if (set) root.theme = theme;
+    const stop = options.initialQuery ? load() : whenIdle(env, load);
+    return () => {
+      stop?.();
+      if (set) before ? root.theme = before : delete root.theme;
+    };
   }, [options]);
+
+  // after `searchBox()` has returned its instance, as DocSearch calls it
+  useEffect(() => {
+    options.onReady?.();
+  }, []);
 
   useLayoutEffect(() => {
     if (!open) return;
+    options.onOpen?.();
     const unlock = lockScroll(env);
     return () => {
       unlock();
       button.current?.focus({ preventScroll: true });
+      options.onClose?.();
     };
   }, [open]);
 

@@ -46,7 +46,8 @@ export interface KeywordTestContext {
   browser: Browser;
   /**
    * A fresh page (own storage) of the site with the search box mounted with
-   * `extra` options (JS source), Ask AI off; the page has `window.__destroy`.
+   * `extra` options (JS source), Ask AI off; the page has the instance as `window.__box` and its
+   * `destroy` as `window.__destroy`.
    */
   mount(extra?: string, path?: string): Promise<Page>;
 }
@@ -77,7 +78,7 @@ function mounter(site: DocsSite, browser: Browser): KeywordTestContext["mount"] 
     await page.waitForFunction(() => "searchBox" in globalThis);
     // keyword search only: the Ask AI mode of the docs site is tested in ask_ai_test.ts
     await page.evaluate(
-      `window.__destroy = searchBox({ ...docsSearchOptions, askAi: undefined, ${extra} })`,
+      `window.__box = searchBox({ ...docsSearchOptions, askAi: undefined, ${extra} }); window.__destroy = __box.destroy`,
     );
     return page;
   };

@@ -27,7 +27,8 @@ Deno.test("defaults of the spec", () => {
     7,
     4,
   ]);
-  assertEquals(o.theme, "light");
+  assertEquals(o.theme, undefined);
+  assertEquals([o.onReady, o.onOpen, o.onClose], [null, null, null]);
   const items = [{ objectID: "x" }] as never[];
   assertEquals(o.transformItems(items), items);
 });
@@ -140,7 +141,10 @@ Deno.test("bad options throw an Error naming the option", () => {
       "`disableUserPersonalization` must be a boolean",
     ],
     [{ ...BASE, maxResultsPerGroup: 0 }, "`maxResultsPerGroup` must be a positive integer, got 0"],
-    [{ ...BASE, theme: "blue" }, '`theme` must be "light" or "auto", got "blue"'],
+    [{ ...BASE, theme: "blue" }, '`theme` must be "light", "dark" or "auto", got "blue"'],
+    [{ ...BASE, onReady: "yes" }, "`onReady` must be a function"],
+    [{ ...BASE, onOpen: 1 }, "`onOpen` must be a function"],
+    [{ ...BASE, onClose: {} }, "`onClose` must be a function"],
     [
       { ...BASE, keyboardShortcuts: { "Ctrl+K": false } },
       '`keyboardShortcuts` takes the boolean keys "Ctrl/Cmd+K" and "/", got "Ctrl+K": false',

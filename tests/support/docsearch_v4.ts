@@ -1,0 +1,33 @@
+/**
+ * DocSearch v4 (`@docsearch/js` and `@docsearch/css` 4.7.1, dev-only
+ * dependencies pinned in `deno.json`) for the tests that hold the search box
+ * against it: the visual test, the migration test and the stylesheet test.
+ *
+ * @module
+ */
+import { fromFileUrl, join } from "@std/path";
+import { bundlePage, runDeno } from "./docs_site.ts";
+
+const ROOT = fromFileUrl(new URL("../..", import.meta.url));
+
+/**
+ * Bundles into a new temporary directory: `docsearch.js` (a classic script
+ * that sets `window.docsearch`, from `tests/widget/fixtures/docsearch_v4.ts`),
+ * `docsearch.mjs` (an ES module whose default export is `docsearch`, from
+ * `docsearch_v4_module.ts`) and `style.css` (`@docsearch/css`'s
+ * `dist/style.css`). Returns the directory.
+ */
+export async function buildDocSearch(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "docsearch-v4-" });
+  const imports = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))).imports;
+  await bundlePage("tests/widget/fixtures/docsearch_v4.ts", join(dir, "docsearch.js"));
+  await bundlePage("tests/widget/fixtures/docsearch_v4_module.ts", join(dir, "docsearch.mjs"));
+  await runDeno([
+    "bundle",
+    "--quiet",
+    "--outdir",
+    dir,
+    `${imports["@docsearch/css"]}/dist/style.css`,
+  ]);
+  return dir;
+}
