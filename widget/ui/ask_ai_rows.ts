@@ -23,11 +23,11 @@ export interface AskAiRowProps {
   onHover(): void;
 }
 
-/** The "Ask AI: <query>" row. */
+/** The "Ask AI: <query>" row, with DocSearch 4.7.1's classes (`DocSearch-AskAi-Section`, `DocSearch-Hit-AskAIButton*`). */
 export function AskAiRow(props: AskAiRowProps): VNode {
   const t = props.translations;
   return html`
-    <div class="DocSearch-Hits DocSearch-AskAiSection" role="rowgroup">
+    <div class="DocSearch-Hits DocSearch-AskAi-Section" role="rowgroup">
       <div
         class="DocSearch-Hit"
         role="row"
@@ -37,13 +37,15 @@ export function AskAiRow(props: AskAiRowProps): VNode {
       >
         <div class="DocSearch-Hit-cell" id=${props.id} role="gridcell">
           <div class="DocSearch-Hit--AskAI">
-            <div class="DocSearch-Hit-Container">
-              <div class="DocSearch-Hit-icon">${sparklesIcon()}</div>
-              <div class="DocSearch-Hit-content-wrapper">
-                <span class="DocSearch-Hit-title">${props.noResults
+            <div class="DocSearch-Hit-AskAIButton DocSearch-Hit-Container">
+              <div class="DocSearch-Hit-AskAIButton-icon DocSearch-Hit-icon">${sparklesIcon()}</div>
+              <div
+                class="DocSearch-Hit-AskAIButton-title"><span class="DocSearch-Hit-AskAIButton-title-highlight">${props
+                    .noResults
                   ? t.noResultsAskAiPlaceholder
-                  : t.askAiPlaceholder}<mark>${props.query}</mark></span>
-              </div>
+                  : t
+                    .askAiPlaceholder}</span><mark class="DocSearch-Hit-AskAIButton-title-query">${props
+                  .query}</mark></div>
             </div>
           </div>
         </div>

@@ -1,9 +1,11 @@
 /**
  * The search button (`.DocSearch-Button`, structured as DocSearch's so its
  * themes apply): icon, text, and the `⌘ K` / `Ctrl K` key hint when the
- * `Ctrl/Cmd+K` shortcut is on. The theme draws the keys from `data-key`, so
- * the button's visible text stays within its accessible name (the shortcuts
- * are announced through `aria-keyshortcuts`).
+ * `Ctrl/Cmd+K` shortcut is on, named in its accessible name and
+ * `aria-keyshortcuts` as DocSearch names it. The theme draws the keys from
+ * `data-key` (generated content is no text of the button), so its visible
+ * text stays within its accessible name (axe's label-content-name-mismatch:
+ * `Ctrl K` as text is not in `Search (Control+k)`).
  *
  * @module
  */
@@ -31,37 +33,40 @@ export function isApple(environment: Window): boolean {
   return /Mac|iPhone|iPod|iPad/i.test(environment.navigator.platform);
 }
 
-/** The button that opens the modal. */
+/**
+ * The button that opens the modal, as DocSearch 4.7.1 renders it: with
+ * `Ctrl/Cmd+K` on, its accessible name ends with the shortcut (`Search
+ * (Control+k)`, `Meta+k` on Apple platforms), which `aria-keyshortcuts`
+ * names too, and the keys container shows the keys; with it off, the name is
+ * the label alone and the keys container stays, empty.
+ */
 export function SearchButton(props: SearchButtonProps): VNode {
-  const { translations, shortcuts } = props;
+  const { translations } = props;
   const apple = isApple(props.environment);
-  const keys = [
-    shortcuts["Ctrl/Cmd+K"] && (apple ? "Meta+K" : "Control+K"),
-    shortcuts["/"] && "/",
-  ].filter(Boolean).join(" ");
+  const shortcut = props.shortcuts["Ctrl/Cmd+K"] && (apple ? "Meta+k" : "Control+k");
   return html`
     <button
       type="button"
       class=${`DocSearch DocSearch-Button${props.autoTheme ? " DocSearch--auto" : ""}`}
-      aria-label=${translations.buttonAriaLabel}
-      aria-keyshortcuts=${keys || undefined}
+      aria-label=${translations.buttonAriaLabel + (shortcut ? ` (${shortcut})` : "")}
+      aria-keyshortcuts=${shortcut || undefined}
       onClick=${props.onClick}
       onPointerEnter=${props.onIntent}
       onFocus=${props.onIntent}
       onTouchStart=${props.onIntent}
       ref=${props.buttonRef}
     >
-        <span class="DocSearch-Button-Container">
+      <span class="DocSearch-Button-Container">
           ${searchIcon()}
           <span class="DocSearch-Button-Placeholder">${translations
             .buttonText}</span>
         </span>
-        ${shortcuts["Ctrl/Cmd+K"] &&
-          html`<span class="DocSearch-Button-Keys" aria-hidden="true">
-      <kbd class=${`DocSearch-Button-Key${apple ? "" : " DocSearch-Button-Key--ctrl"}`} data-key=${
-            apple ? "⌘" : "Ctrl"
-          } /><kbd class="DocSearch-Button-Key" data-key="K" />
-    </span>`}
-      </button>
+      <span class="DocSearch-Button-Keys">${shortcut &&
+        html`<kbd class=${`DocSearch-Button-Key${
+          apple ? "" : " DocSearch-Button-Key--ctrl"
+        }`} data-key=${
+          apple ? "⌘" : "Ctrl"
+        } /><kbd class="DocSearch-Button-Key" data-key="K" />`}</span>
+    </button>
   ` as VNode;
 }

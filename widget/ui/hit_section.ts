@@ -14,13 +14,17 @@ export interface HitSectionProps {
   children: ComponentChildren;
 }
 
-/** A `div.DocSearch-Hits` row group whose first row is its `.DocSearch-Hit-source` title. */
+/**
+ * A `div.DocSearch-Hits` row group whose first row is its `.DocSearch-Hit-source` title, a `p`,
+ * so that its first hit is `.DocSearch-Hit:first-of-type` as in DocSearch's lists (its
+ * stylesheet gives that one a top margin).
+ */
 export function HitSection({ id, title, children }: HitSectionProps): VNode {
   return html`
     <div class="DocSearch-Hits" role="rowgroup" aria-labelledby=${id}>
-      <div class="DocSearch-Hit-source" role="row">
+      <p class="DocSearch-Hit-source" role="row">
         <span role="rowheader" id=${id}>${title}</span>
-      </div>
+      </p>
       ${children}
     </div>
   ` as VNode;

@@ -86,8 +86,9 @@ await keywordTest("search box: opening and closing", async (t, { mount }) => {
 
   await t.step("keyboardShortcuts off: no Ctrl+K, no /, no hint; Escape still closes", async () => {
     const page = await mount(`keyboardShortcuts: { "Ctrl/Cmd+K": false, "/": false }`);
-    assertEquals(await page.locator(".DocSearch-Button-Keys").count(), 0);
+    assertEquals(await page.locator(".DocSearch-Button-Key").count(), 0);
     assertEquals(await page.getAttribute(".DocSearch-Button", "aria-keyshortcuts"), null);
+    assertEquals(await page.getAttribute(".DocSearch-Button", "aria-label"), "Search");
     await page.keyboard.press("Control+k");
     await page.keyboard.press("/");
     await assertStaysClosed(page);
