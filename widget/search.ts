@@ -101,29 +101,17 @@ export interface SearchClient {
   ): Promise<{ results: unknown[] }>;
 }
 
-/** The parameters every request carries unless its index entry overrides them. */
+/** `hierarchy.lvl0` to `hierarchy.lvl6`. */
+const HIERARCHY = [0, 1, 2, 3, 4, 5, 6].map((level) => `hierarchy.lvl${level}`);
+
+/**
+ * The parameters every request carries unless its index entry overrides them: DocSearch's
+ * attributes (the hierarchy, content, type, url), snippets of 15 words of `lvl1`-`lvl6` and
+ * content, `<mark>` highlighting, 20 hits.
+ */
 export const DEFAULT_SEARCH_PARAMETERS: Readonly<Record<string, unknown>> = {
-  attributesToRetrieve: [
-    "hierarchy.lvl0",
-    "hierarchy.lvl1",
-    "hierarchy.lvl2",
-    "hierarchy.lvl3",
-    "hierarchy.lvl4",
-    "hierarchy.lvl5",
-    "hierarchy.lvl6",
-    "content",
-    "type",
-    "url",
-  ],
-  attributesToSnippet: [
-    "hierarchy.lvl1:15",
-    "hierarchy.lvl2:15",
-    "hierarchy.lvl3:15",
-    "hierarchy.lvl4:15",
-    "hierarchy.lvl5:15",
-    "hierarchy.lvl6:15",
-    "content:15",
-  ],
+  attributesToRetrieve: [...HIERARCHY, "content", "type", "url"],
+  attributesToSnippet: [...HIERARCHY.slice(1), "content"].map((name) => `${name}:15`),
   snippetEllipsisText: "…",
   highlightPreTag: "<mark>",
   highlightPostTag: "</mark>",

@@ -49,6 +49,8 @@ export interface SearchBoxTranslations {
   startNewConversationText: string;
   /** Default `Conversation history`. */
   viewConversationHistoryText: string;
+  /** Placeholder once the conversation is too long to go on (`AI-217`); default `Conversation limit reached`. */
+  threadDepthErrorPlaceholder: string;
 }
 
 /** Texts of the start screen (recent and favorite searches, recent conversations). */
@@ -239,6 +241,7 @@ export const DEFAULT_TRANSLATIONS: Translations = {
       conversationHistoryTitle: "My conversation history",
       startNewConversationText: "Start a new conversation",
       viewConversationHistoryText: "Conversation history",
+      threadDepthErrorPlaceholder: "Conversation limit reached",
     },
     startScreen: {
       recentSearchesTitle: "Recent",

@@ -20,6 +20,8 @@ export interface AskAiFaults {
   tokenStatus?: number;
   /** The chat answers this status with an error body. */
   chatStatus?: number;
+  /** The error body's `message` (default "The assistant failed to answer"). */
+  chatMessage?: string;
   /** The stream sends an `error` chunk after the tool call. */
   errorChunk?: boolean;
   /** The connection is cut after this many chunks. */
@@ -159,7 +161,10 @@ export function createAskAiApi(
     body: { messages?: Array<{ role: string; parts?: Array<{ type: string; text?: string }> }> },
   ) => {
     if (faults.chatStatus) {
-      return json({ message: "The assistant failed to answer" }, faults.chatStatus);
+      return json(
+        { message: faults.chatMessage ?? "The assistant failed to answer" },
+        faults.chatStatus,
+      );
     }
     const last = [...(body.messages ?? [])].reverse().find((m) => m.role === "user");
     const question = last?.parts?.find((p) => p.type === "text")?.text ?? "";

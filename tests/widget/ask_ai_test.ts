@@ -305,15 +305,124 @@ async function steps(t: Deno.TestContext) {
     await closePage(page);
   });
 
+  await step("v4's layout: disclaimer, then per question a card, sources after it", async () => {
+    const page = await mount();
+    await ask(page, "How do I add the search box to a page?");
+    await settled(page);
+    // DocSearch 4.7.1's structure and classes, in its order
+    const shape = await page.evaluate(() => {
+      const screen = document.querySelector(".DocSearch-AskAiScreen")!;
+      const children = (e: Element | null) => [...(e?.children ?? [])].map((c) => c.className);
+      return {
+        screen: screen.className,
+        top: children(screen),
+        exchange: children(document.querySelector(".DocSearch-AskAiScreen-Response-Container")),
+        card: children(document.querySelector(".DocSearch-AskAiScreen-Response")),
+        question: document.querySelector(".DocSearch-AskAiScreen-Message--user > p")?.className,
+        answer: children(document.querySelector(".DocSearch-AskAiScreen-Message--assistant")),
+        actions: [...document.querySelectorAll(".DocSearch-AskAiScreen-Actions > button")].map((
+          b,
+        ) => b.getAttribute("title")),
+      };
+    });
+    assertEquals(shape, {
+      screen: "DocSearch-AskAiScreen DocSearch-AskAiScreen-Container",
+      top: ["DocSearch-AskAiScreen-Disclaimer", "DocSearch-AskAiScreen-Body"],
+      exchange: ["DocSearch-AskAiScreen-Response", "DocSearch-AskAiScreen-RelatedSources"],
+      card: [
+        "DocSearch-AskAiScreen-Message DocSearch-AskAiScreen-Message--user",
+        "DocSearch-AskAiScreen-Message DocSearch-AskAiScreen-Message--assistant",
+        "DocSearch-AskAiScreen-Answer-Footer",
+      ],
+      question: "DocSearch-AskAiScreen-Query",
+      answer: ["DocSearch-AskAiScreen-MessageContent"],
+      actions: ["Like", "Dislike", "Copy"],
+    });
+    // the actions on the right of the card, the sources below it
+    const box = (selector: string) =>
+      page.$eval(selector, (e) => e.getBoundingClientRect().toJSON()) as Promise<DOMRect>;
+    const card = await box(".DocSearch-AskAiScreen-Response");
+    const actions = await box(".DocSearch-AskAiScreen-Actions");
+    const sources = await box(".DocSearch-AskAiScreen-RelatedSources");
+    assert(card.right - actions.right < 30, "actions right-aligned in the card");
+    assert(actions.left > card.left + card.width / 2, "actions on the right half");
+    assert(sources.top >= card.bottom, "sources after the card");
+    // the footer as v4's in Ask AI mode: Powered by, Navigate, Submit question, Back to search
+    assertEquals(
+      await page.$$eval(".DocSearch-Footer .DocSearch-Label", (ls) => ls.map((l) => l.textContent)),
+      ["Navigate", "Submit question", "Back to search"],
+    );
+    assertStringIncludes(await page.textContent(".DocSearch-Logo") ?? "", "Powered by");
+    await closePage(page);
+  });
+
+  await step(
+    "AI-217: the thread-depth banner, the input locked, a new conversation from the banner",
+    async () => {
+      const page = await mount();
+      await ask(page, "theming");
+      await settled(page);
+      askAiFaults.chatStatus = 400;
+      askAiFaults.chatMessage = "Maximum conversation depth reached (AI-217)";
+      await page.fill(INPUT, "and the dark theme?");
+      await page.keyboard.press("Enter");
+      const banner = ".DocSearch-AskAiScreen-Error--ThreadDepth";
+      await page.waitForSelector(banner);
+      // above the disclaimer, as in v4; its title without the code, its link
+      assertEquals(
+        await page.$eval(".DocSearch-AskAiScreen", (e) => e.firstElementChild!.className),
+        "DocSearch-AskAiScreen-MessageContent DocSearch-AskAiScreen-Error DocSearch-AskAiScreen-Error--ThreadDepth",
+      );
+      assertEquals(
+        await page.textContent(`${banner} .DocSearch-AskAiScreen-Error-Title`),
+        "Maximum conversation depth reached",
+      );
+      assertEquals(
+        (await page.textContent(`${banner} p:last-child`))?.replace(/\s+/g, " "),
+        "Start a new conversation to continue.",
+      );
+      // the failed answer shows no second copy of the error
+      assertEquals(await page.locator(`${ANSWER} .DocSearch-AskAiScreen-Error`).count(), 0);
+      assert(await page.isDisabled(INPUT), "the conversation cannot go on");
+      assertEquals(await page.getAttribute(INPUT, "placeholder"), "Conversation limit reached");
+      assertEquals(await axeViolations(page), []);
+      reset();
+      await page.click(".DocSearch-ThreadDepthError-Link");
+      await page.waitForSelector(".DocSearch-NewConversationScreen");
+      assert(!await page.isDisabled(INPUT));
+      await page.fill(INPUT, "theming");
+      await page.keyboard.press("Enter");
+      await settled(page);
+      assertEquals(await page.locator(banner).count(), 0);
+      assertEquals(await page.locator(ANSWER).count(), 1, "a new conversation");
+      await closePage(page);
+    },
+  );
+
+  await step(
+    "'conversation depth' in the message is the same limit; a translated placeholder",
+    async () => {
+      const page = await mount(
+        `translations: { modal: { searchBox: { threadDepthErrorPlaceholder: "Zu lang" } } }`,
+      );
+      askAiFaults.chatStatus = 400;
+      askAiFaults.chatMessage = "The conversation depth limit was reached";
+      await ask(page, "theming");
+      await page.waitForSelector(".DocSearch-AskAiScreen-Error--ThreadDepth");
+      assertEquals(await page.getAttribute(INPUT, "placeholder"), "Zu lang");
+      await closePage(page);
+    },
+  );
+
   await step("copy puts the answer on the clipboard", async () => {
     const page = await mount();
     await ask(page, "keyboard shortcuts");
     await settled(page);
-    assertEquals(await page.textContent(".DocSearch-AskAiScreen-CopyButton"), "Copy");
     assertEquals(await page.getAttribute(".DocSearch-AskAiScreen-CopyButton", "title"), "Copy");
     await page.click(".DocSearch-AskAiScreen-CopyButton");
-    await page.waitForFunction(() =>
-      document.querySelector(".DocSearch-AskAiScreen-CopyButton")?.textContent === "Copied!"
+    // as DocSearch 4.7.1: the title says it, and the --copied modifier
+    await page.waitForSelector(
+      '.DocSearch-AskAiScreen-CopyButton--copied[title="Copied!"]',
     );
     const clipboard = await page.evaluate(() => navigator.clipboard.readText());
     assert(clipboard.startsWith('Here is what the documentation says about "keyboard shortcuts"'));
@@ -723,7 +832,7 @@ async function steps(t: Deno.TestContext) {
     await settled(page);
     assertEquals(await axeViolations(page), []);
     // the ⋮ menu holds "Start a new conversation" and "Conversation history"
-    assertEquals(await page.locator(".DocSearch-AskAiScreen-HistoryButton").count(), 0);
+    assertEquals(await page.locator(".DocSearch-Menu-item").count(), 0);
     await page.click(".DocSearch-Menu-trigger");
     assertEquals(await page.getAttribute(".DocSearch-Menu-trigger", "aria-expanded"), "true");
     assertEquals(
@@ -734,7 +843,7 @@ async function steps(t: Deno.TestContext) {
       ],
     );
     assertEquals(await axeViolations(page), [], "with the menu open");
-    await page.click(".DocSearch-AskAiScreen-HistoryButton");
+    await page.click('.DocSearch-Menu-item:text("Conversation history")');
     await page.waitForSelector(".DocSearch-ConversationHistory");
     assertEquals(await page.locator("[role=menu]").count(), 0, "the menu closes");
     assertEquals(
@@ -745,9 +854,7 @@ async function steps(t: Deno.TestContext) {
     await page.click(".DocSearch-AskAi-Return");
     await page.waitForSelector(".DocSearch-Input[role=combobox]");
     await ask(page, "theming");
-    await page.click(
-      ".DocSearch-AskAiScreen .DocSearch-Close, .DocSearch-Container--AskAi .DocSearch-Close",
-    );
+    await page.click(".DocSearch-AskAi-Return ~ .DocSearch-Actions .DocSearch-Close");
     await page.waitForSelector(".DocSearch-Modal", { state: "detached" });
     await closePage(page);
   });

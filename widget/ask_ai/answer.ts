@@ -1,9 +1,10 @@
 /**
- * One answer of the Ask AI screen: "Thinking..." until its first part, its
- * tool calls and texts (`./answer_parts.ts`), the stopped note or the error,
- * and once it is complete, its related sources (chips opening in a new tab:
- * the answer's Markdown links and bare URLs outside code, then the cited sources, deduplicated) and its actions
- * (copy, like, dislike).
+ * One question and its answer on the Ask AI screen: the answer shows
+ * "Thinking..." until its first part, its tool calls and texts
+ * (`./answer_parts.ts`), the stopped note or the error, and once it is
+ * complete, its actions (like, dislike, copy) and its related sources (chips
+ * opening in a new tab: the answer's Markdown links and bare URLs outside
+ * code, then the cited sources, deduplicated).
  *
  * @module
  */
@@ -13,16 +14,19 @@ import type { AskAiScreenTranslations } from "../translations.ts";
 import { html } from "../ui/html.ts";
 import { copyIcon, pageIcon, thumbIcon } from "../ui/icons.ts";
 import { AnswerParts } from "./answer_parts.ts";
-import { answerSources, isSafeUrl } from "./markdown.ts";
+import { answerSources } from "./markdown.ts";
 import { messageText, type UiMessage } from "./messages.ts";
 import type { Chat } from "./use_chat.ts";
 
 /** Props of {@link Answer}. */
 export interface AnswerProps {
-  message: UiMessage;
-  /** The answer still streams. */
-  streaming: boolean;
-  /** The chat the answer belongs to (its rating and feedback). */
+  /** The user's message. */
+  question: UiMessage;
+  /** The assistant's message answering it (none yet, or none after a failure to send). */
+  message?: UiMessage;
+  /** The question is the conversation's last: its answer may stream, or be the thread-depth error. */
+  last: boolean;
+  /** The chat the answer belongs to (streaming, its rating and feedback). */
   chat: Chat;
   translations: AskAiScreenTranslations;
   environment: Window;
@@ -30,56 +34,76 @@ export interface AnswerProps {
   onQuery(query: string): void;
 }
 
-/** An assistant message (`.DocSearch-AskAiScreen-Response`). */
+/**
+ * A question and its answer, as DocSearch v4 lays them out: a card
+ * (`.DocSearch-AskAiScreen-Response`) holding the question as its heading
+ * (`-Message--user`), the answer (`-Message--assistant`) and, once complete,
+ * its footer with the actions on the right; the related sources as chips
+ * after the card.
+ */
 export function Answer(props: AnswerProps): VNode {
-  const { message, translations: t, environment } = props;
-  const text = messageText(message);
-  const sources = [
-    ...answerSources(text, environment.document.baseURI),
-    ...message.parts.flatMap((p) =>
-      p.type === "source-url" && isSafeUrl(p.url, environment.document.baseURI)
-        ? [{ url: p.url, title: p.title ?? p.url }]
-        : []
-    ),
-  ].filter((s, i, all) => all.findIndex((x) => x.url === s.url) === i);
-  const done = !props.streaming;
-  return html`<div class="DocSearch-AskAiScreen-Response">
-    ${
-    message.parts.length === 0 && !done &&
-    html`<p class="DocSearch-AskAiScreen-Thinking">${t.thinkingText}</p>`
+  const { message, translations: t, environment, chat } = props;
+  const parts = message?.parts ?? [];
+  const text = message ? messageText(message) : "";
+  const sources = answerSources(
+    text,
+    environment.document.baseURI,
+    parts.flatMap((p) => p.type === "source-url" ? [{ url: p.url, title: p.title ?? p.url }] : []),
+  );
+  const done = !(chat.streaming && props.last);
+  const error = message?.metadata?.error;
+  return html`<div class="DocSearch-AskAiScreen-Response-Container">
+    <div class="DocSearch-AskAiScreen-Response">
+      <div class="DocSearch-AskAiScreen-Message DocSearch-AskAiScreen-Message--user">
+        <p class="DocSearch-AskAiScreen-Query">${messageText(props.question)}</p>
+      </div>
+      ${
+    message && html`
+      <div class="DocSearch-AskAiScreen-Message DocSearch-AskAiScreen-Message--assistant">
+        <div class="DocSearch-AskAiScreen-MessageContent">
+          ${parts.length === 0 && !done &&
+            html`<p class="DocSearch-AskAiScreen-Thinking">${t.thinkingText}</p>`}
+          <${AnswerParts} message=${message} translations=${t} onQuery=${props.onQuery}
+            environment=${environment} />
+          ${message.metadata?.stopped &&
+            html`<p class="DocSearch-AskAiScreen-Stopped">${t.stoppedStreamingText}</p>`}
+          ${error && !(chat.limited && props.last) &&
+            html`<p class="DocSearch-AskAiScreen-Error" role="alert">${error}</p>`}
+        </div>
+      </div>
+    `
   }
-    <${AnswerParts} message=${message} translations=${t} onQuery=${props.onQuery}
-      environment=${environment} />
-    ${
-    message.metadata?.stopped &&
-    html`<p class="DocSearch-AskAiScreen-Stopped">${t.stoppedStreamingText}</p>`
+      ${
+    done && text !== "" &&
+    html`
+      <div class="DocSearch-AskAiScreen-Answer-Footer">
+        <${AnswerActions} message=${message} text=${text} chat=${chat} translations=${t}
+          environment=${environment} />
+      </div>
+    `
   }
-    ${
-    message.metadata?.error &&
-    html`<p class="DocSearch-AskAiScreen-Error" role="alert">${message.metadata.error}</p>`
-  }
+    </div>
     ${
     done && sources.length > 0 && html`
       <div class="DocSearch-AskAiScreen-RelatedSources">
         <p class="DocSearch-AskAiScreen-RelatedSources-Title">${t.relatedSourcesText}</p>
-        <ul class="DocSearch-AskAiScreen-RelatedSources-List">${sources.map((s) =>
-          html`<li key=${s.url}><a class="DocSearch-AskAiScreen-RelatedSources-Item-Link"
-            href=${s.url} target="_blank" rel="noopener noreferrer">${pageIcon()}<span>${s.title}</span></a></li>`
-        )}</ul>
+        <div class="DocSearch-AskAiScreen-RelatedSources-List">${sources.map((s) =>
+          html`
+            <a key=${s.url} class="DocSearch-AskAiScreen-RelatedSources-Item-Link"
+              href=${s.url} target="_blank" rel="noopener noreferrer">${pageIcon()}<span>${s
+                .title}</span></a>
+          `
+        )}</div>
       </div>
-    `
-  }
-    ${
-    done && text !== "" &&
-    html`
-      <${AnswerActions} message=${message} text=${text} chat=${props.chat} translations=${t}
-        environment=${environment} />
     `
   }
   </div>` as VNode;
 }
 
-/** Copy (the text, "Copied!" for 2 s), then like and dislike until rated, the thanks after. */
+/**
+ * Like and dislike until rated (the thanks after), then copy (the text; its title "Copied!" and
+ * `DocSearch-AskAiScreen-CopyButton--copied` for 2 s), in v4's order and markup.
+ */
 function AnswerActions(
   props: {
     message: UiMessage;
@@ -92,18 +116,6 @@ function AnswerActions(
   const { translations: t, environment } = props;
   const [copied, setCopied] = useState(false);
   return html`<div class="DocSearch-AskAiScreen-Actions">
-    <button
-      type="button"
-      class="DocSearch-AskAiScreen-ActionButton DocSearch-AskAiScreen-CopyButton"
-      title=${t.copyButtonTitle}
-      onClick=${() =>
-    environment.navigator.clipboard?.writeText(props.text).then(() => {
-      setCopied(true);
-      environment.setTimeout(() => setCopied(false), 2000);
-    }, () => {})}
-    >${copyIcon()}<span class="DocSearch-VisuallyHiddenForAccessibility">${
-    copied ? t.copyButtonCopiedText : t.copyButtonText
-  }</span></button>
     ${
     props.message.id in props.chat.rated
       ? html`<p class="DocSearch-AskAiScreen-FeedbackText">${t.thanksForFeedbackText}</p>`
@@ -115,11 +127,22 @@ function AnswerActions(
               like ? "Like" : "Dislike"
             }Button`}
             title=${like ? t.likeButtonTitle : t.dislikeButtonTitle}
-            aria-label=${like ? t.likeButtonTitle : t.dislikeButtonTitle}
             onClick=${() => props.chat.feedback(props.message.id, like)}
           >${thumbIcon()}</button>
         `
       )
   }
+    <button
+      type="button"
+      class=${`DocSearch-AskAiScreen-ActionButton DocSearch-AskAiScreen-CopyButton${
+    copied ? " DocSearch-AskAiScreen-CopyButton--copied" : ""
+  }`}
+      title=${copied ? t.copyButtonCopiedText : t.copyButtonTitle}
+      onClick=${() =>
+    environment.navigator.clipboard?.writeText(props.text).then(() => {
+      setCopied(true);
+      environment.setTimeout(() => setCopied(false), 2000);
+    }, () => {})}
+    >${copyIcon()}</button>
   </div>` as VNode;
 }

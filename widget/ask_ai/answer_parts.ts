@@ -46,7 +46,7 @@ export function AnswerParts(
     };
     blocks.push(html`
       <p
-        class="DocSearch-AskAiScreen-ToolCall DocSearch-AskAiScreen-ToolCall--done">${text
+        class="DocSearch-AskAiScreen-ToolCall">${text
           .before}${queries.map((q, i) =>
             html`
               ${i === 0

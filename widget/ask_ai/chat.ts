@@ -61,24 +61,25 @@ export async function sendChat(settings: ChatSettings, request: ChatRequest): Pr
 /**
  * Sends a like (`true`) or dislike for an answer: `{appId, messageId, thumbs}`
  * to the standard backend, `{messageId, agentId, vote}` to the agent platform.
+ * Its answer is not read: the thanks shows whatever the backend says.
  *
- * @throws {Error} when the answer is not 2xx.
+ * @returns the request's response.
+ * @throws {Error} when the token cannot be had or the request cannot be sent.
  */
-export async function sendFeedback(
+export function sendFeedback(
   settings: ChatSettings,
   messageId: string,
   like: boolean,
-): Promise<void> {
+): Promise<unknown> {
   const { askAi } = settings;
   const vote = like ? 1 : 0;
-  const response = await post(
+  return post(
     settings,
     `${askAi.baseUrl}/${askAi.agentStudio ? "agent-studio/1" : "chat"}/feedback`,
     askAi.agentStudio
       ? { messageId, agentId: askAi.assistantId, vote }
       : { appId: askAi.appId, messageId, thumbs: vote },
   );
-  if (!response.ok) throw new Error(`The feedback failed (HTTP ${response.status})`);
 }
 
 /**

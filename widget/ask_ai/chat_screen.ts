@@ -1,49 +1,71 @@
 /**
- * The Ask AI screen: the conversation, each question followed by its
- * answer, and the disclaimer.
+ * The Ask AI screen in DocSearch v4's layout: the thread-depth banner when
+ * the backend refused the conversation's length (`AI-217`), the disclaimer,
+ * then each question with its answer (`./answer.ts`).
  *
  * @module
  */
 import type { VNode } from "preact";
-import type { AskAiScreenTranslations } from "../translations.ts";
+import type { Translations } from "../translations.ts";
 import { html } from "../ui/html.ts";
 import { Answer } from "./answer.ts";
 import type { Chat } from "./use_chat.ts";
-import { messageText } from "./messages.ts";
 
 /** Props of {@link ChatScreen}. */
 export interface ChatScreenProps {
   chat: Chat;
-  translations: AskAiScreenTranslations;
+  translations: Translations["modal"];
   environment: Window;
   /** A search of the assistant was clicked: search its query. */
   onQuery(query: string): void;
 }
 
-/** The conversation (`.DocSearch-AskAiScreen`). */
+/**
+ * The conversation (`.DocSearch-AskAiScreen-Container`): one
+ * `.DocSearch-AskAiScreen-Response-Container` per question.
+ */
 export function ChatScreen(
-  { chat, translations: t, environment, onQuery }: ChatScreenProps,
+  { chat, translations, environment, onQuery }: ChatScreenProps,
 ): VNode {
   const { messages } = chat.conversation;
-  const last = messages[messages.length - 1];
-  return html`<div class="DocSearch-AskAiScreen">
+  const t = translations.askAiScreen;
+  const error = messages[messages.length - 1].metadata?.error;
+  return html`<div class="DocSearch-AskAiScreen DocSearch-AskAiScreen-Container">
     ${
-    messages.map((m) =>
-      m.role === "user"
-        ? html`<p class="DocSearch-AskAiScreen-Query" key=${m.id}>${messageText(m)}</p>`
-        : html`
-          <${Answer}
-            key=${m.id}
-            message=${m}
-            streaming=${chat.streaming && m === last}
-            chat=${chat}
-            translations=${t}
-            environment=${environment}
-            onQuery=${onQuery}
-          />
-        `
-    )
+    chat.limited && html`
+      <div
+        class="DocSearch-AskAiScreen-MessageContent DocSearch-AskAiScreen-Error DocSearch-AskAiScreen-Error--ThreadDepth"
+        role="alert">
+        <div class="DocSearch-AskAiScreen-Error-Content">
+          <p class="DocSearch-AskAiScreen-Error-Title">${error!.replace(
+            /\s*\(AI-\d+\)\s*$/i,
+            "",
+          )}</p>
+          <p><button type="button" class="DocSearch-ThreadDepthError-Link"
+            onClick=${() => chat.open()}>${translations.searchBox
+              .startNewConversationText}</button> to continue.</p>
+        </div>
+      </div>
+    `
   }
     <p class="DocSearch-AskAiScreen-Disclaimer">${t.disclaimerText}</p>
+    <div class="DocSearch-AskAiScreen-Body">
+      <div class="DocSearch-AskAiScreen-ExchangesList">${
+    messages.map((m, i) =>
+      m.role === "user" && html`
+        <${Answer}
+          key=${m.id}
+          question=${m}
+          message=${messages[i + 1]}
+          last=${i + 2 >= messages.length}
+          chat=${chat}
+          translations=${t}
+          environment=${environment}
+          onQuery=${onQuery}
+        />
+      `
+    )
+  }</div>
+    </div>
   </div>` as VNode;
 }

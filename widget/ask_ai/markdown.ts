@@ -108,9 +108,14 @@ export function renderMarkdown(text: string, base: string): string {
  * The related sources of an answer's Markdown `text`, as DocSearch v4 lists
  * them: its Markdown links (`[title](url)`), then its bare http(s) URLs
  * (trailing punctuation left out), both outside code blocks and code spans,
- * safe ones only, each URL once.
+ * then the `cited` sources (the answer's `source-url` parts), safe ones
+ * only, each URL once.
  */
-export function answerSources(text: string, base: string): AnswerSource[] {
+export function answerSources(
+  text: string,
+  base: string,
+  cited: AnswerSource[] = [],
+): AnswerSource[] {
   const prose = text.replace(/```[\s\S]*?(```|$)/g, "").replace(/`[^`\n]*`/g, "");
   const found = [
     ...[...prose.matchAll(/\[([^\]]*)\]\(([^)\s]+)\)/g)].map(([, title, url]) => ({
@@ -121,6 +126,7 @@ export function answerSources(text: string, base: string): AnswerSource[] {
       const url = match.replace(/[.,;:!?)]+$/, "");
       return { url, title: url };
     }),
+    ...cited,
   ];
   return found.filter((link, i) =>
     isSafeUrl(link.url, base) && found.findIndex((l) => l.url === link.url) === i

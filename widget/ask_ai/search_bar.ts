@@ -18,8 +18,6 @@ export type AskAiScreen = "chat" | "history";
 /** Props of {@link AskAiSearchBar}. */
 export interface AskAiSearchBarProps {
   translations: Translations["modal"];
-  /** Prefix of the element ids of this search box (the input is `<prefix>-askai-input`). */
-  idPrefix: string;
   /** The screen shown below: the input takes the focus when it changes. */
   screen: AskAiScreen;
   /** The chat: whether an answer streams, stop, new conversation. */
@@ -43,7 +41,9 @@ export function AskAiSearchBar(props: AskAiSearchBarProps): VNode {
   const { streaming } = chat;
   const input = useRef<HTMLInputElement>(null);
   useLayoutEffect(() => input.current?.focus(), [props.screen, streaming]);
-  const placeholder = streaming
+  const placeholder = chat.limited
+    ? s.threadDepthErrorPlaceholder
+    : streaming
     ? s.placeholderTextAskAiStreaming
     : chat.conversation.messages.length === 0
     ? s.newConversationPlaceholder
@@ -54,25 +54,24 @@ export function AskAiSearchBar(props: AskAiSearchBarProps): VNode {
         class="DocSearch-Form"
         onSubmit=${(event: Event) => {
           event.preventDefault();
-          if (props.question.trim() && !streaming) props.onAsk(props.question.trim());
+          const question = props.question.trim();
+          if (question && !streaming) props.onAsk(question);
         }}
       >
-        <button type="button" class="DocSearch-AskAi-Return DocSearch-AskAiScreen-BackButton"
+        <button type="button" class="DocSearch-AskAi-Return"
           title=${s.backToKeywordSearchButtonText} aria-label=${s
             .backToKeywordSearchButtonAriaLabel} onClick=${() =>
             props.onBack()}>${backIcon()}</button>
-        <label class="DocSearch-VisuallyHiddenForAccessibility" for=${`${props.idPrefix}-askai-input`}>${s
-          .searchInputLabel}</label>
         <input
           class="DocSearch-Input"
-          id=${`${props.idPrefix}-askai-input`}
+          aria-label=${s.searchInputLabel}
           ref=${input}
           type="text"
           autocomplete="off"
           enterkeyhint=${s.enterKeyHintAskAi}
           maxlength="512"
           placeholder=${placeholder}
-          disabled=${streaming}
+          disabled=${streaming || chat.limited}
           value=${props.question}
           onInput=${(event: Event) => props.onQuestion((event.target as HTMLInputElement).value)}
         />
@@ -81,7 +80,6 @@ export function AskAiSearchBar(props: AskAiSearchBarProps): VNode {
             type="button"
             class="DocSearch-AskAiScreen-StopButton"
             title=${t.askAiScreen.stopButtonTitle}
-            aria-label=${t.askAiScreen.stopButtonTitle}
             onClick=${chat.stop}
           >■</button>
         `}
@@ -107,9 +105,9 @@ function ConversationMenu(
   },
 ): VNode {
   const [open, setOpen] = useState(false);
-  const item = (cls: string, text: string, onClick: () => void) =>
+  const item = (text: string, onClick: () => void) =>
     html`
-      <button type="button" role="menuitem" class=${`DocSearch-Menu-item ${cls}`}
+      <button type="button" role="menuitem" class="DocSearch-Menu-item"
         onClick=${() => (setOpen(false), onClick())}>${text}</button>
     `;
   return html`
@@ -120,8 +118,8 @@ function ConversationMenu(
           setOpen(!open)}>${moreIcon()}</button>
       ${open && html`
         <div class="DocSearch-Menu-content open" role="menu">
-          ${item("DocSearch-AskAiScreen-NewButton", s.startNewConversationText, onNew)}
-          ${item("DocSearch-AskAiScreen-HistoryButton", s.viewConversationHistoryText, onHistory)}
+          ${item(s.startNewConversationText, onNew)}
+          ${item(s.viewConversationHistoryText, onHistory)}
         </div>
       `}
     </div>

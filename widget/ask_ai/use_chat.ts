@@ -18,12 +18,20 @@ import { applyChunk, type UiMessage } from "./messages.ts";
 import { readUiMessageStream } from "./stream.ts";
 import { createTokenSource } from "./token.ts";
 
+/** An empty conversation with a new id. */
+const newConversation = (): Conversation => ({ id: crypto.randomUUID(), title: "", messages: [] });
+
 /** State and actions of {@link useChat}. */
 export interface Chat {
   /** The current conversation. */
   conversation: Conversation;
   /** Whether an answer streams. */
   streaming: boolean;
+  /**
+   * The last answer failed with the backend's thread-depth error (`AI-217`,
+   * "conversation depth"): the conversation cannot go on, a new one can.
+   */
+  limited: boolean;
   /** The stored conversations, newest first. */
   history: Conversation[];
   /** Asks `text` in the current conversation (`suggestedQuestionId`: the suggested question asked). */
@@ -58,7 +66,7 @@ export function useChat(
     token: createTokenSource({ ...askAi, environment, cache: tokenCache }),
   }), []); // once: the options of a search box do not change
   const [conversation, setConversation] = useState<Conversation>(
-    () => start.conversation ?? { id: crypto.randomUUID(), title: "", messages: [] },
+    () => start.conversation ?? newConversation(),
   );
   const [streaming, setStreaming] = useState(false);
   const [history, setHistory] = useState(conversations.list);
@@ -117,12 +125,15 @@ export function useChat(
   return {
     conversation,
     streaming,
+    limited: /ai-217|conversation\s+depth/i.test(
+      conversation.messages[conversation.messages.length - 1]?.metadata?.error ?? "",
+    ),
     history,
     ask,
     stop,
     open(stored) {
       if (!stored) stop();
-      setConversation(stored ?? { id: crypto.randomUUID(), title: "", messages: [] });
+      setConversation(stored ?? newConversation());
     },
     remove(id) {
       conversations.remove(id);

@@ -1,9 +1,9 @@
 /**
  * The Ask AI mode of the modal (loaded lazily, so keyword-only pages never
  * download it): its search bar (`./search_bar.ts`), below it one screen (the
- * new conversation with suggested questions, the conversation history, or
- * the Ask AI screen with the conversation), and the modal's footer in its
- * Ask AI form. The chat itself
+ * new conversation with suggested questions, the conversation history (the
+ * modal's list of conversations), or the Ask AI screen with the
+ * conversation), and the modal's footer in its Ask AI form. The chat itself
  * (asking, streaming, storing) is `useChat` (`./use_chat.ts`).
  *
  * @module
@@ -13,11 +13,11 @@ import { useState } from "preact/hooks";
 import type { ResolvedAskAi, ResolvedOptions } from "../options.ts";
 import type { SearchClient } from "../search.ts";
 import type { StoredItem } from "../stored_list.ts";
+import type { ConversationList } from "../ui/ask_ai_rows.ts";
 import type { Footer } from "../ui/footer.ts";
 import { html } from "../ui/html.ts";
 import { ChatScreen } from "./chat_screen.ts";
 import type { Conversation, ConversationStorage } from "./conversations.ts";
-import { HistoryScreen } from "./history_screen.ts";
 import { NewConversationScreen, useSuggestedQuestions } from "./new_conversation_screen.ts";
 import { type AskAiScreen, AskAiSearchBar } from "./search_bar.ts";
 import { useChat } from "./use_chat.ts";
@@ -37,9 +37,10 @@ export interface AskAiViewProps {
   /** Search client for the Ask AI credentials (suggested questions). */
   searchClient: SearchClient;
   start: AskAiStart;
-  idPrefix: string;
   /** The modal's footer component (`../ui/footer.ts`), shown in its Ask AI form. */
   Footer: typeof Footer;
+  /** The modal's list of conversations (`../ui/ask_ai_rows.ts`), the history screen. */
+  ConversationList: typeof ConversationList;
   /** Leaves Ask AI mode, optionally with a keyword query to search. */
   onBack(query?: string): void;
   /** Closes the modal. */
@@ -66,9 +67,11 @@ export function AskAiView(props: AskAiViewProps): VNode {
 
   const content = screen === "history"
     ? html`
-      <${HistoryScreen}
+      <${props.ConversationList}
+        class="DocSearch-ConversationHistory"
+        title=${t.searchBox.conversationHistoryTitle}
         conversations=${chat.history}
-        translations=${t}
+        removeTitle=${t.startScreen.removeRecentConversationButtonTitle}
         onOpen=${(c: Conversation) => (chat.open(c), setScreen("chat"))}
         onRemove=${chat.remove}
       />
@@ -84,7 +87,7 @@ export function AskAiView(props: AskAiViewProps): VNode {
     : html`
       <${ChatScreen}
         chat=${chat}
-        translations=${t.askAiScreen}
+        translations=${t}
         environment=${environment}
         onQuery=${props.onBack}
       />
@@ -92,7 +95,6 @@ export function AskAiView(props: AskAiViewProps): VNode {
   return html`
     <${AskAiSearchBar}
       translations=${t}
-      idPrefix=${props.idPrefix}
       screen=${screen}
       chat=${chat}
       question=${question}

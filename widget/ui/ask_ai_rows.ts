@@ -1,13 +1,14 @@
 /**
  * The keyword screens' entries into Ask AI: the "Ask AI: <query>" row at the
- * top of the results (a row of the results grid), and the start
- * screen's recent conversations with a button for a new one.
+ * top of the results (a row of the results grid), and the list of stored
+ * conversations (the start screen's recent conversations, with a button for
+ * a new one; the Ask AI mode's history).
  *
  * @module
  */
 import type { VNode } from "preact";
 import type { Conversation } from "../ask_ai/conversations.ts";
-import type { ResultsScreenTranslations, Translations } from "../translations.ts";
+import type { ResultsScreenTranslations } from "../translations.ts";
 import { html } from "./html.ts";
 import { closeIcon, sparklesIcon } from "./icons.ts";
 
@@ -54,41 +55,46 @@ export function AskAiRow(props: AskAiRowProps): VNode {
   ` as VNode;
 }
 
-/** Props of {@link RecentConversations}. */
-export interface RecentConversationsProps {
+/** Props of {@link ConversationList}. */
+export interface ConversationListProps {
+  /** The list's class: `DocSearch-AskAiConversations` (start screen) or `DocSearch-ConversationHistory`. */
+  class: string;
+  /** Its title (`.DocSearch-Hit-source`), if any. */
+  title?: string | false;
   conversations: Conversation[];
-  translations: Translations["modal"];
+  /** `modal.startScreen.removeRecentConversationButtonTitle`. */
+  removeTitle: string;
   onOpen(conversation: Conversation): void;
   onRemove(id: string): void;
-  onNew(): void;
+  /** What follows the list (the start screen's new-conversation button). */
+  children?: unknown;
 }
 
-/** The start screen's "Recent conversations" and the new-conversation button. */
-export function RecentConversations(props: RecentConversationsProps): VNode {
-  const t = props.translations;
-  return html`<section class="DocSearch-AskAiConversations">
-    ${
-    props.conversations.length > 0 && html`
-      <div class="DocSearch-Hit-source">${t.startScreen.recentConversationsTitle}</div>
-      <ul>${props.conversations.map((c) =>
-        html`
-          <li key=${c.id} class="DocSearch-AskAiConversation">
-            <button type="button" class="DocSearch-AskAiConversation-Open"
-              onClick=${() => props.onOpen(c)}>${c.title}</button>
-            <button
-              type="button"
-              class="DocSearch-Hit-action-button"
-              title=${t.startScreen.removeRecentConversationButtonTitle}
-              aria-label=${t.startScreen.removeRecentConversationButtonTitle}
-              onClick=${() => props.onRemove(c.id)}
-            >${closeIcon()}</button>
-          </li>
-        `
-      )}</ul>
-    `
-  }
-    <button type="button" class="DocSearch-AskAiConversations-New" onClick=${props.onNew}>
-      ${sparklesIcon()} ${t.searchBox.startNewConversationText}
-    </button>
+/**
+ * Stored conversations, each opened by its title or removed by its button:
+ * the start screen's "Recent conversations" and the Ask AI mode's
+ * conversation history (which gets it from the modal through its props, as
+ * the footer, so the two lazy chunks share no module of their own).
+ */
+export function ConversationList(props: ConversationListProps): VNode {
+  return html`<section class=${props.class}>
+    ${props.title && html`<p class="DocSearch-Hit-source">${props.title}</p>`}
+    <ul>${
+    props.conversations.map((c) =>
+      html`
+        <li key=${c.id} class="DocSearch-AskAiConversation">
+          <button type="button" class="DocSearch-AskAiConversation-Open"
+            onClick=${() => props.onOpen(c)}>${c.title}</button>
+          <button
+            type="button"
+            class="DocSearch-Hit-action-button"
+            title=${props.removeTitle}
+            onClick=${() => props.onRemove(c.id)}
+          >${closeIcon()}</button>
+        </li>
+      `
+    )
+  }</ul>
+    ${props.children}
   </section>` as VNode;
 }

@@ -1,7 +1,7 @@
 /**
- * The modal's footer, as DocSearch v4's: the keys to navigate, select and
- * close, and the powered-by line; in the Ask AI mode the keys to submit the
- * question and to go back to the keyword search.
+ * The modal's footer, as DocSearch v4's: the powered-by line and the keys
+ * to navigate, select and close; in the Ask AI mode, as v4 has it, to
+ * navigate, submit the question and go back to the keyword search.
  *
  * @module
  */
@@ -19,7 +19,7 @@ const key = (label: string, content: unknown) =>
 /** Props of {@link Footer}. */
 export interface FooterProps {
   translations: FooterTranslations;
-  /** The Ask AI mode's footer: submit question and back to search only. */
+  /** The Ask AI mode's footer: submit question and back to search (v4's words). */
   askAi?: boolean;
 }
 
@@ -31,18 +31,16 @@ export interface FooterProps {
 export function Footer({ translations: t, askAi }: FooterProps): VNode {
   return html`
     <div class="DocSearch-Footer">
-      ${!askAi && html`<div class="DocSearch-Logo">${t.poweredByText} <a
+      <div class="DocSearch-Logo">${t.poweredByText} <a
           href="https://jsr.io/@mikrogql/ext"
           target="_blank"
           rel="noopener noreferrer"
-        >mikrogql</a></div>`}
+        >mikrogql</a></div>
       <ul class="DocSearch-Commands">
-        ${!askAi && html`<li>${key(t.navigateDownKeyAriaLabel, arrowIcon(false))}${
-          key(
-            t.navigateUpKeyAriaLabel,
-            arrowIcon(true),
-          )
-        }<span class="DocSearch-Label">${t.navigateText}</span></li>`}
+        <li>${key(t.navigateDownKeyAriaLabel, arrowIcon(false))}${key(
+          t.navigateUpKeyAriaLabel,
+          arrowIcon(true),
+        )}<span class="DocSearch-Label">${t.navigateText}</span></li>
         <li>${key(
           t.selectKeyAriaLabel,
           enterIcon(),

@@ -19,7 +19,8 @@ import type { NavigatorParams, ResolvedOptions, SearchState } from "../options.t
 import { MAX_QUERY_LENGTH, type SearchClient, type SearchResult } from "../search.ts";
 import type { SearchStorage } from "../storage.ts";
 import type { StoredItem } from "../stored_list.ts";
-import { AskAiRow, RecentConversations } from "./ask_ai_rows.ts";
+import { AskAiRow, ConversationList } from "./ask_ai_rows.ts";
+import { sparklesIcon } from "./icons.ts";
 import { ErrorScreen } from "./error_screen.ts";
 import { trapFocus } from "./focus_trap.ts";
 import { Footer } from "./footer.ts";
@@ -227,15 +228,17 @@ export function Modal(props: ModalProps): VNode {
         html`<${ResultsFooter} template=${options.resultsFooterComponent} state=${state} />`}
       ${options.askAi && query === "" && status !== "error" &&
         html`
-          <${RecentConversations}
+          <${ConversationList}
+            class="DocSearch-AskAiConversations"
+            title=${history.length > 0 && t.startScreen.recentConversationsTitle}
             conversations=${history}
-            translations=${t}
+            removeTitle=${t.startScreen.removeRecentConversationButtonTitle}
             onOpen=${(conversation: AskAiStart["conversation"]) => setAskAi({ conversation })}
             onRemove=${(
               id: string,
             ) => (props.conversations.remove(id), setHistory(props.conversations.list()))}
-            onNew=${() => setAskAi({})}
-          />
+          ><button type="button" class="DocSearch-AskAiConversations-New" onClick=${() =>
+            setAskAi({})}>${sparklesIcon()} ${t.searchBox.startNewConversationText}</button><//>
         `}
     </div>
     <${Footer} translations=${t.footer} />
@@ -249,8 +252,8 @@ export function Modal(props: ModalProps): VNode {
         tokenCache=${props.tokenCache}
         searchClient=${props.askAiClient}
         start=${askAi}
-        idPrefix=${idPrefix}
         Footer=${Footer}
+        ConversationList=${ConversationList}
         onBack=${leaveAskAi}
         onClose=${props.onClose}
       />
@@ -262,7 +265,7 @@ export function Modal(props: ModalProps): VNode {
       options=${options}
       modifiers=${`${status === "stalled" ? " DocSearch-Container--Stalled" : ""}${
         status === "error" ? " DocSearch-Container--Errored" : ""
-      }${askAi ? " DocSearch-Container--AskAi" : ""}`}
+      }`}
       dialogRef=${container}
       onClose=${props.onClose}
       onKeyDown=${(event: KeyboardEvent) => {

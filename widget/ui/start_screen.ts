@@ -37,7 +37,6 @@ const action = (title: string, icon: VNode, onClick: () => void) =>
       type="button"
       class="DocSearch-Hit-action-button"
       title=${title}
-      aria-label=${title}
       tabindex="-1"
       onClick=${(event: MouseEvent) => {
         event.preventDefault();
