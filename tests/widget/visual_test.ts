@@ -7,9 +7,14 @@
  * screen; their layout metrics (button size, modal width and position, search
  * bar and input height, hit row heights, group title and footer positions)
  * agree within 2 px, and so does their look (the active hit's tint, the group
- * titles' colour, ↵ on the active hit only, the footer's labels). Both screenshots are saved side by side in a folder the
- * test prints.
+ * titles' colour, ↵ on the active hit only, the footer's labels). The Ask AI
+ * screen too, both asking the docs site's Ask AI stand-in (in place of the
+ * hosted backend) the same question: the disclaimer, the card and its
+ * question heading, the answer's text box, the actions at the card's right,
+ * the sources' title and first chip, the footer and its labels. Both
+ * screenshots are saved side by side in a folder the test prints.
  */
+import { Buffer } from "node:buffer";
 import { assert, assertEquals } from "@std/assert";
 import { join } from "@std/path";
 import type { Browser, Page } from "playwright-core";
@@ -30,7 +35,7 @@ console.log(`visual test screenshots (ours | DocSearch v4): ${shots}`);
 let browser: Browser;
 
 /** The page of `lib`: a header with the search box, the same options for both. */
-function pageHtml(lib: "ours" | "docsearch", dark: boolean): string {
+function pageHtml(lib: "ours" | "docsearch", dark: boolean, askAi: boolean): string {
   const head = lib === "ours"
     ? `<link rel="stylesheet" href="/ours/style.css">`
     : `<link rel="stylesheet" href="/docsearch/style.css"><script src="/docsearch/docsearch.js"></script>`;
@@ -43,7 +48,9 @@ function pageHtml(lib: "ours" | "docsearch", dark: boolean): string {
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>${lib}</title>${head}
 <style>body{margin:0;font-family:system-ui,sans-serif}#top{display:flex;padding:8px 16px}</style></head>
 <body><div id="top"><div id="search"></div></div><main><p>Page</p></main>
-<script>var options = { container: "#search", appId: "APP", apiKey: "KEY", indices: ["docs"] };</script>
+<script>var options = { container: "#search", appId: "APP", apiKey: "KEY", indices: ["docs"]${
+    askAi ? `, askAi: "mikrogql-docs-assistant"` : ""
+  } };</script>
 ${start}</body></html>`;
 }
 
@@ -54,12 +61,34 @@ async function openPage(
   lib: "ours" | "docsearch",
   viewport: { width: number; height: number },
   dark: boolean,
+  askAi = false,
 ): Promise<Page> {
   const page = await browser.newPage({ viewport });
+  // both ask the hosted Ask AI backend: the docs site's stand-in answers (one answer per question)
+  await page.route("https://askai.algolia.com/**", async (route) => {
+    const request = route.request();
+    const cors = {
+      "access-control-allow-origin": "*",
+      "access-control-allow-headers": "*",
+      "access-control-allow-methods": "POST, OPTIONS",
+    };
+    if (request.method() === "OPTIONS") return route.fulfill({ status: 204, headers: cors });
+    const url = new URL(request.url());
+    const response = await fetch(`${site.url}${url.pathname}${url.search}`, {
+      method: "POST",
+      headers: request.headers(),
+      body: request.postData(),
+    });
+    await route.fulfill({
+      status: response.status,
+      headers: { ...Object.fromEntries(response.headers), ...cors },
+      body: Buffer.from(await response.arrayBuffer()),
+    });
+  });
   await page.route(`${ORIGIN}/**`, (route) => {
     const path = new URL(route.request().url()).pathname;
     if (path === "/") {
-      return route.fulfill({ contentType: "text/html", body: pageHtml(lib, dark) });
+      return route.fulfill({ contentType: "text/html", body: pageHtml(lib, dark, askAi) });
     }
     const [, dir, file] = path.split("/");
     const root = dir === "ours" ? site.distDir : docsearchDir;
@@ -195,6 +224,108 @@ async function sideBySide(left: Uint8Array, right: Uint8Array, width: number, he
   await page.close();
   return png;
 }
+
+/**
+ * The Ask AI screen's layout metrics: the disclaimer, the card, the question heading it, the
+ * answer's text box (its left edge and width: the Markdown of the two differs in margins), the
+ * actions (their size and right edge), the sources' title and first chip (left edge, size), and
+ * the footer with its labels.
+ */
+async function askAiMetrics(page: Page) {
+  return await page.evaluate(() => {
+    const box = (selector: string) => {
+      const e = document.querySelector(selector);
+      if (!e) return null;
+      const r = e.getBoundingClientRect();
+      return [r.left, r.top, r.width, r.height].map((v) => Math.round(v * 10) / 10);
+    };
+    const card = box(".DocSearch-AskAiScreen-Response")!;
+    const actions = box(".DocSearch-AskAiScreen-Actions")!;
+    const chip = box(".DocSearch-AskAiScreen-RelatedSources-Item-Link")!;
+    const title = box(".DocSearch-AskAiScreen-RelatedSources-Title")!;
+    const text = box(".DocSearch-Markdown-Content")!;
+    return {
+      labels: [...document.querySelectorAll(".DocSearch-Commands .DocSearch-Label")]
+        .map((e) => e.textContent),
+      disclaimer: box(".DocSearch-AskAiScreen-Disclaimer"),
+      card: card.slice(0, 3),
+      question: box(".DocSearch-AskAiScreen-Query"),
+      text: [text[0], text[2]],
+      // right edge and size of the actions, relative to the card
+      actions: [card[0] + card[2] - (actions[0] + actions[2]), actions[2], actions[3]],
+      // the sources below the card: the title's and the first chip's offset and size
+      sourcesTitle: [title[0], title[3]],
+      chip: [chip[0], chip[3]],
+      footer: box(".DocSearch-Footer"),
+    };
+  });
+}
+
+Deno.test({
+  name: "the Ask AI screen is laid out as DocSearch v4's in Chromium (within 2 px)",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn(t) {
+    browser = await launchBrowser();
+    try {
+      for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+        for (const dark of [false, true]) {
+          const name = `${viewport.width}x${viewport.height}-${dark ? "dark" : "light"}-ask-ai`;
+          await t.step(name, async () => {
+            const shot = async (lib: "ours" | "docsearch") => {
+              const page = await openPage(lib, viewport, dark, true);
+              const errors: string[] = [];
+              page.on("pageerror", (error) => errors.push(error.message));
+              await page.click(".DocSearch-Button");
+              await page.fill(".DocSearch-Input", QUERY);
+              await page.waitForSelector(
+                '.DocSearch-Hit[aria-selected="true"] .DocSearch-Hit--AskAI',
+              );
+              await page.keyboard.press("Enter");
+              await page.waitForSelector(".DocSearch-AskAiScreen-RelatedSources-Item-Link");
+              await page.waitForSelector(".DocSearch-AskAiScreen-Actions");
+              await page.mouse.move(0, 0);
+              await page.evaluate(() => document.fonts.ready);
+              const metrics = await askAiMetrics(page);
+              assertEquals(errors, [], `${lib}: no uncaught error`);
+              const png = await page.screenshot();
+              await page.close();
+              return { metrics, png };
+            };
+            const ours = await shot("ours");
+            const theirs = await shot("docsearch");
+            await Deno.writeFile(
+              join(shots, `${name}.png`),
+              await sideBySide(ours.png, theirs.png, viewport.width, viewport.height),
+            );
+            const lines: string[] = [];
+            for (const [key, value] of Object.entries(theirs.metrics)) {
+              const mine = ours.metrics[key as keyof typeof ours.metrics] as unknown;
+              if (key === "labels") {
+                if (JSON.stringify(mine) !== JSON.stringify(value)) {
+                  lines.push(
+                    `labels: ours ${JSON.stringify(mine)}, DocSearch ${JSON.stringify(value)}`,
+                  );
+                }
+                continue;
+              }
+              const a = mine as number[];
+              const b = value as number[];
+              b.forEach((v, i) => {
+                if (Math.abs(a[i] - v) > TOLERANCE_PX) {
+                  lines.push(`${key}[${i}]: ours ${a[i]}, DocSearch ${v}`);
+                }
+              });
+            }
+            assertEquals(lines, [], `see ${shots}/${name}.png`);
+          });
+        }
+      }
+    } finally {
+      await browser.close();
+    }
+  },
+});
 
 Deno.test({
   name: "search box looks like DocSearch v4 in Chromium (layout metrics within 2 px)",

@@ -29,7 +29,7 @@ export function ChatScreen(
 ): VNode {
   const { messages } = chat.conversation;
   const t = translations.askAiScreen;
-  const error = messages[messages.length - 1].metadata?.error;
+  const error = messages.at(-1)!.metadata?.error;
   return html`<div class="DocSearch-AskAiScreen DocSearch-AskAiScreen-Container">
     ${
     chat.limited && html`
@@ -57,7 +57,7 @@ export function ChatScreen(
           key=${m.id}
           question=${m}
           message=${messages[i + 1]}
-          last=${i + 2 >= messages.length}
+          last=${!messages[i + 2]}
           chat=${chat}
           translations=${t}
           environment=${environment}

@@ -44,7 +44,7 @@ export function useSuggestedQuestions(
       }],
     }).then(({ results }) => {
       const hits = (results[0] as { hits?: SuggestedQuestion[] })?.hits ?? [];
-      setSuggested(hits.filter((h) => typeof h.question === "string").slice(0, 3));
+      setSuggested(hits.filter((h) => typeof h.question === "string"));
     }, () => {});
   }, [wanted]);
   return suggested;

@@ -18,8 +18,15 @@ import { applyChunk, type UiMessage } from "./messages.ts";
 import { readUiMessageStream } from "./stream.ts";
 import { createTokenSource } from "./token.ts";
 
+/**
+ * A new random id for a message or conversation, as the AI SDK makes them
+ * (`Math.random` in base 36). Not `crypto.randomUUID()`: browsers have it in
+ * secure contexts only, and a docs site may be served over plain http.
+ */
+const newId = () => Math.random().toString(36).slice(2);
+
 /** An empty conversation with a new id. */
-const newConversation = (): Conversation => ({ id: crypto.randomUUID(), title: "", messages: [] });
+const newConversation = (): Conversation => ({ id: newId(), title: "", messages: [] });
 
 /** State and actions of {@link useChat}. */
 export interface Chat {
@@ -81,11 +88,11 @@ export function useChat(
 
   async function ask(text: string, suggestedQuestionId?: string) {
     const user: UiMessage = {
-      id: crypto.randomUUID(),
+      id: newId(),
       role: "user",
       parts: [{ type: "text", text }],
     };
-    let answer: UiMessage = { id: crypto.randomUUID(), role: "assistant", parts: [] };
+    let answer: UiMessage = { id: newId(), role: "assistant", parts: [] };
     const base: Conversation = {
       ...conversation,
       title: conversation.title || text,
@@ -125,8 +132,8 @@ export function useChat(
   return {
     conversation,
     streaming,
-    limited: /ai-217|conversation\s+depth/i.test(
-      conversation.messages[conversation.messages.length - 1]?.metadata?.error ?? "",
+    limited: /ai-217|conversation depth/i.test(
+      conversation.messages.at(-1)?.metadata?.error ?? "",
     ),
     history,
     ask,

@@ -71,7 +71,7 @@ export function AskAiView(props: AskAiViewProps): VNode {
         class="DocSearch-ConversationHistory"
         title=${t.searchBox.conversationHistoryTitle}
         conversations=${chat.history}
-        removeTitle=${t.startScreen.removeRecentConversationButtonTitle}
+        translations=${t.startScreen}
         onOpen=${(c: Conversation) => (chat.open(c), setScreen("chat"))}
         onRemove=${chat.remove}
       />

@@ -8,7 +8,7 @@
  */
 import type { VNode } from "preact";
 import type { Conversation } from "../ask_ai/conversations.ts";
-import type { ResultsScreenTranslations } from "../translations.ts";
+import type { ResultsScreenTranslations, StartScreenTranslations } from "../translations.ts";
 import { html } from "./html.ts";
 import { closeIcon, sparklesIcon } from "./icons.ts";
 
@@ -62,8 +62,8 @@ export interface ConversationListProps {
   /** Its title (`.DocSearch-Hit-source`), if any. */
   title?: string | false;
   conversations: Conversation[];
-  /** `modal.startScreen.removeRecentConversationButtonTitle`. */
-  removeTitle: string;
+  /** The start screen's texts (`removeRecentConversationButtonTitle`). */
+  translations: StartScreenTranslations;
   onOpen(conversation: Conversation): void;
   onRemove(id: string): void;
   /** What follows the list (the start screen's new-conversation button). */
@@ -88,7 +88,7 @@ export function ConversationList(props: ConversationListProps): VNode {
           <button
             type="button"
             class="DocSearch-Hit-action-button"
-            title=${props.removeTitle}
+            title=${props.translations.removeRecentConversationButtonTitle}
             onClick=${() => props.onRemove(c.id)}
           >${closeIcon()}</button>
         </li>

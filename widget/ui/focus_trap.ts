@@ -17,7 +17,7 @@ export function trapFocus(event: KeyboardEvent, container: HTMLElement): void {
     );
   if (focusable.length === 0) return;
   const first = focusable[0];
-  const last = focusable[focusable.length - 1];
+  const last = focusable.at(-1)!;
   const current = container.ownerDocument.activeElement;
   if (event.shiftKey ? current === first : current === last) {
     event.preventDefault();

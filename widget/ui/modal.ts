@@ -232,7 +232,7 @@ export function Modal(props: ModalProps): VNode {
             class="DocSearch-AskAiConversations"
             title=${history.length > 0 && t.startScreen.recentConversationsTitle}
             conversations=${history}
-            removeTitle=${t.startScreen.removeRecentConversationButtonTitle}
+            translations=${t.startScreen}
             onOpen=${(conversation: AskAiStart["conversation"]) => setAskAi({ conversation })}
             onRemove=${(
               id: string,
