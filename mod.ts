@@ -4,7 +4,7 @@
  *
  * The exports, by who needs them:
  * - entity files: the annotations (`annotate`, `RelayConnection`, `QueryField`, `OrderField`,
- *   `Mutations`, `Skip`, ...),
+ *   `Mutations`, `Skip`, ...) and policies (`definePolicy`),
  * - generated modules: the table types (`Tables`, `FieldDescription`, `EdgeDescription`, ...),
  *   `defineGraph`, `noder`/`noders`, `createResolvers`, `createGraphQLSchema` and the typed
  *   resolver helpers (`FieldResolver`, `TypedResolvers`, `EntityOf`, `Maybe`),
@@ -47,6 +47,14 @@ export {
   Type,
   Unbind,
 } from "./runtime/annotations.ts";
+export {
+  definePolicy,
+  type Policy,
+  type PolicyRules,
+  type RowCondition,
+  type WriteRequest,
+  type WriteRule,
+} from "./runtime/policy.ts";
 export { ErrorCode, gqlError, MAX_QUOTED_INPUT, quoteInput } from "./runtime/error_codes.ts";
 export { DEFAULT_LIMITS, Limits, type LimitsOptions } from "./runtime/gates/limits.ts";
 export { Csrf } from "./runtime/gates/csrf.ts";

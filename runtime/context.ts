@@ -7,11 +7,17 @@
  */
 import type { EntityManager } from "@mikro-orm/core";
 import { type ReadFrom, readFrom } from "./sql/read_from.ts";
+import { bindPolicies, policiesOfContext } from "./policy_binding.ts";
 
 /** The part of a GraphQL context that mikrogql reads. */
 export interface MikroContext {
   /** The request's EntityManager (a fork per request: `context: () => ({ em: orm.em.fork() })`). */
   em?: EntityManager;
+  /**
+   * The request's viewer, read by the schema's policies (`createSchema({ policies })`) unless
+   * the schema's `viewer` option reads it elsewhere: `undefined` is anonymous.
+   */
+  viewer?: unknown;
   /**
    * Where this request's reads outside a transaction go when MikroORM has read replicas; wins
    * over the schema's `readFrom`. The Transactioner sets `"primary"` for a mutation operation and,
@@ -30,7 +36,9 @@ type TxContext = MikroContext & { [TX]?: EntityManager };
  * Returns the EntityManager resolvers must use: the one bound to the operation's transaction when
  * the Transactioner opened one (spec rule 7, entgql `FromContext`), else the request's `em`, its
  * runtime reads sent to `ctx.readFrom ?? schemaReadFrom` (MikroORM's read connection when neither
- * is set; a transaction always reads from the primary).
+ * is set; a transaction always reads from the primary). Under a schema with policies the
+ * EntityManager carries the request's read rules as MikroORM filters (`policy_binding.ts`), so
+ * your own `em.find` reads what the viewer may read.
  *
  * @example A user resolver reading inside or outside the Transactioner's transaction
  * ```ts
@@ -54,6 +62,8 @@ export function fromContext(ctx: MikroContext, schemaReadFrom?: ReadFrom): Entit
       "no EntityManager in the GraphQL context: pass `context: () => ({ em: orm.em.fork() })` to createYoga",
     );
   }
+  const policies = policiesOfContext(ctx);
+  if (policies) bindPolicies(em, policies);
   const target = ctx.readFrom ?? schemaReadFrom;
   return target ? readFrom(em, target) : em;
 }

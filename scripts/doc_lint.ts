@@ -39,6 +39,7 @@ export const REQUIRED_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "encodeGlobalId",
     "decodeGlobalId",
     "annotate",
+    "definePolicy",
     "setupUniversalIds",
     "replicaFailover",
     "readConnection",

@@ -25,6 +25,11 @@
  * - enum fields on MariaDB/MySQL: the column's text (an `ENUM` column sorts by declaration index
  *   there, but compares to a cursor's string as a string).
  *
+ * Edge terms count and read only the related rows the request may read: the target's read filter
+ * (`sql/orm_filters.ts` `readFilterOf`: MikroORM filters, policies' read rules) is a condition of
+ * their subquery (`<target key> IN (SELECT <key> FROM <target> WHERE <read filter>)`). An order
+ * on a field with a policy field rule is `FORBIDDEN` unless the viewer may read it on every row.
+ *
  * Expressions are MikroORM `raw()` fragments with the row alias left open, usable in `orderBy`
  * and filter keys of `em.find`, `Collection.matching` and the QueryBuilder alike.
  *
@@ -42,6 +47,8 @@ import { dialectOf, exactValue, quoteIdentifiers } from "../dialect.ts";
 import { ErrorCode, gqlError } from "../error_codes.ts";
 import type { NodeType, ScalarKind } from "../graph.ts";
 import { keyParts } from "../keys.ts";
+import { visibleKeys } from "../sql/orm_filters.ts";
+import { checkFieldReadable } from "../policy_binding.ts";
 
 /** `ASC` or `DESC`, the values of the `OrderDirection` enum. */
 export type OrderDirection = "ASC" | "DESC";
@@ -108,15 +115,18 @@ function termSql(em: EntityManager, type: NodeType, term: TermSource): TermSql |
       if (prop.kind === "m:n") {
         const owner = prop.owner ? prop : metaOf(em, prop.type).properties[prop.mappedBy];
         const columns = prop.owner ? owner.joinColumns : owner.inverseJoinColumns;
+        const targetColumns = prop.owner ? owner.inverseJoinColumns : owner.joinColumns;
         return `(select count(*) from ${q(owner.pivotTable)} as ${q("__o")} where ${
           equal(columns, meta.primaryKeys.map((pk) => own(alias, field(meta, pk))), "__o", q)
+        }${
+          visibleOnly(em, metaOf(em, prop.type), targetColumns.map((c) => `${q("__o")}.${q(c)}`))
         })`;
       }
       const target = metaOf(em, prop.type);
       const back = target.properties[prop.mappedBy];
       return `(select count(*) from ${q(target.tableName)} as ${q("__o")} where ${
         equal(back.fieldNames, back.referencedColumnNames.map((c) => own(alias, c)), "__o", q)
-      })`;
+      }${visibleOnly(em, target, keyColumns(target).map((c) => `${q("__o")}.${q(c)}`))})`;
     };
   } else if (term.field) {
     const target = metaOf(em, prop.type);
@@ -132,7 +142,9 @@ function termSql(em: EntityManager, type: NodeType, term: TermSource): TermSql |
         );
       return `(select ${q("__o")}.${column} from ${q(target.tableName)} as ${
         q("__o")
-      } where ${condition})`;
+      } where ${condition}${
+        visibleOnly(em, target, keyColumns(target).map((c) => `${q("__o")}.${q(c)}`))
+      })`;
     };
   } else if (enumColumn) {
     // MariaDB/MySQL sort an ENUM column by declaration index but compare it to a string as a
@@ -147,6 +159,24 @@ function termSql(em: EntityManager, type: NodeType, term: TermSource): TermSql |
     text: sql,
     value: (alias) => raw(time ? exactValue(dialect, sql(alias)) : sql(alias)),
   };
+}
+
+/** The key columns of `meta`'s table, in key order. */
+function keyColumns(meta: EntityMetadata): string[] {
+  return meta.primaryKeys.flatMap((pk) => meta.properties[pk].fieldNames);
+}
+
+/**
+ * ` and (<columns>) in (select <key> from <target> where <read filter>)` when the request's read
+ * filter of `target` is active, else `""`: the rows of an edge term's subquery the request may
+ * read. The filter's values are rendered as MikroORM renders a raw `ORDER BY` fragment's
+ * parameters (`platform.formatQuery`).
+ */
+function visibleOnly(em: EntityManager, target: EntityMetadata, columns: string[]): string {
+  const keys = visibleKeys(em, target.class);
+  if (!keys) return "";
+  const tuple = columns.length === 1 ? columns[0] : `(${columns.join(", ")})`;
+  return ` and ${tuple} in (${em.getPlatform().formatQuery(keys.sql, [...keys.params])})`;
 }
 
 function metaOf(em: EntityManager, entity: unknown): EntityMetadata {
@@ -218,8 +248,11 @@ export function pageOrder(
   orderBy: OrderInput | OrderInput[] | null | undefined,
   em?: EntityManager,
 ): OrderTerm[] {
-  const terms = orderTerms(type, orderBy).map((term) => {
-    if (em) return { ...term, sql: termSql(em, type, term) };
+  const terms = orderTerms(type, orderBy).map((term, i) => {
+    if (em) {
+      checkOrderReadable(em, type, term, Array.isArray(orderBy) ? `orderBy[${i}]` : "orderBy");
+      return { ...term, sql: termSql(em, type, term) };
+    }
     if (term.count || term.field) {
       throw new Error(`ordering ${type.name} by ${term.path} needs planPage(..., em)`);
     }
@@ -232,6 +265,27 @@ export function pageOrder(
     direction: idDirection,
   }));
   return [...terms, ...tiebreaker];
+}
+
+/**
+ * Refuses an order on a field the viewer may not read on every row (a policy field rule): the
+ * row's own field, or for `<EDGE>_<FIELD>` the field of the edge's target.
+ *
+ * @throws GraphQLError `FORBIDDEN`
+ */
+function checkOrderReadable(
+  em: EntityManager,
+  type: NodeType,
+  term: OrderTerm,
+  path: string,
+): void {
+  if (term.count) return;
+  if (!term.field) {
+    checkFieldReadable(em, type.entity, type.name, term.path, path);
+    return;
+  }
+  const target = metaOf(em, metaOf(em, type.entity).properties[term.path].type);
+  checkFieldReadable(em, target.class, target.className, term.field, path);
 }
 
 /** Where `term` goes in the order, reversed (for `last`) or not. */

@@ -13,6 +13,13 @@
  *   every listed input. On a non-unique edge both are semi-join subqueries (MikroORM's
  *   `$some`/`$none`: `id IN (SELECT ...)`, which every engine plans as `EXISTS`), on a unique
  *   edge a join on the foreign key.
+ * - Related rows are only those the request may read: every `has<Edge>`/`has<Edge>With` adds
+ *   the target's read filter (`sql/orm_filters.ts` `readFilterOf`: MikroORM filters, policies'
+ *   read rules) to its subquery or join, and an `<edge>ID` predicate on a nullable edge treats a
+ *   target the request may not read as no target (`IsNil` matches it, the others do not), so no
+ *   count or answer depends on a hidden row.
+ * - A predicate on a field with a policy field rule (`policy.ts`) is `FORBIDDEN` unless the
+ *   viewer may read the field on every row.
  * - Fields the user adds in their own SDL call the functions registered for them
  *   (`createSchema({ where: { TodoWhereInput: { createdToday: (value) => filter } } })`).
  * - `where: {}` at the top is no filter; an empty input anywhere inside (`not: {}`,
@@ -33,6 +40,9 @@ import type { Graph, NodeType, WhereFieldDescription, WhereOp, WhereOpFamily } f
 import { hasPredicateName, predicateName } from "../names.ts";
 import { decodeGlobalId, isOfType } from "./global_id.ts";
 import { keyValuesOf } from "../keys.ts";
+import { allOf } from "./all_of.ts";
+import { readFilterOf, visibleKeys } from "../sql/orm_filters.ts";
+import { checkFieldReadable } from "../policy_binding.ts";
 
 const FAMILIES: Record<WhereOpFamily, WhereOp[]> = {
   boolean: ["EQ", "NEQ"],
@@ -92,11 +102,13 @@ function predicatesOf(type: NodeType): Map<string, Predicate> {
  * its entity. Used by root connections and, through field collection, nested connections.
  *
  * @param where the argument value (`null`/`undefined` is no filter)
+ * @param em the request's EntityManager, after `prepareReadFilters(em)` (`sql/orm_filters.ts`)
  * @param path where the input sits in the operation, for error messages (e.g. `"where"`)
  * @returns the filter; `{}` when `where` holds no predicate
  * @throws GraphQLError `BAD_USER_INPUT` naming the path of an empty nested input or list, of a
  *   global id that does not name a node of the predicate's type, or of a user field with no
- *   registered filter function
+ *   registered filter function; `FORBIDDEN` naming the path of a predicate on a field the
+ *   viewer may not read on every row
  */
 export function whereFilter(
   em: EntityManager,
@@ -108,17 +120,6 @@ export function whereFilter(
   if (where == null) return {};
   const compiler = new WhereCompiler(em, graph);
   return compiler.input(graph.types[typeName], where as Input, path) ?? {};
-}
-
-/**
- * The filter of the rows matching every one of `filters`: the only one that is not empty (`{}`),
- * or their `$and`. MikroORM builds the same SQL for `{ $and: [{}, f] }` as for `f`, but takes
- * about 7 µs longer for each `$and` node (a root page's filter and its keyset predicate).
- */
-export function allOf(...filters: FilterQuery<object>[]): FilterQuery<object> {
-  // Raw SQL fragments (order terms) are symbol keys: an empty filter has no key of either kind.
-  const parts = filters.filter((f) => Reflect.ownKeys(f as object).length > 0);
-  return parts.length === 0 ? {} : parts.length === 1 ? parts[0] : { $and: parts };
 }
 
 type Input = Record<string, unknown>;
@@ -194,7 +195,70 @@ class WhereCompiler {
     path: string,
   ): FilterQuery<object> | undefined {
     const nil = op === "IsNil" || op === "NotNil";
+    checkFieldReadable(this.em, type.entity, type.name, field.prop, path);
     if (!nil && field.kind === "string") this.uuids(type, field.prop, value, path);
+    const condition = this.fieldCondition(type, field, op, value, path, nil);
+    return field.kind === "id" && condition
+      ? this.visibleTarget(type, field, op, condition)
+      : condition;
+  }
+
+  /**
+   * An `<edge>ID` predicate on a nullable edge whose target has a read filter: a target the
+   * request may not read counts as no target (`IsNil` matches the row, the other operators do
+   * not). A required edge's target is already visible (the row's own read filter requires it).
+   */
+  visibleTarget(
+    type: NodeType,
+    field: WhereFieldDescription,
+    op: WhereOp,
+    condition: FilterQuery<object>,
+  ): FilterQuery<object> {
+    const property = this.em.getMetadata().find(type.entity)?.properties[field.prop];
+    const reference = property?.kind === "m:1" || (property?.kind === "1:1" && property.owner);
+    if (!reference || !property.nullable) return condition;
+    const visible = this.visibleReference(type, field.prop, op !== "IsNil");
+    if (!visible) return condition;
+    return op === "IsNil" ? { $or: [condition, visible] } : { $and: [condition, visible] };
+  }
+
+  /**
+   * On a reference property `prop`: "points to a row the request may read" (`fk in (<visible
+   * keys>)`), or with `visible` false "points to a row it may not read" (`fk not in (...)`, a null
+   * `fk` excluded); `undefined` when the target has no read filter. A subquery rather than a
+   * condition on the joined target, whose columns the join's own filters (`applyJoinedFilters`)
+   * turn to null for a hidden row.
+   */
+  visibleReference(
+    type: NodeType,
+    prop: string,
+    visible: boolean,
+  ): FilterQuery<object> | undefined {
+    const property = this.em.getMetadata().find(type.entity)!.properties[prop];
+    const keys = visibleKeys(this.em, property.targetMeta!.class);
+    if (!keys) return undefined;
+    const columns = property.fieldNames.map((c) => quoteIdentifiers(this.em, c));
+    const test = visible ? "in" : "not in";
+    return {
+      [
+        raw((alias: string) => {
+          const tuple = columns.length === 1
+            ? `${alias}.${columns[0]}`
+            : `(${columns.map((c) => `${alias}.${c}`).join(", ")})`;
+          return `${tuple} is not null and ${tuple} ${test} (${keys.sql})`;
+        }, [...keys.params]) as never
+      ]: [],
+    };
+  }
+
+  fieldCondition(
+    type: NodeType,
+    field: WhereFieldDescription,
+    op: WhereOp,
+    value: unknown,
+    path: string,
+    nil: boolean,
+  ): FilterQuery<object> | undefined {
     const v = field.kind === "id" && !nil ? this.ids(field.target!, value, path) : value;
     // `address.geo.lat` (a property of an embeddable) nests: { address: { geo: { lat: ... } } }.
     const on = (condition: unknown) =>
@@ -328,15 +392,21 @@ class WhereCompiler {
   ): FilterQuery<object> {
     const edge = type.edges[name];
     const unique = edge.kind === "m:1" || edge.kind === "1:1";
+    const target = this.graph.types[edge.target];
+    // Only rows the request may read are related rows.
+    const visible = readFilterOf(this.em, target.entity);
+    const filtered = Reflect.ownKeys(visible as object).length > 0;
     if (!withFilter) {
       const exists = value === true;
-      return unique
-        ? this.nullness(type, edge.prop, !exists) ??
-          { [edge.prop]: exists ? { $ne: null } : null }
-        : { [edge.prop]: exists ? { $some: {} } : { $none: {} } };
+      const present = this.nullness(type, edge.prop, !exists) ??
+        { [edge.prop]: exists ? { $ne: null } : null };
+      if (!unique) return { [edge.prop]: exists ? { $some: visible } : { $none: visible } };
+      const reference = filtered && this.visibleReference(type, edge.prop, exists);
+      if (!reference) return present;
+      return exists ? reference : { $or: [present, reference] };
     }
-    const filters = this.list(this.graph.types[edge.target], value, path);
-    const filter = filters.length === 1 ? filters[0] : { $and: filters };
+    const filters = this.list(target, value, path);
+    const filter = allOf(...filters, visible);
     return unique
       ? {
         $and: [

@@ -25,6 +25,7 @@ import { whereFilter } from "../plan/where_filter.ts";
 import type { Connection, PaginationArgs } from "../plan/connection.ts";
 import type { PageQuery } from "../plan/page_plan.ts";
 import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "../sql/row_limit.ts";
+import { prepareReadFilters } from "../sql/orm_filters.ts";
 
 /**
  * Resolves the edge field `name` of `parent` (entgql's generated edge resolver, spec rule 3):
@@ -157,6 +158,7 @@ async function loadEdge(
         ...read,
       }));
   }
+  await prepareReadFilters(em);
   const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
   return paginate(
     target,
@@ -221,6 +223,7 @@ async function loadRecordEdge(
         ...read,
       }));
   }
+  await prepareReadFilters(em);
   const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
   return paginate(
     target,

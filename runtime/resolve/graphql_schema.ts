@@ -6,11 +6,12 @@
  *
  * @module
  */
-import { GraphQLEnumType, GraphQLError, type GraphQLSchema } from "graphql";
+import { GraphQLEnumType, GraphQLError, GraphQLScalarType, type GraphQLSchema } from "graphql";
 import { createSchema } from "graphql-yoga";
 import { ErrorCode, gqlError } from "../error_codes.ts";
 import type { Graph } from "../graph.ts";
-import { createResolvers, type ResolverOptions } from "./resolvers.ts";
+import { createResolvers, policyAttacher, type ResolverOptions } from "./resolvers.ts";
+import type { MikroContext } from "../context.ts";
 
 /** The resolvers argument of GraphQL Yoga's `createSchema`. */
 export type UserResolvers = Parameters<typeof createSchema>[0]["resolvers"];
@@ -64,7 +65,9 @@ export function createGraphQLSchema<R>(
   options: SchemaOptions<R> = {},
 ): GraphQLSchema {
   const extraTypeDefs = options.typeDefs === undefined ? [] : [options.typeDefs].flat();
-  const extraResolvers = options.resolvers === undefined ? [] : [options.resolvers].flat();
+  const attach = policyAttacher(options);
+  const extraResolvers = (options.resolvers === undefined ? [] : [options.resolvers].flat())
+    .map((map) => withPolicies(map as Record<string, unknown>, attach));
   const schema = createSchema({
     typeDefs: [typeDefs, ...extraTypeDefs],
     resolvers: [
@@ -95,4 +98,40 @@ function rejectAsBadInput(type: GraphQLEnumType): void {
       throw gqlError(ErrorCode.BAD_USER_INPUT, error.message);
     }
   };
+}
+
+/**
+ * The user's resolver map with every field resolver first keeping the schema's policies on the
+ * context (`policyAttacher`), so `fromContext` in a user resolver that runs before any generated
+ * one binds them too.
+ */
+function withPolicies(
+  map: Record<string, unknown>,
+  attach: (ctx: MikroContext) => void,
+): Record<string, unknown> {
+  const wrap =
+    (resolve: (...args: unknown[]) => unknown) =>
+    (root: unknown, args: unknown, ctx: MikroContext, info: unknown) => {
+      attach(ctx);
+      return resolve(root, args, ctx, info);
+    };
+  return Object.fromEntries(
+    Object.entries(map).map(([typeName, fields]) => {
+      if (fields === null || typeof fields !== "object" || fields instanceof GraphQLScalarType) {
+        return [typeName, fields];
+      }
+      return [
+        typeName,
+        Object.fromEntries(
+          Object.entries(fields).map(([name, field]) => {
+            if (typeof field === "function" && !name.startsWith("__")) return [name, wrap(field)];
+            if (field && typeof field === "object" && typeof field.resolve === "function") {
+              return [name, { ...field, resolve: wrap(field.resolve) }];
+            }
+            return [name, field];
+          }),
+        ),
+      ];
+    }),
+  );
 }

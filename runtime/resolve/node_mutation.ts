@@ -41,6 +41,7 @@ import { requestContext } from "../request_context.ts";
 import { resolveReturnedNode } from "./root_fields.ts";
 import { fromContext, type MikroContext } from "../context.ts";
 import { nodeBudget } from "../node_budget.ts";
+import { rulesOf } from "../policy_binding.ts";
 
 /** A `Create<T>Input` / `Update<T>Input` value as graphql-js passes it: field name -> value. */
 export type MutationInput = Record<string, unknown>;
@@ -105,7 +106,9 @@ export class NodeMutation<T extends object = object> {
    * refused write leaves nothing behind.
    *
    * @throws GraphQLError `NOT_FOUND` when the node to update, or a node an input id names, does
-   *   not exist or cannot be read; `FORBIDDEN` when the written row could not be read;
+   *   not exist or cannot be read; `FORBIDDEN` when the policy's write rule refuses (`policy.ts`:
+   *   asked with the viewer, the input, the row before and after, before anything is written) or
+   *   the written row could not be read;
    *   `BAD_USER_INPUT` naming the input field for a value its column cannot hold (NUL
    *   character, too long, out of range, bad date or enum value: `column_values.ts`), for a
    *   global id of the wrong type, and for a write the database rejects by a
@@ -129,11 +132,17 @@ export class NodeMutation<T extends object = object> {
       const entity = this.#mode === "create"
         ? this.#em.create(this.#type.entity, {}) as Row
         : await lockNodeForWrite(this.#em, this.#graph, this.#type, this.#id!);
+      const before = this.#mode === "update" ? snapshot(entity) : undefined;
       for (const op of ["clear", "set", "add", "remove"] as const) {
         for (const { name, field, value } of fields) {
           if (field.op === op) await apply(this.#em, entity, field, nodes.get(name) ?? value);
         }
       }
+      await checkWriteRule(this.#em, this.#type, this.#mode, {
+        input: this.#input,
+        before,
+        after: entity,
+      });
       await flush(this.#em, this.#type, this.#mode);
       await checkReadable(this.#em, this.#type, entity, this.#mode);
       return entity as T;
@@ -253,7 +262,8 @@ export function updateNode<T extends object = object>(
  * @param type the GraphQL type name, e.g. `"Post"`
  * @param id the node's global id
  * @returns `id`
- * @throws GraphQLError `NOT_FOUND` when the id is malformed, of another type or names no row;
+ * @throws GraphQLError `NOT_FOUND` when the id is malformed, of another type or names no row
+ *   the request may read; `FORBIDDEN` when the policy's delete rule refuses;
  *   `BAD_USER_INPUT` when rows that may not lose it still reference the node;
  *   Error when `type` is not a node type of `graph`
  */
@@ -265,7 +275,9 @@ export async function deleteNode(
 ): Promise<string> {
   const nodeType = graph.types[type];
   if (!nodeType) throw new Error(`"${type}" is not a node type of the graph`);
-  em.remove(await lockNodeForWrite(em, graph, nodeType, id));
+  const row = await lockNodeForWrite(em, graph, nodeType, id);
+  await checkWriteRule(em, nodeType, "delete", { input: {}, before: snapshot(row) });
+  em.remove(row);
   await flush(em, nodeType, "delete");
   return id;
 }
@@ -446,6 +458,35 @@ async function checkReadable(
     throw gqlError(
       ErrorCode.FORBIDDEN,
       `cannot ${mode} ${type.name}: the ${type.name} written would not be readable by this request`,
+    );
+  }
+}
+
+/** A copy of `entity`'s properties (references and collections as they are): a rule's `before`. */
+function snapshot(entity: Row): Row {
+  const meta = wrap(entity, true).__meta;
+  return Object.fromEntries(meta.props.map((prop) => [prop.name, entity[prop.name]]));
+}
+
+/**
+ * Asks the write rule of `type`'s policy (`policy.ts`) under `em`'s binding whether the request's
+ * viewer may make this write; nothing to ask without a policy or a rule for `mode`.
+ *
+ * @throws GraphQLError `FORBIDDEN` when the rule refuses
+ */
+async function checkWriteRule(
+  em: EntityManager,
+  type: NodeType,
+  mode: "create" | "update" | "delete",
+  request: { input: MutationInput; before?: Row; after?: Row },
+): Promise<void> {
+  const found = rulesOf(em, type.entity);
+  const rule = found?.rules[mode];
+  if (!rule) return;
+  if (await rule({ ...request, viewer: found.viewer, em }) !== true) {
+    throw gqlError(
+      ErrorCode.FORBIDDEN,
+      `cannot ${mode} ${type.name}: the policy does not allow this request to`,
     );
   }
 }

@@ -19,6 +19,8 @@ import { type RequestContext, requestContext } from "../request_context.ts";
 import { resolveConnection, resolveNode, resolveNodes } from "./root_fields.ts";
 import { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./scalars.ts";
 import type { ReadFrom } from "../sql/read_from.ts";
+import type { Policy } from "../policy.ts";
+import { attachPolicies } from "../policy_binding.ts";
 import { fromContext, type MikroContext } from "../context.ts";
 import { nodeBudget } from "../node_budget.ts";
 
@@ -33,7 +35,31 @@ export type ResolverOptions = CollectLimits & GraphHooks & {
    * mutation operation's reads always come from the primary.
    */
   readFrom?: ReadFrom;
+  /**
+   * The policies of the schema's entities (`definePolicy`): read rules in every statement,
+   * write rules on every generated mutation and `createNode`/`updateNode`/`deleteNode`, field
+   * read rules on the fields they name. Without it nothing is restricted.
+   */
+  // deno-lint-ignore no-explicit-any
+  policies?: readonly Policy<any, any>[];
+  /**
+   * The request's viewer the policies are evaluated for, read from the GraphQL context (so any
+   * authentication works: a JWT plugin's claims, a session, an API key). Default: `ctx.viewer`.
+   */
+  viewer?: (ctx: MikroContext) => unknown;
 };
+
+/**
+ * The function that keeps the schema's policies and the request's viewer on a GraphQL context
+ * (`policy_binding.ts`), so `fromContext` binds them to the EntityManagers it returns; a no-op
+ * without policies.
+ */
+export function policyAttacher(options: ResolverOptions): (ctx: MikroContext) => void {
+  const policies = options.policies;
+  if (!policies || policies.length === 0) return () => {};
+  const viewer = options.viewer ?? ((ctx: MikroContext) => ctx.viewer);
+  return (ctx) => attachPolicies(ctx, () => ({ policies, viewer: viewer(ctx) }));
+}
 
 /** A field resolver of a {@linkcode ResolverMap}: graphql-js's, over mikrogql's context. */
 export type Resolver = GraphQLFieldResolver<
@@ -83,9 +109,12 @@ export function createResolvers(
   options: ResolverOptions = {},
 ): ResolverMap {
   const graph = withHooks(generated, options);
+  const attach = policyAttacher(options);
   /** The context of the request of a resolver call (reads go where `readFrom` says). */
-  const request = (ctx: MikroContext): RequestContext =>
-    requestContext(fromContext(ctx, options.readFrom), graph, options, nodeBudget(ctx));
+  const request = (ctx: MikroContext): RequestContext => {
+    attach(ctx);
+    return requestContext(fromContext(ctx, options.readFrom), graph, options, nodeBudget(ctx));
+  };
   const query: Record<string, Resolver> = {
     node: (_root, args, ctx, info) => resolveNode(request(ctx), args.id as string, info),
     nodes: (_root, args, ctx, info) => resolveNodes(request(ctx), args.ids as string[], info),
@@ -144,6 +173,7 @@ export function createResolvers(
       Object.entries(mutation).map(([name, resolve]) => [
         name,
         ((root, args, ctx, info) => {
+          attach(ctx);
           ctx.readFrom = "primary";
           return resolve(root, args, ctx, info);
         }) as Resolver,

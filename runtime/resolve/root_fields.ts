@@ -25,7 +25,9 @@ import { findNode, noders } from "./noder.ts";
 import { type Connection, type PaginationArgs, toConnection } from "../plan/connection.ts";
 import { planPage, withoutExtraRow } from "../plan/page_plan.ts";
 import type { RequestContext } from "../request_context.ts";
-import { allOf, whereFilter } from "../plan/where_filter.ts";
+import { allOf } from "../plan/all_of.ts";
+import { whereFilter } from "../plan/where_filter.ts";
+import { prepareReadFilters } from "../sql/orm_filters.ts";
 
 /**
  * Resolves a root connection field (`users(after, first, before, last, orderBy, where)`) of
@@ -43,6 +45,7 @@ export async function resolveConnection(
 ): Promise<Connection<object>> {
   const { em, graph, limits } = ctx;
   const plan = collectConnection(ctx, type, info);
+  await prepareReadFilters(em);
   const filter = whereFilter(em, graph, type.name, args.where);
   const page = planPage(type, args, limits, em);
   if (!plan.morePages) withoutExtraRow(page);

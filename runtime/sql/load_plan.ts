@@ -22,7 +22,8 @@ import { type EdgePlan, fieldsOf, type NodePlan } from "../plan/field_collection
 import type { NodeType } from "../graph.ts";
 import { storeEdge as store } from "./loaded_edges.ts";
 import { keyText, keyValues, referencesFilter, rowsFilter } from "../keys.ts";
-import { allOf, whereFilter } from "../plan/where_filter.ts";
+import { allOf } from "../plan/all_of.ts";
+import { whereFilter } from "../plan/where_filter.ts";
 import { type Connection, toConnection } from "../plan/connection.ts";
 import { planPage, withoutExtraRow } from "../plan/page_plan.ts";
 import { allSettled } from "./all_settled.ts";
@@ -31,6 +32,7 @@ import { findRows } from "./find_rows.ts";
 import { fillOrderValues } from "./paginate.ts";
 import { countPartitioned, loadPartitioned } from "./partitioned.ts";
 import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "./row_limit.ts";
+import { prepareReadFilters } from "./orm_filters.ts";
 
 /**
  * Loads every edge of `plan` for `parents`, level by level, recursively.
@@ -113,6 +115,7 @@ async function loadMany(
   const { edge, args } = plan;
   const target = graph.types[edge.target];
   const inverse = edge.inverse!;
+  await prepareReadFilters(em);
   const page = planPage(target, edge.connection ? args : {}, limits, em);
   if (plan.morePages === false) withoutExtraRow(page);
   const filter = edge.connection ? whereFilter(em, graph, target.name, args.where, "where") : {};

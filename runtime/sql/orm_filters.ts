@@ -6,6 +6,13 @@
  * their condition with {@linkcode whereFiltered}, which adds the same filters in the same
  * statement.
  *
+ * Statements that reach other entities' rows inside a condition or an order term (the
+ * `has<Edge>`/`has<Edge>With` subqueries and `<edge>ID` predicates of `plan/where_filter.ts`, the
+ * `<EDGE>_COUNT`/`<EDGE>_<FIELD>` order terms of `plan/order_terms.ts`) add those entities' read
+ * filters there: they plan synchronously, so the request's read filters of every entity are
+ * computed once per EntityManager ({@linkcode prepareReadFilters}) and looked up with
+ * {@linkcode readFilterOf}. No answer, count or order then depends on a row the filters hide.
+ *
  * @module
  */
 import {
@@ -14,7 +21,8 @@ import {
   type FilterQuery,
   QueryHelper,
 } from "@mikro-orm/core";
-import { allOf } from "../plan/where_filter.ts";
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import { allOf } from "../plan/all_of.ts";
 
 /**
  * The condition `em.find(entity, ...)` adds for the filters enabled on `em` (no per-call filter
@@ -49,6 +57,66 @@ async function readFilter(
     if (Reflect.ownKeys(target).length > 0) relations.push({ [prop.name]: target });
   }
   return allOf(own as FilterQuery<object>, ...relations);
+}
+
+const PREPARED = new WeakMap<EntityManager, Promise<Map<string, FilterQuery<object>>>>();
+const READY = new WeakMap<EntityManager, Map<string, FilterQuery<object>>>();
+
+/**
+ * Computes the read filter ({@linkcode readFilter}: its own filters and its required relations')
+ * of every entity of `em`'s metadata, once per EntityManager, for {@linkcode readFilterOf}. Call
+ * it before planning a where input or an order on `em`.
+ */
+export async function prepareReadFilters(em: EntityManager): Promise<void> {
+  if (READY.has(em)) return;
+  let pending = PREPARED.get(em);
+  if (!pending) {
+    pending = (async () => {
+      const filters = new Map<string, FilterQuery<object>>();
+      for (const meta of em.getMetadata().getAll().values()) {
+        if (meta.embeddable || meta.virtual) continue;
+        const filter = await readFilter(em, meta.class);
+        if (Reflect.ownKeys(filter as object).length > 0) filters.set(meta.className, filter);
+      }
+      return filters;
+    })();
+    PREPARED.set(em, pending);
+  }
+  READY.set(em, await pending);
+}
+
+/**
+ * The read filter of `entity` on `em` (`{}` when none is active), as
+ * {@linkcode prepareReadFilters} computed it: the condition a row of `entity` must meet to be
+ * read, for subqueries over its rows.
+ *
+ * @throws Error when {@linkcode prepareReadFilters} has not run on `em` (a missing call is a
+ *   failure, never an unfiltered subquery)
+ */
+export function readFilterOf(em: EntityManager, entity: string | object): FilterQuery<object> {
+  const filters = READY.get(em);
+  if (!filters) throw new Error("read filters used before prepareReadFilters(em)");
+  const meta = em.getMetadata().find(entity as never)!;
+  return filters.get(meta.className) ?? {};
+}
+
+/**
+ * The keys of the rows of `entity` the request may read, as an uncorrelated subquery (`select
+ * <key columns> from <table> where <read filter>` with its parameters), or `undefined` when
+ * `entity` has no active read filter. For a reference to a row: `<foreign key> in (<this>)`.
+ * Needs {@linkcode prepareReadFilters}.
+ */
+export function visibleKeys(
+  em: EntityManager,
+  entity: string | object,
+): { sql: string; params: readonly unknown[] } | undefined {
+  const visible = readFilterOf(em, entity);
+  if (Reflect.ownKeys(visible as object).length === 0) return undefined;
+  const meta = em.getMetadata().find(entity as never)!;
+  const qb = (em as SqlEntityManager).createQueryBuilder(meta.class, "__v")
+    .select(meta.primaryKeys as never)
+    .where(visible as never);
+  return { sql: qb.getQuery(), params: qb.getParams() };
 }
 
 /**

@@ -17,6 +17,7 @@ import {
 import { keyParts, keyText, keyValues, rowsFilter } from "../keys.ts";
 import { type PagePlan, type PageQuery, planPage } from "../plan/page_plan.ts";
 import { readConnection } from "./read_from.ts";
+import { prepareReadFilters } from "./orm_filters.ts";
 
 type Row = Record<string, unknown>;
 
@@ -36,6 +37,7 @@ export async function paginate<T extends object>(
   limits?: PaginationLimits,
   em?: EntityManager,
 ): Promise<Connection<T>> {
+  if (em) await prepareReadFilters(em);
   const plan = planPage(type, args, limits, em);
   const connection = toConnection(plan, await fetch(plan.query), count);
   if (em) await fillOrderValues(em, plan, connection.edges.map((e) => e.node));

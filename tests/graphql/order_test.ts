@@ -13,6 +13,7 @@ import { entities } from "../../examples/todo/entities.ts";
 import type { Dialect } from "../support/databases.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
 import { startServer, type TestServer } from "../support/server.ts";
+import { prepareReadFilters } from "../../runtime/sql/orm_filters.ts";
 
 type Order = { field: string; direction?: "ASC" | "DESC" };
 type Value = string | number | null;
@@ -243,6 +244,7 @@ for (const dialect of dialects()) {
             ] as Order[][]
           ) {
             for (const args of [{ first: 10, orderBy }, { last: 10, orderBy }]) {
+              await prepareReadFilters(em);
               const plan = planPage(type, args, {}, em);
               const rows: { id: number }[] = await em.getConnection().execute(
                 `select t.id from todo t order by ${orderSql(em, plan, "t")}`,

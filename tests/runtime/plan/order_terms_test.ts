@@ -28,6 +28,7 @@ import { graph as blog } from "../../../examples/blog/generated/node.ts";
 import { graph as todo } from "../../../examples/todo/generated/node.ts";
 import { matches, type Row, sortRows, valueAtPath } from "../../support/memory_rows.ts";
 import { categories, posts, ruleOrder, todos } from "./sample_rows.ts";
+import { prepareReadFilters } from "../../../runtime/sql/orm_filters.ts";
 
 const Post = blog.types.Post;
 const Todo = todo.types.Todo;
@@ -175,6 +176,7 @@ Deno.test("orderText: SQL of every term kind, PostgreSQL and MariaDB (metadata d
   for (const [name, orm] of orms) {
     try {
       const em = orm.em.fork();
+      await prepareReadFilters(em);
       const terms = pageOrder(Todo, order, em);
       assertEquals(orderText(em, Todo, terms, "t", false), expected[name].join(", "), name);
       // reversed for last pages: every direction and nulls placement turned around

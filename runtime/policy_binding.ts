@@ -1,0 +1,131 @@
+/**
+ * A request's policies: the schema's {@linkcode Policy} list with the request's viewer, kept on
+ * the GraphQL context by the schema's resolvers and put on every EntityManager `fromContext`
+ * returns for the request (the request's, the Transactioner's fork): each read rule becomes a
+ * MikroORM filter of the EntityManager, so `em.find`, `em.count` and the runtime's QueryBuilder
+ * reads (`sql/orm_filters.ts`) apply it in the statement they build.
+ *
+ * @module
+ */
+import { type EntityManager, type FilterQuery, raw, Utils } from "@mikro-orm/core";
+import type { Policy, PolicyRules, RowCondition } from "./policy.ts";
+import { ErrorCode, gqlError } from "./error_codes.ts";
+
+/** The policies of a request and its viewer. */
+export interface PolicyBinding {
+  /** The schema's policies. */
+  readonly policies: readonly Policy<never, never>[];
+  /** The request's viewer (`undefined`: anonymous). */
+  readonly viewer: unknown;
+}
+
+const ON_CONTEXT = Symbol.for("mikrogql.policies");
+const BOUND = new WeakMap<EntityManager, PolicyBinding>();
+
+/**
+ * Keeps `binding` on the GraphQL context `ctx` (once per request: the first call wins), for
+ * `fromContext` to bind to the EntityManagers it returns.
+ */
+export function attachPolicies(ctx: object, binding: () => PolicyBinding): void {
+  const holder = ctx as { [ON_CONTEXT]?: PolicyBinding };
+  holder[ON_CONTEXT] ??= binding();
+}
+
+/** The binding {@linkcode attachPolicies} kept on `ctx`, if any. */
+export function policiesOfContext(ctx: object): PolicyBinding | undefined {
+  return (ctx as { [ON_CONTEXT]?: PolicyBinding })[ON_CONTEXT];
+}
+
+/** The filter name of an entity's read rule. */
+export function policyFilterName(className: string): string {
+  return `mikrogql:policy:${className}`;
+}
+
+/**
+ * Registers the read rules of `binding` as MikroORM filters of `em` (once per EntityManager; a
+ * fork copies them), evaluated with the binding's viewer.
+ *
+ * @returns `em`
+ */
+export function bindPolicies(em: EntityManager, binding: PolicyBinding): EntityManager {
+  if (BOUND.get(em) === binding) return em;
+  BOUND.set(em, binding);
+  for (const policy of binding.policies) {
+    const rules = policy.rules as PolicyRules<object, unknown>;
+    const read = rules.read;
+    if (!read) continue;
+    em.addFilter({
+      name: policyFilterName(Utils.className(policy.entity as never)),
+      entity: [policy.entity as never],
+      cond: () => rowFilter(read(binding.viewer)),
+      default: true,
+    });
+  }
+  return em;
+}
+
+/** The policy binding of `em` ({@linkcode bindPolicies}), if any. */
+export function bindingOf(em: EntityManager): PolicyBinding | undefined {
+  return BOUND.get(em);
+}
+
+/** The rules of `entity` under `em`'s binding, with the viewer they are evaluated for. */
+export function rulesOf(
+  em: EntityManager,
+  entity: unknown,
+): { rules: PolicyRules<Record<string, unknown>, unknown>; viewer: unknown } | undefined {
+  const binding = BOUND.get(em);
+  if (!binding) return undefined;
+  const name = Utils.className(entity as never);
+  const policy = binding.policies.find((p) => Utils.className(p.entity as never) === name);
+  return policy &&
+    {
+      rules: policy.rules as PolicyRules<Record<string, unknown>, unknown>,
+      viewer: binding.viewer,
+    };
+}
+
+/** A condition matching no row. */
+const NO_ROW = (): FilterQuery<object> => ({ [raw("1 = 0") as never]: [] });
+
+/**
+ * A rule's answer as a filter query: `true` is `{}` (every row), `false` a condition no row
+ * matches.
+ */
+export function rowFilter<E>(condition: RowCondition<E>): FilterQuery<object> {
+  if (condition === true) return {};
+  if (condition === false) return NO_ROW();
+  return condition as FilterQuery<object>;
+}
+
+/** Whether a rule's answer lets every row through (`true` or an empty filter). */
+export function allowsEveryRow<E>(condition: RowCondition<E>): boolean {
+  return condition === true ||
+    (typeof condition === "object" && condition !== null &&
+      Reflect.ownKeys(condition).length === 0);
+}
+
+/**
+ * Refuses a where predicate or an order on the property `prop` of `entity` when `em`'s policy
+ * has a field rule for it that does not let the viewer read it on every row: filtering or
+ * ordering by it would tell its hidden values.
+ *
+ * @param typeName the GraphQL type, for the message
+ * @param path where the predicate or order sits in the operation
+ * @throws GraphQLError `FORBIDDEN` naming the path, the type and the field
+ */
+export function checkFieldReadable(
+  em: EntityManager,
+  entity: unknown,
+  typeName: string,
+  prop: string,
+  path: string,
+): void {
+  const found = rulesOf(em, entity);
+  const rule = found?.rules.fields?.[prop.split(".")[0]];
+  if (!rule || allowsEveryRow(rule(found.viewer))) return;
+  throw gqlError(
+    ErrorCode.FORBIDDEN,
+    `${path}: ${typeName}.${prop} may not be filtered or ordered by: it is not readable on every row`,
+  );
+}

@@ -1,0 +1,188 @@
+/**
+ * Policies' read rules on every read path, against an oracle: for each viewer, every query's
+ * answer through the policies (viewer from the `x-viewer` header) equals the answer of the same
+ * query without policies on a second database holding only the rows that viewer may read (a
+ * nullable reference to a hidden row set to null, as the policies show it). Closes the read
+ * leaks of issue 26: `has<Edge>With` reading hidden text character by character, `has<Edge>`
+ * counting hidden rows, `<EDGE>_COUNT` orders counting them, plus `<EDGE>_<FIELD>` orders,
+ * `<edge>ID` predicates, nested connections and their counts, `node`/`nodes`.
+ *
+ * - blog: a viewer reads only their own posts (and the comments on them);
+ * - todo: a viewer (a number) reads the todos of at most that priority.
+ */
+import { assertEquals } from "@std/assert";
+import type { EntityManager, MikroORM } from "@mikro-orm/core";
+import { definePolicy, type Policy } from "@mikrogql/ext";
+import { Comment } from "../../examples/blog/entities/comment.ts";
+import { Post } from "../../examples/blog/entities/post.ts";
+import { User } from "../../examples/blog/entities/user.ts";
+import { entities as blogEntities } from "../../examples/blog/entities.ts";
+import { createSchema as blogSchema } from "../../examples/blog/generated/mod.ts";
+import { seed as seedBlog } from "../../examples/blog/seed.ts";
+import { Todo } from "../../examples/todo/entities/todo.ts";
+import { entities as todoEntities } from "../../examples/todo/entities.ts";
+import { createSchema as todoSchema } from "../../examples/todo/generated/mod.ts";
+import { seed as seedTodo } from "../../examples/todo/seed.ts";
+import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
+import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
+import { startServer } from "../support/server.ts";
+import type { GraphQLSchema } from "graphql";
+
+/** Posts `query` as `viewer` (the `x-viewer` header; none: anonymous). */
+async function ask(url: string, viewer: number | undefined, query: string): Promise<unknown> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(viewer === undefined ? {} : { "x-viewer": String(viewer) }),
+    },
+    body: JSON.stringify({ query }),
+  });
+  return await response.json();
+}
+
+// deno-lint-ignore no-explicit-any
+type AnyPolicy = Policy<any, any>;
+
+const viewerOf = (ctx: { request: Request }) => {
+  const header = ctx.request.headers.get("x-viewer");
+  return header === null ? undefined : Number(header);
+};
+
+interface Case {
+  name: string;
+  entities: typeof blogEntities;
+  seed(em: EntityManager): Promise<unknown>;
+  schema(policies?: AnyPolicy[]): GraphQLSchema;
+  policies: AnyPolicy[];
+  viewers: (number | undefined)[];
+  /** Leaves in `orm` only what `viewer` may read. */
+  restrict(orm: MikroORM, viewer: number | undefined): Promise<void>;
+  queries: string[];
+}
+
+const blogPosts = definePolicy(Post, {
+  read: (viewer: number | undefined) => viewer === undefined ? false : { author: viewer },
+});
+const todos = definePolicy(Todo, {
+  read: (viewer: number | undefined) =>
+    viewer === undefined ? false : { priority: { $lte: viewer } },
+});
+
+const gid = (type: string, id: number) => encodeGlobalId(type, id);
+
+const CASES: Case[] = [{
+  name: "blog",
+  entities: blogEntities,
+  seed: async (em) => {
+    await seedBlog(em);
+    const other = await em.findOneOrFail(User, 2);
+    em.create(Post, { title: "SECRET message", body: "hidden", author: other });
+    await em.flush();
+  },
+  schema: (policies) => blogSchema(policies ? { policies, viewer: viewerOf as never } : {}),
+  policies: [blogPosts],
+  viewers: [1, 2, undefined],
+  restrict: async (orm, viewer) => {
+    const em = orm.em.fork();
+    const hidden = viewer === undefined ? {} : { author: { $ne: viewer } };
+    await em.nativeDelete(Comment, { post: hidden });
+    await em.nativeDelete(Post, hidden);
+  },
+  queries: [
+    // hidden text read out character by character
+    `{ users(where: { hasPostsWith: [{ titleHasPrefix: "SECRET m" }] }) { totalCount } }`,
+    `{ users(where: { hasPostsWith: [{ titleHasPrefix: "SECRET x" }] }) { totalCount } }`,
+    `{ users(where: { hasPosts: true }) { totalCount edges { node { id name } } } }`,
+    `{ users(where: { hasPosts: false }) { totalCount edges { node { id } } } }`,
+    `{ users(where: { hasPostsWith: [{ hasCommentsWith: [{ textContains: "o" }] }] }) { totalCount } }`,
+    `{ users(where: { not: { hasPostsWith: [{ titleContains: "1" }] } }) { totalCount } }`,
+    `{ users(first: 3) { edges { node { id posts(first: 2, orderBy: { field: TITLE, direction: DESC }) { totalCount edges { node { title comments { totalCount edges { node { text } } } } } pageInfo { hasNextPage } } } } } }`,
+    `{ users(last: 2) { edges { node { id posts(last: 1) { totalCount edges { node { id title } } } } } } }`,
+    `{ posts { totalCount edges { node { id title author { id } comments(first: 1) { totalCount } } } } }`,
+    `{ posts(where: { titleHasPrefix: "SECRET" }) { totalCount } }`,
+    `{ posts(where: { authorID: "${gid("User", 2)}" }) { totalCount edges { node { id } } } }`,
+    `{ posts(orderBy: { field: VIEWS, direction: DESC }, first: 4) { totalCount edges { node { id views } } } }`,
+    `{ node(id: "${gid("Post", 4)}") { id ... on Post { title } } }`,
+    `{ nodes(ids: ["${gid("Post", 1)}", "${gid("Post", 4)}", "${gid("Post", 16)}"]) { id } }`,
+    `{ node(id: "${
+      gid("User", 2)
+    }") { ... on User { posts { totalCount edges { node { title } } } } } }`,
+  ],
+}, {
+  name: "todo",
+  entities: todoEntities as never,
+  seed: seedTodo,
+  schema: (policies) => todoSchema(policies ? { policies, viewer: viewerOf as never } : {}),
+  policies: [todos],
+  viewers: [2, 3, 0, undefined],
+  restrict: async (orm, viewer) => {
+    const em = orm.em.fork();
+    const hidden = viewer === undefined ? {} : { priority: { $gt: viewer } };
+    // A visible todo whose parent is hidden shows no parent.
+    await em.nativeUpdate(Todo, { parent: hidden }, { parent: null });
+    await em.nativeDelete(Todo, hidden);
+  },
+  queries: [
+    `{ todos(orderBy: [{ field: CHILDREN_COUNT, direction: DESC }]) { edges { node { id } cursor } } }`,
+    `{ todos(orderBy: [{ field: CHILDREN_COUNT }], first: 2) { edges { node { id } } pageInfo { endCursor hasNextPage } } }`,
+    `{ todos(orderBy: [{ field: PARENT_STATUS }, { field: ID, direction: DESC }]) { edges { node { id parent { id } } } } }`,
+    `{ todos(where: { hasChildren: true }) { totalCount edges { node { id } } } }`,
+    `{ todos(where: { hasChildren: false }) { totalCount } }`,
+    `{ todos(where: { hasChildrenWith: [{ textContains: "draft" }] }) { totalCount } }`,
+    `{ todos(where: { hasParent: false }) { totalCount edges { node { id } } } }`,
+    `{ todos(where: { hasParent: true }) { totalCount edges { node { id } } } }`,
+    `{ todos(where: { hasParentWith: [{ priority: 5 }] }) { totalCount } }`,
+    `{ todos(where: { parentID: "${gid("Todo", 6)}" }) { totalCount } }`,
+    `{ todos(where: { parentIDIsNil: true }) { totalCount edges { node { id } } } }`,
+    `{ todos(where: { parentIDNEQ: "${gid("Todo", 2)}" }) { totalCount } }`,
+    `{ todos { totalCount edges { node { id children { totalCount edges { node { id } } } } } } }`,
+    `{ categories(orderBy: [{ field: TODOS_COUNT, direction: DESC }]) { edges { node { id todos { totalCount } } } } }`,
+    `{ categories(where: { hasTodosWith: [{ priority: 5 }] }) { totalCount } }`,
+    `{ nodes(ids: ["${gid("Todo", 3)}", "${gid("Todo", 6)}", "${
+      gid("Todo", 7)
+    }"]) { id ... on Todo { parent { id } } } }`,
+  ],
+}];
+
+for (const dialect of dialects()) {
+  for (const c of CASES) {
+    Deno.test({
+      name:
+        `policies: every read answers as a database of the visible rows (${c.name}, ${dialect})`,
+      sanitizeOps: false,
+      sanitizeResources: false,
+      fn: async () => {
+        const full = await openTestOrm(dialect, c.entities);
+        const opened: TestOrm[] = [full];
+        const servers: { close(): Promise<void> }[] = [];
+        try {
+          await c.seed(full.orm.em.fork());
+          const guarded = startServer(full.orm, c.schema(c.policies), [], {
+            context: ({ request }: { request: Request }) => ({
+              em: full.orm.em.fork(),
+              request,
+            }),
+          } as never);
+          servers.push(guarded);
+          for (const viewer of c.viewers) {
+            const oracle = await openTestOrm(dialect, c.entities);
+            opened.push(oracle);
+            await c.seed(oracle.orm.em.fork());
+            await c.restrict(oracle.orm, viewer);
+            const plain = startServer(oracle.orm, c.schema());
+            servers.push(plain);
+            for (const query of c.queries) {
+              const expected = await ask(plain.url, undefined, query);
+              const actual = await ask(guarded.url, viewer, query);
+              assertEquals(actual, expected, `viewer ${viewer}: ${query}`);
+            }
+          }
+        } finally {
+          for (const server of servers) await server.close();
+          for (const db of opened) await db.close();
+        }
+      },
+    });
+  }
+}
