@@ -101,11 +101,14 @@ export interface Policy<E = object, V = unknown> {
  * });
  * ```
  *
+ * @typeParam V the viewer type: inferred from `read`'s parameter; annotate the parameters of the
+ *   other rules (or pass `definePolicy<Entity, Viewer>`) where there is no `read`
  * @param entity the MikroORM entity (`defineEntity` result, `EntitySchema` or class)
  * @param rules the entity's rules
  * @returns the policy
  */
-export function definePolicy<E extends object, V = unknown>(
+// deno-lint-ignore no-explicit-any
+export function definePolicy<E extends object, V = any>(
   entity: EntityName<E>,
   rules: PolicyRules<E, V>,
 ): Policy<E, V> {

@@ -12,6 +12,7 @@ import { ErrorCode, gqlError } from "../error_codes.ts";
 import type { Graph } from "../graph.ts";
 import { createResolvers, policyAttacher, type ResolverOptions } from "./resolvers.ts";
 import type { MikroContext } from "../context.ts";
+import { guardedFields, guardedTypeDefs } from "./field_rules.ts";
 
 /** The resolvers argument of GraphQL Yoga's `createSchema`. */
 export type UserResolvers = Parameters<typeof createSchema>[0]["resolvers"];
@@ -57,7 +58,11 @@ export interface SchemaOptions<R = NonNullable<UserResolvers>> extends ResolverO
  * @param options the limits and hooks of {@linkcode createResolvers}, and the user's own
  *   `typeDefs` and `resolvers`
  * @returns the executable schema for `createYoga({ schema })`
- * @throws Error from graphql-tools when the user SDL does not merge with the generated one
+ * A field a policy's field rule names (`policy.ts`) is nullable in the schema: where the viewer
+ * may not read it, it is `null` with a `FORBIDDEN` error at its path.
+ *
+ * @throws Error from graphql-tools when the user SDL does not merge with the generated one;
+ *   Error when a policy's field rule names a property that is no field of its entity
  */
 export function createGraphQLSchema<R>(
   typeDefs: string,
@@ -68,8 +73,12 @@ export function createGraphQLSchema<R>(
   const attach = policyAttacher(options);
   const extraResolvers = (options.resolvers === undefined ? [] : [options.resolvers].flat())
     .map((map) => withPolicies(map as Record<string, unknown>, attach));
+  const guarded = guardedFields(graph, options.policies ?? []);
   const schema = createSchema({
-    typeDefs: [typeDefs, ...extraTypeDefs],
+    typeDefs: [
+      guarded.length > 0 ? guardedTypeDefs(typeDefs, guarded) : typeDefs,
+      ...extraTypeDefs,
+    ],
     resolvers: [
       createResolvers(graph, options),
       ...extraResolvers,

@@ -21,6 +21,7 @@ import { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./scalars.ts
 import type { ReadFrom } from "../sql/read_from.ts";
 import type { Policy } from "../policy.ts";
 import { attachPolicies } from "../policy_binding.ts";
+import { guardedFieldResolver, guardedFields } from "./field_rules.ts";
 import { fromContext, type MikroContext } from "../context.ts";
 import { nodeBudget } from "../node_budget.ts";
 
@@ -103,6 +104,7 @@ export type ResolverMap = Record<
  *   runtime hooks and `readFrom`
  * @returns resolvers by type name, then field name, as graphql-tools' `makeExecutableSchema`
  *   and Yoga's `createSchema` take them
+ * @throws Error when a policy's field rule names a property that is no field of its entity
  */
 export function createResolvers(
   generated: Graph,
@@ -110,6 +112,7 @@ export function createResolvers(
 ): ResolverMap {
   const graph = withHooks(generated, options);
   const attach = policyAttacher(options);
+  const guarded = guardedFields(graph, options.policies ?? []);
   /** The context of the request of a resolver call (reads go where `readFrom` says). */
   const request = (ctx: MikroContext): RequestContext => {
     attach(ctx);
@@ -148,6 +151,9 @@ export function createResolvers(
     };
     for (const [name, field] of Object.entries(type.fields)) {
       if (name !== field.prop) fields[name] = (row) => row[field.prop];
+    }
+    for (const field of guarded.filter((g) => g.type === type)) {
+      fields[field.name] = guardedFieldResolver(field, request) as Resolver;
     }
     for (const [name, edge] of Object.entries(type.edges)) {
       fields[name] = (row, args, ctx, info) =>
