@@ -2,7 +2,9 @@
  * The leaks of a MikroORM filter as the only lever of authorization, tried as an attacker would
  * (issue 26): viewer 1 may read only their own posts, through a filter on the request's
  * EntityManager, in both ways a server sets one — `em.addFilter` on the request's fork, and a
- * filter declared in the ORM config whose parameters the request sets (`em.setFilterParams`).
+ * filter declared in the ORM config whose parameters the request sets (`em.setFilterParams`) —
+ * and through a policy's read rule (`definePolicy`). The read leaks are closed in
+ * policy_read_test.ts.
  * The viewer comes from a request header; the server runs the Transactioner.
  *
  * Mutations: the row to update or delete, the ids of an input and the payload are read through
@@ -17,7 +19,8 @@ import { User } from "../../examples/blog/entities/user.ts";
 import { entities } from "../../examples/blog/entities.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { seed } from "../../examples/blog/seed.ts";
-import { Transactioner } from "@mikrogql/ext";
+import { definePolicy, Transactioner } from "@mikrogql/ext";
+import type { GraphQLSchema } from "graphql";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
 import { startServer } from "../support/server.ts";
@@ -42,8 +45,26 @@ async function ask(
   return await response.json();
 }
 
-/** The two ways a request's filter is set: `em.addFilter`, and config filter parameters. */
-const WAYS = {
+/**
+ * The ways a request's read rule is set: `em.addFilter`, config filter parameters, and a policy
+ * (`definePolicy`, the viewer read from the context by `createSchema({ viewer })`).
+ */
+const WAYS: Record<string, {
+  config: object;
+  bind: (em: EntityManager, viewer: number) => EntityManager;
+  schema?: () => GraphQLSchema;
+}> = {
+  "definePolicy": {
+    config: {},
+    bind: (em) => em,
+    schema: () =>
+      createSchema({
+        policies: [definePolicy(Post, {
+          read: (viewer: number | undefined) => viewer === undefined ? false : { author: viewer },
+        })],
+        viewer: ((ctx: { viewer: number }) => ctx.viewer) as never,
+      }),
+  },
   "em.addFilter": {
     config: {},
     bind: (em: EntityManager, viewer: number) => {
@@ -194,7 +215,7 @@ async function mutationLeaks(db: TestOrm, url: string): Promise<void> {
 }
 
 for (const dialect of dialects()) {
-  for (const [way, { config, bind }] of Object.entries(WAYS)) {
+  for (const [way, { config, bind, schema }] of Object.entries(WAYS)) {
     Deno.test({
       name: `leaks: mutations read through the request's filter, ${way} (${dialect})`,
       sanitizeOps: false,
@@ -202,11 +223,18 @@ for (const dialect of dialects()) {
       fn: async () => {
         const db = await openTestOrm(dialect, entities, config as never);
         await seed(db.orm.em.fork());
-        const server = startServer(db.orm, createSchema(), [Transactioner({ txOpener: db.orm })], {
-          context: ({ request }: { request: Request }) => ({
-            em: bind(db.orm.em.fork(), Number(request.headers.get("x-viewer"))),
-          }),
-        } as never);
+        const viewer = (request: Request) => Number(request.headers.get("x-viewer"));
+        const server = startServer(
+          db.orm,
+          schema?.() ?? createSchema(),
+          [Transactioner({ txOpener: db.orm })],
+          {
+            context: ({ request }: { request: Request }) => ({
+              em: bind(db.orm.em.fork(), viewer(request)),
+              viewer: viewer(request),
+            }),
+          } as never,
+        );
         try {
           await mutationLeaks(db, server.url);
         } finally {
