@@ -27,6 +27,7 @@ const EXAMPLES = [
   ["todo/variants/raw", 3],
   ["shop", 11],
   ["library", 6],
+  ["workspace", 6],
 ] as const;
 
 for (const [example, types] of EXAMPLES) {
