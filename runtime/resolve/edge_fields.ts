@@ -158,7 +158,7 @@ async function loadEdge(
         ...read,
       }));
   }
-  await prepareReadFilters(em);
+  await prepareReadFilters(em, args as { where?: unknown; orderBy?: unknown });
   const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
   return paginate(
     target,
@@ -223,7 +223,7 @@ async function loadRecordEdge(
         ...read,
       }));
   }
-  await prepareReadFilters(em);
+  await prepareReadFilters(em, args as { where?: unknown; orderBy?: unknown });
   const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
   return paginate(
     target,

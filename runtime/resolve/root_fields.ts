@@ -45,7 +45,7 @@ export async function resolveConnection(
 ): Promise<Connection<object>> {
   const { em, graph, limits } = ctx;
   const plan = collectConnection(ctx, type, info);
-  await prepareReadFilters(em);
+  await prepareReadFilters(em, args);
   const filter = whereFilter(em, graph, type.name, args.where);
   const page = planPage(type, args, limits, em);
   if (!plan.morePages) withoutExtraRow(page);

@@ -115,7 +115,7 @@ async function loadMany(
   const { edge, args } = plan;
   const target = graph.types[edge.target];
   const inverse = edge.inverse!;
-  await prepareReadFilters(em);
+  await prepareReadFilters(em, edge.connection ? args : {});
   const page = planPage(target, edge.connection ? args : {}, limits, em);
   if (plan.morePages === false) withoutExtraRow(page);
   const filter = edge.connection ? whereFilter(em, graph, target.name, args.where, "where") : {};

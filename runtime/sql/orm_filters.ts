@@ -65,16 +65,35 @@ const READY = new WeakMap<EntityManager, Map<string, FilterQuery<object>>>();
 /**
  * Computes the read filter ({@linkcode readFilter}: its own filters and its required relations')
  * of every entity of `em`'s metadata, once per EntityManager, for {@linkcode readFilterOf}. Call
- * it before planning a where input or an order on `em`.
+ * it before planning a where input or an order on `em`. (About 10 µs per entity when some filter
+ * is active, so a page without `where` and `orderBy` skips it.)
+ *
+ * @param args the arguments of the page being planned: nothing to do when they hold neither a
+ *   `where` nor an `orderBy` (no subquery then reads other rows)
  */
-export async function prepareReadFilters(em: EntityManager): Promise<void> {
+export async function prepareReadFilters(
+  em: EntityManager,
+  args?: { where?: unknown; orderBy?: unknown },
+): Promise<void> {
+  if (args && args.where == null && args.orderBy == null) return;
   if (READY.has(em)) return;
   let pending = PREPARED.get(em);
   if (!pending) {
     pending = (async () => {
       const filters = new Map<string, FilterQuery<object>>();
-      for (const meta of em.getMetadata().getAll().values()) {
-        if (meta.embeddable || meta.virtual) continue;
+      const metas = [...em.getMetadata().getAll().values()].filter((m) =>
+        !m.embeddable && !m.virtual
+      );
+      // Most requests have no filter at all: one pass over the entities' own filters tells,
+      // unless a relation switches a target's filters itself (`filters` on the property).
+      let any = metas.some((m) => m.relations.some((r) => r.filters !== undefined));
+      for (const meta of metas) {
+        if (any) break;
+        const own = await em.applyFilters(meta.class, {}, {}, "read") ?? {};
+        any = Reflect.ownKeys(own as object).length > 0;
+      }
+      if (!any) return filters;
+      for (const meta of metas) {
         const filter = await readFilter(em, meta.class);
         if (Reflect.ownKeys(filter as object).length > 0) filters.set(meta.className, filter);
       }

@@ -37,7 +37,7 @@ export async function paginate<T extends object>(
   limits?: PaginationLimits,
   em?: EntityManager,
 ): Promise<Connection<T>> {
-  if (em) await prepareReadFilters(em);
+  if (em) await prepareReadFilters(em, args);
   const plan = planPage(type, args, limits, em);
   const connection = toConnection(plan, await fetch(plan.query), count);
   if (em) await fillOrderValues(em, plan, connection.edges.map((e) => e.node));
