@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { EntityManager } from "@mikro-orm/core";
+import type { EntityManager, SessionContext } from "@mikro-orm/core";
 import { type ReadFrom, readFrom } from "./sql/read_from.ts";
 import { bindPolicies, policiesOfContext } from "./policy_binding.ts";
 
@@ -18,6 +18,15 @@ export interface MikroContext {
    * the schema's `viewer` option reads it elsewhere: `undefined` is anonymous.
    */
   viewer?: unknown;
+  /**
+   * PostgreSQL row-level security as a second wall (PostGraphile's `pgSettings`): the request's
+   * session variables (`set_config(name, value, true)`, read by RLS policies through
+   * `current_setting(name)`) and role (`SET LOCAL ROLE`), applied in the transaction of each of
+   * its statements: MikroORM wraps a read outside a transaction in a short one
+   * (`em.setSessionContext`), the Transactioner applies them right after its `BEGIN`. PostgreSQL
+   * only (MikroORM refuses a session context on the other databases).
+   */
+  databaseSession?: SessionContext;
   /**
    * Where this request's reads outside a transaction go when MikroORM has read replicas; wins
    * over the schema's `readFrom`. The Transactioner sets `"primary"` for a mutation operation and,
@@ -64,6 +73,7 @@ export function fromContext(ctx: MikroContext, schemaReadFrom?: ReadFrom): Entit
   }
   const policies = policiesOfContext(ctx);
   if (policies) bindPolicies(em, policies);
+  if (ctx.databaseSession) bindSession(em, ctx.databaseSession);
   const target = ctx.readFrom ?? schemaReadFrom;
   return target ? readFrom(em, target) : em;
 }
@@ -75,4 +85,16 @@ export function fromContext(ctx: MikroContext, schemaReadFrom?: ReadFrom): Entit
 export function bindTransaction(ctx: MikroContext, em: EntityManager | undefined): void {
   if (em) (ctx as TxContext)[TX] = em;
   else delete (ctx as TxContext)[TX];
+}
+
+const SESSIONS = new WeakSet<EntityManager>();
+
+/**
+ * Gives `em` the request's database session (once per EntityManager), unless it is in a
+ * transaction: the Transactioner applied it to its own, and MikroORM refuses to stage one there.
+ */
+function bindSession(em: EntityManager, session: SessionContext): void {
+  if (SESSIONS.has(em) || em.isInTransaction()) return;
+  SESSIONS.add(em);
+  em.setSessionContext(session);
 }

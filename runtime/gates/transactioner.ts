@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { EntityManager } from "@mikro-orm/core";
+import type { EntityManager, SessionContext } from "@mikro-orm/core";
 import type { AbstractSqlConnection, AbstractSqlPlatform } from "@mikro-orm/sql";
 import { CompiledQuery, type DatabaseConnection } from "kysely";
 import {
@@ -76,6 +76,8 @@ export interface TransactionerOptions {
  *   transaction. The fork inherits the request's MikroORM filters, their parameters and the
  *   viewer of the request's policies, so a mutation reads (the row it writes, the ids of its
  *   input, its payload) what the request may read, and nothing else.
+ * - With `ctx.databaseSession` (PostgreSQL row-level security) its variables (`set_config(...,
+ *   true)`) and role (`SET LOCAL ROLE`) are applied right after `BEGIN`.
  * - When execution ends without errors the fork is flushed and the transaction committed.
  * - Any error in the result (from any resolver, nested ones included) or a thrown exception rolls
  *   the transaction back; the response then carries the errors and `data: null`.
@@ -210,6 +212,8 @@ async function attemptTransaction(
         const request = ctx.em ?? opener.em;
         em = request.fork(deadline ? deadline.forkOptions(request) : {});
         em.setTransactionContext(trx);
+        // Row-level security: the request's session variables and role, for this transaction.
+        if (ctx.databaseSession) await applySession(connection, trx, ctx.databaseSession);
         if (deadline) await setStatementTimeout(em, raw, deadline.remainingMs());
       } catch (error) {
         await release(raw);
@@ -280,6 +284,38 @@ async function setStatementTimeout(
   } else if (dialect === "mysql") {
     await raw.executeQuery(
       CompiledQuery.raw(`set session max_statement_time = ${(millis / 1000).toFixed(3)}`),
+    );
+  }
+}
+
+/**
+ * Applies a database session (`ctx.databaseSession`) to the transaction `trx`, as MikroORM applies
+ * `em.setSessionContext` at a `BEGIN` it sends itself: `select set_config(name, value, true), ...`
+ * with bound parameters, then `set local role "<role>"` (the role quoted whole).
+ */
+async function applySession(
+  connection: AbstractSqlConnection,
+  trx: unknown,
+  session: SessionContext,
+): Promise<void> {
+  const variables = Object.entries(session.variables ?? {});
+  if (variables.length > 0) {
+    await connection.execute(
+      `select ${variables.map(() => "set_config(?, ?, true)").join(", ")}`,
+      variables.flatMap(([name, value]) => [
+        name,
+        value instanceof Date ? value.toISOString() : String(value),
+      ]),
+      "run",
+      trx as never,
+    );
+  }
+  if (session.role) {
+    await connection.execute(
+      `set local role "${session.role.replaceAll('"', '""')}"`,
+      [],
+      "run",
+      trx as never,
     );
   }
 }

@@ -108,7 +108,7 @@ export class NodeMutation<T extends object = object> {
    * @throws GraphQLError `NOT_FOUND` when the node to update, or a node an input id names, does
    *   not exist or cannot be read; `FORBIDDEN` when the policy's write rule refuses (`policy.ts`:
    *   asked with the viewer, the input, the row before and after, before anything is written) or
-   *   the written row could not be read;
+   *   the written row could not be read or PostgreSQL's row-level security refuses it;
    *   `BAD_USER_INPUT` naming the input field for a value its column cannot hold (NUL
    *   character, too long, out of range, bad date or enum value: `column_values.ts`), for a
    *   global id of the wrong type, and for a write the database rejects by a
@@ -535,6 +535,12 @@ async function flush(
         `cannot ${mode} ${type.name}: a value does not fit its column`,
       );
     }
+    if (isPolicyViolation(error)) {
+      throw gqlError(
+        ErrorCode.FORBIDDEN,
+        `cannot ${mode} ${type.name}: the database's row-level security refuses this request's row`,
+      );
+    }
     if (!(error instanceof ConstraintViolationException)) throw error;
     const why = error instanceof UniqueConstraintViolationException
       ? `another ${type.name} already has the same value of a unique field`
@@ -545,6 +551,15 @@ async function flush(
       : `a value violates a constraint of ${type.name}`;
     throw gqlError(ErrorCode.BAD_USER_INPUT, `cannot ${mode} ${type.name}: ${why}`);
   }
+}
+
+/**
+ * PostgreSQL's refusal of a row by a row-level security policy (`new row violates row-level
+ * security policy`, SQLSTATE 42501).
+ */
+function isPolicyViolation(error: unknown): boolean {
+  if (!(error instanceof DriverException)) return false;
+  return (error.sqlState ?? error.code) === "42501" && /row-level security/.test(error.message);
 }
 
 /** MariaDB errors for a value a column cannot hold that do not carry SQLSTATE class 22. */

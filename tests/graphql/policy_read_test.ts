@@ -13,12 +13,10 @@
 import { assertEquals } from "@std/assert";
 import type { EntityManager, MikroORM } from "@mikro-orm/core";
 import { definePolicy, type Policy } from "@mikrogql/ext";
-import { Comment } from "../../examples/blog/entities/comment.ts";
 import { Post } from "../../examples/blog/entities/post.ts";
-import { User } from "../../examples/blog/entities/user.ts";
 import { entities as blogEntities } from "../../examples/blog/entities.ts";
 import { createSchema as blogSchema } from "../../examples/blog/generated/mod.ts";
-import { seed as seedBlog } from "../../examples/blog/seed.ts";
+import { OWN_POSTS_QUERIES, restrictToOwnPosts, seedOwnPosts } from "../support/own_posts.ts";
 import { Todo } from "../../examples/todo/entities/todo.ts";
 import { entities as todoEntities } from "../../examples/todo/entities.ts";
 import { createSchema as todoSchema } from "../../examples/todo/generated/mod.ts";
@@ -74,41 +72,12 @@ const gid = (type: string, id: number) => encodeGlobalId(type, id);
 const CASES: Case[] = [{
   name: "blog",
   entities: blogEntities,
-  seed: async (em) => {
-    await seedBlog(em);
-    const other = await em.findOneOrFail(User, 2);
-    em.create(Post, { title: "SECRET message", body: "hidden", author: other });
-    await em.flush();
-  },
+  seed: seedOwnPosts,
   schema: (policies) => blogSchema(policies ? { policies, viewer: viewerOf as never } : {}),
   policies: [blogPosts],
   viewers: [1, 2, undefined],
-  restrict: async (orm, viewer) => {
-    const em = orm.em.fork();
-    const hidden = viewer === undefined ? {} : { author: { $ne: viewer } };
-    await em.nativeDelete(Comment, { post: hidden });
-    await em.nativeDelete(Post, hidden);
-  },
-  queries: [
-    // hidden text read out character by character
-    `{ users(where: { hasPostsWith: [{ titleHasPrefix: "SECRET m" }] }) { totalCount } }`,
-    `{ users(where: { hasPostsWith: [{ titleHasPrefix: "SECRET x" }] }) { totalCount } }`,
-    `{ users(where: { hasPosts: true }) { totalCount edges { node { id name } } } }`,
-    `{ users(where: { hasPosts: false }) { totalCount edges { node { id } } } }`,
-    `{ users(where: { hasPostsWith: [{ hasCommentsWith: [{ textContains: "o" }] }] }) { totalCount } }`,
-    `{ users(where: { not: { hasPostsWith: [{ titleContains: "1" }] } }) { totalCount } }`,
-    `{ users(first: 3) { edges { node { id posts(first: 2, orderBy: { field: TITLE, direction: DESC }) { totalCount edges { node { title comments { totalCount edges { node { text } } } } } pageInfo { hasNextPage } } } } } }`,
-    `{ users(last: 2) { edges { node { id posts(last: 1) { totalCount edges { node { id title } } } } } } }`,
-    `{ posts { totalCount edges { node { id title author { id } comments(first: 1) { totalCount } } } } }`,
-    `{ posts(where: { titleHasPrefix: "SECRET" }) { totalCount } }`,
-    `{ posts(where: { authorID: "${gid("User", 2)}" }) { totalCount edges { node { id } } } }`,
-    `{ posts(orderBy: { field: VIEWS, direction: DESC }, first: 4) { totalCount edges { node { id views } } } }`,
-    `{ node(id: "${gid("Post", 4)}") { id ... on Post { title } } }`,
-    `{ nodes(ids: ["${gid("Post", 1)}", "${gid("Post", 4)}", "${gid("Post", 16)}"]) { id } }`,
-    `{ node(id: "${
-      gid("User", 2)
-    }") { ... on User { posts { totalCount edges { node { title } } } } } }`,
-  ],
+  restrict: restrictToOwnPosts,
+  queries: OWN_POSTS_QUERIES,
 }, {
   name: "todo",
   entities: todoEntities as never,

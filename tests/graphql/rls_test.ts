@@ -1,0 +1,162 @@
+/**
+ * PostgreSQL row-level security as a second wall (`ctx.databaseSession`, PostGraphile's
+ * `pgSettings`): the blog with no application rule at all and a real RLS policy only the database
+ * enforces ("a viewer reads and writes only their own posts", through `current_setting('app.viewer')`
+ * under a role that is not the tables' owner). Every read path answers as the oracle database
+ * holding only the viewer's rows (the same queries as policy_read_test.ts), a resolver of the
+ * user's own that applies no rule reads through it, and the Transactioner's transactions carry the
+ * session: another's post is NOT_FOUND for update and delete, a post in another's name is
+ * FORBIDDEN with nothing written, one's own post is written.
+ */
+import { assert, assertEquals } from "@std/assert";
+import { fromContext, type MikroContext, Transactioner } from "@mikrogql/ext";
+import { Post } from "../../examples/blog/entities/post.ts";
+import { entities } from "../../examples/blog/entities.ts";
+import { createSchema } from "../../examples/blog/generated/mod.ts";
+import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
+import { databasePrefix, dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
+import { OWN_POSTS_QUERIES, restrictToOwnPosts, seedOwnPosts } from "../support/own_posts.ts";
+import { startServer } from "../support/server.ts";
+
+type Answer = {
+  data?: Record<string, unknown> | null;
+  errors?: { message: string; extensions?: { code?: string } }[];
+};
+
+async function ask(
+  url: string,
+  viewer: number | undefined,
+  query: string,
+  variables = {},
+): Promise<Answer> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(viewer === undefined ? {} : { "x-viewer": String(viewer) }),
+    },
+    body: JSON.stringify({ query, variables }),
+  });
+  return await response.json();
+}
+
+const gid = (type: string, id: number) => encodeGlobalId(type, id);
+
+Deno.test({
+  name: "row-level security: every read and write through a database policy (postgresql)",
+  ignore: !dialects().includes("postgresql"),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const full = await openTestOrm("postgresql", entities);
+    const opened: TestOrm[] = [full];
+    const servers: { close(): Promise<void> }[] = [];
+    const role = `${databasePrefix()}rls_${crypto.randomUUID().slice(0, 8)}`;
+    const sql = (text: string) => full.orm.em.getConnection().execute(text);
+    try {
+      await seedOwnPosts(full.orm.em.fork());
+      await sql(`create role "${role}" nologin`);
+      await sql(`grant usage on schema public to "${role}"`);
+      await sql(`grant select, insert, update, delete on all tables in schema public to "${role}"`);
+      await sql(`grant usage, select on all sequences in schema public to "${role}"`);
+      await sql(`alter table post enable row level security`);
+      await sql(
+        `create policy own_posts on post to "${role}" using (author_id = nullif(current_setting('app.viewer', true), '')::int)`,
+      );
+      const schema = createSchema({
+        typeDefs: "extend type Query { postTitles: [String!]! }",
+        resolvers: {
+          Query: {
+            // A resolver that applies no rule: the database's policy still does.
+            postTitles: async (_root: unknown, _args: unknown, ctx: MikroContext) =>
+              (await fromContext(ctx).find(Post, {}, { orderBy: { id: "asc" } })).map((p) =>
+                p.title
+              ),
+          },
+        } as never,
+      });
+      const guarded = startServer(full.orm, schema, [Transactioner({ txOpener: full.orm })], {
+        context: ({ request }: { request: Request }) => {
+          const viewer = request.headers.get("x-viewer");
+          return {
+            em: full.orm.em.fork(),
+            databaseSession: { role, variables: viewer === null ? {} : { "app.viewer": viewer } },
+          };
+        },
+      } as never);
+      servers.push(guarded);
+
+      for (const viewer of [1, 2, undefined]) {
+        const oracle = await openTestOrm("postgresql", entities);
+        opened.push(oracle);
+        await seedOwnPosts(oracle.orm.em.fork());
+        await restrictToOwnPosts(oracle.orm, viewer);
+        const plain = startServer(oracle.orm, createSchema());
+        servers.push(plain);
+        for (const query of OWN_POSTS_QUERIES) {
+          assertEquals(
+            await ask(guarded.url, viewer, query),
+            await ask(plain.url, undefined, query),
+            `viewer ${viewer}: ${query}`,
+          );
+        }
+        const titles = await full.orm.em.fork().find(
+          Post,
+          viewer === undefined ? { id: 0 } : {
+            author: viewer,
+          },
+          { orderBy: { id: "asc" } },
+        );
+        assertEquals(await ask(guarded.url, viewer, `{ postTitles }`), {
+          data: { postTitles: titles.map((p) => p.title) },
+        });
+      }
+
+      // Writes, in the Transactioner's transaction under the same session.
+      const theirs = await full.orm.em.fork().findOneOrFail(Post, { author: 2 }, {
+        orderBy: { id: "asc" },
+      });
+      for (
+        const mutation of [
+          `updatePost(id: $id, input: { title: "mine" }) { id }`,
+          `deletePost(id: $id)`,
+        ]
+      ) {
+        const answer = await ask(guarded.url, 1, `mutation($id: ID!) { ${mutation} }`, {
+          id: gid("Post", theirs.id),
+        });
+        assertEquals(answer.errors?.map((e) => e.extensions?.code), ["NOT_FOUND"], mutation);
+      }
+      const count = () => full.orm.em.fork().count(Post);
+      const before = await count();
+      const forged = await ask(
+        guarded.url,
+        1,
+        `mutation($input: CreatePostInput!) { createPost(input: $input) { id } }`,
+        { input: { title: "forged", body: "b", authorID: gid("User", 2) } },
+      );
+      assertEquals(forged.errors?.map((e) => e.extensions?.code), ["FORBIDDEN"]);
+      assertEquals(await count(), before);
+      const own = await ask(
+        guarded.url,
+        1,
+        `mutation($input: CreatePostInput!) { createPost(input: $input) { title author { id } } }`,
+        { input: { title: "mine", body: "b", authorID: gid("User", 1) } },
+      );
+      assertEquals(own, {
+        data: { createPost: { title: "mine", author: { id: gid("User", 1) } } },
+      });
+      assertEquals(await count(), before + 1);
+      assert((await full.orm.em.fork().findOneOrFail(Post, theirs.id)).title !== "mine");
+    } finally {
+      for (const server of servers) await server.close();
+      try {
+        await sql(`drop owned by "${role}"`);
+        await sql(`drop role if exists "${role}"`);
+      } catch {
+        // the role was never created
+      }
+      for (const db of opened) await db.close();
+    }
+  },
+});

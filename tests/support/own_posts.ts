@@ -1,0 +1,54 @@
+/**
+ * The blog as a viewer sees it when a viewer (a user id; `undefined`: anonymous) reads only their
+ * own posts: the seed with a secret post of user 2, the oracle database's restriction to the
+ * viewer's rows, and queries over every read path (the read leaks of issue 26 among them). Shared
+ * by the policy test (application rules) and the row-level security test (database rules).
+ *
+ * @module
+ */
+import type { EntityManager, MikroORM } from "@mikro-orm/core";
+import { Comment } from "../../examples/blog/entities/comment.ts";
+import { Post } from "../../examples/blog/entities/post.ts";
+import { User } from "../../examples/blog/entities/user.ts";
+import { seed } from "../../examples/blog/seed.ts";
+import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
+
+const gid = (type: string, id: number) => encodeGlobalId(type, id);
+
+/** The blog seed plus "SECRET message", a post of user 2. */
+export async function seedOwnPosts(em: EntityManager): Promise<void> {
+  await seed(em);
+  const other = await em.findOneOrFail(User, 2);
+  em.create(Post, { title: "SECRET message", body: "hidden", author: other });
+  await em.flush();
+}
+
+/** Deletes from `orm`'s database every post (and its comments) `viewer` may not read. */
+export async function restrictToOwnPosts(orm: MikroORM, viewer: number | undefined): Promise<void> {
+  const em = orm.em.fork();
+  const hidden = viewer === undefined ? {} : { author: { $ne: viewer } };
+  await em.nativeDelete(Comment, { post: hidden });
+  await em.nativeDelete(Post, hidden);
+}
+
+/** Queries over every read path of the blog. */
+export const OWN_POSTS_QUERIES: string[] = [
+  // hidden text read out character by character
+  `{ users(where: { hasPostsWith: [{ titleHasPrefix: "SECRET m" }] }) { totalCount } }`,
+  `{ users(where: { hasPostsWith: [{ titleHasPrefix: "SECRET x" }] }) { totalCount } }`,
+  `{ users(where: { hasPosts: true }) { totalCount edges { node { id name } } } }`,
+  `{ users(where: { hasPosts: false }) { totalCount edges { node { id } } } }`,
+  `{ users(where: { hasPostsWith: [{ hasCommentsWith: [{ textContains: "o" }] }] }) { totalCount } }`,
+  `{ users(where: { not: { hasPostsWith: [{ titleContains: "1" }] } }) { totalCount } }`,
+  `{ users(first: 3) { edges { node { id posts(first: 2, orderBy: { field: TITLE, direction: DESC }) { totalCount edges { node { title comments { totalCount edges { node { text } } } } } pageInfo { hasNextPage } } } } } }`,
+  `{ users(last: 2) { edges { node { id posts(last: 1) { totalCount edges { node { id title } } } } } } }`,
+  `{ posts { totalCount edges { node { id title author { id } comments(first: 1) { totalCount } } } } }`,
+  `{ posts(where: { titleHasPrefix: "SECRET" }) { totalCount } }`,
+  `{ posts(where: { authorID: "${gid("User", 2)}" }) { totalCount edges { node { id } } } }`,
+  `{ posts(orderBy: { field: VIEWS, direction: DESC }, first: 4) { totalCount edges { node { id views } } } }`,
+  `{ node(id: "${gid("Post", 4)}") { id ... on Post { title } } }`,
+  `{ nodes(ids: ["${gid("Post", 1)}", "${gid("Post", 4)}", "${gid("Post", 16)}"]) { id } }`,
+  `{ node(id: "${
+    gid("User", 2)
+  }") { ... on User { posts { totalCount edges { node { title } } } } } }`,
+];
