@@ -89,7 +89,9 @@ export interface TransactionerOptions {
  *   the pool), so faults never exhaust the pool.
  * - Under the {@linkcode Deadline} plugin the transaction's statements are cancelled when the
  *   request's time budget runs out, and run with a statement timeout of the remaining budget.
- * - Queries and subscriptions never open a transaction, nor do the operations the options skip.
+ * - Queries and subscriptions open no transaction, nor do the operations the options skip; but a
+ *   query with `ctx.databaseSession` (row-level security) runs in one transaction that applies the
+ *   session once and is rolled back at the end, its result kept as it is.
  *
  * Inside a mutation, resolvers reach the database through {@linkcode fromContext}, not `ctx.em`:
  * a query on another connection would not see the transaction's writes (and on SQLite's single
@@ -133,6 +135,15 @@ export function Transactioner(options: TransactionerOptions): Plugin {
       const ctx = args.contextValue as MikroContext;
       if (operation?.operation !== "mutation") {
         if (readYourWrites) pinRecentWriter(ctx, readYourWrites);
+        // Row-level security: a query's statements share one transaction, which applies the
+        // session once (MikroORM would wrap each statement in a transaction of its own).
+        if (operation?.operation === "query" && ctx.databaseSession) {
+          setExecuteFn((args) =>
+            inTransaction(options.txOpener, args, executeFn as Execute, true) as ReturnType<
+              Execute
+            >
+          );
+        }
         return;
       }
       // Reads of a mutation operation (its payloads) come from the primary, in or out of a
@@ -171,11 +182,12 @@ async function inTransaction(
   opener: TxOpener,
   args: ExecutionArgs,
   execute: Execute,
+  read = false,
 ): Promise<ExecutionResult> {
   // Nothing ran before a failed begin: the pool may have handed out a connection that died
   // while idle (node-postgres then drops it), so begin again, up to BEGIN_ATTEMPTS times.
   for (let i = 0; i < BEGIN_ATTEMPTS; i++) {
-    const result = await attemptTransaction(opener, args, execute);
+    const result = await attemptTransaction(opener, args, execute, read);
     if (result !== BEGIN_UNAVAILABLE) return result;
   }
   return { errors: [unavailable()], data: null };
@@ -191,6 +203,7 @@ async function attemptTransaction(
   opener: TxOpener,
   args: ExecutionArgs,
   execute: Execute,
+  read: boolean,
 ): Promise<ExecutionResult | typeof BEGIN_UNAVAILABLE> {
   const ctx = args.contextValue as MikroContext;
   const deadline = deadlineOf(ctx);
@@ -220,7 +233,7 @@ async function attemptTransaction(
         if (databaseFault(error) === "unavailable") return BEGIN_UNAVAILABLE;
         return { errors: [txError("cannot create transaction", error)], data: null };
       }
-      return await run(em, raw, ctx, args, execute);
+      return await run(em, raw, ctx, args, execute, read);
     });
   } catch (error) {
     if (error instanceof GraphQLError) throw error;
@@ -228,12 +241,18 @@ async function attemptTransaction(
   }
 }
 
+/**
+ * Runs the operation in the open transaction of `em`. A mutation's is committed when the result
+ * holds no error, else rolled back with `data: null`; a query's (`read`, row-level security mode)
+ * is rolled back, its result kept as it is (partial data and field errors included).
+ */
 async function run(
   em: EntityManager,
   raw: DatabaseConnection,
   ctx: MikroContext,
   args: ExecutionArgs,
   execute: Execute,
+  read: boolean,
 ): Promise<ExecutionResult> {
   let result: ExecutionResult;
   bindTransaction(ctx, em);
@@ -254,6 +273,12 @@ async function run(
       ],
       data: null,
     };
+  }
+  if (read) {
+    const rolledBack = await rollback(em, raw);
+    return rolledBack.length
+      ? { ...result, errors: [...result.errors ?? [], ...rolledBack] }
+      : result;
   }
   if (result.errors?.length) {
     return { ...result, errors: [...result.errors, ...await rollback(em, raw)], data: null };

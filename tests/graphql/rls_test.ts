@@ -3,10 +3,11 @@
  * `pgSettings`): the blog with no application rule at all and a real RLS policy only the database
  * enforces ("a viewer reads and writes only their own posts", through `current_setting('app.viewer')`
  * under a role that is not the tables' owner). Every read path answers as the oracle database
- * holding only the viewer's rows (the same queries as policy_read_test.ts), a resolver of the
- * user's own that applies no rule reads through it, and the Transactioner's transactions carry the
- * session: another's post is NOT_FOUND for update and delete, a post in another's name is
- * FORBIDDEN with nothing written, one's own post is written.
+ * holding only the viewer's rows (the same queries as policy_read_test.ts), with the Transactioner
+ * (one transaction per query applying the session) and without (MikroORM's transaction per
+ * statement); a resolver of the user's own that applies no rule reads through it; and the
+ * Transactioner's mutation transactions carry the session: another's post is NOT_FOUND for update
+ * and delete, a post in another's name is FORBIDDEN with nothing written, one's own is written.
  */
 import { assert, assertEquals } from "@std/assert";
 import { fromContext, type MikroContext, Transactioner } from "@mikrogql/ext";
@@ -75,16 +76,20 @@ Deno.test({
           },
         } as never,
       });
+      const context = ({ request }: { request: Request }) => {
+        const viewer = request.headers.get("x-viewer");
+        return {
+          em: full.orm.em.fork(),
+          databaseSession: { role, variables: viewer === null ? {} : { "app.viewer": viewer } },
+        };
+      };
+      // With the Transactioner a query's statements share one transaction that applies the
+      // session; without it MikroORM wraps each statement in one of its own.
       const guarded = startServer(full.orm, schema, [Transactioner({ txOpener: full.orm })], {
-        context: ({ request }: { request: Request }) => {
-          const viewer = request.headers.get("x-viewer");
-          return {
-            em: full.orm.em.fork(),
-            databaseSession: { role, variables: viewer === null ? {} : { "app.viewer": viewer } },
-          };
-        },
+        context,
       } as never);
-      servers.push(guarded);
+      const bare = startServer(full.orm, schema, [], { context } as never);
+      servers.push(guarded, bare);
 
       for (const viewer of [1, 2, undefined]) {
         const oracle = await openTestOrm("postgresql", entities);
@@ -93,23 +98,23 @@ Deno.test({
         await restrictToOwnPosts(oracle.orm, viewer);
         const plain = startServer(oracle.orm, createSchema());
         servers.push(plain);
-        for (const query of OWN_POSTS_QUERIES) {
-          assertEquals(
-            await ask(guarded.url, viewer, query),
-            await ask(plain.url, undefined, query),
-            `viewer ${viewer}: ${query}`,
-          );
-        }
         const titles = await full.orm.em.fork().find(
           Post,
-          viewer === undefined ? { id: 0 } : {
-            author: viewer,
-          },
+          viewer === undefined ? { id: 0 } : { author: viewer },
           { orderBy: { id: "asc" } },
         );
-        assertEquals(await ask(guarded.url, viewer, `{ postTitles }`), {
-          data: { postTitles: titles.map((p) => p.title) },
-        });
+        for (const server of [guarded, bare]) {
+          for (const query of OWN_POSTS_QUERIES) {
+            assertEquals(
+              await ask(server.url, viewer, query),
+              await ask(plain.url, undefined, query),
+              `viewer ${viewer}: ${query}`,
+            );
+          }
+          assertEquals(await ask(server.url, viewer, `{ postTitles }`), {
+            data: { postTitles: titles.map((p) => p.title) },
+          });
+        }
       }
 
       // Writes, in the Transactioner's transaction under the same session.
