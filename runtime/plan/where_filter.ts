@@ -205,8 +205,11 @@ class WhereCompiler {
 
   /**
    * An `<edge>ID` predicate on a nullable edge whose target has a read filter: a target the
-   * request may not read counts as no target (`IsNil` matches the row, the other operators do
-   * not). A required edge's target is already visible (the row's own read filter requires it).
+   * request may not read is no target, so the predicate compares `CASE WHEN <fk> IN (<visible
+   * keys>) THEN <fk> END`, the value a database holding only the visible rows would hold (null,
+   * with SQL's null logic under `not`, `IsNil` matching it). A required edge's target is already
+   * visible (the row's own read filter requires it); a foreign key of several columns is tested
+   * with {@linkcode visibleReference}.
    */
   visibleTarget(
     type: NodeType,
@@ -217,9 +220,20 @@ class WhereCompiler {
     const property = this.em.getMetadata().find(type.entity)?.properties[field.prop];
     const reference = property?.kind === "m:1" || (property?.kind === "1:1" && property.owner);
     if (!reference || !property.nullable) return condition;
-    const visible = this.visibleReference(type, field.prop, op !== "IsNil");
-    if (!visible) return condition;
-    return op === "IsNil" ? { $or: [condition, visible] } : { $and: [condition, visible] };
+    const keys = visibleKeys(this.em, property.targetMeta!.class);
+    if (!keys) return condition;
+    const value = (condition as Record<string, unknown>)[field.prop];
+    if (property.fieldNames.length > 1 || value === undefined) {
+      const visible = this.visibleReference(type, field.prop, op !== "IsNil")!;
+      return op === "IsNil" ? { $or: [condition, visible] } : { $and: [condition, visible] };
+    }
+    const column = quoteIdentifiers(this.em, property.fieldNames[0]);
+    const shown = raw(
+      (alias: string) =>
+        `(case when ${alias}.${column} in (${keys.sql}) then ${alias}.${column} end)`,
+      [...keys.params],
+    );
+    return { [shown as never]: value };
   }
 
   /**
@@ -407,14 +421,17 @@ class WhereCompiler {
     }
     const filters = this.list(target, value, path);
     const filter = allOf(...filters, visible);
-    return unique
-      ? {
-        $and: [
-          this.nullness(type, edge.prop, false) ?? { [edge.prop]: { $ne: null } },
-          { [edge.prop]: filter },
-        ],
-      }
-      : { [edge.prop]: { $some: filter } };
+    if (!unique) return { [edge.prop]: { $some: filter } };
+    // A hidden target makes the joined columns null (the join's filters): its test is false, not
+    // unknown, so `not` matches the row as it matches one without the edge.
+    const visibleTarget = filtered ? this.visibleReference(type, edge.prop, true) : undefined;
+    return {
+      $and: [
+        this.nullness(type, edge.prop, false) ?? { [edge.prop]: { $ne: null } },
+        ...(visibleTarget ? [visibleTarget] : []),
+        { [edge.prop]: filter },
+      ],
+    };
   }
 }
 
