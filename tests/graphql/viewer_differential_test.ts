@@ -4,8 +4,9 @@
  * answered over HTTP by the generated server with policies, for a viewer, must equal the answers
  * of the same server without policies on a copy of the database holding only the rows that
  * viewer may read (a nullable reference to a hidden row set to null). Data, error paths and
- * codes are compared. Blog: a viewer reads their own posts (and their comments); todo: the todos
- * of at most the viewer's priority.
+ * codes are compared. Blog: a viewer reads their own posts (and their comments); realworld: their
+ * own comments (`Article.comments` is an `Unbind()` edge, loaded per parent); todo: the todos of
+ * at most the viewer's priority.
  *
  * `DIFF_SEED=<n>` replays a run (printed on failure and at the end); `DIFF_VIEWER_QUERIES=<n>`
  * sets the queries per viewer, example and database (default 300).
@@ -24,6 +25,9 @@ import * as blog from "../../examples/blog/generated/mod.ts";
 import { Todo } from "../../examples/todo/entities/todo.ts";
 import { entities as todoEntities } from "../../examples/todo/entities.ts";
 import * as todo from "../../examples/todo/generated/mod.ts";
+import { Comment as RealworldComment } from "../../examples/realworld/entities/comment.ts";
+import { entities as realworldEntities } from "../../examples/realworld/entities.ts";
+import * as realworld from "../../examples/realworld/generated/mod.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
 import { random, seedRandom } from "../support/random_data.ts";
 import { type GeneratedQuery, type Pools, QueryGenerator } from "../support/random_query.ts";
@@ -62,6 +66,24 @@ const EXAMPLES: Example[] = [{
     const em = orm.em.fork();
     await em.nativeDelete(Comment, { post: { author: { $ne: viewer } } });
     await em.nativeDelete(Post, { author: { $ne: viewer } });
+  },
+}, {
+  // Article.comments is an Unbind() edge: its resolver loads it per parent, through the rule.
+  name: "realworld",
+  entities: realworldEntities,
+  ...realworld,
+  policies: [definePolicy(RealworldComment, {
+    read: (viewer: number | undefined) => viewer === undefined ? false : { author: viewer },
+  })],
+  viewers: async (em) => {
+    const comments = await em.find(RealworldComment, {}, {
+      populate: ["author"],
+      orderBy: { id: "asc" },
+    });
+    return [...new Set(comments.map((c) => c.author.id))].slice(0, 2);
+  },
+  restrict: async (orm, viewer) => {
+    await orm.em.fork().nativeDelete(RealworldComment, { author: { $ne: viewer } });
   },
 }, {
   name: "todo",
