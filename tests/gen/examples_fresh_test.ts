@@ -15,6 +15,7 @@ const EXAMPLES = [
   "todo/variants/raw",
   "todo/variants/universal",
   "library",
+  "workspace",
 ];
 
 for (const example of EXAMPLES) {

@@ -31,6 +31,7 @@ const EXAMPLES = [
   "shop",
   "todo",
   "library",
+  "workspace",
   "todo/variants/raw",
   "todo/variants/universal",
 ];

@@ -41,10 +41,29 @@ export type * from "./types.ts";
  * Deno.serve({ hostname: "127.0.0.1", port: 8000 }, yoga.fetch);
  * ```
  *
+ * @example Fields of your own: declare their resolvers' types, and they type-check too
+ * ```ts
+ * import type { FieldResolver } from "@mikrogql/ext";
+ * import { createSchema } from "./generated/mod.ts";
+ *
+ * // What `typeDefs` adds, type by type (a root field's parent is `unknown`).
+ * type Extra = { Query: { serverTime: FieldResolver<string, unknown> } };
+ *
+ * const schema = createSchema<Extra>({
+ *   typeDefs: "extend type Query { serverTime: String! }",
+ *   resolvers: { Query: { serverTime: () => new Date().toISOString() } },
+ * });
+ * ```
+ *
+ * @typeParam Extra the resolvers of the types and fields `options.typeDefs` adds (see
+ *   `Resolvers`); a resolver of a type or field neither generated nor declared there is a type
+ *   error
  * @param options page-size and depth limits, runtime hooks, `readFrom`, and the user's own
  *   `typeDefs` and `resolvers`
  * @throws Error when the user's SDL does not merge with the generated one
  */
-export function createSchema(options: SchemaOptions<Resolvers> = {}): GraphQLSchema {
+export function createSchema<Extra = Record<never, never>>(
+  options: SchemaOptions<Resolvers<NoInfer<Extra>>> = {},
+): GraphQLSchema {
   return createGraphQLSchema(typeDefs, graph, options);
 }

@@ -11,7 +11,7 @@ import type {
   FieldResolver as $Resolver,
   Maybe as $Maybe,
   ResolverContext,
-  TypeResolvers as $Fields,
+  TypedResolvers as $TypedResolvers,
 } from "@mikrogql/ext";
 
 /** The context resolvers get: the request's EntityManager. */
@@ -55,7 +55,7 @@ export interface CommentEdgeResolvers {
 }
 
 /** `CommentWhereInput`. */
-export interface CommentWhereInput {
+export type CommentWhereInput = {
   not?: $Maybe<CommentWhereInput>;
   and?: $Maybe<Array<CommentWhereInput>>;
   or?: $Maybe<Array<CommentWhereInput>>;
@@ -92,36 +92,36 @@ export interface CommentWhereInput {
   hasTaskWith?: $Maybe<Array<TaskWhereInput>>;
   hasAuthor?: $Maybe<boolean>;
   hasAuthorWith?: $Maybe<Array<UserWhereInput>>;
-}
+};
 
 /** `CreateCommentInput`. */
-export interface CreateCommentInput {
+export type CreateCommentInput = {
   body: string;
   taskID: string;
   authorID: string;
-}
+};
 
 /** `CreateMembershipInput`. */
-export interface CreateMembershipInput {
+export type CreateMembershipInput = {
   role: MembershipRole;
   organizationID: string;
   userID: string;
-}
+};
 
 /** `CreateProjectInput`. */
-export interface CreateProjectInput {
+export type CreateProjectInput = {
   name: string;
   organizationID: string;
-}
+};
 
 /** `CreateTaskInput`. */
-export interface CreateTaskInput {
+export type CreateTaskInput = {
   title: string;
   status?: $Maybe<TaskStatus>;
   confidential?: $Maybe<boolean>;
   projectID: string;
   assigneeID?: $Maybe<string>;
-}
+};
 
 /** `Membership`: the entity. */
 export type Membership = $EntityOf<typeof nodeTypes.Membership.entity>;
@@ -164,7 +164,7 @@ export interface MembershipEdgeResolvers {
 export type MembershipRole = "OWNER" | "EDITOR" | "VIEWER";
 
 /** `MembershipWhereInput`. */
-export interface MembershipWhereInput {
+export type MembershipWhereInput = {
   not?: $Maybe<MembershipWhereInput>;
   and?: $Maybe<Array<MembershipWhereInput>>;
   or?: $Maybe<Array<MembershipWhereInput>>;
@@ -192,7 +192,7 @@ export interface MembershipWhereInput {
   hasOrganizationWith?: $Maybe<Array<OrganizationWhereInput>>;
   hasUser?: $Maybe<boolean>;
   hasUserWith?: $Maybe<Array<UserWhereInput>>;
-}
+};
 
 /** Arguments of `Mutation.createComment`. */
 export interface MutationCreateCommentArgs {
@@ -336,7 +336,7 @@ export interface OrganizationEdgeResolvers {
 }
 
 /** `OrganizationWhereInput`. */
-export interface OrganizationWhereInput {
+export type OrganizationWhereInput = {
   not?: $Maybe<OrganizationWhereInput>;
   and?: $Maybe<Array<OrganizationWhereInput>>;
   or?: $Maybe<Array<OrganizationWhereInput>>;
@@ -365,7 +365,7 @@ export interface OrganizationWhereInput {
   hasMembershipsWith?: $Maybe<Array<MembershipWhereInput>>;
   hasProjects?: $Maybe<boolean>;
   hasProjectsWith?: $Maybe<Array<ProjectWhereInput>>;
-}
+};
 
 /** `PageInfo`, as resolvers return it. */
 export interface PageInfo {
@@ -431,7 +431,7 @@ export interface ProjectEdgeResolvers {
 }
 
 /** `ProjectWhereInput`. */
-export interface ProjectWhereInput {
+export type ProjectWhereInput = {
   not?: $Maybe<ProjectWhereInput>;
   and?: $Maybe<Array<ProjectWhereInput>>;
   or?: $Maybe<Array<ProjectWhereInput>>;
@@ -464,7 +464,7 @@ export interface ProjectWhereInput {
   hasOrganizationWith?: $Maybe<Array<OrganizationWhereInput>>;
   hasTasks?: $Maybe<boolean>;
   hasTasksWith?: $Maybe<Array<TaskWhereInput>>;
-}
+};
 
 /** Arguments of `Query.node`. */
 export interface QueryNodeArgs {
@@ -583,10 +583,10 @@ export interface TaskEdgeResolvers {
 }
 
 /** `TaskOrder`. */
-export interface TaskOrder {
+export type TaskOrder = {
   direction?: OrderDirection;
   field: TaskOrderField;
-}
+};
 
 /** `TaskOrderField`, as resolvers see it (entity values). */
 export type TaskOrderField = "TITLE" | "COMMENTS_COUNT";
@@ -595,7 +595,7 @@ export type TaskOrderField = "TITLE" | "COMMENTS_COUNT";
 export type TaskStatus = "TODO" | "DOING" | "DONE";
 
 /** `TaskWhereInput`. */
-export interface TaskWhereInput {
+export type TaskWhereInput = {
   not?: $Maybe<TaskWhereInput>;
   and?: $Maybe<Array<TaskWhereInput>>;
   or?: $Maybe<Array<TaskWhereInput>>;
@@ -642,35 +642,35 @@ export interface TaskWhereInput {
   hasAssigneeWith?: $Maybe<Array<UserWhereInput>>;
   hasComments?: $Maybe<boolean>;
   hasCommentsWith?: $Maybe<Array<CommentWhereInput>>;
-}
+};
 
 /** `UpdateCommentInput`. */
-export interface UpdateCommentInput {
+export type UpdateCommentInput = {
   body?: $Maybe<string>;
-}
+};
 
 /** `UpdateMembershipInput`. */
-export interface UpdateMembershipInput {
+export type UpdateMembershipInput = {
   role?: $Maybe<MembershipRole>;
   organizationID?: $Maybe<string>;
   userID?: $Maybe<string>;
-}
+};
 
 /** `UpdateProjectInput`. */
-export interface UpdateProjectInput {
+export type UpdateProjectInput = {
   name?: $Maybe<string>;
   organizationID?: $Maybe<string>;
-}
+};
 
 /** `UpdateTaskInput`. */
-export interface UpdateTaskInput {
+export type UpdateTaskInput = {
   title?: $Maybe<string>;
   status?: $Maybe<TaskStatus>;
   confidential?: $Maybe<boolean>;
   projectID?: $Maybe<string>;
   assigneeID?: $Maybe<string>;
   clearAssignee?: $Maybe<boolean>;
-}
+};
 
 /** `User`: the entity. */
 export type User = $EntityOf<typeof nodeTypes.User.entity>;
@@ -720,7 +720,7 @@ export interface UserEdgeResolvers {
 }
 
 /** `UserWhereInput`. */
-export interface UserWhereInput {
+export type UserWhereInput = {
   not?: $Maybe<UserWhereInput>;
   and?: $Maybe<Array<UserWhereInput>>;
   or?: $Maybe<Array<UserWhereInput>>;
@@ -773,33 +773,34 @@ export interface UserWhereInput {
   emailContainsFold?: $Maybe<string>;
   hasMemberships?: $Maybe<boolean>;
   hasMembershipsWith?: $Maybe<Array<MembershipWhereInput>>;
-}
+};
 
 /**
- * The user resolver map `createSchema({ resolvers })` takes: every generated field typed;
- * fields and types added with `typeDefs` are accepted too (annotate their parameters).
+ * The user resolver map `createSchema({ resolvers })` takes: every generated field typed, and
+ * an unknown type or field a type error. Types and fields added with `typeDefs` are declared
+ * in `Extra`, type by type (`{ Query: { postCount: FieldResolver<number, unknown> } }`),
+ * and `createSchema<Extra>(...)` takes them too.
  */
-export interface Resolvers {
-  Comment?: $Fields<CommentResolvers>;
-  CommentConnection?: $Fields<CommentConnectionResolvers>;
-  CommentEdge?: $Fields<CommentEdgeResolvers>;
-  Membership?: $Fields<MembershipResolvers>;
-  MembershipConnection?: $Fields<MembershipConnectionResolvers>;
-  MembershipEdge?: $Fields<MembershipEdgeResolvers>;
-  Mutation?: $Fields<MutationResolvers>;
-  Organization?: $Fields<OrganizationResolvers>;
-  OrganizationConnection?: $Fields<OrganizationConnectionResolvers>;
-  OrganizationEdge?: $Fields<OrganizationEdgeResolvers>;
-  PageInfo?: $Fields<PageInfoResolvers>;
-  Project?: $Fields<ProjectResolvers>;
-  ProjectConnection?: $Fields<ProjectConnectionResolvers>;
-  ProjectEdge?: $Fields<ProjectEdgeResolvers>;
-  Query?: $Fields<QueryResolvers>;
-  Task?: $Fields<TaskResolvers>;
-  TaskConnection?: $Fields<TaskConnectionResolvers>;
-  TaskEdge?: $Fields<TaskEdgeResolvers>;
-  User?: $Fields<UserResolvers>;
-  UserConnection?: $Fields<UserConnectionResolvers>;
-  UserEdge?: $Fields<UserEdgeResolvers>;
-  [type: string]: unknown;
-}
+export type Resolvers<Extra = Record<never, never>> = $TypedResolvers<{
+  Comment: CommentResolvers;
+  CommentConnection: CommentConnectionResolvers;
+  CommentEdge: CommentEdgeResolvers;
+  Membership: MembershipResolvers;
+  MembershipConnection: MembershipConnectionResolvers;
+  MembershipEdge: MembershipEdgeResolvers;
+  Mutation: MutationResolvers;
+  Organization: OrganizationResolvers;
+  OrganizationConnection: OrganizationConnectionResolvers;
+  OrganizationEdge: OrganizationEdgeResolvers;
+  PageInfo: PageInfoResolvers;
+  Project: ProjectResolvers;
+  ProjectConnection: ProjectConnectionResolvers;
+  ProjectEdge: ProjectEdgeResolvers;
+  Query: QueryResolvers;
+  Task: TaskResolvers;
+  TaskConnection: TaskConnectionResolvers;
+  TaskEdge: TaskEdgeResolvers;
+  User: UserResolvers;
+  UserConnection: UserConnectionResolvers;
+  UserEdge: UserEdgeResolvers;
+}, Extra>;
