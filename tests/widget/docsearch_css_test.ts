@@ -3,11 +3,13 @@
  * DocSearch's markup contract: a theme written for `@docsearch/css` applies to our markup
  * unchanged. The same page links only DocSearch 4.7.1's own stylesheet (`@docsearch/css`, pinned in
  * deno.json) and runs either `@docsearch/js` 4.7.1 or our bundle (without our `style.css`), with
- * Ask AI on; on the button, the start screen and the results (with the "Ask AI" row) the computed
+ * Ask AI on; on the button, the start screen, the results (with the "Ask AI" row) and the Ask AI
+ * screen with a complete answer (its question card, messages, actions and sources) the computed
  * styles of the main elements, found by DocSearch's class names, are the same, light and dark. In
- * Chromium, both libraries' searches answered by the docs site's search API.
+ * Chromium, both libraries' searches and questions answered by the docs site's stand-ins.
  */
 import { assertEquals } from "@std/assert";
+import { Buffer } from "node:buffer";
 import { join } from "@std/path";
 import type { BrowserContext, Page } from "playwright-core";
 import { browserTest } from "../support/browser.ts";
@@ -62,6 +64,30 @@ const RESULTS = [
   ".DocSearch-Hit mark",
 ];
 
+/** On the Ask AI screen with a complete answer. */
+const ASK_AI = [
+  ".DocSearch-AskAiScreen",
+  ".DocSearch-AskAiScreen-Disclaimer",
+  ".DocSearch-AskAiScreen-Body",
+  ".DocSearch-AskAiScreen-ExchangesList",
+  ".DocSearch-AskAiScreen-Response-Container",
+  ".DocSearch-AskAiScreen-Response",
+  ".DocSearch-AskAiScreen-Message--user",
+  ".DocSearch-AskAiScreen-Query",
+  ".DocSearch-AskAiScreen-Message--assistant",
+  ".DocSearch-AskAiScreen-MessageContent",
+  ".DocSearch-Markdown-Content",
+  ".DocSearch-Markdown-Content p",
+  ".DocSearch-Markdown-Content a",
+  ".DocSearch-AskAiScreen-Answer-Footer",
+  ".DocSearch-AskAiScreen-Actions",
+  ".DocSearch-AskAiScreen-ActionButton",
+  ".DocSearch-AskAiScreen-RelatedSources",
+  ".DocSearch-AskAiScreen-RelatedSources-Title",
+  ".DocSearch-AskAiScreen-RelatedSources-List",
+  ".DocSearch-AskAiScreen-RelatedSources-Item-Link",
+];
+
 /** The computed properties compared (what a theme sets). */
 const PROPERTIES = [
   "display",
@@ -99,7 +125,7 @@ window.search = docsearch({
   appId: "APP",
   apiKey: "KEY",
   indices: ["mikrogql-docs"],
-  askAi: "assistant",
+  askAi: "mikrogql-docs-assistant",
 });
 </script></body></html>`;
 }
@@ -159,16 +185,25 @@ browserTest("@docsearch/css applies to our markup as to DocSearch's", site, asyn
       if (dir === "docsearch") return route.fulfill({ path: join(docsearchDir, file) });
       return route.fulfill({ contentType: "text/html", body: pageHtml(lib, dark) });
     });
-    await context.route(/\/1\/indexes\/(\*|%2A)\/queries/, async (route) => {
-      const response = await fetch(`${site.url}/1/indexes/*/queries`, {
+    // the hosted search API and Ask AI backend: the docs site answers both libraries
+    await context.route(/algolia\.(net|com)\//, async (route) => {
+      const request = route.request();
+      const cors = {
+        "access-control-allow-origin": "*",
+        "access-control-allow-headers": "*",
+        "access-control-allow-methods": "POST, OPTIONS",
+      };
+      if (request.method() === "OPTIONS") return route.fulfill({ status: 204, headers: cors });
+      const url = new URL(request.url());
+      const response = await fetch(`${site.url}${url.pathname}${url.search}`, {
         method: "POST",
-        body: route.request().postData(),
+        headers: request.headers(),
+        body: request.postData(),
       });
       await route.fulfill({
         status: response.status,
-        contentType: "application/json",
-        headers: { "access-control-allow-origin": "*" },
-        body: await response.text(),
+        headers: { ...Object.fromEntries(response.headers), ...cors },
+        body: Buffer.from(await response.arrayBuffer()),
       });
     });
   };
@@ -187,8 +222,13 @@ browserTest("@docsearch/css applies to our markup as to DocSearch's", site, asyn
     await page.fill(".DocSearch-Input", "search");
     await page.waitForSelector(".DocSearch-Hit-source");
     const results = await styles(page, RESULTS);
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(".DocSearch-AskAiScreen-RelatedSources-Item-Link");
+    await page.waitForSelector(".DocSearch-AskAiScreen-Actions");
+    await page.mouse.move(0, 0);
+    const askAi = await styles(page, ASK_AI);
     await context.close();
-    return { ...button, ...modal, ...results };
+    return { ...button, ...modal, ...results, ...askAi };
   };
 
   for (const dark of [false, true]) {
