@@ -27,13 +27,14 @@ const ENTRY = "searchbox.js";
  * attribute value and the tag's `>` or `/>`. Not touched: a newline between
  * two interpolations or inside a plain string such as `` `\n` ``.
  */
-const TEXT_EDGE_NEWLINE = /(?<=`)\n(?=<)|(?<=>)\n(?=`|<|\$\{)|(?<=\})\n(?=<)|(?<=[}"])\n(?=\/?>)/g;
+export const TEXT_EDGE_NEWLINE =
+  /(?<=`)\n(?=<)|(?<=>)\n(?=`|<|\$\{)|(?<=\})\n(?=<)|(?<=[}"])\n(?=\/?>)/g;
 
 /**
  * A newline between two attributes of a tag (before `name=` or `...${`): the
  * same whitespace to htm as a space, which the tags written on one line use.
  */
-const ATTRIBUTE_NEWLINE = /\n(?=[A-Za-z][\w-]*=|\.\.\.\$\{)/g;
+export const ATTRIBUTE_NEWLINE = /\n(?=[A-Za-z][\w-]*=|\.\.\.\$\{)/g;
 
 /**
  * The dark theme's rule in the minified `style.css` (`html[data-theme="dark"]`

@@ -1,0 +1,95 @@
+/**
+ * The React package of the search box (`widget/react/mod.ts`), built for
+ * React sites into `dist/react/` (or the first argument): `deno bundle`
+ * (minified ESM, code splitting: `searchbox-react.js`, the modal's and Ask
+ * AI's chunks) with an import map that is `deno.json`'s with `preact` and
+ * `preact/hooks` mapped to the React stand-ins (`widget/react/
+ * preact_on_react.ts`, `hooks_on_react.ts`), so the search box's components
+ * render through the page's React; `react` and `react-dom` stay imports
+ * (`--external`), the page's own copy. The template whitespace is dropped
+ * as in the script package (`scripts/bundle.ts`), and `package.json` names
+ * React 18 or 19 as peer dependencies, so a site has one React.
+ *
+ * Run: `deno run -A scripts/bundle_react.ts [outdir]`
+ *
+ * @module
+ */
+import { fromFileUrl, join, toFileUrl } from "@std/path";
+import { ATTRIBUTE_NEWLINE, TEXT_EDGE_NEWLINE } from "./bundle.ts";
+
+const ROOT = fromFileUrl(new URL("..", import.meta.url));
+
+/** The published name of the entry's output (`deno bundle` names it `mod.js`, after its source). */
+export const REACT_ENTRY = "searchbox-react.js";
+
+/** The packages the React build leaves to the page. */
+const EXTERNAL = ["react", "react-dom", "react-dom/client"];
+
+/** `deno.json`'s import map with `preact` and `preact/hooks` pointing at the React stand-ins. */
+async function importMap(): Promise<{ imports: Record<string, string> }> {
+  const config = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
+  const imports: Record<string, string> = {};
+  for (const [name, target] of Object.entries(config.imports as Record<string, string>)) {
+    imports[name] = target.startsWith("./") ? toFileUrl(join(ROOT, target)).href : target;
+  }
+  imports["preact"] = toFileUrl(join(ROOT, "widget/react/preact_on_react.ts")).href;
+  imports["preact/hooks"] = toFileUrl(join(ROOT, "widget/react/hooks_on_react.ts")).href;
+  return { imports };
+}
+
+/** Builds the React package into `outDir` (emptied first); throws with `deno bundle`'s output when it fails. */
+export async function bundleReact(outDir: string): Promise<void> {
+  await Deno.remove(outDir, { recursive: true }).catch(() => {});
+  await Deno.mkdir(outDir, { recursive: true });
+  const mapFile = await Deno.makeTempFile({ suffix: ".json" });
+  try {
+    await Deno.writeTextFile(mapFile, JSON.stringify(await importMap()));
+    const { success, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "bundle",
+        "--quiet",
+        "--minify",
+        "--platform",
+        "browser",
+        "--code-splitting",
+        "--import-map",
+        mapFile,
+        ...EXTERNAL.flatMap((name) => ["--external", name]),
+        "--outdir",
+        outDir,
+        "widget/react/mod.ts",
+      ],
+      cwd: ROOT,
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (!success) throw new Error(`deno bundle failed:\n${new TextDecoder().decode(stderr)}`);
+  } finally {
+    await Deno.remove(mapFile);
+  }
+  await Deno.rename(join(outDir, "mod.js"), join(outDir, REACT_ENTRY));
+  for await (const entry of Deno.readDir(outDir)) {
+    if (!entry.name.endsWith(".js")) continue;
+    const path = join(outDir, entry.name);
+    const code = await Deno.readTextFile(path);
+    if (code.includes('"./mod.js"')) {
+      throw new Error(
+        `${entry.name} imports the entry by its source name, renamed to ${REACT_ENTRY}`,
+      );
+    }
+    if (/from\s*"preact/.test(code) || code.includes("__preactattr_")) {
+      throw new Error(`${entry.name} still holds Preact: the import map did not apply`);
+    }
+    await Deno.writeTextFile(
+      path,
+      code.replace(/\n[ \t]+/g, "\n").replace(TEXT_EDGE_NEWLINE, "").replace(
+        ATTRIBUTE_NEWLINE,
+        " ",
+      ),
+    );
+  }
+}
+
+if (import.meta.main) {
+  await bundleReact(Deno.args[0] ?? join(ROOT, "dist", "react"));
+}

@@ -1,0 +1,296 @@
+/// <reference lib="dom" />
+/**
+ * The React package (`widget/react/`, built by `scripts/bundle_react.ts`) on
+ * a real React page, with React 18 and with React 19 from npm: the built
+ * package and `tests/widget/fixtures/react_page.ts` bundled for the browser
+ * with that React (development build, so React's warnings show), against
+ * the docs site's local search API, in Chromium. Per React version: open by
+ * the button and by Ctrl+K, grouped results, keyboard navigation, Escape
+ * with the focus back on the button, `portalContainer`, `React.StrictMode`
+ * (one button, one keydown listener), unmount (no listener, no markup, no
+ * scroll lock left), and no React warning or page error on the way.
+ */
+import { assert, assertEquals } from "@std/assert";
+import { fromFileUrl, join, toFileUrl } from "@std/path";
+import type { Browser, Page } from "playwright-core";
+import { browserTest, nextFrames } from "../../support/browser.ts";
+import { runDeno, startDocsSite } from "../../support/docs_site.ts";
+import { bundleReact, REACT_ENTRY } from "../../../scripts/bundle_react.ts";
+
+const ROOT = fromFileUrl(new URL("../../..", import.meta.url));
+/** The React versions the package supports, pinned. */
+const REACT_VERSIONS = ["18.3.1", "19.2.0"];
+const HIT = ".DocSearch-Hit:not(.DocSearch-Hit-source)";
+const MODAL = ".DocSearch-Modal";
+
+/**
+ * Bundles the test page for React `version` into `out`: `deno.json`'s
+ * imports (as the only import map) with React and React DOM at `version`, and the built package
+ * (`packageDir`) in place of the source module `widget/react/mod.ts`.
+ */
+async function bundleReactPage(version: string, packageDir: string, out: string): Promise<void> {
+  const config = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
+  const imports: Record<string, string> = { ...config.imports };
+  imports["react"] = `npm:react@${version}`;
+  imports["react-dom"] = `npm:react-dom@${version}`;
+  imports["react-dom/client"] = `npm:react-dom@${version}/client`;
+  imports[toFileUrl(join(ROOT, "widget/react/mod.ts")).href] =
+    toFileUrl(join(packageDir, REACT_ENTRY)).href;
+  const map = await Deno.makeTempFile({ suffix: ".json" });
+  try {
+    await Deno.writeTextFile(map, JSON.stringify({ imports }));
+    // no config nor lock: their React 19 would be the peer of React DOM 18
+    await runDeno([
+      "bundle",
+      "--quiet",
+      "--no-config",
+      "--no-lock",
+      "--platform",
+      "browser",
+      "--import-map",
+      map,
+      "-o",
+      out,
+      "tests/widget/fixtures/react_page.ts",
+    ]);
+  } finally {
+    await Deno.remove(map);
+  }
+}
+
+/** Counts the keydown listeners on `window` (added and not removed), as `__keydownListeners()`. */
+const COUNT_LISTENERS = `(() => {
+  const live = new Set();
+  const add = window.addEventListener, remove = window.removeEventListener;
+  window.addEventListener = function (type, listener, options) {
+    if (this === window && type === "keydown") live.add(listener);
+    return add.call(this, type, listener, options);
+  };
+  window.removeEventListener = function (type, listener, options) {
+    if (this === window && type === "keydown") live.delete(listener);
+    return remove.call(this, type, listener, options);
+  };
+  window.__keydownListeners = () => live.size;
+})();`;
+
+interface ReactPage {
+  page: Page;
+  /** Console errors and warnings (React's dev warnings among them) and page errors. */
+  problems: string[];
+  /** Keydown listeners on `window` before the search box mounted. */
+  baseline: number;
+}
+
+async function openReactPage(browser: Browser, url: string, script: string): Promise<ReactPage> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (
+      (message.type() === "error" || message.type() === "warning") &&
+      !message.text().startsWith("Failed to load resource")
+    ) problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(String(error)));
+  await page.addInitScript(COUNT_LISTENERS);
+  await page.goto(`${url}/?manual`);
+  await page.evaluate(() => {
+    document.querySelector("main")!.insertAdjacentHTML(
+      "beforeend",
+      '<div id="app"></div><div id="portal"><p id="keep">kept</p></div>',
+    );
+  });
+  await page.addScriptTag({ type: "module", url: `/dist/${script}` });
+  await page.waitForFunction(() => "mountReact" in globalThis);
+  const baseline = await page.evaluate("__keydownListeners()") as number;
+  return { page, problems, baseline };
+}
+
+const listeners = (page: Page) => page.evaluate("__keydownListeners()") as Promise<number>;
+const focusedIsButton = (page: Page) =>
+  page.evaluate(() => document.activeElement?.matches("#app .DocSearch-Button") ?? false);
+
+const packageDir = await Deno.makeTempDir({ prefix: "searchbox-react-" });
+globalThis.addEventListener("unload", () => Deno.removeSync(packageDir, { recursive: true }));
+await bundleReact(packageDir);
+const site = await startDocsSite();
+for (const version of REACT_VERSIONS) {
+  await bundleReactPage(version, packageDir, join(site.distDir, `react-page-${version}.js`));
+}
+
+browserTest(
+  "search box: the React component, React 18 and 19, in Chromium",
+  site,
+  async (t, browser) => {
+    for (const version of REACT_VERSIONS) {
+      const script = `react-page-${version}.js`;
+
+      await t.step(
+        `React ${version}: button, search, grouped results, arrows, Enter, Escape, Ctrl+K`,
+        async () => {
+          const { page, problems, baseline } = await openReactPage(browser, site.url, script);
+          assertEquals(await page.evaluate("reactVersion"), version);
+          await page.evaluate(
+            `mountReact({ navigator: { navigate: ({ itemUrl }) => { window.__navigated = itemUrl; } } })`,
+          );
+          await page.waitForSelector("#app .DocSearch-Button");
+          assertEquals(await listeners(page), baseline + 1);
+
+          await page.click("#app .DocSearch-Button");
+          await page.waitForSelector(`body > ${".DocSearch-Container"} ${MODAL}`);
+          await page.waitForFunction(() => document.activeElement?.matches(".DocSearch-Input"));
+          await page.keyboard.type("theming");
+          await page.waitForSelector(HIT);
+          // grouped: each section has its title and rows, rows numbered across sections
+          const groups = await page.$$eval(".DocSearch-Hits", (sections) =>
+            sections.map((s) => ({
+              title: s.querySelector(".DocSearch-Hit-source")?.textContent ?? "",
+              rows: s.querySelectorAll(".DocSearch-Hit:not(.DocSearch-Hit-source)").length,
+            })));
+          assert(
+            groups.length >= 1 && groups.every((g) => g.title !== "" && g.rows > 0),
+            JSON.stringify(groups),
+          );
+          const rows = await page.locator(HIT).count();
+          assert(rows >= 2, `only ${rows} rows for "theming"`);
+          assertEquals(await page.getAttribute(`${HIT} >> nth=0`, "aria-selected"), "true");
+
+          await page.keyboard.press("ArrowDown");
+          await page.waitForSelector(`${HIT}:nth-match(${HIT}, 2)[aria-selected="true"]`).catch(
+            () => {},
+          );
+          const selected = await page.$$eval(
+            HIT,
+            (hits) => hits.findIndex((h) => h.getAttribute("aria-selected") === "true"),
+          );
+          assertEquals(selected, 1);
+          const activeId = await page.getAttribute(".DocSearch-Input", "aria-activedescendant");
+          const cellId = await page.$$eval(
+            HIT,
+            (hits) => hits[1].querySelector("[role=gridcell]")!.id,
+          );
+          assertEquals(activeId, cellId);
+          await page.keyboard.press("ArrowUp");
+          await page.keyboard.press("ArrowUp");
+          assertEquals(
+            await page.$$eval(
+              HIT,
+              (hits) => hits.findIndex((h) => h.getAttribute("aria-selected") === "true"),
+            ),
+            rows - 1,
+            "ArrowUp from the first row wraps to the last",
+          );
+          await page.keyboard.press("ArrowDown");
+          await page.keyboard.press("ArrowDown");
+          const href = await page.$$eval(
+            HIT,
+            (hits) => hits[1].querySelector("a")!.getAttribute("href"),
+          );
+          await page.keyboard.press("Enter");
+          await page.waitForFunction(() => "__navigated" in globalThis);
+          assertEquals(await page.evaluate("window.__navigated"), href);
+          await page.waitForSelector(MODAL, { state: "detached" });
+          assert(await focusedIsButton(page), "focus back on the button after Enter");
+
+          await page.keyboard.press("Control+k");
+          await page.waitForSelector(MODAL);
+          await page.waitForFunction(() => document.activeElement?.matches(".DocSearch-Input"));
+          assert(await page.evaluate(() => document.body.classList.contains("DocSearch--active")));
+          await page.keyboard.press("Escape");
+          await page.waitForSelector(MODAL, { state: "detached" });
+          assert(await focusedIsButton(page), "focus back on the button after Escape");
+          assert(!await page.evaluate(() => document.body.classList.contains("DocSearch--active")));
+          assertEquals(problems, []);
+          await page.context().close();
+        },
+      );
+
+      await t.step(`React ${version}: portalContainer`, async () => {
+        const { page, problems } = await openReactPage(browser, site.url, script);
+        await page.evaluate(
+          `mountReact({ portalContainer: document.querySelector("#portal"), translations: { button: { buttonText: "Find" } } })`,
+        );
+        await page.waitForSelector("#app .DocSearch-Button");
+        assertEquals(await page.textContent("#app .DocSearch-Button-Placeholder"), "Find");
+        await page.click("#app .DocSearch-Button");
+        await page.waitForSelector(`#portal > .DocSearch-Container ${MODAL}`);
+        await page.fill("#portal .DocSearch-Input", "theming");
+        await page.waitForSelector(`#portal ${HIT}`);
+        assertEquals(await page.locator(MODAL).count(), 1);
+        await page.keyboard.press("Escape");
+        await page.waitForSelector(MODAL, { state: "detached" });
+        assertEquals(
+          await page.evaluate(() => document.querySelector("#portal")!.innerHTML),
+          '<p id="keep">kept</p>',
+          "the portal's own children stay, the modal's markup goes",
+        );
+        assertEquals(problems, []);
+        await page.context().close();
+      });
+
+      await t.step(`React ${version}: StrictMode mounts one button and one listener`, async () => {
+        const { page, problems, baseline } = await openReactPage(browser, site.url, script);
+        await page.evaluate(`mountReact({}, true)`);
+        await page.waitForSelector("#app .DocSearch-Button");
+        await nextFrames(page);
+        assertEquals(await page.locator(".DocSearch-Button").count(), 1);
+        assertEquals(
+          await listeners(page),
+          baseline + 1,
+          "one keydown listener after the double mount",
+        );
+        await page.keyboard.press("Control+k");
+        await page.waitForSelector(MODAL);
+        await nextFrames(page);
+        assertEquals(await page.locator(MODAL).count(), 1);
+        await page.keyboard.type("theming");
+        await page.waitForSelector(HIT);
+        // one toggle per press: a second listener would open again what the first closed
+        await page.keyboard.press("Control+k");
+        await page.waitForSelector(MODAL, { state: "detached" });
+        await nextFrames(page);
+        assertEquals(await page.locator(MODAL).count(), 0);
+        assertEquals(problems, []);
+        await page.context().close();
+      });
+
+      await t.step(
+        `React ${version}: unmount while open leaves no listener, markup or lock`,
+        async () => {
+          const { page, problems, baseline } = await openReactPage(browser, site.url, script);
+          await page.evaluate(
+            `mountReact({ portalContainer: document.querySelector("#portal") }, true)`,
+          );
+          await page.click("#app .DocSearch-Button");
+          await page.fill("#portal .DocSearch-Input", "theming");
+          await page.waitForSelector(`#portal ${HIT}`);
+          assertEquals(await listeners(page), baseline + 1);
+          await page.evaluate("unmountReact()");
+          assertEquals(
+            await page.locator(".DocSearch, .DocSearch-Container, .DocSearch-Button").count(),
+            0,
+          );
+          assertEquals(
+            await page.evaluate(() => document.querySelector("#portal")!.innerHTML),
+            '<p id="keep">kept</p>',
+          );
+          assertEquals(await listeners(page), baseline, "the shortcuts' listener is removed");
+          assert(
+            !await page.evaluate(() => document.body.classList.contains("DocSearch--active")),
+            "scroll lock released",
+          );
+          await page.keyboard.press("Control+k");
+          await page.keyboard.press("/");
+          await nextFrames(page);
+          assertEquals(
+            await page.locator(MODAL).count(),
+            0,
+            "no shortcut opens anything after unmount",
+          );
+          assertEquals(problems, []);
+          await page.context().close();
+        },
+      );
+    }
+  },
+);
