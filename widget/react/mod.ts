@@ -58,7 +58,8 @@ function useResolvedOptions(props: SearchBoxProps): ResolvedOptions {
  * The search box as a React component: the button, the `Ctrl/Cmd+K` and `/`
  * shortcuts, and while open the modal, portalled into `portalContainer`
  * (default `document.body`). Unmounting removes the button, the modal and
- * the shortcuts' listener.
+ * the shortcuts' listener. On a server (`renderToString`, a framework's
+ * server render) it renders the button alone, which the client hydrates.
  *
  * @example In a React app, the modal mounted into `#modals`
  * ```ts
@@ -80,10 +81,11 @@ function useResolvedOptions(props: SearchBoxProps): ResolvedOptions {
  */
 export function SearchBox(props: SearchBoxProps): ReactNode {
   const options = useResolvedOptions(props);
-  const target = props.portalContainer ?? options.environment.document.body;
-  // through the stand-in's `h`, so that the list the root returns (button, modal) is a fragment
+  // through the stand-in's `h`, so that the list the root returns (button, modal) is a fragment;
+  // `place` runs only while open, in the browser: a server render touches no `document`
   return h(SearchBoxRoot, {
     options,
-    place: (dialog: ReactNode) => createPortal(dialog, target),
+    place: (dialog: ReactNode) =>
+      createPortal(dialog, props.portalContainer ?? options.environment.document.body),
   }) as ReactNode;
 }

@@ -7,7 +7,8 @@
  * the docs site's local search API, in Chromium. Per React version: open by
  * the button and by Ctrl+K, grouped results, keyboard navigation, Escape
  * with the focus back on the button, `portalContainer`, `React.StrictMode`
- * (one button, one keydown listener), unmount (no listener, no markup, no
+ * (one button, one keydown listener), a server render (no `window`) that
+ * the page hydrates without a mismatch, unmount (no listener, no markup, no
  * scroll lock left), and no React warning or page error on the way.
  */
 import { assert, assertEquals } from "@std/assert";
@@ -53,6 +54,47 @@ async function bundleReactPage(version: string, packageDir: string, out: string)
       out,
       "tests/widget/fixtures/react_page.ts",
     ]);
+  } finally {
+    await Deno.remove(map);
+  }
+}
+
+/**
+ * The markup of `SearchBox` rendered on a server with React `version`
+ * (`tests/widget/fixtures/react_ssr.ts` run without `window`, the built
+ * package from `packageDir`); throws when it writes to stderr (React's
+ * server warnings among them).
+ */
+async function serverRender(version: string, packageDir: string): Promise<string> {
+  const imports = {
+    "react": `npm:react@${version}`,
+    "react-dom": `npm:react-dom@${version}`,
+    "react-dom/server": `npm:react-dom@${version}/server`,
+    [toFileUrl(join(ROOT, "widget/react/mod.ts")).href]: toFileUrl(join(packageDir, REACT_ENTRY))
+      .href,
+  };
+  const map = await Deno.makeTempFile({ suffix: ".json" });
+  try {
+    await Deno.writeTextFile(map, JSON.stringify({ imports }));
+    const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-config",
+        "--no-lock",
+        "--import-map",
+        map,
+        "--allow-read",
+        "--allow-env",
+        "tests/widget/fixtures/react_ssr.ts",
+      ],
+      cwd: ROOT,
+      stdout: "piped",
+      stderr: "piped",
+      signal: AbortSignal.timeout(60_000),
+    }).output();
+    const errors = new TextDecoder().decode(stderr);
+    assert(success && errors === "", `server render with React ${version}:\n${errors}`);
+    return new TextDecoder().decode(stdout).trim();
   } finally {
     await Deno.remove(map);
   }
@@ -251,6 +293,36 @@ browserTest(
         await nextFrames(page);
         assertEquals(await page.locator(MODAL).count(), 0);
         assertEquals(problems, []);
+        await page.context().close();
+      });
+
+      await t.step(`React ${version}: server render, then hydration in the browser`, async () => {
+        const markup = await serverRender(version, packageDir);
+        assert(
+          markup.startsWith('<button type="button" class="DocSearch DocSearch-Button"'),
+          markup,
+        );
+        const { page, problems, baseline } = await openReactPage(browser, site.url, script);
+        await page.evaluate((html) => document.querySelector("#app")!.innerHTML = html, markup);
+        const button = await page.$("#app .DocSearch-Button");
+        await page.evaluate("hydrateReact({})");
+        await page.waitForFunction(`__keydownListeners() > ${baseline}`);
+        assertEquals(await listeners(page), baseline + 1);
+        assertEquals(await page.locator(".DocSearch-Button").count(), 1);
+        assert(
+          await page.evaluate(
+            (b) => b === document.querySelector("#app .DocSearch-Button"),
+            button,
+          ),
+          "hydration kept the server's button element",
+        );
+        await page.click("#app .DocSearch-Button");
+        await page.fill(".DocSearch-Input", "theming");
+        await page.waitForSelector(HIT);
+        await page.keyboard.press("Escape");
+        await page.waitForSelector(MODAL, { state: "detached" });
+        assert(await focusedIsButton(page));
+        assertEquals(problems, [], "no hydration mismatch or other React warning");
         await page.context().close();
       });
 
