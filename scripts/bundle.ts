@@ -53,7 +53,7 @@ const AUTO_DARK =
  *
  * @throws {Error} when `css` has no or several dark rules.
  */
-function withAutoDark(css: string): string {
+export function withAutoDark(css: string): string {
   const rules = [...css.matchAll(DARK_RULE)];
   if (rules.length !== 1) {
     throw new Error(`style.css: expected one html[data-theme=dark] rule, found ${rules.length}`);

@@ -7,15 +7,17 @@
  * preact_on_react.ts`, `hooks_on_react.ts`), so the search box's components
  * render through the page's React; `react` and `react-dom` stay imports
  * (`--external`), the page's own copy. The template whitespace is dropped
- * as in the script package (`scripts/bundle.ts`), and `package.json` names
- * React 18 or 19 as peer dependencies, so a site has one React.
+ * and `style.css` gets the `theme: "auto"` rule as in the script package
+ * (`scripts/bundle.ts`); `package.json` makes the directory the npm package
+ * `@mikrogql/searchbox-react`, with React 18 or 19 as peer dependencies, so
+ * a site has one React.
  *
  * Run: `deno run -A scripts/bundle_react.ts [outdir]`
  *
  * @module
  */
 import { fromFileUrl, join, toFileUrl } from "@std/path";
-import { ATTRIBUTE_NEWLINE, TEXT_EDGE_NEWLINE } from "./bundle.ts";
+import { ATTRIBUTE_NEWLINE, TEXT_EDGE_NEWLINE, withAutoDark } from "./bundle.ts";
 
 const ROOT = fromFileUrl(new URL("..", import.meta.url));
 
@@ -68,6 +70,19 @@ export async function bundleReact(outDir: string): Promise<void> {
     await Deno.remove(mapFile);
   }
   await Deno.rename(join(outDir, "mod.js"), join(outDir, REACT_ENTRY));
+  // the stylesheet on its own: with the entry, the common parent would move the entry to `react/`
+  const css = join(outDir, "style.css");
+  const styled = await new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "--quiet", "--minify", "-o", css, "widget/style.css"],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!styled.success) {
+    throw new Error(`deno bundle style.css failed:\n${new TextDecoder().decode(styled.stderr)}`);
+  }
+  await Deno.writeTextFile(css, withAutoDark(await Deno.readTextFile(css)));
+  await Deno.writeTextFile(join(outDir, "package.json"), await packageJson());
   for await (const entry of Deno.readDir(outDir)) {
     if (!entry.name.endsWith(".js")) continue;
     const path = join(outDir, entry.name);
@@ -88,6 +103,30 @@ export async function bundleReact(outDir: string): Promise<void> {
       ),
     );
   }
+}
+
+/**
+ * The npm package's manifest: React and React DOM 18 or 19 as peer
+ * dependencies (the site's own copy: two Reacts would break hooks), the
+ * entry and the stylesheet as its exports, the version of `deno.json`.
+ */
+async function packageJson(): Promise<string> {
+  const config = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
+  const react = "^18.0.0 || ^19.0.0";
+  return JSON.stringify(
+    {
+      name: "@mikrogql/searchbox-react",
+      version: config.version,
+      license: config.license,
+      description: "The mikrogql documentation search box as a React component (DocSearch v4 API)",
+      type: "module",
+      sideEffects: ["*.css"],
+      exports: { ".": `./${REACT_ENTRY}`, "./style.css": "./style.css" },
+      peerDependencies: { react, "react-dom": react },
+    },
+    null,
+    2,
+  ) + "\n";
 }
 
 if (import.meta.main) {
