@@ -34,20 +34,35 @@ export interface SearchBoxProps extends Omit<SearchBoxOptions, "container"> {
   portalContainer?: Element | DocumentFragment;
 }
 
-/** Whether `a` and `b` hold the same values under the same keys. */
-function sameProps(a: SearchBoxProps, b: SearchBoxProps): boolean {
-  const keys = Object.keys(a) as (keyof SearchBoxProps)[];
-  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+/**
+ * Whether `a` and `b` are equal as props: the same value, or arrays or plain
+ * objects (`indices={["docs"]}`, `translations={{...}}` written in the JSX,
+ * new on each render) of equal values; functions and elements by identity.
+ */
+function equal(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((value, i) => equal(value, b[i]));
+  }
+  if (!isPlain(a) || !isPlain(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => equal(a[key], b[key]));
+}
+
+function isPlain(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 /**
- * The options resolved from `props`, kept while the props hold the same
- * values: a re-render of the page's components with equal props keeps the
- * search client, the storages and the shortcuts' listener.
+ * The options resolved from `props`, kept while the props are equal (see
+ * {@link equal}): a re-render of the page's components with equal props
+ * keeps the search client, the storages and the shortcuts' listener.
  */
 function useResolvedOptions(props: SearchBoxProps): ResolvedOptions {
   const last = useRef<{ props: SearchBoxProps; options: ResolvedOptions } | null>(null);
-  if (!last.current || !sameProps(last.current.props, props)) {
+  if (!last.current || !equal(last.current.props, props)) {
     const { portalContainer: _, ...options } = props;
     last.current = { props, options: resolveOptions(options) };
   }

@@ -6,7 +6,8 @@
  * with that React (development build, so React's warnings show), against
  * the docs site's local search API, in Chromium. Per React version: open by
  * the button and by Ctrl+K, grouped results, keyboard navigation, Escape
- * with the focus back on the button, `portalContainer`, `React.StrictMode`
+ * with the focus back on the button, templates (a React element; a string is
+ * text), `onOpen`/`onClose`, a re-render with equal props, `portalContainer`, `React.StrictMode`
  * (one button, one keydown listener), a server render (no `window`) that
  * the page hydrates without a mismatch, unmount (no listener, no markup, no
  * scroll lock left), and no React warning or page error on the way.
@@ -105,14 +106,16 @@ const COUNT_LISTENERS = `(() => {
   const live = new Set();
   const add = window.addEventListener, remove = window.removeEventListener;
   window.addEventListener = function (type, listener, options) {
-    if (this === window && type === "keydown") live.add(listener);
+    if (this === window && type === "keydown") live.add(listener), adds++;
     return add.call(this, type, listener, options);
   };
   window.removeEventListener = function (type, listener, options) {
     if (this === window && type === "keydown") live.delete(listener);
     return remove.call(this, type, listener, options);
   };
+  let adds = 0;
   window.__keydownListeners = () => live.size;
+  window.__keydownAdds = () => adds;
 })();`;
 
 interface ReactPage {
@@ -242,6 +245,46 @@ browserTest(
           await page.waitForSelector(MODAL, { state: "detached" });
           assert(await focusedIsButton(page), "focus back on the button after Escape");
           assert(!await page.evaluate(() => document.body.classList.contains("DocSearch--active")));
+          assertEquals(problems, []);
+          await page.context().close();
+        },
+      );
+
+      await t.step(
+        `React ${version}: templates as React elements, a string as text, onOpen/onClose, equal props`,
+        async () => {
+          const { page, problems, baseline } = await openReactPage(browser, site.url, script);
+          await page.evaluate(`window.__props = {
+            hitComponent: ({ hit, children }) =>
+              createElement("a", { href: hit.url, className: "react-hit" }, children),
+            resultsFooterComponent: ({ state }) => "<b>" + state.context.nbHits + " hits</b>",
+            onOpen: () => window.__opened = (window.__opened ?? 0) + 1,
+            onClose: () => window.__closed = (window.__closed ?? 0) + 1,
+          }; mountReact(window.__props)`);
+          await page.waitForSelector("#app .DocSearch-Button");
+          const adds = await page.evaluate("__keydownAdds()");
+          // a re-render with equal props keeps the options, so the listener is not installed again
+          await page.evaluate("mountReact(window.__props)");
+          await nextFrames(page);
+          assertEquals(await page.evaluate("__keydownAdds()"), adds);
+          assertEquals(await listeners(page), baseline + 1);
+          await page.click("#app .DocSearch-Button");
+          await page.fill(".DocSearch-Input", "theming");
+          await page.waitForSelector(HIT);
+          assertEquals(await page.evaluate("window.__opened"), 1);
+          assertEquals(
+            await page.locator(`${HIT} a.react-hit`).count(),
+            await page.locator(HIT).count(),
+          );
+          const footer = await page.waitForSelector(".DocSearch-HitsFooter");
+          assert(
+            (await footer.textContent())!.match(/^<b>\d+ hits<\/b>$/),
+            await footer.innerHTML(),
+          );
+          assertEquals(await page.locator(".DocSearch-HitsFooter b").count(), 0);
+          await page.keyboard.press("Escape");
+          await page.waitForSelector(MODAL, { state: "detached" });
+          assertEquals(await page.evaluate("window.__closed"), 1);
           assertEquals(problems, []);
           await page.context().close();
         },
