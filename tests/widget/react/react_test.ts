@@ -7,7 +7,8 @@
  * the docs site's local search API, in Chromium. Per React version: open by
  * the button and by Ctrl+K, grouped results, keyboard navigation, Escape
  * with the focus back on the button, templates (a React element; a string is
- * text), `onOpen`/`onClose`, a re-render with equal props, `portalContainer`, `React.StrictMode`
+ * text), `onOpen`/`onClose`, a re-render with equal props, Ask AI (question,
+ * streamed answer, follow-up, back), `portalContainer`, `React.StrictMode`
  * (one button, one keydown listener), a server render (no `window`) that
  * the page hydrates without a mismatch, unmount (no listener, no markup, no
  * scroll lock left), and no React warning or page error on the way.
@@ -285,6 +286,46 @@ browserTest(
           await page.keyboard.press("Escape");
           await page.waitForSelector(MODAL, { state: "detached" });
           assertEquals(await page.evaluate("window.__closed"), 1);
+          assertEquals(problems, []);
+          await page.context().close();
+        },
+      );
+
+      await t.step(
+        `React ${version}: Ask AI: a question, its streamed answer, a follow-up`,
+        async () => {
+          const { page, problems } = await openReactPage(browser, site.url, script);
+          await page.evaluate(
+            `mountReact({ askAi: { assistantId: "mikrogql-docs-assistant", baseUrl: location.origin } })`,
+          );
+          await page.click("#app .DocSearch-Button");
+          await page.fill(".DocSearch-Input", "theming");
+          await page.waitForSelector(".DocSearch-Hit a");
+          const first = page.locator(".DocSearch-Hit").first();
+          assertEquals((await first.textContent())?.trim(), "Ask AI: theming");
+          await page.keyboard.press("Enter");
+          await page.waitForFunction(() =>
+            document.querySelector(".DocSearch-Markdown-Content")?.textContent?.includes(
+              'Here is what the documentation says about "theming"',
+            )
+          );
+          // answered: the question input is enabled again and takes the next question
+          await page.waitForSelector(".DocSearch-Input:not([disabled])");
+          await page.keyboard.type("pagination");
+          assertEquals(await page.inputValue(".DocSearch-Input"), "pagination");
+          await page.keyboard.press("Enter");
+          await page.waitForFunction(() =>
+            document.querySelectorAll(".DocSearch-Markdown-Content").length === 2 &&
+            document.querySelectorAll(".DocSearch-Markdown-Content")[1].textContent!.includes(
+              '"pagination"',
+            )
+          );
+          await page.waitForSelector(".DocSearch-Input:not([disabled])");
+          await page.keyboard.press("Escape");
+          await page.waitForSelector(".DocSearch-Markdown-Content", { state: "detached" });
+          assertEquals(await page.inputValue(".DocSearch-Input"), "theming");
+          await page.keyboard.press("Escape");
+          await page.waitForSelector(MODAL, { state: "detached" });
           assertEquals(problems, []);
           await page.context().close();
         },
