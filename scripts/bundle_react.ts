@@ -27,7 +27,10 @@ export const REACT_ENTRY = "searchbox-react.js";
 /** The packages the React build leaves to the page. */
 const EXTERNAL = ["react", "react-dom", "react-dom/client"];
 
-/** `deno.json`'s import map with `preact` and `preact/hooks` pointing at the React stand-ins. */
+/**
+ * `deno.json`'s import map with `preact`, `preact/hooks` and
+ * `widget/ui/platform.ts` pointing at the React stand-ins.
+ */
 async function importMap(): Promise<{ imports: Record<string, string> }> {
   const config = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
   const imports: Record<string, string> = {};
@@ -36,6 +39,9 @@ async function importMap(): Promise<{ imports: Record<string, string> }> {
   }
   imports["preact"] = toFileUrl(join(ROOT, "widget/react/preact_on_react.ts")).href;
   imports["preact/hooks"] = toFileUrl(join(ROOT, "widget/react/hooks_on_react.ts")).href;
+  // the platform, read so that a server render and the hydrating render agree
+  imports[toFileUrl(join(ROOT, "widget/ui/platform.ts")).href] =
+    toFileUrl(join(ROOT, "widget/react/platform_on_react.ts")).href;
   return { imports };
 }
 

@@ -14,6 +14,7 @@ import type { ButtonTranslations } from "../translations.ts";
 import type { KeyboardShortcuts } from "../shortcuts.ts";
 import { html } from "./html.ts";
 import { searchIcon } from "./icons.ts";
+import { useApple } from "./platform.ts";
 
 /** Props of {@link SearchButton}. */
 export interface SearchButtonProps {
@@ -28,10 +29,7 @@ export interface SearchButtonProps {
   onIntent(): void;
 }
 
-/** Whether the page runs on an Apple platform (the Command key is `⌘`). */
-export function isApple(environment: Window): boolean {
-  return /Mac|iPhone|iPod|iPad/i.test(environment.navigator.platform);
-}
+export { isApple } from "./platform.ts";
 
 /**
  * The button that opens the modal, as DocSearch 4.7.1 renders it: with
@@ -42,7 +40,7 @@ export function isApple(environment: Window): boolean {
  */
 export function SearchButton(props: SearchButtonProps): VNode {
   const { translations } = props;
-  const apple = isApple(props.environment);
+  const apple = useApple(props.environment);
   const shortcut = props.shortcuts["Ctrl/Cmd+K"] && (apple ? "Meta+k" : "Control+k");
   return html`
     <button
