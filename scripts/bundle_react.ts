@@ -8,7 +8,8 @@
  * render through the page's React; `react` and `react-dom` stay imports
  * (`--external`), the page's own copy. The template whitespace is dropped
  * and `style.css` gets the `theme: "auto"` rule as in the script package
- * (`scripts/bundle.ts`); `package.json` makes the directory the npm package
+ * (`scripts/bundle.ts`); `widget/react/searchbox-react.d.ts` is copied as
+ * the types; `package.json` makes the directory the npm package
  * `@mikrogql/searchbox-react`, with React 18 or 19 as peer dependencies, so
  * a site has one React.
  *
@@ -23,6 +24,9 @@ const ROOT = fromFileUrl(new URL("..", import.meta.url));
 
 /** The published name of the entry's output (`deno bundle` names it `mod.js`, after its source). */
 export const REACT_ENTRY = "searchbox-react.js";
+
+/** The package's declarations, written by hand (`deno bundle` emits none). */
+const TYPES = "searchbox-react.d.ts";
 
 /** The packages the React build leaves to the page. */
 const EXTERNAL = ["react", "react-dom", "react-dom/client"];
@@ -88,6 +92,7 @@ export async function bundleReact(outDir: string): Promise<void> {
     throw new Error(`deno bundle style.css failed:\n${new TextDecoder().decode(styled.stderr)}`);
   }
   await Deno.writeTextFile(css, withAutoDark(await Deno.readTextFile(css)));
+  await Deno.copyFile(join(ROOT, "widget/react", TYPES), join(outDir, TYPES));
   await Deno.writeTextFile(join(outDir, "package.json"), await packageJson());
   for await (const entry of Deno.readDir(outDir)) {
     if (!entry.name.endsWith(".js")) continue;
@@ -127,7 +132,11 @@ async function packageJson(): Promise<string> {
       description: "The mikrogql documentation search box as a React component (DocSearch v4 API)",
       type: "module",
       sideEffects: ["*.css"],
-      exports: { ".": `./${REACT_ENTRY}`, "./style.css": "./style.css" },
+      exports: {
+        ".": { types: `./${TYPES}`, default: `./${REACT_ENTRY}` },
+        "./style.css": "./style.css",
+      },
+      types: `./${TYPES}`,
       peerDependencies: { react, "react-dom": react },
     },
     null,
