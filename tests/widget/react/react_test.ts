@@ -256,6 +256,15 @@ browserTest(
           await page.waitForSelector(MODAL, { state: "detached" });
           assert(await focusedIsButton(page), "focus back on the button after Escape");
           assert(!await page.evaluate(() => document.body.classList.contains("DocSearch--active")));
+          // `/` opens, and typed in the input it is text, not a shortcut
+          await page.keyboard.press("/");
+          await page.waitForSelector(MODAL);
+          await page.waitForFunction(() => document.activeElement?.matches(".DocSearch-Input"));
+          await page.keyboard.press("/");
+          await nextFrames(page);
+          assertEquals(await page.inputValue(".DocSearch-Input"), "/");
+          await page.keyboard.press("Escape");
+          await page.waitForSelector(MODAL, { state: "detached" });
           assertEquals(problems, []);
           await page.context().close();
         },
