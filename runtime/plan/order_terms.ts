@@ -197,6 +197,27 @@ function equal(
 }
 
 /**
+ * The entities whose read filters the edge terms of `orderBy` read in their subqueries (the
+ * targets of `<EDGE>_COUNT` and `<EDGE>_<FIELD>` terms), for `prepareReadFilters`
+ * (`sql/orm_filters.ts`). Unknown order fields are left to {@linkcode orderTerms} to refuse.
+ */
+export function orderTargets(
+  em: EntityManager,
+  type: NodeType,
+  orderBy: OrderInput | OrderInput[] | null | undefined,
+): Set<string | object> {
+  const targets = new Set<string | object>();
+  const inputs = orderBy == null ? [] : Array.isArray(orderBy) ? orderBy : [orderBy];
+  for (const input of inputs) {
+    const field = type.orderFields[input.field];
+    if (field && (field.count || field.field)) {
+      targets.add(metaOf(em, metaOf(em, type.entity).properties[field.prop].type).class);
+    }
+  }
+  return targets;
+}
+
+/**
  * Resolves `orderBy` into order terms (without the id tiebreaker and without SQL).
  *
  * @throws GraphQLError `BAD_USER_INPUT` for an order field the type does not have, or the same

@@ -98,11 +98,49 @@ function predicatesOf(type: NodeType): Map<string, Predicate> {
 }
 
 /**
+ * The entities whose read filters the compiled `where` of `typeName` reads in its subqueries (the
+ * targets of its `has<Edge>`/`has<Edge>With` predicates, at any depth, and of its `<edge>ID`
+ * predicates), for `prepareReadFilters` (`sql/orm_filters.ts`).
+ */
+export function whereTargets(
+  em: EntityManager,
+  graph: Graph,
+  typeName: string,
+  where: unknown,
+  out: Set<string | object> = new Set(),
+): Set<string | object> {
+  if (where == null || typeof where !== "object") return out;
+  const type = graph.types[typeName];
+  for (const [key, value] of Object.entries(where as Input)) {
+    if (value == null) continue;
+    if (key === "not") whereTargets(em, graph, typeName, value, out);
+    else if (key === "and" || key === "or") {
+      for (const input of value as unknown[]) whereTargets(em, graph, typeName, input, out);
+    } else {
+      const predicate = predicatesOf(type).get(key);
+      if (!predicate) continue;
+      if ("edge" in predicate) {
+        const target = graph.types[type.edges[predicate.edge].target];
+        out.add(target.entity);
+        if (predicate.with && Array.isArray(value)) {
+          for (const input of value) whereTargets(em, graph, target.name, input, out);
+        }
+      } else if (predicate.field.kind === "id") {
+        const property = em.getMetadata().find(type.entity)?.properties[predicate.field.prop];
+        if (property?.targetMeta) out.add(property.targetMeta.class);
+      }
+    }
+  }
+  return out;
+}
+
+/**
  * Turns the `<T>WhereInput` value `where` of the node type `typeName` into a MikroORM filter on
  * its entity. Used by root connections and, through field collection, nested connections.
  *
  * @param where the argument value (`null`/`undefined` is no filter)
- * @param em the request's EntityManager, after `prepareReadFilters(em)` (`sql/orm_filters.ts`)
+ * @param em the request's EntityManager, after `prepareReadFilters(em, whereTargets(...))`
+ *   (`sql/orm_filters.ts`)
  * @param path where the input sits in the operation, for error messages (e.g. `"where"`)
  * @returns the filter; `{}` when `where` holds no predicate
  * @throws GraphQLError `BAD_USER_INPUT` naming the path of an empty nested input or list, of a

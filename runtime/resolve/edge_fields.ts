@@ -21,7 +21,8 @@ import { edgeKey, loadedEdge, rootScope } from "../sql/loaded_edges.ts";
 import { type EdgeDescription, type NodeType, nodeTypeOf } from "../graph.ts";
 import { isRecord } from "../sql/lean_records.ts";
 import type { RequestContext } from "../request_context.ts";
-import { whereFilter } from "../plan/where_filter.ts";
+import { whereFilter, whereTargets } from "../plan/where_filter.ts";
+import { orderTargets } from "../plan/order_terms.ts";
 import type { Connection, PaginationArgs } from "../plan/connection.ts";
 import type { PageQuery } from "../plan/page_plan.ts";
 import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "../sql/row_limit.ts";
@@ -158,7 +159,10 @@ async function loadEdge(
         ...read,
       }));
   }
-  await prepareReadFilters(em, args as { where?: unknown; orderBy?: unknown });
+  await prepareReadFilters(em, [
+    ...whereTargets(em, graph, target.name, (args as { where?: unknown }).where),
+    ...orderTargets(em, target, args.orderBy),
+  ]);
   const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
   return paginate(
     target,
@@ -223,7 +227,10 @@ async function loadRecordEdge(
         ...read,
       }));
   }
-  await prepareReadFilters(em, args as { where?: unknown; orderBy?: unknown });
+  await prepareReadFilters(em, [
+    ...whereTargets(em, graph, target.name, (args as { where?: unknown }).where),
+    ...orderTargets(em, target, args.orderBy),
+  ]);
   const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
   return paginate(
     target,

@@ -26,8 +26,9 @@ import { type Connection, type PaginationArgs, toConnection } from "../plan/conn
 import { planPage, withoutExtraRow } from "../plan/page_plan.ts";
 import type { RequestContext } from "../request_context.ts";
 import { allOf } from "../plan/all_of.ts";
-import { whereFilter } from "../plan/where_filter.ts";
+import { whereFilter, whereTargets } from "../plan/where_filter.ts";
 import { prepareReadFilters } from "../sql/orm_filters.ts";
+import { orderTargets } from "../plan/order_terms.ts";
 
 /**
  * Resolves a root connection field (`users(after, first, before, last, orderBy, where)`) of
@@ -45,7 +46,10 @@ export async function resolveConnection(
 ): Promise<Connection<object>> {
   const { em, graph, limits } = ctx;
   const plan = collectConnection(ctx, type, info);
-  await prepareReadFilters(em, args);
+  await prepareReadFilters(em, [
+    ...whereTargets(em, graph, type.name, args.where),
+    ...orderTargets(em, type, args.orderBy),
+  ]);
   const filter = whereFilter(em, graph, type.name, args.where);
   const page = planPage(type, args, limits, em);
   if (!plan.morePages) withoutExtraRow(page);

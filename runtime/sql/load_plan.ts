@@ -23,7 +23,7 @@ import type { NodeType } from "../graph.ts";
 import { storeEdge as store } from "./loaded_edges.ts";
 import { keyText, keyValues, referencesFilter, rowsFilter } from "../keys.ts";
 import { allOf } from "../plan/all_of.ts";
-import { whereFilter } from "../plan/where_filter.ts";
+import { whereFilter, whereTargets } from "../plan/where_filter.ts";
 import { type Connection, toConnection } from "../plan/connection.ts";
 import { planPage, withoutExtraRow } from "../plan/page_plan.ts";
 import { allSettled } from "./all_settled.ts";
@@ -33,6 +33,7 @@ import { fillOrderValues } from "./paginate.ts";
 import { countPartitioned, loadPartitioned } from "./partitioned.ts";
 import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "./row_limit.ts";
 import { prepareReadFilters } from "./orm_filters.ts";
+import { orderTargets } from "../plan/order_terms.ts";
 
 /**
  * Loads every edge of `plan` for `parents`, level by level, recursively.
@@ -115,7 +116,12 @@ async function loadMany(
   const { edge, args } = plan;
   const target = graph.types[edge.target];
   const inverse = edge.inverse!;
-  await prepareReadFilters(em, edge.connection ? args : {});
+  if (edge.connection) {
+    await prepareReadFilters(em, [
+      ...whereTargets(em, graph, target.name, args.where),
+      ...orderTargets(em, target, args.orderBy),
+    ]);
+  }
   const page = planPage(target, edge.connection ? args : {}, limits, em);
   if (plan.morePages === false) withoutExtraRow(page);
   const filter = edge.connection ? whereFilter(em, graph, target.name, args.where, "where") : {};

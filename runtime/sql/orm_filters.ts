@@ -59,49 +59,25 @@ async function readFilter(
   return allOf(own as FilterQuery<object>, ...relations);
 }
 
-const PREPARED = new WeakMap<EntityManager, Promise<Map<string, FilterQuery<object>>>>();
 const READY = new WeakMap<EntityManager, Map<string, FilterQuery<object>>>();
 
 /**
- * Computes the read filter ({@linkcode readFilter}: its own filters and its required relations')
- * of every entity of `em`'s metadata, once per EntityManager, for {@linkcode readFilterOf}. Call
- * it before planning a where input or an order on `em`. (About 10 µs per entity when some filter
- * is active, so a page without `where` and `orderBy` skips it.)
- *
- * @param args the arguments of the page being planned: nothing to do when they hold neither a
- *   `where` nor an `orderBy` (no subquery then reads other rows)
+ * Computes the read filters ({@linkcode readFilter}: an entity's own filters and its required
+ * relations') of `entities` on `em`, for {@linkcode readFilterOf}: each once per EntityManager
+ * (about 10 µs per filter source asked). Call it before planning a where input or an order on
+ * `em`, with the entities their subqueries read (`whereTargets` of `plan/where_filter.ts`,
+ * `orderTargets` of `plan/order_terms.ts`).
  */
 export async function prepareReadFilters(
   em: EntityManager,
-  args?: { where?: unknown; orderBy?: unknown },
+  entities: Iterable<string | object>,
 ): Promise<void> {
-  if (args && args.where == null && args.orderBy == null) return;
-  if (READY.has(em)) return;
-  let pending = PREPARED.get(em);
-  if (!pending) {
-    pending = (async () => {
-      const filters = new Map<string, FilterQuery<object>>();
-      const metas = [...em.getMetadata().getAll().values()].filter((m) =>
-        !m.embeddable && !m.virtual
-      );
-      // Most requests have no filter at all: one pass over the entities' own filters tells,
-      // unless a relation switches a target's filters itself (`filters` on the property).
-      let any = metas.some((m) => m.relations.some((r) => r.filters !== undefined));
-      for (const meta of metas) {
-        if (any) break;
-        const own = await em.applyFilters(meta.class, {}, {}, "read") ?? {};
-        any = Reflect.ownKeys(own as object).length > 0;
-      }
-      if (!any) return filters;
-      for (const meta of metas) {
-        const filter = await readFilter(em, meta.class);
-        if (Reflect.ownKeys(filter as object).length > 0) filters.set(meta.className, filter);
-      }
-      return filters;
-    })();
-    PREPARED.set(em, pending);
+  let filters = READY.get(em);
+  if (!filters) READY.set(em, filters = new Map());
+  for (const entity of entities) {
+    const { className } = em.getMetadata().find(entity as never)!;
+    if (!filters.has(className)) filters.set(className, await readFilter(em, entity));
   }
-  READY.set(em, await pending);
 }
 
 /**
@@ -109,14 +85,16 @@ export async function prepareReadFilters(
  * {@linkcode prepareReadFilters} computed it: the condition a row of `entity` must meet to be
  * read, for subqueries over its rows.
  *
- * @throws Error when {@linkcode prepareReadFilters} has not run on `em` (a missing call is a
- *   failure, never an unfiltered subquery)
+ * @throws Error when {@linkcode prepareReadFilters} has not computed it on `em` (a missing call
+ *   is a failure, never an unfiltered subquery)
  */
 export function readFilterOf(em: EntityManager, entity: string | object): FilterQuery<object> {
-  const filters = READY.get(em);
-  if (!filters) throw new Error("read filters used before prepareReadFilters(em)");
   const meta = em.getMetadata().find(entity as never)!;
-  return filters.get(meta.className) ?? {};
+  const filter = READY.get(em)?.get(meta.className);
+  if (!filter) {
+    throw new Error(`the read filter of ${meta.className} is used before prepareReadFilters`);
+  }
+  return filter;
 }
 
 /**

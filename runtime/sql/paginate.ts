@@ -18,6 +18,7 @@ import { keyParts, keyText, keyValues, rowsFilter } from "../keys.ts";
 import { type PagePlan, type PageQuery, planPage } from "../plan/page_plan.ts";
 import { readConnection } from "./read_from.ts";
 import { prepareReadFilters } from "./orm_filters.ts";
+import { orderTargets } from "../plan/order_terms.ts";
 
 type Row = Record<string, unknown>;
 
@@ -37,7 +38,7 @@ export async function paginate<T extends object>(
   limits?: PaginationLimits,
   em?: EntityManager,
 ): Promise<Connection<T>> {
-  if (em) await prepareReadFilters(em, args);
+  if (em) await prepareReadFilters(em, orderTargets(em, type, args.orderBy));
   const plan = planPage(type, args, limits, em);
   const connection = toConnection(plan, await fetch(plan.query), count);
   if (em) await fillOrderValues(em, plan, connection.edges.map((e) => e.node));

@@ -14,6 +14,7 @@ import type { Dialect } from "../support/databases.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 import { prepareReadFilters } from "../../runtime/sql/orm_filters.ts";
+import { orderTargets } from "../../runtime/plan/order_terms.ts";
 
 type Order = { field: string; direction?: "ASC" | "DESC" };
 type Value = string | number | null;
@@ -244,7 +245,7 @@ for (const dialect of dialects()) {
             ] as Order[][]
           ) {
             for (const args of [{ first: 10, orderBy }, { last: 10, orderBy }]) {
-              await prepareReadFilters(em);
+              await prepareReadFilters(em, orderTargets(em, type, args.orderBy));
               const plan = planPage(type, args, {}, em);
               const rows: { id: number }[] = await em.getConnection().execute(
                 `select t.id from todo t order by ${orderSql(em, plan, "t")}`,

@@ -31,7 +31,7 @@ import { decodeGlobalId } from "../../runtime/plan/global_id.ts";
 import { keyFilter, keyParts, keyValues, primaryKeyOf } from "../../runtime/keys.ts";
 import type { PaginationArgs } from "../../runtime/plan/connection.ts";
 import { type OrderTerm, orderTerms } from "../../runtime/plan/order_terms.ts";
-import { whereFilter } from "../../runtime/plan/where_filter.ts";
+import { whereFilter, whereTargets } from "../../runtime/plan/where_filter.ts";
 import { prepareReadFilters } from "../../runtime/sql/orm_filters.ts";
 
 type Row = Record<string, unknown>;
@@ -54,7 +54,7 @@ export function referenceSchema(
     const field = graph.queryFields[type.name];
     if (field) {
       query[field] = async (_: unknown, args: Args, ctx: Ctx) => {
-        await prepareReadFilters(ctx.em);
+        await prepareReadFilters(ctx.em, whereTargets(ctx.em, graph, type.name, args.where));
         const rows = await ctx.em.find(
           type.entity,
           whereFilter(ctx.em, graph, type.name, args.where),
@@ -77,7 +77,7 @@ export function referenceSchema(
         if (edge.kind === "1:1") {
           return await em.findOne(target.entity, { [edge.inverse!]: ownKey(type, row) });
         }
-        await prepareReadFilters(em);
+        await prepareReadFilters(em, whereTargets(em, graph, target.name, args.where));
         const filter = edge.connection ? whereFilter(em, graph, target.name, args.where) : {};
         let rows: Row[];
         if (edge.inverse) {

@@ -18,6 +18,7 @@ import {
   keyset,
   orderByOf,
   type OrderInput,
+  orderTargets,
   type OrderTerm,
   orderTerms,
   orderText,
@@ -176,7 +177,7 @@ Deno.test("orderText: SQL of every term kind, PostgreSQL and MariaDB (metadata d
   for (const [name, orm] of orms) {
     try {
       const em = orm.em.fork();
-      await prepareReadFilters(em);
+      await prepareReadFilters(em, orderTargets(em, Todo, order));
       const terms = pageOrder(Todo, order, em);
       assertEquals(orderText(em, Todo, terms, "t", false), expected[name].join(", "), name);
       // reversed for last pages: every direction and nulls placement turned around
