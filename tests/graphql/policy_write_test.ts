@@ -3,7 +3,9 @@
  * viewer (the `x-viewer` header, a user id) reads only their own posts; a post is updated only
  * while not archived and deleted only below 5 views; a comment is created only in the viewer's
  * name; a user's email is readable only by that user. Checked against the database after each
- * refusal (nothing written), on sqlite, postgresql, mariadb.
+ * refusal (nothing written), on sqlite, postgresql, mariadb. On the todo example, a field rule
+ * that lets a viewer read `status` on some rows only makes every order (`STATUS`, the unique
+ * edge's `PARENT_STATUS`) and predicate on it `FORBIDDEN`, at the root and nested.
  */
 import { assert, assertEquals, assertThrows } from "@std/assert";
 import type { MikroContext } from "@mikrogql/ext";
@@ -15,6 +17,10 @@ import { entities } from "../../examples/blog/entities.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { seed } from "../../examples/blog/seed.ts";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
+import { Todo } from "../../examples/todo/entities/todo.ts";
+import { entities as todoEntities } from "../../examples/todo/entities.ts";
+import { createSchema as todoSchema } from "../../examples/todo/generated/mod.ts";
+import { seed as seedTodo } from "../../examples/todo/seed.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
 import { startServer } from "../support/server.ts";
 
@@ -233,6 +239,72 @@ for (const dialect of dialects()) {
           data: { createComment: { text: "hi", author: { email: all[0].email } } },
         });
         assertEquals(await fresh().count(Comment), before + 1);
+      } finally {
+        await server.close();
+        await db.close();
+      }
+    },
+  });
+}
+
+for (const dialect of dialects()) {
+  Deno.test({
+    name: `policies: orders and predicates on a field not readable on every row (${dialect})`,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async () => {
+      const db = await openTestOrm(dialect, todoEntities);
+      await seedTodo(db.orm.em.fork());
+      // Viewer 1 may read every todo's status; viewer 2 only on todos of priority 1 or less.
+      const todos = definePolicy(Todo, {
+        fields: {
+          status: (viewer: number | undefined) => viewer === 1 || { priority: { $lte: 1 } },
+        },
+      });
+      const server = startServer(
+        db.orm,
+        todoSchema({
+          policies: [todos],
+          viewer: ((ctx: { request: Request }) =>
+            Number(ctx.request.headers.get("x-viewer"))) as never,
+        }),
+        [],
+        {
+          context: ({ request }: { request: Request }) => ({ em: db.orm.em.fork(), request }),
+        } as never,
+      );
+      const ask = async (viewer: number, query: string): Promise<Answer> => {
+        const response = await fetch(server.url, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-viewer": String(viewer) },
+          body: JSON.stringify({ query }),
+        });
+        return await response.json();
+      };
+      try {
+        for (
+          const query of [
+            `{ todos(orderBy: [{ field: STATUS }]) { totalCount } }`,
+            `{ todos(orderBy: [{ field: PARENT_STATUS }]) { totalCount } }`,
+            `{ todos(where: { status: COMPLETED }) { totalCount } }`,
+            `{ todos(where: { hasChildrenWith: [{ statusNEQ: PENDING }] }) { totalCount } }`,
+            `{ categories { edges { node { todos(orderBy: [{ field: STATUS }]) { totalCount } } } } }`,
+          ]
+        ) {
+          const refused = await ask(2, query);
+          assertEquals(codes(refused).slice(0, 1), ["FORBIDDEN"], query);
+          assert(!JSON.stringify(refused).includes('totalCount":'), query);
+          const allowed = await ask(1, query);
+          assertEquals(codes(allowed), [], query);
+        }
+        // The field itself: viewer 2 reads it on todos of priority 1 or less only.
+        const all = await db.orm.em.fork().find(Todo, {}, { orderBy: { id: "asc" } });
+        const listed = await ask(2, `{ todos { edges { node { priority status } } } }`);
+        assertEquals(
+          (listed.data!.todos as { edges: { node: unknown }[] }).edges.map((e) => e.node),
+          all.map((t) => ({ priority: t.priority, status: t.priority <= 1 ? t.status : null })),
+        );
+        assertEquals(codes(listed).length, all.filter((t) => t.priority > 1).length);
       } finally {
         await server.close();
         await db.close();
