@@ -8,6 +8,8 @@
  * statement); a resolver of the user's own that applies no rule reads through it; and the
  * Transactioner's mutation transactions carry the session: another's post is NOT_FOUND for update
  * and delete, a post in another's name is FORBIDDEN with nothing written, one's own is written.
+ * Through PgBouncer in transaction mode (when `.ci/replica.sh` started it; required under CI),
+ * every viewer's queries at once over two server connections answer as their oracle.
  */
 import { assert, assertEquals } from "@std/assert";
 import { fromContext, type MikroContext, Transactioner } from "@mikrogql/ext";
@@ -18,6 +20,7 @@ import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
 import { databasePrefix, dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
 import { OWN_POSTS_QUERIES, restrictToOwnPosts, seedOwnPosts } from "../support/own_posts.ts";
 import { startServer } from "../support/server.ts";
+import { openOrm } from "../../server/open_orm.ts";
 
 type Answer = {
   data?: Record<string, unknown> | null;
@@ -42,6 +45,19 @@ async function ask(
 }
 
 const gid = (type: string, id: number) => encodeGlobalId(type, id);
+
+/** PgBouncer's port (transaction mode, set up by `.ci/replica.sh`). */
+const BOUNCER = 6432;
+
+/** Whether something accepts TCP connections on 127.0.0.1:`port`. */
+async function reachable(port: number): Promise<boolean> {
+  try {
+    (await Deno.connect({ hostname: "127.0.0.1", port })).close();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 Deno.test({
   name: "row-level security: every read and write through a database policy (postgresql)",
@@ -91,6 +107,7 @@ Deno.test({
       const bare = startServer(full.orm, schema, [], { context } as never);
       servers.push(guarded, bare);
 
+      const expected: { viewer: number | undefined; query: string; answer: Answer }[] = [];
       for (const viewer of [1, 2, undefined]) {
         const oracle = await openTestOrm("postgresql", entities);
         opened.push(oracle);
@@ -103,11 +120,14 @@ Deno.test({
           viewer === undefined ? { id: 0 } : { author: viewer },
           { orderBy: { id: "asc" } },
         );
+        for (const query of OWN_POSTS_QUERIES) {
+          expected.push({ viewer, query, answer: await ask(plain.url, undefined, query) });
+        }
         for (const server of [guarded, bare]) {
-          for (const query of OWN_POSTS_QUERIES) {
+          for (const { query, answer } of expected.filter((e) => e.viewer === viewer)) {
             assertEquals(
               await ask(server.url, viewer, query),
-              await ask(plain.url, undefined, query),
+              answer,
               `viewer ${viewer}: ${query}`,
             );
           }
@@ -115,6 +135,37 @@ Deno.test({
             data: { postTitles: titles.map((p) => p.title) },
           });
         }
+      }
+
+      // Through PgBouncer in transaction mode (.ci/replica.sh, 127.0.0.1:6432), with two server
+      // connections for every viewer's requests at once: the settings are transaction-local, so
+      // no request sees another's viewer or role.
+      if (await reachable(BOUNCER)) {
+        const url = new URL(full.db.url);
+        url.port = String(BOUNCER);
+        const pooled = await openOrm({ entities, url: url.href, extra: { pool: { max: 2 } } });
+        const bounced = startServer(pooled, schema, [Transactioner({ txOpener: pooled })], {
+          context: ({ request }: { request: Request }) => ({
+            ...context({ request }),
+            em: pooled.em.fork(),
+          }),
+        } as never);
+        try {
+          const answers = await Promise.all(
+            [...expected, ...expected].map((e) => ask(bounced.url, e.viewer, e.query)),
+          );
+          answers.forEach((answer, i) => {
+            const e = expected[i % expected.length];
+            assertEquals(answer, e.answer, `PgBouncer, viewer ${e.viewer}: ${e.query}`);
+          });
+        } finally {
+          await bounced.close();
+          await pooled.close();
+        }
+      } else if (Deno.env.get("CI")) {
+        throw new Error(`PgBouncer is not running on ${BOUNCER} (.ci/replica.sh starts it)`);
+      } else {
+        console.log(`PgBouncer is not running on ${BOUNCER}: its part is skipped`);
       }
 
       // Writes, in the Transactioner's transaction under the same session.
@@ -161,7 +212,16 @@ Deno.test({
       } catch {
         // the role was never created
       }
-      for (const db of opened) await db.close();
+      for (const db of opened.slice(1)) await db.close();
+      // PgBouncer keeps its server connections to the database open: end them with the drop.
+      await full.orm.close();
+      const name = new URL(full.db.url).pathname.slice(1);
+      const dropped = await new Deno.Command("psql", {
+        args: ["-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-Atqc"].concat(
+          `drop database if exists "${name}" with (force)`,
+        ),
+      }).output();
+      assert(dropped.success, new TextDecoder().decode(dropped.stderr));
     }
   },
 });
