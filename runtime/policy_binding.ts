@@ -37,7 +37,7 @@ export function policiesOfContext(ctx: object): PolicyBinding | undefined {
 }
 
 /** The filter name of an entity's read rule. */
-export function policyFilterName(className: string): string {
+function policyFilterName(className: string): string {
   return `mikrogql:policy:${className}`;
 }
 
@@ -62,11 +62,6 @@ export function bindPolicies(em: EntityManager, binding: PolicyBinding): EntityM
     });
   }
   return em;
-}
-
-/** The policy binding of `em` ({@linkcode bindPolicies}), if any. */
-export function bindingOf(em: EntityManager): PolicyBinding | undefined {
-  return BOUND.get(em);
 }
 
 /** The rules of `entity` under `em`'s binding, with the viewer they are evaluated for. */
@@ -99,7 +94,7 @@ export function rowFilter<E>(condition: RowCondition<E>): FilterQuery<object> {
 }
 
 /** Whether a rule's answer lets every row through (`true` or an empty filter). */
-export function allowsEveryRow<E>(condition: RowCondition<E>): boolean {
+function allowsEveryRow<E>(condition: RowCondition<E>): boolean {
   return condition === true ||
     (typeof condition === "object" && condition !== null &&
       Reflect.ownKeys(condition).length === 0);
