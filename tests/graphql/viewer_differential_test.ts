@@ -4,7 +4,8 @@
  * answered over HTTP by the generated server with policies, for a viewer, must equal the answers
  * of the same server without policies on a copy of the database holding only the rows that
  * viewer may read (a nullable reference to a hidden row set to null). Data, error paths and
- * codes are compared. Blog: a viewer reads their own posts (and their comments); realworld: their
+ * codes are compared. Blog: a viewer reads their own posts (and their comments) and only their own
+ * email (a field rule: elsewhere null + FORBIDDEN, in the copy a marker read as null); realworld: their
  * own comments (`Article.comments` is an `Unbind()` edge, loaded per parent); todo: the todos of
  * at most the viewer's priority.
  *
@@ -20,6 +21,7 @@ import { primaryKeyOf } from "../../runtime/keys.ts";
 import { nodeTypeOf } from "../../runtime/graph.ts";
 import { Comment } from "../../examples/blog/entities/comment.ts";
 import { Post } from "../../examples/blog/entities/post.ts";
+import { User as BlogUser } from "../../examples/blog/entities/user.ts";
 import { entities as blogEntities } from "../../examples/blog/entities.ts";
 import * as blog from "../../examples/blog/generated/mod.ts";
 import { Todo } from "../../examples/todo/entities/todo.ts";
@@ -47,6 +49,12 @@ interface Example {
   policies: AnyPolicy[];
   /** The viewers to test, from the seeded rows. */
   viewers(em: EntityManager): Promise<number[]>;
+  /**
+   * A field with a field rule: where the viewer may not read it the guarded answer has `null` and
+   * a `FORBIDDEN` error at its path, and the copy a {@linkcode NULLED} marker; a query whose
+   * predicates name it is refused as a whole (`FORBIDDEN`) and not compared.
+   */
+  nulled?: string;
   /** Leaves in `orm` only what `viewer` may read. */
   restrict(orm: MikroORM, viewer: number): Promise<void>;
 }
@@ -55,9 +63,16 @@ const EXAMPLES: Example[] = [{
   name: "blog",
   entities: blogEntities,
   ...blog,
-  policies: [definePolicy(Post, {
-    read: (viewer: number | undefined) => viewer === undefined ? false : { author: viewer },
-  })],
+  policies: [
+    definePolicy(Post, {
+      read: (viewer: number | undefined) => viewer === undefined ? false : { author: viewer },
+    }),
+    // A field rule: a user's email is readable by that user only.
+    definePolicy(BlogUser, {
+      fields: { email: (viewer: number | undefined) => viewer !== undefined && { id: viewer } },
+    }),
+  ],
+  nulled: "email",
   viewers: async (em) => {
     const posts = await em.find(Post, {}, { populate: ["author"], orderBy: { id: "asc" } });
     return [...new Set(posts.map((p) => p.author.id))].slice(0, 2);
@@ -66,6 +81,10 @@ const EXAMPLES: Example[] = [{
     const em = orm.em.fork();
     await em.nativeDelete(Comment, { post: { author: { $ne: viewer } } });
     await em.nativeDelete(Post, { author: { $ne: viewer } });
+    // The email column is not nullable: other users' emails become a marker read as null.
+    for (const user of await em.find(BlogUser, { id: { $ne: viewer } })) {
+      await em.nativeUpdate(BlogUser, { id: user.id }, { email: `${NULLED}${user.id}` });
+    }
   },
 }, {
   // Article.comments is an Unbind() edge: its resolver loads it per parent, through the rule.
@@ -104,6 +123,19 @@ const EXAMPLES: Example[] = [{
     await em.nativeDelete(Todo, hidden);
   },
 }];
+
+/** The value the copy holds for a field the viewer may not read (its column is not nullable). */
+const NULLED = "nulled:";
+
+/** `answer`'s data with every {@linkcode NULLED} marker as `null`. */
+function withNulls(data: unknown): unknown {
+  if (typeof data === "string") return data.startsWith(NULLED) ? null : data;
+  if (Array.isArray(data)) return data.map(withNulls);
+  if (data && typeof data === "object") {
+    return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, withNulls(v)]));
+  }
+  return data;
+}
 
 type Answer = {
   data?: unknown;
@@ -165,6 +197,8 @@ for (const dialect of dialects()) {
             const viewers = await example.viewers(full.orm.em.fork());
             assert(viewers.length > 0);
             let compared = 0;
+            let skipped = 0;
+            let denied = 0;
             for (viewer of viewers) {
               const oracle = await openTestOrm(dialect, example.entities as never);
               opened.push(oracle);
@@ -183,13 +217,40 @@ for (const dialect of dialects()) {
                 query = generator.query();
                 const got = await ask(guarded.url, viewer, query.text);
                 const want = await ask(plain.url, viewer, query.text);
+                const field = example.nulled;
+                if (field) {
+                  // A predicate on the field: FORBIDDEN for the whole root field, not compared.
+                  const refused = (got.errors ?? []).filter((e) =>
+                    e.extensions?.code === "FORBIDDEN" && e.path?.at(-1) !== field
+                  );
+                  if (refused.length > 0) {
+                    assert(query.text.includes(`${field}`), `refused: ${JSON.stringify(refused)}`);
+                    skipped++;
+                    continue;
+                  }
+                  const before = got.errors?.length ?? 0;
+                  got.errors = got.errors?.filter((e) =>
+                    !(e.extensions?.code === "FORBIDDEN" && e.path?.at(-1) === field)
+                  );
+                  denied += before - (got.errors?.length ?? 0);
+                  if (got.errors?.length === 0) delete got.errors;
+                  want.data = withNulls(want.data);
+                }
                 assertEquals(errorsOf(got), errorsOf(want), "errors");
                 assertEquals(got.data, want.data, "data");
                 query.harvest(got.data);
                 compared++;
               }
             }
-            assertEquals(compared, QUERIES * viewers.length);
+            assertEquals(compared + skipped, QUERIES * viewers.length);
+            assert(skipped <= compared / 4, `${skipped} queries refused, ${compared} compared`);
+            // The field rule was exercised: some answers held fields denied at their path.
+            if (example.nulled) assert(denied > 0, `no ${example.nulled} was denied`);
+            console.log(
+              `${example.name}: ${compared} compared, ${skipped} refused (a predicate on ${
+                example.nulled ?? "-"
+              }), ${denied} denied fields`,
+            );
           } catch (error) {
             console.error(
               `viewer differential failed: DIFF_SEED=${SEED} (${example.name}, ${dialect}, viewer ${viewer}):\n${query?.text}`,
