@@ -506,10 +506,12 @@ async function lockNodeForWrite(
   const decoded = decodeGlobalId(graph, id);
   if (decoded?.type !== type) throw notFound(id);
   const lock = em.isInTransaction() && dialectOf(em) !== "sqlite";
+  // Always from the database (`refresh`), through the read rules: an entity the identity map
+  // already holds would be returned as it is, without the filters.
   const row = await em.findOne(
     type.entity,
     keyFilter(type, decoded.pk),
-    lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+    lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : { refresh: true },
   );
   if (!row) throw notFound(id);
   return row as Row;
