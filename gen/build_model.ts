@@ -217,6 +217,7 @@ class ModelBuilder {
     if (inheritanceRoot(meta)) type.abstract = true;
     const rootName = meta.root !== meta ? this.#typeOfClass.get(meta.root.className) : undefined;
     if (rootName && inheritanceRoot(meta.root)) type.implements = rootName;
+    if (!type.abstract) this.#warnSubclasses(type);
     this.#queryField(type, annotations.entity);
     const claimed = new Set(["id"]);
     this.diagnostics.forEach(
@@ -240,21 +241,51 @@ class ModelBuilder {
     return type;
   }
 
-  /** `QueryField(name?)`: the root connection field, unless inherited from the root. */
+  /**
+   * `QueryField(name?)`: the root connection field. A decorated subclass inherits its ancestors'
+   * decorators (the same annotation objects, listed before its own): theirs list their own rows,
+   * so only a `QueryField()` of the class itself counts.
+   */
   #queryField(type: ModelType, annotations: Annotation[]): void {
-    const { meta, entity } = type;
-    const rootLoaded = this.loaded.entities.find((e) => e.className === meta.root.className);
-    // A subclass inherits its root's decorators (the same annotation objects): the root's
-    // QueryField lists every class through the interface, not this one.
+    const { entity } = type;
+    const ancestors = this.loaded.entities.filter((e) =>
+      e !== entity && typeof e.entity === "function" && typeof entity.entity === "function" &&
+      entity.entity.prototype instanceof e.entity
+    );
     const inherited = (a: Annotation) =>
-      !!rootLoaded && rootLoaded !== entity &&
-      this.#annotations.of(rootLoaded).entity.includes(a);
-    const query = find(annotations, "QueryField");
-    if (!query || inherited(query)) return;
+      ancestors.some((e) => this.#annotations.of(e).entity.includes(a));
+    const query = annotations.find((a): a is Extract<Annotation, { kind: "QueryField" }> =>
+      a.kind === "QueryField" && !inherited(a)
+    );
+    if (!query) return;
     type.queryField = query.name ?? queryFieldName(type.name);
     if (!NAME.test(type.queryField)) {
       this.#fail(type, "", `invalid QueryField name "${type.queryField}"`);
     }
+  }
+
+  /**
+   * A class with rows of its own and subclasses that are node types (a concrete intermediate
+   * class of an inheritance, or a root with a discriminator value): GraphQL cannot give a field
+   * typed as this object type a row of a subclass, so such a row shows as this type (its global
+   * id stays its own class's). Warned, with the way out.
+   */
+  #warnSubclasses(type: ModelType): void {
+    const { meta } = type;
+    if (meta.root.inheritanceType !== "sti" && meta.root.inheritanceType !== "tpt") return;
+    const subclasses = [...this.loaded.metadata.values()].filter((m) =>
+      m !== meta && m.root === meta.root && this.#typeOfClass.has(m.className) &&
+      typeof m.class === "function" && typeof meta.class === "function" &&
+      m.class.prototype instanceof meta.class
+    ).map((m) => m.className);
+    if (subclasses.length === 0) return;
+    this.diagnostics.warn({
+      file: type.file,
+      entity: meta.className,
+      message: `${meta.className} has rows of its own and subclasses (${
+        subclasses.join(", ")
+      }): fields and connections typed ${type.name} show their rows as ${type.name} (each row keeps the global id of its own class); an abstract class, or a root without a discriminator value, becomes an interface instead`,
+    });
   }
 
   /**
@@ -531,10 +562,15 @@ function ownColumns(meta: EntityMetadata): boolean {
   return Object.values(meta.properties).some((p) => !p.primary && p.persist !== false);
 }
 
-/** The abstract root of a single-table or table-per-type inheritance. */
+/**
+ * The root of a single-table or table-per-type inheritance that has no rows of its own, a GraphQL
+ * interface: declared abstract, or a single-table root without a discriminator value (MikroORM's
+ * `BaseUser2`: `discriminatorMap` names only its subclasses).
+ */
 function inheritanceRoot(meta: EntityMetadata): boolean {
-  return !!meta.abstract && meta.root === meta &&
-    (meta.inheritanceType === "sti" || meta.inheritanceType === "tpt");
+  if (meta.root !== meta) return false;
+  if (meta.inheritanceType === "tpt") return !!meta.abstract;
+  return meta.inheritanceType === "sti" && (!!meta.abstract || meta.discriminatorValue == null);
 }
 
 /** The edge `name` of the relation property `prop` (one of its `MapsTo` names, or its own). */

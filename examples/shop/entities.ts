@@ -11,6 +11,7 @@ import { Contribution } from "./entities/contribution.ts";
 import { CardPayment, Payment, TransferPayment } from "./entities/payment.ts";
 import { Book, Gadget, Product } from "./entities/product.ts";
 import { Shipment } from "./entities/shipment.ts";
+import { Clerk, Manager, Owner, Staff } from "./entities/staff.ts";
 
 /** The shop's entities. */
 export const entities = [
@@ -25,4 +26,8 @@ export const entities = [
   Gadget,
   Author,
   Contribution,
+  Staff,
+  Clerk,
+  Manager,
+  Owner,
 ];

@@ -71,6 +71,14 @@ export const fields = {
     carrier: { prop: "carrier", kind: "string" },
     trackingCode: { prop: "trackingCode", kind: "string" },
   },
+  Clerk: { name: { prop: "name", kind: "string" }, desk: { prop: "desk", kind: "string" } },
+  Manager: { name: { prop: "name", kind: "string" }, budget: { prop: "budget", kind: "int" } },
+  Owner: {
+    name: { prop: "name", kind: "string" },
+    budget: { prop: "budget", kind: "int" },
+    shares: { prop: "shares", kind: "int" },
+  },
+  Staff: { name: { prop: "name", kind: "string" } },
 } satisfies Tables<FieldDescription>;
 
 /** GraphQL type -> user-resolved field -> properties it needs (`CollectedFor`). */

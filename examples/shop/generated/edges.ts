@@ -81,4 +81,8 @@ export const edges = {
   Gadget: {},
   Product: {},
   Shipment: { order: { prop: "order", target: "Order", kind: "1:1", connection: false } },
+  Clerk: {},
+  Manager: { assistant: { prop: "assistant", target: "Clerk", kind: "m:1", connection: false } },
+  Owner: { assistant: { prop: "assistant", target: "Clerk", kind: "m:1", connection: false } },
+  Staff: {},
 } satisfies Tables<EdgeDescription>;

@@ -229,4 +229,64 @@ export const mutations = {
     },
     delete: { field: "deleteShipment" },
   },
+  Clerk: {
+    create: {
+      field: "createClerk",
+      input: {
+        name: { op: "set", kind: "field", prop: "name" },
+        desk: { op: "set", kind: "field", prop: "desk" },
+      },
+    },
+    update: {
+      field: "updateClerk",
+      input: {
+        name: { op: "set", kind: "field", prop: "name" },
+        desk: { op: "set", kind: "field", prop: "desk" },
+        clearDesk: { op: "clear", kind: "field", prop: "desk" },
+      },
+    },
+    delete: { field: "deleteClerk" },
+  },
+  Manager: {
+    create: {
+      field: "createManager",
+      input: {
+        name: { op: "set", kind: "field", prop: "name" },
+        budget: { op: "set", kind: "field", prop: "budget" },
+        assistantID: { op: "set", kind: "edge", prop: "assistant", target: "Clerk" },
+      },
+    },
+    update: {
+      field: "updateManager",
+      input: {
+        name: { op: "set", kind: "field", prop: "name" },
+        budget: { op: "set", kind: "field", prop: "budget" },
+        assistantID: { op: "set", kind: "edge", prop: "assistant", target: "Clerk" },
+        clearAssistant: { op: "clear", kind: "edge", prop: "assistant" },
+      },
+    },
+    delete: { field: "deleteManager" },
+  },
+  Owner: {
+    create: {
+      field: "createOwner",
+      input: {
+        name: { op: "set", kind: "field", prop: "name" },
+        budget: { op: "set", kind: "field", prop: "budget" },
+        shares: { op: "set", kind: "field", prop: "shares" },
+        assistantID: { op: "set", kind: "edge", prop: "assistant", target: "Clerk" },
+      },
+    },
+    update: {
+      field: "updateOwner",
+      input: {
+        name: { op: "set", kind: "field", prop: "name" },
+        budget: { op: "set", kind: "field", prop: "budget" },
+        shares: { op: "set", kind: "field", prop: "shares" },
+        assistantID: { op: "set", kind: "edge", prop: "assistant", target: "Clerk" },
+        clearAssistant: { op: "clear", kind: "edge", prop: "assistant" },
+      },
+    },
+    delete: { field: "deleteOwner" },
+  },
 } satisfies Record<string, MutationDescription>;

@@ -12,6 +12,7 @@ import { Order } from "../entities/order.ts";
 import { CardPayment, Payment, TransferPayment } from "../entities/payment.ts";
 import { Book, Gadget, Product } from "../entities/product.ts";
 import { Shipment } from "../entities/shipment.ts";
+import { Clerk, Manager, Owner, Staff } from "../entities/staff.ts";
 import { collectedFor, fields } from "./collection.ts";
 import { edges } from "./edges.ts";
 import { enums } from "./enums.ts";
@@ -51,6 +52,10 @@ export const nodeTypes = {
   Gadget: { entity: Gadget, id: { prop: "id", kind: "int" }, implements: "Product" },
   Product: { entity: Product, id: { prop: "id", kind: "int" }, abstract: true },
   Shipment: { entity: Shipment, id: { prop: "order", kind: "string" } },
+  Clerk: { entity: Clerk, id: { prop: "id", kind: "int" }, implements: "Staff" },
+  Manager: { entity: Manager, id: { prop: "id", kind: "int" }, implements: "Staff" },
+  Owner: { entity: Owner, id: { prop: "id", kind: "int" }, implements: "Staff" },
+  Staff: { entity: Staff, id: { prop: "id", kind: "int" }, abstract: true },
 } satisfies Record<string, NodeTypeDescription>;
 
 /** The generated tables joined: what every runtime resolver reads. */

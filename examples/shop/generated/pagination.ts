@@ -20,6 +20,10 @@ export const orderFields = {
   Gadget: {},
   Product: { NAME: { prop: "name", kind: "string" } },
   Shipment: {},
+  Clerk: { NAME: { prop: "name", kind: "string" } },
+  Manager: { NAME: { prop: "name", kind: "string" } },
+  Owner: {},
+  Staff: { NAME: { prop: "name", kind: "string", nullable: true } },
 } satisfies Tables<OrderFieldDescription>;
 
 /** GraphQL type -> root connection field of `Query`. */
@@ -30,4 +34,7 @@ export const queryFields = {
   Payment: "payments",
   Product: "products",
   Shipment: "shipments",
+  Clerk: "clerks",
+  Manager: "managers",
+  Staff: "staff",
 } satisfies Record<string, string>;

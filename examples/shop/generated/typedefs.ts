@@ -2212,6 +2212,486 @@ input ShipmentWhereInput {
   hasOrderWith: [OrderWhereInput!]
 }
 
+"""A clerk, listed by its own root field (\`clerks\`)."""
+type Clerk implements Node & Staff {
+  """The ID of the object."""
+  id: ID!
+  name: String!
+  desk: String
+}
+
+"""A connection to a list of items."""
+type ClerkConnection {
+  """A list of edges."""
+  edges: [ClerkEdge]
+
+  """Information to aid in pagination."""
+  pageInfo: PageInfo!
+
+  """Identifies the total count of items in the connection."""
+  totalCount: Int!
+}
+
+"""An edge in a connection."""
+type ClerkEdge {
+  """The item at the end of the edge."""
+  node: Clerk
+
+  """A cursor for use in pagination."""
+  cursor: Cursor!
+}
+
+"""Ordering options for Clerk connections"""
+input ClerkOrder {
+  """The ordering direction."""
+  direction: OrderDirection! = ASC
+
+  """The field by which to order Clerks."""
+  field: ClerkOrderField!
+}
+
+"""Properties by which Clerk connections can be ordered."""
+enum ClerkOrderField {
+  """Order by name."""
+  NAME
+}
+
+"""
+ClerkWhereInput is used for filtering Clerk objects: predicates in one object are ANDed.
+"""
+input ClerkWhereInput {
+  """Matches what the given predicates do not match."""
+  not: ClerkWhereInput
+
+  """Matches what every given object matches."""
+  and: [ClerkWhereInput!]
+
+  """Matches what any given object matches."""
+  or: [ClerkWhereInput!]
+
+  """id field predicates: equal to the value."""
+  id: ID
+
+  """id is not equal to the value."""
+  idNEQ: ID
+
+  """id is one of the values."""
+  idIn: [ID!]
+
+  """id is none of the values."""
+  idNotIn: [ID!]
+
+  """id is greater than the value."""
+  idGT: ID
+
+  """id is greater than or equal to the value."""
+  idGTE: ID
+
+  """id is less than the value."""
+  idLT: ID
+
+  """id is less than or equal to the value."""
+  idLTE: ID
+
+  """name field predicates: equal to the value."""
+  name: String
+
+  """name is not equal to the value."""
+  nameNEQ: String
+
+  """name is one of the values."""
+  nameIn: [String!]
+
+  """name is none of the values."""
+  nameNotIn: [String!]
+
+  """name is greater than the value."""
+  nameGT: String
+
+  """name is greater than or equal to the value."""
+  nameGTE: String
+
+  """name is less than the value."""
+  nameLT: String
+
+  """name is less than or equal to the value."""
+  nameLTE: String
+
+  """name contains the value (case-sensitive)."""
+  nameContains: String
+
+  """name starts with the value."""
+  nameHasPrefix: String
+
+  """name ends with the value."""
+  nameHasSuffix: String
+
+  """name is equal to the value, ignoring case."""
+  nameEqualFold: String
+
+  """name contains the value, ignoring case."""
+  nameContainsFold: String
+
+  """desk field predicates: equal to the value."""
+  desk: String
+
+  """desk is not equal to the value."""
+  deskNEQ: String
+
+  """desk is one of the values."""
+  deskIn: [String!]
+
+  """desk is none of the values."""
+  deskNotIn: [String!]
+
+  """desk is greater than the value."""
+  deskGT: String
+
+  """desk is greater than or equal to the value."""
+  deskGTE: String
+
+  """desk is less than the value."""
+  deskLT: String
+
+  """desk is less than or equal to the value."""
+  deskLTE: String
+
+  """desk contains the value (case-sensitive)."""
+  deskContains: String
+
+  """desk starts with the value."""
+  deskHasPrefix: String
+
+  """desk ends with the value."""
+  deskHasSuffix: String
+
+  """desk is null."""
+  deskIsNil: Boolean
+
+  """desk is not null."""
+  deskNotNil: Boolean
+
+  """desk is equal to the value, ignoring case."""
+  deskEqualFold: String
+
+  """desk contains the value, ignoring case."""
+  deskContainsFold: String
+}
+
+"""
+A manager: a class with rows of its own and a subclass (\`Owner\`); edges and connections typed
+\`Manager\` show an owner's row as a \`Manager\` (with the owner's global id).
+"""
+type Manager implements Node & Staff {
+  """The ID of the object."""
+  id: ID!
+  name: String!
+  budget: Int!
+
+  """The clerk assisting this manager."""
+  assistant: Clerk
+}
+
+"""A connection to a list of items."""
+type ManagerConnection {
+  """A list of edges."""
+  edges: [ManagerEdge]
+
+  """Information to aid in pagination."""
+  pageInfo: PageInfo!
+
+  """Identifies the total count of items in the connection."""
+  totalCount: Int!
+}
+
+"""An edge in a connection."""
+type ManagerEdge {
+  """The item at the end of the edge."""
+  node: Manager
+
+  """A cursor for use in pagination."""
+  cursor: Cursor!
+}
+
+"""Ordering options for Manager connections"""
+input ManagerOrder {
+  """The ordering direction."""
+  direction: OrderDirection! = ASC
+
+  """The field by which to order Managers."""
+  field: ManagerOrderField!
+}
+
+"""Properties by which Manager connections can be ordered."""
+enum ManagerOrderField {
+  """Order by name."""
+  NAME
+}
+
+"""
+ManagerWhereInput is used for filtering Manager objects: predicates in one object are ANDed.
+"""
+input ManagerWhereInput {
+  """Matches what the given predicates do not match."""
+  not: ManagerWhereInput
+
+  """Matches what every given object matches."""
+  and: [ManagerWhereInput!]
+
+  """Matches what any given object matches."""
+  or: [ManagerWhereInput!]
+
+  """id field predicates: equal to the value."""
+  id: ID
+
+  """id is not equal to the value."""
+  idNEQ: ID
+
+  """id is one of the values."""
+  idIn: [ID!]
+
+  """id is none of the values."""
+  idNotIn: [ID!]
+
+  """id is greater than the value."""
+  idGT: ID
+
+  """id is greater than or equal to the value."""
+  idGTE: ID
+
+  """id is less than the value."""
+  idLT: ID
+
+  """id is less than or equal to the value."""
+  idLTE: ID
+
+  """name field predicates: equal to the value."""
+  name: String
+
+  """name is not equal to the value."""
+  nameNEQ: String
+
+  """name is one of the values."""
+  nameIn: [String!]
+
+  """name is none of the values."""
+  nameNotIn: [String!]
+
+  """name is greater than the value."""
+  nameGT: String
+
+  """name is greater than or equal to the value."""
+  nameGTE: String
+
+  """name is less than the value."""
+  nameLT: String
+
+  """name is less than or equal to the value."""
+  nameLTE: String
+
+  """name contains the value (case-sensitive)."""
+  nameContains: String
+
+  """name starts with the value."""
+  nameHasPrefix: String
+
+  """name ends with the value."""
+  nameHasSuffix: String
+
+  """name is equal to the value, ignoring case."""
+  nameEqualFold: String
+
+  """name contains the value, ignoring case."""
+  nameContainsFold: String
+
+  """budget field predicates: equal to the value."""
+  budget: Int
+
+  """budget is not equal to the value."""
+  budgetNEQ: Int
+
+  """budget is one of the values."""
+  budgetIn: [Int!]
+
+  """budget is none of the values."""
+  budgetNotIn: [Int!]
+
+  """budget is greater than the value."""
+  budgetGT: Int
+
+  """budget is greater than or equal to the value."""
+  budgetGTE: Int
+
+  """budget is less than the value."""
+  budgetLT: Int
+
+  """budget is less than or equal to the value."""
+  budgetLTE: Int
+
+  """assistantID field predicates: equal to the value."""
+  assistantID: ID
+
+  """assistantID is not equal to the value."""
+  assistantIDNEQ: ID
+
+  """assistantID is one of the values."""
+  assistantIDIn: [ID!]
+
+  """assistantID is none of the values."""
+  assistantIDNotIn: [ID!]
+
+  """assistantID is null."""
+  assistantIDIsNil: Boolean
+
+  """assistantID is not null."""
+  assistantIDNotNil: Boolean
+
+  """assistant edge predicates: \`true\` when it has any, \`false\` when none."""
+  hasAssistant: Boolean
+
+  """Has assistant matching any of the given objects."""
+  hasAssistantWith: [ClerkWhereInput!]
+}
+
+"""
+An owner: a manager with shares (a second level of the single-table inheritance).
+"""
+type Owner implements Node & Staff {
+  """The ID of the object."""
+  id: ID!
+  name: String!
+  budget: Int!
+  shares: Int!
+
+  """The clerk assisting this manager."""
+  assistant: Clerk
+}
+
+"""
+A member of the shop's staff: the root of a single-table inheritance that is not declared
+abstract but has no discriminator value of its own (MikroORM's \`BaseUser2\` shape), so it has no
+rows of its own. GraphQL: the interface \`Staff\`, implemented by \`Clerk\`, \`Manager\` and \`Owner\`;
+no \`createStaff\`, which could never succeed.
+"""
+interface Staff implements Node {
+  """The ID of the object."""
+  id: ID!
+  name: String!
+}
+
+"""A connection to a list of items."""
+type StaffConnection {
+  """A list of edges."""
+  edges: [StaffEdge]
+
+  """Information to aid in pagination."""
+  pageInfo: PageInfo!
+
+  """Identifies the total count of items in the connection."""
+  totalCount: Int!
+}
+
+"""An edge in a connection."""
+type StaffEdge {
+  """The item at the end of the edge."""
+  node: Staff
+
+  """A cursor for use in pagination."""
+  cursor: Cursor!
+}
+
+"""Ordering options for Staff connections"""
+input StaffOrder {
+  """The ordering direction."""
+  direction: OrderDirection! = ASC
+
+  """The field by which to order Staff."""
+  field: StaffOrderField!
+}
+
+"""Properties by which Staff connections can be ordered."""
+enum StaffOrderField {
+  """Order by name."""
+  NAME
+}
+
+"""
+StaffWhereInput is used for filtering Staff objects: predicates in one object are ANDed.
+"""
+input StaffWhereInput {
+  """Matches what the given predicates do not match."""
+  not: StaffWhereInput
+
+  """Matches what every given object matches."""
+  and: [StaffWhereInput!]
+
+  """Matches what any given object matches."""
+  or: [StaffWhereInput!]
+
+  """id field predicates: equal to the value."""
+  id: ID
+
+  """id is not equal to the value."""
+  idNEQ: ID
+
+  """id is one of the values."""
+  idIn: [ID!]
+
+  """id is none of the values."""
+  idNotIn: [ID!]
+
+  """id is greater than the value."""
+  idGT: ID
+
+  """id is greater than or equal to the value."""
+  idGTE: ID
+
+  """id is less than the value."""
+  idLT: ID
+
+  """id is less than or equal to the value."""
+  idLTE: ID
+
+  """name field predicates: equal to the value."""
+  name: String
+
+  """name is not equal to the value."""
+  nameNEQ: String
+
+  """name is one of the values."""
+  nameIn: [String!]
+
+  """name is none of the values."""
+  nameNotIn: [String!]
+
+  """name is greater than the value."""
+  nameGT: String
+
+  """name is greater than or equal to the value."""
+  nameGTE: String
+
+  """name is less than the value."""
+  nameLT: String
+
+  """name is less than or equal to the value."""
+  nameLTE: String
+
+  """name contains the value (case-sensitive)."""
+  nameContains: String
+
+  """name starts with the value."""
+  nameHasPrefix: String
+
+  """name ends with the value."""
+  nameHasSuffix: String
+
+  """name is equal to the value, ignoring case."""
+  nameEqualFold: String
+
+  """name contains the value, ignoring case."""
+  nameContainsFold: String
+}
+
 """The values of ContributorRole."""
 enum ContributorRole {
   """ContributorRole Author."""
@@ -2774,6 +3254,93 @@ input UpdateShipmentInput {
   clearTrackingCode: Boolean
 }
 
+"""Input of \`createClerk\`."""
+input CreateClerkInput {
+  """Sets name."""
+  name: String!
+
+  """Sets desk."""
+  desk: String
+}
+
+"""
+Input of \`updateClerk\`: only the fields given change; applied in the order clear, set, add/remove.
+"""
+input UpdateClerkInput {
+  """Sets name."""
+  name: String
+
+  """Sets desk."""
+  desk: String
+
+  """Sets desk to null."""
+  clearDesk: Boolean
+}
+
+"""Input of \`createManager\`."""
+input CreateManagerInput {
+  """Sets name."""
+  name: String!
+
+  """Sets budget."""
+  budget: Int!
+
+  """Sets the assistant edge by global ID."""
+  assistantID: ID
+}
+
+"""
+Input of \`updateManager\`: only the fields given change; applied in the order clear, set, add/remove.
+"""
+input UpdateManagerInput {
+  """Sets name."""
+  name: String
+
+  """Sets budget."""
+  budget: Int
+
+  """Sets the assistant edge by global ID."""
+  assistantID: ID
+
+  """Sets the assistant edge to null."""
+  clearAssistant: Boolean
+}
+
+"""Input of \`createOwner\`."""
+input CreateOwnerInput {
+  """Sets name."""
+  name: String!
+
+  """Sets budget."""
+  budget: Int!
+
+  """Sets shares."""
+  shares: Int!
+
+  """Sets the assistant edge by global ID."""
+  assistantID: ID
+}
+
+"""
+Input of \`updateOwner\`: only the fields given change; applied in the order clear, set, add/remove.
+"""
+input UpdateOwnerInput {
+  """Sets name."""
+  name: String
+
+  """Sets budget."""
+  budget: Int
+
+  """Sets shares."""
+  shares: Int
+
+  """Sets the assistant edge by global ID."""
+  assistantID: ID
+
+  """Sets the assistant edge to null."""
+  clearAssistant: Boolean
+}
+
 """
 The root of every query: nodes by global ID and a connection per node type.
 """
@@ -2924,6 +3491,75 @@ type Query {
     """Filtering options for Shipments returned from the connection."""
     where: ShipmentWhereInput
   ): ShipmentConnection!
+
+  """Clerks, paginated, ordered and filtered by the arguments."""
+  clerks(
+    """Returns the elements in the list that come after the specified cursor."""
+    after: Cursor
+
+    """Returns the first _n_ elements from the list."""
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """Returns the last _n_ elements from the list."""
+    last: Int
+
+    """Ordering options for Clerks returned from the connection."""
+    orderBy: ClerkOrder
+
+    """Filtering options for Clerks returned from the connection."""
+    where: ClerkWhereInput
+  ): ClerkConnection!
+
+  """Managers, paginated, ordered and filtered by the arguments."""
+  managers(
+    """Returns the elements in the list that come after the specified cursor."""
+    after: Cursor
+
+    """Returns the first _n_ elements from the list."""
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """Returns the last _n_ elements from the list."""
+    last: Int
+
+    """Ordering options for Managers returned from the connection."""
+    orderBy: ManagerOrder
+
+    """Filtering options for Managers returned from the connection."""
+    where: ManagerWhereInput
+  ): ManagerConnection!
+
+  """Staff, paginated, ordered and filtered by the arguments."""
+  staff(
+    """Returns the elements in the list that come after the specified cursor."""
+    after: Cursor
+
+    """Returns the first _n_ elements from the list."""
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """Returns the last _n_ elements from the list."""
+    last: Int
+
+    """Ordering options for Staff returned from the connection."""
+    orderBy: StaffOrder
+
+    """Filtering options for Staff returned from the connection."""
+    where: StaffWhereInput
+  ): StaffConnection!
 }
 
 """
@@ -3073,6 +3709,69 @@ type Mutation {
 
   """Deletes the Shipment with the given ID and returns the ID."""
   deleteShipment(
+    """ID of the object."""
+    id: ID!
+  ): ID!
+
+  """Creates a Clerk and returns it."""
+  createClerk(
+    """The new Clerk."""
+    input: CreateClerkInput!
+  ): Clerk!
+
+  """Updates the Clerk with the given ID and returns it."""
+  updateClerk(
+    """ID of the object."""
+    id: ID!
+
+    """The changes."""
+    input: UpdateClerkInput!
+  ): Clerk!
+
+  """Deletes the Clerk with the given ID and returns the ID."""
+  deleteClerk(
+    """ID of the object."""
+    id: ID!
+  ): ID!
+
+  """Creates a Manager and returns it."""
+  createManager(
+    """The new Manager."""
+    input: CreateManagerInput!
+  ): Manager!
+
+  """Updates the Manager with the given ID and returns it."""
+  updateManager(
+    """ID of the object."""
+    id: ID!
+
+    """The changes."""
+    input: UpdateManagerInput!
+  ): Manager!
+
+  """Deletes the Manager with the given ID and returns the ID."""
+  deleteManager(
+    """ID of the object."""
+    id: ID!
+  ): ID!
+
+  """Creates an Owner and returns it."""
+  createOwner(
+    """The new Owner."""
+    input: CreateOwnerInput!
+  ): Owner!
+
+  """Updates the Owner with the given ID and returns it."""
+  updateOwner(
+    """ID of the object."""
+    id: ID!
+
+    """The changes."""
+    input: UpdateOwnerInput!
+  ): Owner!
+
+  """Deletes the Owner with the given ID and returns the ID."""
+  deleteOwner(
     """ID of the object."""
     id: ID!
   ): ID!

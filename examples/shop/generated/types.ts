@@ -222,6 +222,94 @@ export interface CardPaymentResolvers {
   order?: $Resolver<Order, CardPayment>;
 }
 
+/** `Clerk`: the entity. */
+export type Clerk = $EntityOf<typeof nodeTypes.Clerk.entity>;
+
+/** Resolvers of `Clerk`'s fields. */
+export interface ClerkResolvers {
+  id?: $Resolver<string | number, Clerk>;
+  name?: $Resolver<string, Clerk>;
+  desk?: $Resolver<$Maybe<string>, Clerk>;
+}
+
+/** `ClerkConnection`, as resolvers return it. */
+export interface ClerkConnection {
+  edges?: $Maybe<Array<$Maybe<ClerkEdge>>>;
+  pageInfo: PageInfo;
+  totalCount: number;
+}
+
+/** Resolvers of `ClerkConnection`'s fields. */
+export interface ClerkConnectionResolvers {
+  edges?: $Resolver<$Maybe<Array<$Maybe<ClerkEdge>>>, ClerkConnection>;
+  pageInfo?: $Resolver<PageInfo, ClerkConnection>;
+  totalCount?: $Resolver<number, ClerkConnection>;
+}
+
+/** `ClerkEdge`, as resolvers return it. */
+export interface ClerkEdge {
+  node?: $Maybe<Clerk>;
+  cursor: string;
+}
+
+/** Resolvers of `ClerkEdge`'s fields. */
+export interface ClerkEdgeResolvers {
+  node?: $Resolver<$Maybe<Clerk>, ClerkEdge>;
+  cursor?: $Resolver<string, ClerkEdge>;
+}
+
+/** `ClerkOrder`. */
+export type ClerkOrder = {
+  direction?: OrderDirection;
+  field: ClerkOrderField;
+};
+
+/** `ClerkOrderField`, as resolvers see it (entity values). */
+export type ClerkOrderField = "NAME";
+
+/** `ClerkWhereInput`. */
+export type ClerkWhereInput = {
+  not?: $Maybe<ClerkWhereInput>;
+  and?: $Maybe<Array<ClerkWhereInput>>;
+  or?: $Maybe<Array<ClerkWhereInput>>;
+  id?: $Maybe<string>;
+  idNEQ?: $Maybe<string>;
+  idIn?: $Maybe<Array<string>>;
+  idNotIn?: $Maybe<Array<string>>;
+  idGT?: $Maybe<string>;
+  idGTE?: $Maybe<string>;
+  idLT?: $Maybe<string>;
+  idLTE?: $Maybe<string>;
+  name?: $Maybe<string>;
+  nameNEQ?: $Maybe<string>;
+  nameIn?: $Maybe<Array<string>>;
+  nameNotIn?: $Maybe<Array<string>>;
+  nameGT?: $Maybe<string>;
+  nameGTE?: $Maybe<string>;
+  nameLT?: $Maybe<string>;
+  nameLTE?: $Maybe<string>;
+  nameContains?: $Maybe<string>;
+  nameHasPrefix?: $Maybe<string>;
+  nameHasSuffix?: $Maybe<string>;
+  nameEqualFold?: $Maybe<string>;
+  nameContainsFold?: $Maybe<string>;
+  desk?: $Maybe<string>;
+  deskNEQ?: $Maybe<string>;
+  deskIn?: $Maybe<Array<string>>;
+  deskNotIn?: $Maybe<Array<string>>;
+  deskGT?: $Maybe<string>;
+  deskGTE?: $Maybe<string>;
+  deskLT?: $Maybe<string>;
+  deskLTE?: $Maybe<string>;
+  deskContains?: $Maybe<string>;
+  deskHasPrefix?: $Maybe<string>;
+  deskHasSuffix?: $Maybe<string>;
+  deskIsNil?: $Maybe<boolean>;
+  deskNotNil?: $Maybe<boolean>;
+  deskEqualFold?: $Maybe<string>;
+  deskContainsFold?: $Maybe<string>;
+};
+
 /** `Contribution`: the entity. */
 export type Contribution = $EntityOf<typeof nodeTypes.Contribution.entity>;
 
@@ -287,6 +375,12 @@ export type CreateCardPaymentInput = {
   orderID: string;
 };
 
+/** `CreateClerkInput`. */
+export type CreateClerkInput = {
+  name: string;
+  desk?: $Maybe<string>;
+};
+
 /** `CreateContributionInput`. */
 export type CreateContributionInput = {
   role?: $Maybe<ContributorRole>;
@@ -319,6 +413,13 @@ export type CreateCustomerInput = {
   orderIDs?: $Maybe<Array<string>>;
 };
 
+/** `CreateManagerInput`. */
+export type CreateManagerInput = {
+  name: string;
+  budget: number;
+  assistantID?: $Maybe<string>;
+};
+
 /** `CreateOrderInput`. */
 export type CreateOrderInput = {
   status?: $Maybe<OrderStatus>;
@@ -329,6 +430,14 @@ export type CreateOrderInput = {
   parcels?: $Maybe<Array<ParcelInput>>;
   customerID: string;
   paymentIDs?: $Maybe<Array<string>>;
+};
+
+/** `CreateOwnerInput`. */
+export type CreateOwnerInput = {
+  name: string;
+  budget: number;
+  shares: number;
+  assistantID?: $Maybe<string>;
 };
 
 /** `CreateShipmentInput`. */
@@ -693,6 +802,96 @@ export type GeoInput = {
 /** `Interest`, as resolvers see it (entity values). */
 export type Interest = "books" | "gadgets" | "music";
 
+/** `Manager`: the entity. */
+export type Manager = $EntityOf<typeof nodeTypes.Manager.entity>;
+
+/** Resolvers of `Manager`'s fields. */
+export interface ManagerResolvers {
+  id?: $Resolver<string | number, Manager>;
+  name?: $Resolver<string, Manager>;
+  budget?: $Resolver<number, Manager>;
+  assistant?: $Resolver<$Maybe<Clerk>, Manager>;
+}
+
+/** `ManagerConnection`, as resolvers return it. */
+export interface ManagerConnection {
+  edges?: $Maybe<Array<$Maybe<ManagerEdge>>>;
+  pageInfo: PageInfo;
+  totalCount: number;
+}
+
+/** Resolvers of `ManagerConnection`'s fields. */
+export interface ManagerConnectionResolvers {
+  edges?: $Resolver<$Maybe<Array<$Maybe<ManagerEdge>>>, ManagerConnection>;
+  pageInfo?: $Resolver<PageInfo, ManagerConnection>;
+  totalCount?: $Resolver<number, ManagerConnection>;
+}
+
+/** `ManagerEdge`, as resolvers return it. */
+export interface ManagerEdge {
+  node?: $Maybe<Manager>;
+  cursor: string;
+}
+
+/** Resolvers of `ManagerEdge`'s fields. */
+export interface ManagerEdgeResolvers {
+  node?: $Resolver<$Maybe<Manager>, ManagerEdge>;
+  cursor?: $Resolver<string, ManagerEdge>;
+}
+
+/** `ManagerOrder`. */
+export type ManagerOrder = {
+  direction?: OrderDirection;
+  field: ManagerOrderField;
+};
+
+/** `ManagerOrderField`, as resolvers see it (entity values). */
+export type ManagerOrderField = "NAME";
+
+/** `ManagerWhereInput`. */
+export type ManagerWhereInput = {
+  not?: $Maybe<ManagerWhereInput>;
+  and?: $Maybe<Array<ManagerWhereInput>>;
+  or?: $Maybe<Array<ManagerWhereInput>>;
+  id?: $Maybe<string>;
+  idNEQ?: $Maybe<string>;
+  idIn?: $Maybe<Array<string>>;
+  idNotIn?: $Maybe<Array<string>>;
+  idGT?: $Maybe<string>;
+  idGTE?: $Maybe<string>;
+  idLT?: $Maybe<string>;
+  idLTE?: $Maybe<string>;
+  name?: $Maybe<string>;
+  nameNEQ?: $Maybe<string>;
+  nameIn?: $Maybe<Array<string>>;
+  nameNotIn?: $Maybe<Array<string>>;
+  nameGT?: $Maybe<string>;
+  nameGTE?: $Maybe<string>;
+  nameLT?: $Maybe<string>;
+  nameLTE?: $Maybe<string>;
+  nameContains?: $Maybe<string>;
+  nameHasPrefix?: $Maybe<string>;
+  nameHasSuffix?: $Maybe<string>;
+  nameEqualFold?: $Maybe<string>;
+  nameContainsFold?: $Maybe<string>;
+  budget?: $Maybe<number>;
+  budgetNEQ?: $Maybe<number>;
+  budgetIn?: $Maybe<Array<number>>;
+  budgetNotIn?: $Maybe<Array<number>>;
+  budgetGT?: $Maybe<number>;
+  budgetGTE?: $Maybe<number>;
+  budgetLT?: $Maybe<number>;
+  budgetLTE?: $Maybe<number>;
+  assistantID?: $Maybe<string>;
+  assistantIDNEQ?: $Maybe<string>;
+  assistantIDIn?: $Maybe<Array<string>>;
+  assistantIDNotIn?: $Maybe<Array<string>>;
+  assistantIDIsNil?: $Maybe<boolean>;
+  assistantIDNotNil?: $Maybe<boolean>;
+  hasAssistant?: $Maybe<boolean>;
+  hasAssistantWith?: $Maybe<Array<ClerkWhereInput>>;
+};
+
 /** Arguments of `Mutation.createAuthor`. */
 export interface MutationCreateAuthorArgs {
   input: CreateAuthorInput;
@@ -805,6 +1004,54 @@ export interface MutationDeleteShipmentArgs {
   id: string;
 }
 
+/** Arguments of `Mutation.createClerk`. */
+export interface MutationCreateClerkArgs {
+  input: CreateClerkInput;
+}
+
+/** Arguments of `Mutation.updateClerk`. */
+export interface MutationUpdateClerkArgs {
+  id: string;
+  input: UpdateClerkInput;
+}
+
+/** Arguments of `Mutation.deleteClerk`. */
+export interface MutationDeleteClerkArgs {
+  id: string;
+}
+
+/** Arguments of `Mutation.createManager`. */
+export interface MutationCreateManagerArgs {
+  input: CreateManagerInput;
+}
+
+/** Arguments of `Mutation.updateManager`. */
+export interface MutationUpdateManagerArgs {
+  id: string;
+  input: UpdateManagerInput;
+}
+
+/** Arguments of `Mutation.deleteManager`. */
+export interface MutationDeleteManagerArgs {
+  id: string;
+}
+
+/** Arguments of `Mutation.createOwner`. */
+export interface MutationCreateOwnerArgs {
+  input: CreateOwnerInput;
+}
+
+/** Arguments of `Mutation.updateOwner`. */
+export interface MutationUpdateOwnerArgs {
+  id: string;
+  input: UpdateOwnerInput;
+}
+
+/** Arguments of `Mutation.deleteOwner`. */
+export interface MutationDeleteOwnerArgs {
+  id: string;
+}
+
 /** Resolvers of `Mutation`'s fields. */
 export interface MutationResolvers {
   createAuthor?: $Resolver<Author, unknown, MutationCreateAuthorArgs>;
@@ -828,6 +1075,15 @@ export interface MutationResolvers {
   createShipment?: $Resolver<Shipment, unknown, MutationCreateShipmentArgs>;
   updateShipment?: $Resolver<Shipment, unknown, MutationUpdateShipmentArgs>;
   deleteShipment?: $Resolver<string | number, unknown, MutationDeleteShipmentArgs>;
+  createClerk?: $Resolver<Clerk, unknown, MutationCreateClerkArgs>;
+  updateClerk?: $Resolver<Clerk, unknown, MutationUpdateClerkArgs>;
+  deleteClerk?: $Resolver<string | number, unknown, MutationDeleteClerkArgs>;
+  createManager?: $Resolver<Manager, unknown, MutationCreateManagerArgs>;
+  updateManager?: $Resolver<Manager, unknown, MutationUpdateManagerArgs>;
+  deleteManager?: $Resolver<string | number, unknown, MutationDeleteManagerArgs>;
+  createOwner?: $Resolver<Owner, unknown, MutationCreateOwnerArgs>;
+  updateOwner?: $Resolver<Owner, unknown, MutationUpdateOwnerArgs>;
+  deleteOwner?: $Resolver<string | number, unknown, MutationDeleteOwnerArgs>;
 }
 
 /** `Node`: one of its implementations. */
@@ -840,7 +1096,10 @@ export type Node =
   | TransferPayment
   | Book
   | Gadget
-  | Shipment;
+  | Shipment
+  | Clerk
+  | Manager
+  | Owner;
 
 /** `Order`: the entity. */
 export type Order = $EntityOf<typeof nodeTypes.Order.entity>;
@@ -955,6 +1214,18 @@ export type OrderWhereInput = {
   hasPayments?: $Maybe<boolean>;
   hasPaymentsWith?: $Maybe<Array<PaymentWhereInput>>;
 };
+
+/** `Owner`: the entity. */
+export type Owner = $EntityOf<typeof nodeTypes.Owner.entity>;
+
+/** Resolvers of `Owner`'s fields. */
+export interface OwnerResolvers {
+  id?: $Resolver<string | number, Owner>;
+  name?: $Resolver<string, Owner>;
+  budget?: $Resolver<number, Owner>;
+  shares?: $Resolver<number, Owner>;
+  assistant?: $Resolver<$Maybe<Clerk>, Owner>;
+}
 
 /** `PageInfo`, as resolvers return it. */
 export interface PageInfo {
@@ -1227,6 +1498,36 @@ export interface QueryShipmentsArgs {
   where?: $Maybe<ShipmentWhereInput>;
 }
 
+/** Arguments of `Query.clerks`. */
+export interface QueryClerksArgs {
+  after?: $Maybe<string>;
+  first?: $Maybe<number>;
+  before?: $Maybe<string>;
+  last?: $Maybe<number>;
+  orderBy?: $Maybe<ClerkOrder>;
+  where?: $Maybe<ClerkWhereInput>;
+}
+
+/** Arguments of `Query.managers`. */
+export interface QueryManagersArgs {
+  after?: $Maybe<string>;
+  first?: $Maybe<number>;
+  before?: $Maybe<string>;
+  last?: $Maybe<number>;
+  orderBy?: $Maybe<ManagerOrder>;
+  where?: $Maybe<ManagerWhereInput>;
+}
+
+/** Arguments of `Query.staff`. */
+export interface QueryStaffArgs {
+  after?: $Maybe<string>;
+  first?: $Maybe<number>;
+  before?: $Maybe<string>;
+  last?: $Maybe<number>;
+  orderBy?: $Maybe<StaffOrder>;
+  where?: $Maybe<StaffWhereInput>;
+}
+
 /** Resolvers of `Query`'s fields. */
 export interface QueryResolvers {
   node?: $Resolver<$Maybe<Node>, unknown, QueryNodeArgs>;
@@ -1237,6 +1538,9 @@ export interface QueryResolvers {
   payments?: $Resolver<PaymentConnection, unknown, QueryPaymentsArgs>;
   products?: $Resolver<ProductConnection, unknown, QueryProductsArgs>;
   shipments?: $Resolver<ShipmentConnection, unknown, QueryShipmentsArgs>;
+  clerks?: $Resolver<ClerkConnection, unknown, QueryClerksArgs>;
+  managers?: $Resolver<ManagerConnection, unknown, QueryManagersArgs>;
+  staff?: $Resolver<StaffConnection, unknown, QueryStaffArgs>;
 }
 
 /** `Shipment`: the entity. */
@@ -1325,6 +1629,72 @@ export type ShipmentWhereInput = {
   hasOrderWith?: $Maybe<Array<OrderWhereInput>>;
 };
 
+/** `Staff`: one of its implementations. */
+export type Staff = Clerk | Manager | Owner;
+
+/** `StaffConnection`, as resolvers return it. */
+export interface StaffConnection {
+  edges?: $Maybe<Array<$Maybe<StaffEdge>>>;
+  pageInfo: PageInfo;
+  totalCount: number;
+}
+
+/** Resolvers of `StaffConnection`'s fields. */
+export interface StaffConnectionResolvers {
+  edges?: $Resolver<$Maybe<Array<$Maybe<StaffEdge>>>, StaffConnection>;
+  pageInfo?: $Resolver<PageInfo, StaffConnection>;
+  totalCount?: $Resolver<number, StaffConnection>;
+}
+
+/** `StaffEdge`, as resolvers return it. */
+export interface StaffEdge {
+  node?: $Maybe<Staff>;
+  cursor: string;
+}
+
+/** Resolvers of `StaffEdge`'s fields. */
+export interface StaffEdgeResolvers {
+  node?: $Resolver<$Maybe<Staff>, StaffEdge>;
+  cursor?: $Resolver<string, StaffEdge>;
+}
+
+/** `StaffOrder`. */
+export type StaffOrder = {
+  direction?: OrderDirection;
+  field: StaffOrderField;
+};
+
+/** `StaffOrderField`, as resolvers see it (entity values). */
+export type StaffOrderField = "NAME";
+
+/** `StaffWhereInput`. */
+export type StaffWhereInput = {
+  not?: $Maybe<StaffWhereInput>;
+  and?: $Maybe<Array<StaffWhereInput>>;
+  or?: $Maybe<Array<StaffWhereInput>>;
+  id?: $Maybe<string>;
+  idNEQ?: $Maybe<string>;
+  idIn?: $Maybe<Array<string>>;
+  idNotIn?: $Maybe<Array<string>>;
+  idGT?: $Maybe<string>;
+  idGTE?: $Maybe<string>;
+  idLT?: $Maybe<string>;
+  idLTE?: $Maybe<string>;
+  name?: $Maybe<string>;
+  nameNEQ?: $Maybe<string>;
+  nameIn?: $Maybe<Array<string>>;
+  nameNotIn?: $Maybe<Array<string>>;
+  nameGT?: $Maybe<string>;
+  nameGTE?: $Maybe<string>;
+  nameLT?: $Maybe<string>;
+  nameLTE?: $Maybe<string>;
+  nameContains?: $Maybe<string>;
+  nameHasPrefix?: $Maybe<string>;
+  nameHasSuffix?: $Maybe<string>;
+  nameEqualFold?: $Maybe<string>;
+  nameContainsFold?: $Maybe<string>;
+};
+
 /** `Tier`, as resolvers see it (entity values). */
 export type Tier = "bronze" | "silver" | "gold";
 
@@ -1361,6 +1731,13 @@ export type UpdateCardPaymentInput = {
   paidAt?: $Maybe<Date>;
   cardLast4?: $Maybe<string>;
   orderID?: $Maybe<string>;
+};
+
+/** `UpdateClerkInput`. */
+export type UpdateClerkInput = {
+  name?: $Maybe<string>;
+  desk?: $Maybe<string>;
+  clearDesk?: $Maybe<boolean>;
 };
 
 /** `UpdateContributionInput`. */
@@ -1406,6 +1783,14 @@ export type UpdateCustomerInput = {
   addOrderIDs?: $Maybe<Array<string>>;
 };
 
+/** `UpdateManagerInput`. */
+export type UpdateManagerInput = {
+  name?: $Maybe<string>;
+  budget?: $Maybe<number>;
+  assistantID?: $Maybe<string>;
+  clearAssistant?: $Maybe<boolean>;
+};
+
 /** `UpdateOrderInput`. */
 export type UpdateOrderInput = {
   status?: $Maybe<OrderStatus>;
@@ -1420,6 +1805,15 @@ export type UpdateOrderInput = {
   addPaymentIDs?: $Maybe<Array<string>>;
   removePaymentIDs?: $Maybe<Array<string>>;
   clearPayments?: $Maybe<boolean>;
+};
+
+/** `UpdateOwnerInput`. */
+export type UpdateOwnerInput = {
+  name?: $Maybe<string>;
+  budget?: $Maybe<number>;
+  shares?: $Maybe<number>;
+  assistantID?: $Maybe<string>;
+  clearAssistant?: $Maybe<boolean>;
 };
 
 /** `UpdateShipmentInput`. */
@@ -1452,16 +1846,23 @@ export type Resolvers<Extra = Record<never, never>> = $TypedResolvers<{
   AuthorEdge: AuthorEdgeResolvers;
   Book: BookResolvers;
   CardPayment: CardPaymentResolvers;
+  Clerk: ClerkResolvers;
+  ClerkConnection: ClerkConnectionResolvers;
+  ClerkEdge: ClerkEdgeResolvers;
   Contribution: ContributionResolvers;
   Customer: CustomerResolvers;
   CustomerConnection: CustomerConnectionResolvers;
   CustomerEdge: CustomerEdgeResolvers;
   Gadget: GadgetResolvers;
   Geo: GeoResolvers;
+  Manager: ManagerResolvers;
+  ManagerConnection: ManagerConnectionResolvers;
+  ManagerEdge: ManagerEdgeResolvers;
   Mutation: MutationResolvers;
   Order: OrderResolvers;
   OrderConnection: OrderConnectionResolvers;
   OrderEdge: OrderEdgeResolvers;
+  Owner: OwnerResolvers;
   PageInfo: PageInfoResolvers;
   Parcel: ParcelResolvers;
   PaymentConnection: PaymentConnectionResolvers;
@@ -1472,5 +1873,7 @@ export type Resolvers<Extra = Record<never, never>> = $TypedResolvers<{
   Shipment: ShipmentResolvers;
   ShipmentConnection: ShipmentConnectionResolvers;
   ShipmentEdge: ShipmentEdgeResolvers;
+  StaffConnection: StaffConnectionResolvers;
+  StaffEdge: StaffEdgeResolvers;
   TransferPayment: TransferPaymentResolvers;
 }, Extra>;

@@ -114,4 +114,37 @@ export const whereInputs = {
     },
     edges: ["order"],
   },
+  Clerk: {
+    name: "ClerkWhereInput",
+    fields: {
+      id: { prop: "id", kind: "id", target: "Clerk", ops: "comparison" },
+      name: { prop: "name", kind: "string", ops: "string" },
+      desk: { prop: "desk", kind: "string", ops: "string", nullable: true },
+    },
+    edges: [],
+  },
+  Manager: {
+    name: "ManagerWhereInput",
+    fields: {
+      id: { prop: "id", kind: "id", target: "Manager", ops: "comparison" },
+      name: { prop: "name", kind: "string", ops: "string" },
+      budget: { prop: "budget", kind: "int", ops: "comparison" },
+      assistantID: {
+        prop: "assistant",
+        kind: "id",
+        target: "Clerk",
+        ops: "equality",
+        nullable: true,
+      },
+    },
+    edges: ["assistant"],
+  },
+  Staff: {
+    name: "StaffWhereInput",
+    fields: {
+      id: { prop: "id", kind: "id", target: "Staff", ops: "comparison" },
+      name: { prop: "name", kind: "string", ops: "string" },
+    },
+    edges: [],
+  },
 } satisfies Record<string, WhereInputDescription>;
