@@ -17,10 +17,11 @@ import {
   SkipOrderField,
   SkipType,
 } from "../runtime/annotations.ts";
-import type { IdDescription, ScalarKind } from "../runtime/graph.ts";
+import type { EdgeOrderTerm, IdDescription, ScalarKind } from "../runtime/graph.ts";
 import { queryFieldName } from "../runtime/names.ts";
 import { DocComments } from "./doc_comments.ts";
 import { find, ModelAnnotations, skipModes } from "./read_annotations.ts";
+import { declaredOrder } from "./collection_order.ts";
 import { Diagnostics } from "./diagnostics.ts";
 import { Embeddables, flattened } from "./embeddables.ts";
 import { addEnum, enumOf } from "./enums.ts";
@@ -468,10 +469,15 @@ class ModelBuilder {
     if (mapsTo && find(list, "Bind")) {
       this.#fail(type, prop.name, "Bind() and MapsTo() on the same edge");
     }
+    const order = unique ? undefined : declaredOrder(prop, this.diagnostics, {
+      file: type.file,
+      entity: type.meta.className,
+      prop: prop.name,
+    });
     for (const name of mapsTo?.names ?? [prop.name]) {
       claim(name);
       type.edges.push({
-        ...edge(prop, name, target, connection, !!find(list, "Unbind"), skip),
+        ...edge(prop, name, target, connection, !!find(list, "Unbind"), skip, order),
         description: prop.comment ?? this.#propertyDoc(type.meta, prop.name),
       });
     }
@@ -581,6 +587,7 @@ function edge(
   connection: boolean,
   unbound: boolean,
   skip: number,
+  order: EdgeOrderTerm[] | undefined,
 ): ModelEdge {
   // The keys of `EdgeDescription` first, in the order the generated tables print them.
   return {
@@ -592,6 +599,7 @@ function edge(
       ? undefined
       : prop.mappedBy || prop.inversedBy || undefined,
     unbound: unbound || undefined,
+    order,
     name,
     unique: prop.kind === "m:1" || prop.kind === "1:1",
     nullable: edgeNullable(prop),

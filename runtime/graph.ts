@@ -98,6 +98,23 @@ export interface EdgeDescription {
   inverse?: string;
   /** `true` when field collection skips the edge (`Unbind()`): its resolver loads it. */
   unbound?: boolean;
+  /**
+   * The collection's declared order (MikroORM `orderBy` on a `1:m` or `m:n` property): the order
+   * of the list edge, and of the connection when no `orderBy` is given; the key follows, ascending.
+   */
+  order?: EdgeOrderTerm[];
+}
+
+/** One term of a collection's declared order: a scalar property of the edge's target. */
+export interface EdgeOrderTerm {
+  /** The target's property. */
+  prop: string;
+  /** Its scalar kind (how cursor values are encoded and compared). */
+  kind: ScalarKind;
+  /** The declared direction. */
+  direction: "ASC" | "DESC";
+  /** The value can be null: nulls sort as the smallest value, as in every order. */
+  nullable?: boolean;
 }
 
 /** One value of a `<T>OrderField` enum. */

@@ -6,6 +6,7 @@
  */
 import { Customer } from "./entities/customer.ts";
 import { Order } from "./entities/order.ts";
+import { OrderLine } from "./entities/order_line.ts";
 import { Author } from "./entities/author.ts";
 import { Contribution } from "./entities/contribution.ts";
 import { CardPayment, Payment, TransferPayment } from "./entities/payment.ts";
@@ -17,6 +18,7 @@ import { Clerk, Manager, Owner, Staff } from "./entities/staff.ts";
 export const entities = [
   Customer,
   Order,
+  OrderLine,
   Shipment,
   Payment,
   CardPayment,

@@ -4,15 +4,8 @@
  *
  * @module
  */
-import { type Collection, wrap } from "@mikro-orm/core";
-import {
-  keyFilter,
-  keyParts,
-  keyValues,
-  primaryKeyOf,
-  referencesFilter,
-  rowsFilter,
-} from "../keys.ts";
+import { type Collection, type EntityManager, type QueryOrderMap, wrap } from "@mikro-orm/core";
+import { keyFilter, keyValues, primaryKeyOf, referencesFilter, rowsFilter } from "../keys.ts";
 import type { GraphQLResolveInfo } from "graphql";
 import { collectConnection, collectNode, type EdgePlan } from "../plan/field_collection.ts";
 import { loadPlan } from "../sql/load_plan.ts";
@@ -24,6 +17,7 @@ import type { RequestContext } from "../request_context.ts";
 import { whereFilter } from "../plan/where_filter.ts";
 import type { Connection, PaginationArgs } from "../plan/connection.ts";
 import type { PageQuery } from "../plan/page_plan.ts";
+import { orderByOf, pageOrder } from "../plan/order_terms.ts";
 import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "../sql/row_limit.ts";
 import { prepareReadFilters } from "../sql/orm_filters.ts";
 
@@ -152,7 +146,7 @@ async function loadEdge(
   if (!edge.connection) {
     return await readList(ctx, (limit) =>
       collection.matching({
-        orderBy: keyOrder(target) as never,
+        orderBy: listOrder(em, target, edge) as never,
         limit,
         store: false,
         ...read,
@@ -180,6 +174,7 @@ async function loadEdge(
       }),
     limits,
     em,
+    edge.order,
   );
 }
 
@@ -218,7 +213,7 @@ async function loadRecordEdge(
   if (!edge.connection) {
     return await readList(ctx, (limit) =>
       em.find(target.entity, owner, {
-        orderBy: keyOrder(target) as never,
+        orderBy: listOrder(em, target, edge) as never,
         limit,
         ...read,
       }));
@@ -243,6 +238,7 @@ async function loadRecordEdge(
     () => em.count(target.entity, { $and: [owner, filter] } as never, read),
     limits,
     em,
+    edge.order,
   );
 }
 
@@ -273,7 +269,14 @@ function readPage<T>(
   );
 }
 
-/** The order of a list edge: by every part of the target's key, ascending. */
-function keyOrder(target: NodeType): Record<string, "asc">[] {
-  return keyParts(target).map((part) => ({ [part.prop]: "asc" }));
+/**
+ * The order of a list edge: the collection's declared order (`EdgeDescription.order`), then every
+ * part of the target's key, ascending.
+ */
+function listOrder(
+  em: EntityManager,
+  target: NodeType,
+  edge: EdgeDescription,
+): QueryOrderMap<object>[] {
+  return orderByOf(pageOrder(target, null, em, edge.order), false);
 }

@@ -116,7 +116,7 @@ async function loadMany(
   const target = graph.types[edge.target];
   const inverse = edge.inverse!;
   await prepareReadFilters(em, edge.connection ? args : {});
-  const page = planPage(target, edge.connection ? args : {}, limits, em);
+  const page = planPage(target, edge.connection ? args : {}, limits, em, edge.order);
   if (plan.morePages === false) withoutExtraRow(page);
   const filter = edge.connection ? whereFilter(em, graph, target.name, args.where, "where") : {};
   const where = allOf(filter, page.query.where);
@@ -193,8 +193,8 @@ async function loadMany(
     store(parent, scope, plan.key, connection);
     children.push(...connection.edges.map((e) => e.node));
   }
-  // Cursor values of SQL order terms, for the rows on the pages only.
-  await fillOrderValues(em, page, children);
+  // Cursor values of SQL order terms, for the rows on the pages only (a list has no cursors).
+  if (edge.connection) await fillOrderValues(em, page, children);
   return children;
 }
 

@@ -25,7 +25,7 @@ const EXAMPLES = [
   ["todo", 4],
   ["todo/variants/universal", 2],
   ["todo/variants/raw", 3],
-  ["shop", 15],
+  ["shop", 16],
   ["library", 6],
   ["workspace", 6],
 ] as const;

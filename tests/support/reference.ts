@@ -26,7 +26,7 @@ import { base64UrlToText } from "../../runtime/plan/base64url.ts";
 import { encodeCursor } from "../../runtime/plan/cursor.ts";
 import { dialectOf, exactValue } from "../../runtime/dialect.ts";
 import { ErrorCode, gqlError } from "../../runtime/error_codes.ts";
-import { withHooks } from "../../runtime/graph.ts";
+import { type EdgeOrderTerm, withHooks } from "../../runtime/graph.ts";
 import { decodeGlobalId } from "../../runtime/plan/global_id.ts";
 import { keyFilter, keyParts, keyValues, primaryKeyOf } from "../../runtime/keys.ts";
 import type { PaginationArgs } from "../../runtime/plan/connection.ts";
@@ -92,9 +92,12 @@ export function referenceSchema(
           } as never) as Row[];
         }
         if (!edge.connection) {
-          return (rows as Row[]).toSorted((a, b) => compareKeys(target, a, b));
+          // A declared collection order sorts the list as it sorts a connection without orderBy.
+          return edge.order
+            ? (await connection(em, target, rows, {}, edge.order)).edges.map((e) => e.node)
+            : (rows as Row[]).toSorted((a, b) => compareKeys(target, a, b));
         }
-        return await connection(em, target, rows as Row[], args);
+        return await connection(em, target, rows as Row[], args, edge.order);
       };
     }
     map[`${type.name}Connection`] = { totalCount: (c: Row) => c.totalCount as number };
@@ -221,8 +224,9 @@ async function exact(em: EntityManager, meta: EntityMetadata, prop: string, key:
 }
 
 /**
- * A connection over all of a parent's rows, by the Relay algorithm: sort (order terms, nulls
- * smallest, then the key, part by part: in the single term's direction, ascending for `MultiOrder()` lists),
+ * A connection over all of a parent's rows, by the Relay algorithm: sort (order terms, or the
+ * edge's declared order without them; nulls smallest, then the key, part by part: in the single
+ * term's direction, ascending for `MultiOrder()` lists and declared orders),
  * drop rows up to `after` and from `before`, then keep the first or last `n`.
  */
 async function connection(
@@ -230,9 +234,19 @@ async function connection(
   type: NodeType,
   rows: Row[],
   args: Args,
+  declared?: EdgeOrderTerm[],
 ) {
-  const terms = orderTerms(type, args.orderBy);
-  const multi = Array.isArray(args.orderBy);
+  // Without orderBy, an edge's declared order (MikroORM `orderBy` on the collection), key ascending.
+  const byDeclared = !!declared && [args.orderBy ?? []].flat().length === 0;
+  const terms: OrderTerm[] = byDeclared
+    ? declared.map((t) => ({
+      path: t.prop,
+      kind: t.kind,
+      direction: t.direction,
+      nullable: t.nullable,
+    }))
+    : orderTerms(type, args.orderBy);
+  const multi = Array.isArray(args.orderBy) || byDeclared;
   const parts = keyParts(type);
   const idDirection = multi ? "ASC" : terms.at(-1)?.direction ?? "ASC";
   const directions = [...terms.map((t) => t.direction), ...parts.map(() => idDirection)];

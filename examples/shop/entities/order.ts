@@ -9,11 +9,12 @@ import {
   PrimaryKey,
   Property,
 } from "@mikro-orm/decorators/es";
-import { Mutations, OrderField, QueryField } from "@mikrogql/ext";
+import { Mutations, OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
 import { Address } from "./address.ts";
 import { Customer } from "./customer.ts";
 import { OrderStatus, Tier } from "./enums.ts";
 import { Parcel } from "./parcel.ts";
+import { OrderLine } from "./order_line.ts";
 import { Payment } from "./payment.ts";
 import { Shipment } from "./shipment.ts";
 
@@ -58,9 +59,20 @@ export class Order {
   @OneToOne({ entity: () => Shipment, mappedBy: "order", nullable: true })
   shipment?: Shipment;
 
-  /** Payments of the order: edges to the single-table inheritance root (the `Payment` interface). */
-  @OneToMany({ entity: () => Payment, mappedBy: "order" })
+  /**
+   * Payments of the order: edges to the single-table inheritance root (the `Payment` interface),
+   * latest first (the collection's declared order).
+   */
+  @OneToMany({ entity: () => Payment, mappedBy: "order", orderBy: { paidAt: "desc" } })
   payments = new Collection<Payment>(this);
+
+  /**
+   * The order's lines, a connection over a composite key; without `orderBy` in the order MikroORM
+   * declares (largest quantity first), then by key.
+   */
+  @RelayConnection()
+  @OneToMany({ entity: () => OrderLine, mappedBy: "order", orderBy: { quantity: "desc" } })
+  lines = new Collection<OrderLine>(this);
 
   /** Computed from `status` and `placedAt` when selected (`persist: false`). */
   @Property({ type: "string", persist: false })

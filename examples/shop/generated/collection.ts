@@ -43,6 +43,11 @@ export const fields = {
     shippingAddress: { prop: "shippingAddress", kind: "json", embedded: "Address" },
     parcels: { prop: "parcels", kind: "json", list: true, embedded: "Parcel" },
   },
+  OrderLine: {
+    lineNo: { prop: "lineNo", kind: "int" },
+    sku: { prop: "sku", kind: "string" },
+    quantity: { prop: "quantity", kind: "int" },
+  },
   CardPayment: {
     amount: { prop: "amount", kind: "string" },
     paidAt: { prop: "paidAt", kind: "time" },

@@ -144,6 +144,7 @@ export const mutations = {
         parcels: { op: "set", kind: "field", prop: "parcels" },
         customerID: { op: "set", kind: "edge", prop: "customer", target: "Customer" },
         paymentIDs: { op: "set", kind: "edges", prop: "payments", target: "Payment" },
+        lineIDs: { op: "set", kind: "edges", prop: "lines", target: "OrderLine" },
       },
     },
     update: {
@@ -161,9 +162,29 @@ export const mutations = {
         addPaymentIDs: { op: "add", kind: "edges", prop: "payments", target: "Payment" },
         removePaymentIDs: { op: "remove", kind: "edges", prop: "payments", target: "Payment" },
         clearPayments: { op: "clear", kind: "edges", prop: "payments" },
+        addLineIDs: { op: "add", kind: "edges", prop: "lines", target: "OrderLine" },
       },
     },
     delete: { field: "deleteOrder" },
+  },
+  OrderLine: {
+    create: {
+      field: "createOrderLine",
+      input: {
+        lineNo: { op: "set", kind: "field", prop: "lineNo" },
+        sku: { op: "set", kind: "field", prop: "sku" },
+        quantity: { op: "set", kind: "field", prop: "quantity" },
+        orderID: { op: "set", kind: "edge", prop: "order", target: "Order" },
+      },
+    },
+    update: {
+      field: "updateOrderLine",
+      input: {
+        sku: { op: "set", kind: "field", prop: "sku" },
+        quantity: { op: "set", kind: "field", prop: "quantity" },
+      },
+    },
+    delete: { field: "deleteOrderLine" },
   },
   CardPayment: {
     create: {

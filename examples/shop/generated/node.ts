@@ -8,6 +8,7 @@
 import { Author } from "../entities/author.ts";
 import { Contribution } from "../entities/contribution.ts";
 import { Customer } from "../entities/customer.ts";
+import { OrderLine } from "../entities/order_line.ts";
 import { Order } from "../entities/order.ts";
 import { CardPayment, Payment, TransferPayment } from "../entities/payment.ts";
 import { Book, Gadget, Product } from "../entities/product.ts";
@@ -41,6 +42,14 @@ export const nodeTypes = {
   },
   Customer: { entity: Customer, id: { prop: "id", kind: "int" } },
   Order: { entity: Order, id: { prop: "id", kind: "string" } },
+  OrderLine: {
+    entity: OrderLine,
+    id: {
+      prop: "order",
+      kind: "string",
+      parts: [{ prop: "order", kind: "string" }, { prop: "lineNo", kind: "int" }],
+    },
+  },
   CardPayment: { entity: CardPayment, id: { prop: "id", kind: "int" }, implements: "Payment" },
   Payment: { entity: Payment, id: { prop: "id", kind: "int" }, abstract: true },
   TransferPayment: {

@@ -13,6 +13,7 @@ export const orderFields = {
   Contribution: {},
   Customer: { NAME: { prop: "name", kind: "string" }, POINTS: { prop: "points", kind: "bigint" } },
   Order: { PLACED_AT: { prop: "placedAt", kind: "time" } },
+  OrderLine: { SKU: { prop: "sku", kind: "string" } },
   CardPayment: {},
   Payment: { AMOUNT: { prop: "amount", kind: "string", nullable: true } },
   TransferPayment: {},

@@ -1223,9 +1223,36 @@ type Order implements Node {
   shipment: Shipment
 
   """
-  Payments of the order: edges to the single-table inheritance root (the \`Payment\` interface).
+  Payments of the order: edges to the single-table inheritance root (the \`Payment\` interface),
+  latest first (the collection's declared order).
   """
   payments: [Payment!]
+
+  """
+  The order's lines, a connection over a composite key; without \`orderBy\` in the order MikroORM
+  declares (largest quantity first), then by key.
+  """
+  lines(
+    """Returns the elements in the list that come after the specified cursor."""
+    after: Cursor
+
+    """Returns the first _n_ elements from the list."""
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """Returns the last _n_ elements from the list."""
+    last: Int
+
+    """Ordering options for OrderLines returned from the connection."""
+    orderBy: OrderLineOrder
+
+    """Filtering options for OrderLines returned from the connection."""
+    where: OrderLineWhereInput
+  ): OrderLineConnection!
 }
 
 """A connection to a list of items."""
@@ -1420,6 +1447,180 @@ input OrderWhereInput {
 
   """Has payments matching any of the given objects."""
   hasPaymentsWith: [PaymentWhereInput!]
+
+  """lines edge predicates: \`true\` when it has any, \`false\` when none."""
+  hasLines: Boolean
+
+  """Has lines matching any of the given objects."""
+  hasLinesWith: [OrderLineWhereInput!]
+}
+
+"""
+One line of an order, keyed by its order and its line number (a composite key made of a
+relation and a column): \`Order.lines\` is a connection paged over that key.
+"""
+type OrderLine implements Node {
+  """The ID of the object."""
+  id: ID!
+  lineNo: Int!
+  sku: String!
+  quantity: Int!
+  order: Order!
+}
+
+"""A connection to a list of items."""
+type OrderLineConnection {
+  """A list of edges."""
+  edges: [OrderLineEdge]
+
+  """Information to aid in pagination."""
+  pageInfo: PageInfo!
+
+  """Identifies the total count of items in the connection."""
+  totalCount: Int!
+}
+
+"""An edge in a connection."""
+type OrderLineEdge {
+  """The item at the end of the edge."""
+  node: OrderLine
+
+  """A cursor for use in pagination."""
+  cursor: Cursor!
+}
+
+"""Ordering options for OrderLine connections"""
+input OrderLineOrder {
+  """The ordering direction."""
+  direction: OrderDirection! = ASC
+
+  """The field by which to order OrderLines."""
+  field: OrderLineOrderField!
+}
+
+"""Properties by which OrderLine connections can be ordered."""
+enum OrderLineOrderField {
+  """Order by sku."""
+  SKU
+}
+
+"""
+OrderLineWhereInput is used for filtering OrderLine objects: predicates in one object are ANDed.
+"""
+input OrderLineWhereInput {
+  """Matches what the given predicates do not match."""
+  not: OrderLineWhereInput
+
+  """Matches what every given object matches."""
+  and: [OrderLineWhereInput!]
+
+  """Matches what any given object matches."""
+  or: [OrderLineWhereInput!]
+
+  """lineNo field predicates: equal to the value."""
+  lineNo: Int
+
+  """lineNo is not equal to the value."""
+  lineNoNEQ: Int
+
+  """lineNo is one of the values."""
+  lineNoIn: [Int!]
+
+  """lineNo is none of the values."""
+  lineNoNotIn: [Int!]
+
+  """lineNo is greater than the value."""
+  lineNoGT: Int
+
+  """lineNo is greater than or equal to the value."""
+  lineNoGTE: Int
+
+  """lineNo is less than the value."""
+  lineNoLT: Int
+
+  """lineNo is less than or equal to the value."""
+  lineNoLTE: Int
+
+  """sku field predicates: equal to the value."""
+  sku: String
+
+  """sku is not equal to the value."""
+  skuNEQ: String
+
+  """sku is one of the values."""
+  skuIn: [String!]
+
+  """sku is none of the values."""
+  skuNotIn: [String!]
+
+  """sku is greater than the value."""
+  skuGT: String
+
+  """sku is greater than or equal to the value."""
+  skuGTE: String
+
+  """sku is less than the value."""
+  skuLT: String
+
+  """sku is less than or equal to the value."""
+  skuLTE: String
+
+  """sku contains the value (case-sensitive)."""
+  skuContains: String
+
+  """sku starts with the value."""
+  skuHasPrefix: String
+
+  """sku ends with the value."""
+  skuHasSuffix: String
+
+  """sku is equal to the value, ignoring case."""
+  skuEqualFold: String
+
+  """sku contains the value, ignoring case."""
+  skuContainsFold: String
+
+  """quantity field predicates: equal to the value."""
+  quantity: Int
+
+  """quantity is not equal to the value."""
+  quantityNEQ: Int
+
+  """quantity is one of the values."""
+  quantityIn: [Int!]
+
+  """quantity is none of the values."""
+  quantityNotIn: [Int!]
+
+  """quantity is greater than the value."""
+  quantityGT: Int
+
+  """quantity is greater than or equal to the value."""
+  quantityGTE: Int
+
+  """quantity is less than the value."""
+  quantityLT: Int
+
+  """quantity is less than or equal to the value."""
+  quantityLTE: Int
+
+  """orderID field predicates: equal to the value."""
+  orderID: ID
+
+  """orderID is not equal to the value."""
+  orderIDNEQ: ID
+
+  """orderID is one of the values."""
+  orderIDIn: [ID!]
+
+  """orderID is none of the values."""
+  orderIDNotIn: [ID!]
+
+  """order edge predicates: \`true\` when it has any, \`false\` when none."""
+  hasOrder: Boolean
+
+  """Has order matching any of the given objects."""
+  hasOrderWith: [OrderWhereInput!]
 }
 
 """A card payment."""
@@ -3112,6 +3313,9 @@ input CreateOrderInput {
 
   """Sets the payments edge by global ID."""
   paymentIDs: [ID!]
+
+  """Sets the lines edge by global ID."""
+  lineIDs: [ID!]
 }
 
 """
@@ -3153,6 +3357,35 @@ input UpdateOrderInput {
 
   """Removes every node of the payments edge."""
   clearPayments: Boolean
+
+  """Adds nodes to the lines edge by global ID."""
+  addLineIDs: [ID!]
+}
+
+"""Input of \`createOrderLine\`."""
+input CreateOrderLineInput {
+  """Sets lineNo."""
+  lineNo: Int!
+
+  """Sets sku."""
+  sku: String!
+
+  """Sets quantity."""
+  quantity: Int
+
+  """Sets the order edge by global ID."""
+  orderID: ID!
+}
+
+"""
+Input of \`updateOrderLine\`: only the fields given change; applied in the order clear, set, add/remove.
+"""
+input UpdateOrderLineInput {
+  """Sets sku."""
+  sku: String
+
+  """Sets quantity."""
+  quantity: Int
 }
 
 """Input of \`createCardPayment\`."""
@@ -3646,6 +3879,27 @@ type Mutation {
 
   """Deletes the Order with the given ID and returns the ID."""
   deleteOrder(
+    """ID of the object."""
+    id: ID!
+  ): ID!
+
+  """Creates an OrderLine and returns it."""
+  createOrderLine(
+    """The new OrderLine."""
+    input: CreateOrderLineInput!
+  ): OrderLine!
+
+  """Updates the OrderLine with the given ID and returns it."""
+  updateOrderLine(
+    """ID of the object."""
+    id: ID!
+
+    """The changes."""
+    input: UpdateOrderLineInput!
+  ): OrderLine!
+
+  """Deletes the OrderLine with the given ID and returns the ID."""
+  deleteOrderLine(
     """ID of the object."""
     id: ID!
   ): ID!

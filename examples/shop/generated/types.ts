@@ -430,6 +430,15 @@ export type CreateOrderInput = {
   parcels?: $Maybe<Array<ParcelInput>>;
   customerID: string;
   paymentIDs?: $Maybe<Array<string>>;
+  lineIDs?: $Maybe<Array<string>>;
+};
+
+/** `CreateOrderLineInput`. */
+export type CreateOrderLineInput = {
+  lineNo: number;
+  sku: string;
+  quantity?: $Maybe<number>;
+  orderID: string;
 };
 
 /** `CreateOwnerInput`. */
@@ -956,6 +965,22 @@ export interface MutationDeleteOrderArgs {
   id: string;
 }
 
+/** Arguments of `Mutation.createOrderLine`. */
+export interface MutationCreateOrderLineArgs {
+  input: CreateOrderLineInput;
+}
+
+/** Arguments of `Mutation.updateOrderLine`. */
+export interface MutationUpdateOrderLineArgs {
+  id: string;
+  input: UpdateOrderLineInput;
+}
+
+/** Arguments of `Mutation.deleteOrderLine`. */
+export interface MutationDeleteOrderLineArgs {
+  id: string;
+}
+
 /** Arguments of `Mutation.createCardPayment`. */
 export interface MutationCreateCardPaymentArgs {
   input: CreateCardPaymentInput;
@@ -1066,6 +1091,9 @@ export interface MutationResolvers {
   createOrder?: $Resolver<Order, unknown, MutationCreateOrderArgs>;
   updateOrder?: $Resolver<Order, unknown, MutationUpdateOrderArgs>;
   deleteOrder?: $Resolver<string | number, unknown, MutationDeleteOrderArgs>;
+  createOrderLine?: $Resolver<OrderLine, unknown, MutationCreateOrderLineArgs>;
+  updateOrderLine?: $Resolver<OrderLine, unknown, MutationUpdateOrderLineArgs>;
+  deleteOrderLine?: $Resolver<string | number, unknown, MutationDeleteOrderLineArgs>;
   createCardPayment?: $Resolver<CardPayment, unknown, MutationCreateCardPaymentArgs>;
   updateCardPayment?: $Resolver<CardPayment, unknown, MutationUpdateCardPaymentArgs>;
   deleteCardPayment?: $Resolver<string | number, unknown, MutationDeleteCardPaymentArgs>;
@@ -1092,6 +1120,7 @@ export type Node =
   | Contribution
   | Customer
   | Order
+  | OrderLine
   | CardPayment
   | TransferPayment
   | Book
@@ -1103,6 +1132,16 @@ export type Node =
 
 /** `Order`: the entity. */
 export type Order = $EntityOf<typeof nodeTypes.Order.entity>;
+
+/** Arguments of `Order.lines`. */
+export interface OrderLinesArgs {
+  after?: $Maybe<string>;
+  first?: $Maybe<number>;
+  before?: $Maybe<string>;
+  last?: $Maybe<number>;
+  orderBy?: $Maybe<OrderLineOrder>;
+  where?: $Maybe<OrderLineWhereInput>;
+}
 
 /** Resolvers of `Order`'s fields. */
 export interface OrderResolvers {
@@ -1117,6 +1156,7 @@ export interface OrderResolvers {
   customer?: $Resolver<Customer, Order>;
   shipment?: $Resolver<$Maybe<Shipment>, Order>;
   payments?: $Resolver<$Maybe<Array<Payment>>, Order>;
+  lines?: $Resolver<OrderLineConnection, Order, OrderLinesArgs>;
 }
 
 /** `OrderConnection`, as resolvers return it. */
@@ -1147,6 +1187,95 @@ export interface OrderEdgeResolvers {
   node?: $Resolver<$Maybe<Order>, OrderEdge>;
   cursor?: $Resolver<string, OrderEdge>;
 }
+
+/** `OrderLine`: the entity. */
+export type OrderLine = $EntityOf<typeof nodeTypes.OrderLine.entity>;
+
+/** Resolvers of `OrderLine`'s fields. */
+export interface OrderLineResolvers {
+  id?: $Resolver<string | number, OrderLine>;
+  lineNo?: $Resolver<number, OrderLine>;
+  sku?: $Resolver<string, OrderLine>;
+  quantity?: $Resolver<number, OrderLine>;
+  order?: $Resolver<Order, OrderLine>;
+}
+
+/** `OrderLineConnection`, as resolvers return it. */
+export interface OrderLineConnection {
+  edges?: $Maybe<Array<$Maybe<OrderLineEdge>>>;
+  pageInfo: PageInfo;
+  totalCount: number;
+}
+
+/** Resolvers of `OrderLineConnection`'s fields. */
+export interface OrderLineConnectionResolvers {
+  edges?: $Resolver<$Maybe<Array<$Maybe<OrderLineEdge>>>, OrderLineConnection>;
+  pageInfo?: $Resolver<PageInfo, OrderLineConnection>;
+  totalCount?: $Resolver<number, OrderLineConnection>;
+}
+
+/** `OrderLineEdge`, as resolvers return it. */
+export interface OrderLineEdge {
+  node?: $Maybe<OrderLine>;
+  cursor: string;
+}
+
+/** Resolvers of `OrderLineEdge`'s fields. */
+export interface OrderLineEdgeResolvers {
+  node?: $Resolver<$Maybe<OrderLine>, OrderLineEdge>;
+  cursor?: $Resolver<string, OrderLineEdge>;
+}
+
+/** `OrderLineOrder`. */
+export type OrderLineOrder = {
+  direction?: OrderDirection;
+  field: OrderLineOrderField;
+};
+
+/** `OrderLineOrderField`, as resolvers see it (entity values). */
+export type OrderLineOrderField = "SKU";
+
+/** `OrderLineWhereInput`. */
+export type OrderLineWhereInput = {
+  not?: $Maybe<OrderLineWhereInput>;
+  and?: $Maybe<Array<OrderLineWhereInput>>;
+  or?: $Maybe<Array<OrderLineWhereInput>>;
+  lineNo?: $Maybe<number>;
+  lineNoNEQ?: $Maybe<number>;
+  lineNoIn?: $Maybe<Array<number>>;
+  lineNoNotIn?: $Maybe<Array<number>>;
+  lineNoGT?: $Maybe<number>;
+  lineNoGTE?: $Maybe<number>;
+  lineNoLT?: $Maybe<number>;
+  lineNoLTE?: $Maybe<number>;
+  sku?: $Maybe<string>;
+  skuNEQ?: $Maybe<string>;
+  skuIn?: $Maybe<Array<string>>;
+  skuNotIn?: $Maybe<Array<string>>;
+  skuGT?: $Maybe<string>;
+  skuGTE?: $Maybe<string>;
+  skuLT?: $Maybe<string>;
+  skuLTE?: $Maybe<string>;
+  skuContains?: $Maybe<string>;
+  skuHasPrefix?: $Maybe<string>;
+  skuHasSuffix?: $Maybe<string>;
+  skuEqualFold?: $Maybe<string>;
+  skuContainsFold?: $Maybe<string>;
+  quantity?: $Maybe<number>;
+  quantityNEQ?: $Maybe<number>;
+  quantityIn?: $Maybe<Array<number>>;
+  quantityNotIn?: $Maybe<Array<number>>;
+  quantityGT?: $Maybe<number>;
+  quantityGTE?: $Maybe<number>;
+  quantityLT?: $Maybe<number>;
+  quantityLTE?: $Maybe<number>;
+  orderID?: $Maybe<string>;
+  orderIDNEQ?: $Maybe<string>;
+  orderIDIn?: $Maybe<Array<string>>;
+  orderIDNotIn?: $Maybe<Array<string>>;
+  hasOrder?: $Maybe<boolean>;
+  hasOrderWith?: $Maybe<Array<OrderWhereInput>>;
+};
 
 /** `OrderOrder`. */
 export type OrderOrder = {
@@ -1213,6 +1342,8 @@ export type OrderWhereInput = {
   hasShipmentWith?: $Maybe<Array<ShipmentWhereInput>>;
   hasPayments?: $Maybe<boolean>;
   hasPaymentsWith?: $Maybe<Array<PaymentWhereInput>>;
+  hasLines?: $Maybe<boolean>;
+  hasLinesWith?: $Maybe<Array<OrderLineWhereInput>>;
 };
 
 /** `Owner`: the entity. */
@@ -1805,6 +1936,13 @@ export type UpdateOrderInput = {
   addPaymentIDs?: $Maybe<Array<string>>;
   removePaymentIDs?: $Maybe<Array<string>>;
   clearPayments?: $Maybe<boolean>;
+  addLineIDs?: $Maybe<Array<string>>;
+};
+
+/** `UpdateOrderLineInput`. */
+export type UpdateOrderLineInput = {
+  sku?: $Maybe<string>;
+  quantity?: $Maybe<number>;
 };
 
 /** `UpdateOwnerInput`. */
@@ -1862,6 +2000,9 @@ export type Resolvers<Extra = Record<never, never>> = $TypedResolvers<{
   Order: OrderResolvers;
   OrderConnection: OrderConnectionResolvers;
   OrderEdge: OrderEdgeResolvers;
+  OrderLine: OrderLineResolvers;
+  OrderLineConnection: OrderLineConnectionResolvers;
+  OrderLineEdge: OrderLineEdgeResolvers;
   Owner: OwnerResolvers;
   PageInfo: PageInfoResolvers;
   Parcel: ParcelResolvers;

@@ -72,7 +72,17 @@ export const whereInputs = {
       shippingAddressZip: { prop: "shippingAddress.zip", kind: "string", ops: "equality" },
       customerID: { prop: "customer", kind: "id", target: "Customer", ops: "equality" },
     },
-    edges: ["customer", "shipment", "payments"],
+    edges: ["customer", "shipment", "payments", "lines"],
+  },
+  OrderLine: {
+    name: "OrderLineWhereInput",
+    fields: {
+      lineNo: { prop: "lineNo", kind: "int", ops: "comparison" },
+      sku: { prop: "sku", kind: "string", ops: "string" },
+      quantity: { prop: "quantity", kind: "int", ops: "comparison" },
+      orderID: { prop: "order", kind: "id", target: "Order", ops: "equality" },
+    },
+    edges: ["order"],
   },
   Payment: {
     name: "PaymentWhereInput",
