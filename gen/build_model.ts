@@ -87,6 +87,7 @@ const GRAPHQL_SCALAR: Record<ScalarKind, string> = {
   time: "Time",
   bigint: "BigInt",
   json: "JSON",
+  bytes: "Bytes",
   enum: "String",
 };
 
@@ -394,6 +395,7 @@ class ModelBuilder {
       list: shape.list || undefined,
       computed,
       reads: computed === "getter" ? getterReads(meta, prop) : undefined,
+      ref: prop.ref || undefined,
       name: prop.name,
       graphqlType,
       nullable: !!prop.nullable || !!computed,

@@ -22,6 +22,7 @@ export type ScalarKind =
   | "time"
   | "bigint"
   | "json"
+  | "bytes"
   | "enum";
 
 /** The primary key of a node type: the entity property and its kind. */
@@ -77,6 +78,8 @@ export interface FieldDescription {
   computed?: "getter" | "formula";
   /** For `computed: "getter"`: the stored properties field collection selects for it. */
   reads?: string[];
+  /** A scalar reference (MikroORM `ref: true`): a managed entity holds the value in a `Ref`. */
+  ref?: boolean;
 }
 
 /** An edge (relation) of a node type. */

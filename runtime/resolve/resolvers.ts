@@ -7,7 +7,7 @@
  * @module
  */
 import type { GraphQLFieldResolver, GraphQLScalarType } from "graphql";
-import { EntitySchema } from "@mikro-orm/core";
+import { EntitySchema, ScalarReference } from "@mikro-orm/core";
 import type { CollectLimits } from "../plan/field_collection.ts";
 import { resolveEdge } from "./edge_fields.ts";
 import { type Graph, type GraphHooks, type NodeType, nodeTypeOf, withHooks } from "../graph.ts";
@@ -18,7 +18,7 @@ import { primaryKeyOf } from "../keys.ts";
 import type { Connection, PaginationArgs } from "../plan/connection.ts";
 import { type RequestContext, requestContext } from "../request_context.ts";
 import { resolveConnection, resolveNode, resolveNodes } from "./root_fields.ts";
-import { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./scalars.ts";
+import { BigIntScalar, BytesScalar, CursorScalar, JSONScalar, TimeScalar } from "./scalars.ts";
 import type { ReadFrom } from "../sql/read_from.ts";
 import type { Policy } from "../policy.ts";
 import { attachPolicies } from "../policy_binding.ts";
@@ -131,6 +131,7 @@ export function createResolvers(
     ...(kinds.has("time") ? { Time: TimeScalar } : {}),
     ...(kinds.has("bigint") ? { BigInt: BigIntScalar } : {}),
     ...(kinds.has("json") ? { JSON: JSONScalar } : {}),
+    ...(kinds.has("bytes") ? { Bytes: BytesScalar } : {}),
     Node: {
       __resolveType: (obj: object) => nodeTypeOf(graph, obj)?.name,
     },
@@ -159,7 +160,9 @@ export function createResolvers(
         : (row) => globalIdOf(graph, type, primaryKeyOf(type, row)),
     };
     for (const [name, field] of Object.entries(type.fields)) {
-      if (name !== field.prop) fields[name] = (row) => row[field.prop];
+      // A scalar reference (`ref: true`) of a managed entity holds its value in a `Ref`.
+      if (field.ref) fields[name] = (row) => scalarValue(row[field.prop]);
+      else if (name !== field.prop) fields[name] = (row) => row[field.prop];
     }
     for (const field of guarded.filter((g) => g.type === type)) {
       fields[field.name] = guardedFieldResolver(field, request) as Resolver;
@@ -211,4 +214,9 @@ function hasSubclasses(graph: Graph, type: NodeType): boolean {
 function classOf(entity: unknown): (new (...args: never[]) => object) | undefined {
   const found = entity instanceof EntitySchema ? entity.meta.class : entity;
   return typeof found === "function" ? found as new (...args: never[]) => object : undefined;
+}
+
+/** The value of a scalar reference (`ref: true`): unwrapped from its `Ref`, or as read. */
+function scalarValue(value: unknown): unknown {
+  return ScalarReference.isScalarReference(value) ? value.unwrap() ?? null : value;
 }

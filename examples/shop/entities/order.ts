@@ -1,3 +1,4 @@
+import type { Buffer } from "node:buffer";
 import { Collection, type Opt, type Ref } from "@mikro-orm/core";
 import {
   Embedded,
@@ -73,6 +74,24 @@ export class Order {
   @RelayConnection()
   @OneToMany({ entity: () => OrderLine, mappedBy: "order", orderBy: { quantity: "desc" } })
   lines = new Collection<OrderLine>(this);
+
+  /** A gift message, loaded only when selected, held in a scalar reference (`ref: true`). */
+  @Property({ type: "text", lazy: true, ref: true, nullable: true })
+  giftMessage?: Ref<string> | null;
+
+  /** The invoice document: a binary column (`blob`), `Bytes` in GraphQL (base64). */
+  @Property({ type: "blob", nullable: true })
+  invoice?: Buffer | null;
+
+  /** A binary column read as a `Uint8Array`. */
+  @Property({ type: "uint8array", nullable: true })
+  signature?: Uint8Array | null;
+
+  /** The number of notes: a `persist: false` getter typed by its declared `type`. */
+  @Property({ type: "integer", persist: false })
+  get noteCount(): number & Opt {
+    return this.notes.length;
+  }
 
   /** Computed from `status` and `placedAt` when selected (`persist: false`). */
   @Property({ type: "string", persist: false })

@@ -1192,6 +1192,11 @@ type Order implements Node {
   id: ID!
 
   """
+  The number of notes: a \`persist: false\` getter typed by its declared \`type\`.
+  """
+  noteCount: Int
+
+  """
   Computed from \`status\` and \`placedAt\` when selected (\`persist: false\`).
   """
   summary: String
@@ -1215,6 +1220,19 @@ type Order implements Node {
 
   """An array of embeddables (a JSON column)."""
   parcels: [Parcel!]!
+
+  """
+  A gift message, loaded only when selected, held in a scalar reference (\`ref: true\`).
+  """
+  giftMessage: String
+
+  """
+  The invoice document: a binary column (\`blob\`), \`Bytes\` in GraphQL (base64).
+  """
+  invoice: Bytes
+
+  """A binary column read as a \`Uint8Array\`."""
+  signature: Bytes
 
   """The customer who placed the order."""
   customer: Customer!
@@ -1254,6 +1272,9 @@ type Order implements Node {
     where: OrderLineWhereInput
   ): OrderLineConnection!
 }
+
+"""Binary data, as a base64 string (RFC 4648, padded)."""
+scalar Bytes
 
 """A connection to a list of items."""
 type OrderConnection {
@@ -1417,6 +1438,51 @@ input OrderWhereInput {
 
   """shippingAddressZip is none of the values."""
   shippingAddressZipNotIn: [String!]
+
+  """giftMessage field predicates: equal to the value."""
+  giftMessage: String
+
+  """giftMessage is not equal to the value."""
+  giftMessageNEQ: String
+
+  """giftMessage is one of the values."""
+  giftMessageIn: [String!]
+
+  """giftMessage is none of the values."""
+  giftMessageNotIn: [String!]
+
+  """giftMessage is greater than the value."""
+  giftMessageGT: String
+
+  """giftMessage is greater than or equal to the value."""
+  giftMessageGTE: String
+
+  """giftMessage is less than the value."""
+  giftMessageLT: String
+
+  """giftMessage is less than or equal to the value."""
+  giftMessageLTE: String
+
+  """giftMessage contains the value (case-sensitive)."""
+  giftMessageContains: String
+
+  """giftMessage starts with the value."""
+  giftMessageHasPrefix: String
+
+  """giftMessage ends with the value."""
+  giftMessageHasSuffix: String
+
+  """giftMessage is null."""
+  giftMessageIsNil: Boolean
+
+  """giftMessage is not null."""
+  giftMessageNotNil: Boolean
+
+  """giftMessage is equal to the value, ignoring case."""
+  giftMessageEqualFold: String
+
+  """giftMessage contains the value, ignoring case."""
+  giftMessageContainsFold: String
 
   """customerID field predicates: equal to the value."""
   customerID: ID
@@ -3308,6 +3374,15 @@ input CreateOrderInput {
   """Sets parcels."""
   parcels: [ParcelInput!]
 
+  """Sets giftMessage."""
+  giftMessage: String
+
+  """Sets invoice."""
+  invoice: Bytes
+
+  """Sets signature."""
+  signature: Bytes
+
   """Sets the customer edge by global ID."""
   customerID: ID!
 
@@ -3345,6 +3420,24 @@ input UpdateOrderInput {
 
   """Sets parcels."""
   parcels: [ParcelInput!]
+
+  """Sets giftMessage."""
+  giftMessage: String
+
+  """Sets giftMessage to null."""
+  clearGiftMessage: Boolean
+
+  """Sets invoice."""
+  invoice: Bytes
+
+  """Sets invoice to null."""
+  clearInvoice: Boolean
+
+  """Sets signature."""
+  signature: Bytes
+
+  """Sets signature to null."""
+  clearSignature: Boolean
 
   """Sets the customer edge by global ID."""
   customerID: ID

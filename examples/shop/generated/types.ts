@@ -428,6 +428,9 @@ export type CreateOrderInput = {
   notes?: $Maybe<Array<string>>;
   shippingAddress?: $Maybe<AddressInput>;
   parcels?: $Maybe<Array<ParcelInput>>;
+  giftMessage?: $Maybe<string>;
+  invoice?: $Maybe<Uint8Array>;
+  signature?: $Maybe<Uint8Array>;
   customerID: string;
   paymentIDs?: $Maybe<Array<string>>;
   lineIDs?: $Maybe<Array<string>>;
@@ -1146,6 +1149,7 @@ export interface OrderLinesArgs {
 /** Resolvers of `Order`'s fields. */
 export interface OrderResolvers {
   id?: $Resolver<string | number, Order>;
+  noteCount?: $Resolver<$Maybe<number>, Order>;
   summary?: $Resolver<$Maybe<string>, Order>;
   status?: $Resolver<OrderStatus, Order>;
   tier?: $Resolver<$Maybe<Tier>, Order>;
@@ -1153,6 +1157,9 @@ export interface OrderResolvers {
   notes?: $Resolver<Array<string>, Order>;
   shippingAddress?: $Resolver<$Maybe<Address>, Order>;
   parcels?: $Resolver<Array<Parcel>, Order>;
+  giftMessage?: $Resolver<$Maybe<string>, Order>;
+  invoice?: $Resolver<$Maybe<Uint8Array>, Order>;
+  signature?: $Resolver<$Maybe<Uint8Array>, Order>;
   customer?: $Resolver<Customer, Order>;
   shipment?: $Resolver<$Maybe<Shipment>, Order>;
   payments?: $Resolver<$Maybe<Array<Payment>>, Order>;
@@ -1332,6 +1339,21 @@ export type OrderWhereInput = {
   shippingAddressZipNEQ?: $Maybe<string>;
   shippingAddressZipIn?: $Maybe<Array<string>>;
   shippingAddressZipNotIn?: $Maybe<Array<string>>;
+  giftMessage?: $Maybe<string>;
+  giftMessageNEQ?: $Maybe<string>;
+  giftMessageIn?: $Maybe<Array<string>>;
+  giftMessageNotIn?: $Maybe<Array<string>>;
+  giftMessageGT?: $Maybe<string>;
+  giftMessageGTE?: $Maybe<string>;
+  giftMessageLT?: $Maybe<string>;
+  giftMessageLTE?: $Maybe<string>;
+  giftMessageContains?: $Maybe<string>;
+  giftMessageHasPrefix?: $Maybe<string>;
+  giftMessageHasSuffix?: $Maybe<string>;
+  giftMessageIsNil?: $Maybe<boolean>;
+  giftMessageNotNil?: $Maybe<boolean>;
+  giftMessageEqualFold?: $Maybe<string>;
+  giftMessageContainsFold?: $Maybe<string>;
   customerID?: $Maybe<string>;
   customerIDNEQ?: $Maybe<string>;
   customerIDIn?: $Maybe<Array<string>>;
@@ -1932,6 +1954,12 @@ export type UpdateOrderInput = {
   shippingAddress?: $Maybe<AddressInput>;
   clearShippingAddress?: $Maybe<boolean>;
   parcels?: $Maybe<Array<ParcelInput>>;
+  giftMessage?: $Maybe<string>;
+  clearGiftMessage?: $Maybe<boolean>;
+  invoice?: $Maybe<Uint8Array>;
+  clearInvoice?: $Maybe<boolean>;
+  signature?: $Maybe<Uint8Array>;
+  clearSignature?: $Maybe<boolean>;
   customerID?: $Maybe<string>;
   addPaymentIDs?: $Maybe<Array<string>>;
   removePaymentIDs?: $Maybe<Array<string>>;

@@ -70,6 +70,7 @@ export const whereInputs = {
       shippingAddressStreet: { prop: "shippingAddress.street", kind: "string", ops: "equality" },
       shippingAddressCity: { prop: "shippingAddress.city", kind: "string", ops: "equality" },
       shippingAddressZip: { prop: "shippingAddress.zip", kind: "string", ops: "equality" },
+      giftMessage: { prop: "giftMessage", kind: "string", ops: "string", nullable: true },
       customerID: { prop: "customer", kind: "id", target: "Customer", ops: "equality" },
     },
     edges: ["customer", "shipment", "payments", "lines"],
