@@ -37,6 +37,7 @@ import {
 import type { LoadedEntity, LoadedModel } from "./load_entities.ts";
 import type { Model, ModelEdge, ModelEnum, ModelField, ModelType } from "./model.ts";
 import { buildMutations } from "./mutations.ts";
+import { checkCreate } from "./unsettable.ts";
 import { addEdgeOrderField, type PendingEdgeOrder } from "./order.ts";
 import { buildWhereInputs } from "./where.ts";
 
@@ -126,11 +127,12 @@ class ModelBuilder {
     const candidates = this.#selectEntities();
     this.#nameTypes(candidates);
     const types = this.diagnostics.map(candidates, (c) => this.#type(c));
-    // Edges into an entity that failed above would dangle: stop here with what was found.
-    this.diagnostics.throwIfErrors();
     interfaceNullability(types);
+    // The checks that need every type go on with the types built, so one run reports every
+    // problem; an edge order field into a type that failed above is left to the next run.
+    const built = new Set(types.map((t) => t.name));
     this.diagnostics.forEach(
-      this.#pendingOrders,
+      this.#pendingOrders.filter((p) => built.has(p.target) && types.includes(p.type)),
       (pending) => addEdgeOrderField(types, pending, this.diagnostics),
     );
     const embeddables = this.#embeddables.all();
@@ -239,6 +241,7 @@ class ModelBuilder {
         find(annotations.entity, "Mutations"),
         this.diagnostics,
       );
+      checkCreate(type, this.diagnostics);
     }
     return type;
   }
@@ -262,7 +265,12 @@ class ModelBuilder {
     if (!query) return;
     type.queryField = query.name ?? queryFieldName(type.name);
     if (!NAME.test(type.queryField)) {
-      this.#fail(type, "", `invalid QueryField name "${type.queryField}"`);
+      // Recorded without abandoning the type: its properties' problems are found in this run too.
+      this.diagnostics.error({
+        file: type.file,
+        entity: type.meta.className,
+        message: `invalid QueryField name "${type.queryField}"`,
+      });
     }
   }
 
@@ -334,6 +342,17 @@ class ModelBuilder {
     };
     if (prop.kind === "embedded") {
       const field = this.#embeddables.field(prop, meta, skip);
+      if (!field) {
+        this.diagnostics.warn({
+          file: type.file,
+          entity: meta.className,
+          prop: prop.name,
+          message: `field left out: the embeddable ${
+            (prop.targetMeta as EntityMetadata).className
+          } has no property GraphQL can show (all hidden or skipped), and GraphQL has no empty object type; Expose() one of its properties, or Skip(SkipType) on this one`,
+        });
+        return;
+      }
       claim(field.name);
       type.fields.push(field);
     } else if (prop.kind === "scalar") {
