@@ -20,7 +20,7 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { type EdgePlan, fieldsOf, type NodePlan } from "../plan/field_collection.ts";
 import type { NodeType } from "../graph.ts";
-import { storeEdge as store } from "./loaded_edges.ts";
+import { markUnplanned, storeEdge as store } from "./loaded_edges.ts";
 import { keyText, keyValues, referencesFilter, rowsFilter } from "../keys.ts";
 import { allOf } from "../plan/all_of.ts";
 import { whereFilter } from "../plan/where_filter.ts";
@@ -54,6 +54,10 @@ export async function loadPlan(
       : edgePlan.edge.inverse
       ? await loadMany(ctx, plan.type, parents, edgePlan, scope)
       : []; // an m:n edge without an inverse property: its resolver loads it per parent
+    // An interface's rows (their classes vary) get no collected edges: their resolvers load them.
+    if (ctx.graph.types[edgePlan.edge.target].abstract) {
+      for (const child of children) markUnplanned(child, scope);
+    }
     await loadPlan(ctx, [...new Set(children)], edgePlan.node, scope);
   }));
 }

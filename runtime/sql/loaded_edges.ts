@@ -2,13 +2,17 @@
  * The hand-off between field collection and the edge resolvers: `loadPlan` (`load_plan.ts`) stores
  * what it loaded for each parent under the root field's response key ({@linkcode rootScope}) and
  * the edge's load key ({@linkcode edgeKey}, also the key field collection (`plan/field_collection.ts`) merges edge plans by);
- * `resolveEdge` (`resolve/edge_fields.ts`) looks the value up with the same two keys.
+ * `resolveEdge` (`resolve/edge_fields.ts`) looks the value up with the same two keys. A managed
+ * entity (one object per row) reached both at a level field collection planned and at one it did
+ * not (an interface's rows: a payment, and the same payment under `order { payments }`) has
+ * nothing looked up: the value stored for it was loaded for another selection. Records are new
+ * objects per level and never collide.
  *
  * @module
  */
 import type { GraphQLResolveInfo } from "graphql";
 
-/** Parent node -> `<scope>|<edge key>` -> loaded value. */
+/** Parent node -> `<scope>|<edge key>` -> loaded value (`<scope>|`: reached unplanned). */
 const LOADED = new WeakMap<object, Map<string, unknown>>();
 
 /**
@@ -45,9 +49,21 @@ export function storeEdge(parent: object, scope: string, key: string, value: unk
 }
 
 /**
+ * Marks `parent` as reached under `scope` at a level whose edges field collection did not plan
+ * (rows of an interface, whose classes' edges resolve on their own): a value stored for it at
+ * another level was loaded for another selection, so none is looked up for it.
+ */
+export function markUnplanned(parent: object, scope: string): void {
+  let map = LOADED.get(parent);
+  if (!map) LOADED.set(parent, map = new Map());
+  map.set(`${scope}|`, true);
+}
+
+/**
  * The value stored for `parent`'s edge `key` under `scope`, if any.
  *
- * @returns `{ value }` when loaded (the value may be `null`), `undefined` when not
+ * @returns `{ value }` when loaded (the value may be `null`), `undefined` when not, or when
+ *   `parent` was also reached at a level field collection did not plan
  */
 export function loadedEdge(
   parent: object,
@@ -56,5 +72,5 @@ export function loadedEdge(
 ): { value: unknown } | undefined {
   const map = LOADED.get(parent);
   const full = `${scope}|${key}`;
-  return map?.has(full) ? { value: map.get(full) } : undefined;
+  return map?.has(full) && !map.has(`${scope}|`) ? { value: map.get(full) } : undefined;
 }

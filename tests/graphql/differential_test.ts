@@ -1,6 +1,7 @@
 /**
  * Differential test of field collection: random queries over every example's generated schema
- * (blog, realworld, todo and its universal/raw id variants, library's composite and natural keys),
+ * (blog, realworld, todo and its universal/raw id variants, library's composite and natural keys;
+ * the shop's every mapping feature on request, `DIFF_EXAMPLES=shop`),
  * on random data sets, answered over
  * HTTP by the generated server and by a reference server that loads every field per parent with
  * plain MikroORM calls (tests/support/reference.ts). The JSON answers must be equal (data, and
@@ -34,6 +35,8 @@ import { User as RUser } from "../../examples/todo/variants/raw/entities/user.ts
 import * as raw from "../../examples/todo/variants/raw/generated/mod.ts";
 import { entities as libraryEntities } from "../../examples/library/entities.ts";
 import * as library from "../../examples/library/generated/mod.ts";
+import { entities as shopEntities } from "../../examples/shop/entities.ts";
+import * as shop from "../../examples/shop/generated/mod.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
 import { random, seedRandom } from "../support/random_data.ts";
 import { type GeneratedQuery, type Pools, QueryGenerator } from "../support/random_query.ts";
@@ -48,6 +51,8 @@ interface Example {
   createSchema(options?: GraphHooks): GraphQLSchema;
   universal?: boolean;
   raw?: boolean;
+  /** Run only when `DIFF_EXAMPLES` names it. */
+  optIn?: boolean;
 }
 
 const EXAMPLES: Example[] = [
@@ -57,6 +62,11 @@ const EXAMPLES: Example[] = [
   { name: "todo-universal", entities: [UCategory, UTodo], ...universal, universal: true },
   { name: "todo-raw", entities: [RCategory, RTodo, RUser], ...raw, raw: true },
   { name: "library", entities: libraryEntities, ...library },
+  // Opt-in (DIFF_EXAMPLES=shop): two known gaps still fail it. A managed entity (a customer with
+  // an embedded address is not read lean) reached at two collected levels of one root field with
+  // two selections shares one stored edge value between them (a null non-null field); a text
+  // where value on a decimal column (`balanceGT: "ba"`) reaches the database (INTERNAL).
+  { name: "shop", entities: shopEntities, ...shop, optIn: true },
 ];
 
 const SEED = Number(Deno.env.get("DIFF_SEED") ?? Math.floor(Math.random() * 2 ** 31));
@@ -65,7 +75,7 @@ const ONLY = Deno.env.get("DIFF_EXAMPLES")?.split(",");
 
 type Answer = {
   data?: unknown;
-  errors?: { path?: (string | number)[]; extensions?: { code?: string } }[];
+  errors?: { message?: string; path?: (string | number)[]; extensions?: { code?: string } }[];
 };
 
 function errorsOf(answer: Answer): string[] {
@@ -101,7 +111,7 @@ for (const dialect of dialects()) {
       let total = 0;
       let clean = 0;
       for (const [index, example] of EXAMPLES.entries()) {
-        if (ONLY && !ONLY.includes(example.name)) continue;
+        if (ONLY ? !ONLY.includes(example.name) : example.optIn) continue;
         const seed = SEED + index;
         await t.step(`${example.name} (seed ${SEED})`, async () => {
           const db = await openTestOrm(dialect, example.entities as never);
@@ -163,6 +173,13 @@ for (const dialect of dialects()) {
               query.harvest(got.data);
               total++;
               if (!got.errors) clean++;
+              else if (Deno.env.get("DIFF_ERRORS")) {
+                console.error(
+                  "DIFFERR",
+                  JSON.stringify(got.errors?.[0]?.message ?? ""),
+                  errorsOf(got),
+                );
+              }
             }
           } catch (error) {
             console.error(

@@ -193,6 +193,25 @@ for (const dialect of dialects()) {
           );
         });
 
+        await t.step("a payment reached again below its order keeps each selection", async () => {
+          // The same managed payment is a node (its `order` selected without parcels) and a row
+          // of that order's `payments` (an interface: edges not collected), whose `order`
+          // selects parcels: each path gets the order it selected.
+          const payment = await em().findOneOrFail(Payment, { order: { $ne: null } }, {
+            orderBy: { id: "asc" },
+          });
+          const data = await ok<{ node: Data }>(
+            server,
+            `query($id: ID!) { node(id: $id) { ... on Payment { order { status payments {
+              id order { id parcels { weightGrams } } } } } } }`,
+            { id: idOf(payment) },
+          );
+          const order = data.node.order as Data;
+          for (const p of order.payments as Data[]) {
+            assertEquals((p.order as Data).parcels, [], `payment ${p.id}`);
+          }
+        });
+
         await t.step("create and update an order line", async () => {
           const [order] = await orders();
           const data = await ok<{ createOrderLine: Data }>(

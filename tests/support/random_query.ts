@@ -18,6 +18,7 @@ import {
   type GraphQLInputObjectType,
   type GraphQLInputType,
   GraphQLList,
+  type GraphQLObjectType,
   type GraphQLSchema,
   isInputObjectType,
   isListType,
@@ -166,10 +167,17 @@ export class QueryGenerator {
     const scalars = Object.keys(type.fields);
     if (this.chance(0.6)) parts.push(plain("id"));
     if (this.chance(0.2)) parts.push(plain("__typename"));
-    for (const name of scalars) if (this.chance(0.4)) parts.push(plain(name));
+    for (const name of scalars) {
+      if (!this.chance(0.4)) continue;
+      // An embedded field (`address: Address`) selects every leaf of its embeddable.
+      const embedded = type.fields[name].embedded;
+      parts.push(plain(embedded ? `${name} { ${this.leaves(embedded)} }` : name));
+    }
     if (depth < 4) {
       for (const [name, edge] of Object.entries(type.edges)) {
         if (!this.chance(depth === 1 ? 0.45 : 0.3)) continue;
+        // An interface's rows get no collected edges: their resolvers load them (not bounded).
+        if (type.abstract) this.#unbound = true;
         parts.push(this.edge(type, name, depth + 1));
         if (edge.connection && this.chance(0.15)) {
           parts.push(this.edge(type, name, depth + 1, true));
@@ -199,6 +207,15 @@ export class QueryGenerator {
         out.forEach((p) => p.walk(value));
       },
     };
+  }
+
+  /** Every leaf field of the object type `name` (an embeddable), nested objects included. */
+  leaves(name: string): string {
+    const type = this.schema.getType(name) as GraphQLObjectType;
+    return Object.values(type.getFields()).map((f) => {
+      const named = getNamedType(f.type);
+      return isObjectType(named) ? `${f.name} { ${this.leaves(named.name)} }` : f.name;
+    }).join(" ");
   }
 
   edge(type: NodeType, name: string, depth: number, forceAlias = false): Part {

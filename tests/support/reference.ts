@@ -12,7 +12,13 @@
  *
  * @module
  */
-import { type Collection, type EntityManager, type EntityMetadata, wrap } from "@mikro-orm/core";
+import {
+  type Collection,
+  type EntityManager,
+  type EntityMetadata,
+  ScalarReference,
+  wrap,
+} from "@mikro-orm/core";
 import type { GraphQLSchema } from "graphql";
 import { createSchema } from "graphql-yoga";
 import {
@@ -63,6 +69,20 @@ export function referenceSchema(
       };
     }
     const fields = map[type.name] as Record<string, unknown>;
+    for (const [name, field] of Object.entries(type.fields)) {
+      // A lazy property (a `ref: true` scalar among them) is loaded per row when selected.
+      fields[name] = async (row: Row, _: unknown, ctx: Ctx) => {
+        const prop = ctx.em.getMetadata().find(type.entity)?.properties[field.prop];
+        let value = row[field.prop];
+        const unloaded = value === undefined ||
+          (ScalarReference.isScalarReference(value) && !value.isInitialized());
+        if (prop?.lazy && unloaded) {
+          await ctx.em.populate(row, [field.prop] as never[]);
+          value = row[field.prop];
+        }
+        return ScalarReference.isScalarReference(value) ? value.unwrap() ?? null : value;
+      };
+    }
     for (const [name, edge] of Object.entries(type.edges)) {
       const target = graph.types[edge.target];
       fields[name] = async (row: Row, args: Args, ctx: Ctx) => {
