@@ -34,6 +34,7 @@ import {
   optionalOnCreate,
   scalarShape,
 } from "./fields.ts";
+import { textValueKind } from "../runtime/column_values.ts";
 import type { LoadedEntity, LoadedModel } from "./load_entities.ts";
 import type { Model, ModelEdge, ModelEnum, ModelField, ModelType } from "./model.ts";
 import { buildMutations } from "./mutations.ts";
@@ -423,6 +424,7 @@ class ModelBuilder {
       generated: generated(prop) || !!(prop.primary && prop.autoincrement),
       optional: optionalOnCreate(meta, prop),
       uuid: isUuid(prop) || undefined,
+      valueText: !!textValueKind(prop) || undefined,
       key: prop.primary || undefined,
     };
   }

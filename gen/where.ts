@@ -67,7 +67,7 @@ export function buildWhereInputs(
         ? "boolean"
         : field.kind === "enum"
         ? "equality"
-        : field.kind === "string" && !field.uuid
+        : field.kind === "string" && !field.uuid && !field.valueText
         ? "string"
         : "comparison";
       fields.push({
@@ -153,7 +153,7 @@ function embeddedWhereFields(
       ? "boolean"
       : leaf.kind === "enum" || (object && leaf.kind === "string")
       ? "equality"
-      : leaf.kind === "string"
+      : leaf.kind === "string" && !leaf.valueText
       ? "string"
       : "comparison";
     return [{

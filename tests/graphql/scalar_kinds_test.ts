@@ -4,7 +4,8 @@
  * `uint8array`: GraphQL `Bytes`, base64) and a `persist: false` getter typed by its declared
  * `type` (`noteCount: Int`). Over HTTP on SQLite, PostgreSQL and MariaDB, read through every path
  * (a root connection's lean records, `node`'s managed entity, a mutation payload) and written by
- * create, update and clear, each answer checked against `em.findOne` on the same database.
+ * create, update and clear, each answer checked against `em.findOne` on the same database; where
+ * predicates on decimal and date columns compare values and refuse text that is none.
  */
 import { assertEquals, assertMatch } from "@std/assert";
 import { Buffer } from "node:buffer";
@@ -150,6 +151,31 @@ for (const dialect of dialects()) {
             /invalid value "not base64!"; Expected type Bytes/,
           );
           assertEquals((await read((await em().find(Order, {}))[0].id)).invoice ?? null, null);
+        });
+        await t.step("decimal and date columns compare as values, bad text refused", async () => {
+          const data = await ok<{ customers: { totalCount: number } }>(
+            server,
+            `{ customers(where: { balanceGTE: "0.00", birthdayIsNil: true }) { totalCount } }`,
+          );
+          assertEquals(data.customers.totalCount, await em().count(Customer, { birthday: null }));
+          for (const where of [`balanceGT: "ba"`, `birthdayLT: "soon"`]) {
+            const response = await server.query(
+              `{ customers(where: { ${where} }) { totalCount } }`,
+            );
+            assertEquals(
+              (response.errors?.[0] as { extensions?: { code?: string } })?.extensions?.code,
+              "BAD_USER_INPUT",
+              where,
+            );
+          }
+          // No text matching on them (`balanceContains` is not in the where input).
+          const text = await server.query(
+            `{ customers(where: { balanceContains: "1" }) { totalCount } }`,
+          );
+          assertEquals(
+            (text.errors?.[0] as { extensions?: { code?: string } })?.extensions?.code,
+            "GRAPHQL_VALIDATION_FAILED",
+          );
         });
       } finally {
         await server.close();

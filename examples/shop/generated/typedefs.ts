@@ -787,21 +787,6 @@ input CustomerWhereInput {
   """balance is less than or equal to the value."""
   balanceLTE: String
 
-  """balance contains the value (case-sensitive)."""
-  balanceContains: String
-
-  """balance starts with the value."""
-  balanceHasPrefix: String
-
-  """balance ends with the value."""
-  balanceHasSuffix: String
-
-  """balance is equal to the value, ignoring case."""
-  balanceEqualFold: String
-
-  """balance contains the value, ignoring case."""
-  balanceContainsFold: String
-
   """rating field predicates: equal to the value."""
   rating: Float
 
@@ -856,26 +841,11 @@ input CustomerWhereInput {
   """birthday is less than or equal to the value."""
   birthdayLTE: String
 
-  """birthday contains the value (case-sensitive)."""
-  birthdayContains: String
-
-  """birthday starts with the value."""
-  birthdayHasPrefix: String
-
-  """birthday ends with the value."""
-  birthdayHasSuffix: String
-
   """birthday is null."""
   birthdayIsNil: Boolean
 
   """birthday is not null."""
   birthdayNotNil: Boolean
-
-  """birthday is equal to the value, ignoring case."""
-  birthdayEqualFold: String
-
-  """birthday contains the value, ignoring case."""
-  birthdayContainsFold: String
 
   """wakeUpAt field predicates: equal to the value."""
   wakeUpAt: String
@@ -901,26 +871,11 @@ input CustomerWhereInput {
   """wakeUpAt is less than or equal to the value."""
   wakeUpAtLTE: String
 
-  """wakeUpAt contains the value (case-sensitive)."""
-  wakeUpAtContains: String
-
-  """wakeUpAt starts with the value."""
-  wakeUpAtHasPrefix: String
-
-  """wakeUpAt ends with the value."""
-  wakeUpAtHasSuffix: String
-
   """wakeUpAt is null."""
   wakeUpAtIsNil: Boolean
 
   """wakeUpAt is not null."""
   wakeUpAtNotNil: Boolean
-
-  """wakeUpAt is equal to the value, ignoring case."""
-  wakeUpAtEqualFold: String
-
-  """wakeUpAt contains the value, ignoring case."""
-  wakeUpAtContainsFold: String
 
   """createdAt field predicates: equal to the value."""
   createdAt: Time
@@ -1825,21 +1780,6 @@ input PaymentWhereInput {
   """amount is less than or equal to the value."""
   amountLTE: String
 
-  """amount contains the value (case-sensitive)."""
-  amountContains: String
-
-  """amount starts with the value."""
-  amountHasPrefix: String
-
-  """amount ends with the value."""
-  amountHasSuffix: String
-
-  """amount is equal to the value, ignoring case."""
-  amountEqualFold: String
-
-  """amount contains the value, ignoring case."""
-  amountContainsFold: String
-
   """paidAt field predicates: equal to the value."""
   paidAt: Time
 
@@ -2024,21 +1964,6 @@ input BookWhereInput {
 
   """price is less than or equal to the value."""
   priceLTE: String
-
-  """price contains the value (case-sensitive)."""
-  priceContains: String
-
-  """price starts with the value."""
-  priceHasPrefix: String
-
-  """price ends with the value."""
-  priceHasSuffix: String
-
-  """price is equal to the value, ignoring case."""
-  priceEqualFold: String
-
-  """price contains the value, ignoring case."""
-  priceContainsFold: String
 
   """isbn field predicates: equal to the value."""
   isbn: String
@@ -2283,21 +2208,6 @@ input ProductWhereInput {
 
   """price is less than or equal to the value."""
   priceLTE: String
-
-  """price contains the value (case-sensitive)."""
-  priceContains: String
-
-  """price starts with the value."""
-  priceHasPrefix: String
-
-  """price ends with the value."""
-  priceHasSuffix: String
-
-  """price is equal to the value, ignoring case."""
-  priceEqualFold: String
-
-  """price contains the value, ignoring case."""
-  priceContainsFold: String
 }
 
 """

@@ -178,11 +178,6 @@ export type BookWhereInput = {
   priceGTE?: $Maybe<string>;
   priceLT?: $Maybe<string>;
   priceLTE?: $Maybe<string>;
-  priceContains?: $Maybe<string>;
-  priceHasPrefix?: $Maybe<string>;
-  priceHasSuffix?: $Maybe<string>;
-  priceEqualFold?: $Maybe<string>;
-  priceContainsFold?: $Maybe<string>;
   isbn?: $Maybe<string>;
   isbnNEQ?: $Maybe<string>;
   isbnIn?: $Maybe<Array<string>>;
@@ -648,11 +643,6 @@ export type CustomerWhereInput = {
   balanceGTE?: $Maybe<string>;
   balanceLT?: $Maybe<string>;
   balanceLTE?: $Maybe<string>;
-  balanceContains?: $Maybe<string>;
-  balanceHasPrefix?: $Maybe<string>;
-  balanceHasSuffix?: $Maybe<string>;
-  balanceEqualFold?: $Maybe<string>;
-  balanceContainsFold?: $Maybe<string>;
   rating?: $Maybe<number>;
   ratingNEQ?: $Maybe<number>;
   ratingIn?: $Maybe<Array<number>>;
@@ -671,13 +661,8 @@ export type CustomerWhereInput = {
   birthdayGTE?: $Maybe<string>;
   birthdayLT?: $Maybe<string>;
   birthdayLTE?: $Maybe<string>;
-  birthdayContains?: $Maybe<string>;
-  birthdayHasPrefix?: $Maybe<string>;
-  birthdayHasSuffix?: $Maybe<string>;
   birthdayIsNil?: $Maybe<boolean>;
   birthdayNotNil?: $Maybe<boolean>;
-  birthdayEqualFold?: $Maybe<string>;
-  birthdayContainsFold?: $Maybe<string>;
   wakeUpAt?: $Maybe<string>;
   wakeUpAtNEQ?: $Maybe<string>;
   wakeUpAtIn?: $Maybe<Array<string>>;
@@ -686,13 +671,8 @@ export type CustomerWhereInput = {
   wakeUpAtGTE?: $Maybe<string>;
   wakeUpAtLT?: $Maybe<string>;
   wakeUpAtLTE?: $Maybe<string>;
-  wakeUpAtContains?: $Maybe<string>;
-  wakeUpAtHasPrefix?: $Maybe<string>;
-  wakeUpAtHasSuffix?: $Maybe<string>;
   wakeUpAtIsNil?: $Maybe<boolean>;
   wakeUpAtNotNil?: $Maybe<boolean>;
-  wakeUpAtEqualFold?: $Maybe<string>;
-  wakeUpAtContainsFold?: $Maybe<string>;
   createdAt?: $Maybe<Date>;
   createdAtNEQ?: $Maybe<Date>;
   createdAtIn?: $Maybe<Array<Date>>;
@@ -1479,11 +1459,6 @@ export type PaymentWhereInput = {
   amountGTE?: $Maybe<string>;
   amountLT?: $Maybe<string>;
   amountLTE?: $Maybe<string>;
-  amountContains?: $Maybe<string>;
-  amountHasPrefix?: $Maybe<string>;
-  amountHasSuffix?: $Maybe<string>;
-  amountEqualFold?: $Maybe<string>;
-  amountContainsFold?: $Maybe<string>;
   paidAt?: $Maybe<Date>;
   paidAtNEQ?: $Maybe<Date>;
   paidAtIn?: $Maybe<Array<Date>>;
@@ -1575,11 +1550,6 @@ export type ProductWhereInput = {
   priceGTE?: $Maybe<string>;
   priceLT?: $Maybe<string>;
   priceLTE?: $Maybe<string>;
-  priceContains?: $Maybe<string>;
-  priceHasPrefix?: $Maybe<string>;
-  priceHasSuffix?: $Maybe<string>;
-  priceEqualFold?: $Maybe<string>;
-  priceContainsFold?: $Maybe<string>;
 };
 
 /** Arguments of `Query.node`. */
