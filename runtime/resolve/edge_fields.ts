@@ -7,7 +7,12 @@
 import { type Collection, type EntityManager, type QueryOrderMap, wrap } from "@mikro-orm/core";
 import { keyFilter, keyValues, primaryKeyOf, referencesFilter, rowsFilter } from "../keys.ts";
 import type { GraphQLResolveInfo } from "graphql";
-import { collectConnection, collectNode, type EdgePlan } from "../plan/field_collection.ts";
+import {
+  collectConnection,
+  collectNode,
+  type EdgePlan,
+  type NodePlan,
+} from "../plan/field_collection.ts";
 import { loadPlan } from "../sql/load_plan.ts";
 import { paginate } from "../sql/paginate.ts";
 import { edgeKey, loadedEdge, rootScope } from "../sql/loaded_edges.ts";
@@ -44,7 +49,15 @@ export async function resolveEdge(
   // Below a path collection did not load, a value collection stored for the same entity was
   // loaded for another selection: it is not used.
   if (!within(here, fallbacks)) {
-    const loaded = loadedEdge(parent, scope, key);
+    // Loaded at several levels with several selections (one managed entity reached twice): the
+    // load whose selection covers this field's.
+    const loaded = loadedEdge(parent, scope, key, (plans) => {
+      const target = graph.types[edge.target];
+      const mine = edge.connection
+        ? collectConnection(ctx, target, info).node
+        : collectNode(ctx, target, info);
+      return plans.findIndex((plan) => covers(plan as NodePlan, mine));
+    });
     if (loaded) return loaded.value;
   }
   fallbacks.add(here);
@@ -61,10 +74,20 @@ export async function resolveEdge(
       plan.node = { ...plan.node, edges: [] };
       return loadPlan(ctx, parents, { type, props: undefined, edges: [plan] }, own);
     });
-    const batched = loadedEdge(parent, own, key);
+    const batched = loadedEdge(parent, own, key, (plans) => plans.length - 1);
     if (batched) return batched.value;
   }
   return await loadEdge(ctx, edge, parent, edgeArgs);
+}
+
+/** Whether the nodes `plan` loaded hold what `mine` selects: its columns and its edges. */
+function covers(plan: NodePlan, mine: NodePlan): boolean {
+  if (plan.type !== mine.type) return false;
+  if (plan.props && (!mine.props || [...mine.props].some((p) => !plan.props!.has(p)))) {
+    return false;
+  }
+  const keys = new Set(plan.edges.map((e) => e.key));
+  return mine.edges.every((e) => keys.has(e.key));
 }
 
 function pathKey(path: GraphQLResolveInfo["path"]): string {

@@ -86,7 +86,9 @@ async function loadUnique(
     for (const row of rows) {
       byKey.set(keyText(parentType, keyValues(parentType, (row as Row)[edge.inverse])), row);
     }
-    parents.forEach((parent, i) => store(parent, scope, plan.key, byKey.get(texts[i]) ?? null));
+    parents.forEach((parent, i) =>
+      store(parent, scope, plan.key, byKey.get(texts[i]) ?? null, plan.node)
+    );
   } else {
     // The parent's foreign key (every column of it) names the target's row.
     const refs = parents.map((p) => (p as Row)[edge.prop]);
@@ -101,7 +103,13 @@ async function loadUnique(
       for (const row of rows) byKey.set(keyText(target, keyValues(target, row)), row);
     }
     parents.forEach((parent, i) =>
-      store(parent, scope, plan.key, texts[i] === undefined ? null : byKey.get(texts[i]) ?? null)
+      store(
+        parent,
+        scope,
+        plan.key,
+        texts[i] === undefined ? null : byKey.get(texts[i]) ?? null,
+        plan.node,
+      )
     );
   }
   return [...byKey.values()];
@@ -188,13 +196,13 @@ async function loadMany(
   for (const [i, parent] of parents.entries()) {
     const rows = rowsByParent.get(keys[i]) ?? [];
     if (!edge.connection) {
-      store(parent, scope, plan.key, rows);
+      store(parent, scope, plan.key, rows, plan.node);
       children.push(...rows);
       continue;
     }
     const count = counts ? counts.get(keys[i]) ?? 0 : rows.length;
     const connection: Connection<object> = toConnection(page, rows, () => count);
-    store(parent, scope, plan.key, connection);
+    store(parent, scope, plan.key, connection, plan.node);
     children.push(...connection.edges.map((e) => e.node));
   }
   // Cursor values of SQL order terms, for the rows on the pages only (a list has no cursors).

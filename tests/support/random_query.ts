@@ -80,6 +80,11 @@ export class QueryGenerator {
     readonly pools: Pools,
     /** The dialect's SQL order terms: dates always, enums on MariaDB. */
     readonly sqlKinds: Set<string> = new Set(["time"]),
+    /**
+     * The values a text column holding values compares with (a decimal's numbers, a date's ISO
+     * dates), by type and property; `undefined` for a UUID column (UUIDs) or plain text.
+     */
+    readonly textValues: (type: NodeType, prop: string) => string[] | undefined = () => undefined,
   ) {}
 
   pick<T>(list: readonly T[]): T {
@@ -176,8 +181,9 @@ export class QueryGenerator {
     if (depth < 4) {
       for (const [name, edge] of Object.entries(type.edges)) {
         if (!this.chance(depth === 1 ? 0.45 : 0.3)) continue;
-        // An interface's rows get no collected edges: their resolvers load them (not bounded).
-        if (type.abstract) this.#unbound = true;
+        // An interface's rows get no collected edges: their resolvers load them, and those of a
+        // row also reached elsewhere (not bounded).
+        if (type.abstract || this.graph.types[edge.target].abstract) this.#unbound = true;
         parts.push(this.edge(type, name, depth + 1));
         if (edge.connection && this.chance(0.15)) {
           parts.push(this.edge(type, name, depth + 1, true));
@@ -381,8 +387,8 @@ export class QueryGenerator {
         out[name] = op === "IsNil" || op === "NotNil"
           ? true
           : desc.kind === "string" && desc.ops === "comparison"
-          // A UUID column: only UUIDs compare with it on PostgreSQL.
-          ? this.pick(UUIDS)
+          // A UUID, decimal, date or time column: only such values compare with it.
+          ? this.pick(this.textValues(type, desc.prop) ?? UUIDS)
           : this.inputValue(
             getNullableType(fieldType) as GraphQLInputType,
             desc.target ?? type.name,
