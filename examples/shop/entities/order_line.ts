@@ -12,16 +12,20 @@ import { Order } from "./order.ts";
 export class OrderLine {
   [PrimaryKeyProp]?: ["order", "lineNo"];
 
+  /** The order: the first part of the key. */
   @ManyToOne({ entity: () => Order, primary: true, ref: true })
   order!: Ref<Order>;
 
+  /** The line number within the order: the second part of the key. */
   @PrimaryKey({ type: "integer" })
   lineNo!: number;
 
+  /** The stock-keeping unit ordered. */
   @OrderField("SKU")
   @Property({ type: "string" })
   sku!: string;
 
+  /** How many (1 unless given). */
   @Property({ type: "integer" })
   quantity: Opt<number> = 1;
 }

@@ -18,10 +18,12 @@ export class Staff {
   @PrimaryKey({ type: "integer" })
   id!: number;
 
+  /** The staff member's name. */
   @OrderField("NAME")
   @Property({ type: "string" })
   name!: string;
 
+  /** The discriminator column (the `__typename`, not a field). */
   @Property({ type: "string" })
   role!: Opt<string>;
 }
@@ -30,6 +32,7 @@ export class Staff {
 @Entity()
 @QueryField()
 export class Clerk extends Staff {
+  /** The clerk's desk, if any. */
   @Property({ type: "string", nullable: true })
   desk?: string;
 }
@@ -41,6 +44,7 @@ export class Clerk extends Staff {
 @Entity()
 @QueryField()
 export class Manager extends Staff {
+  /** The manager's budget. */
   @Property({ type: "integer" })
   budget!: number;
 
@@ -52,6 +56,7 @@ export class Manager extends Staff {
 /** An owner: a manager with shares (a second level of the single-table inheritance). */
 @Entity()
 export class Owner extends Manager {
+  /** The owner's shares, in percent. */
   @Property({ type: "integer" })
   shares!: number;
 }

@@ -1483,9 +1483,17 @@ relation and a column): \`Order.lines\` is a connection paged over that key.
 type OrderLine implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The line number within the order: the second part of the key."""
   lineNo: Int!
+
+  """The stock-keeping unit ordered."""
   sku: String!
+
+  """How many (1 unless given)."""
   quantity: Int!
+
+  """The order: the first part of the key."""
   order: Order!
 }
 
@@ -2393,7 +2401,11 @@ input ShipmentWhereInput {
 type Clerk implements Node & Staff {
   """The ID of the object."""
   id: ID!
+
+  """The staff member's name."""
   name: String!
+
+  """The clerk's desk, if any."""
   desk: String
 }
 
@@ -2562,7 +2574,11 @@ A manager: a class with rows of its own and a subclass (\`Owner\`); edges and co
 type Manager implements Node & Staff {
   """The ID of the object."""
   id: ID!
+
+  """The staff member's name."""
   name: String!
+
+  """The manager's budget."""
   budget: Int!
 
   """The clerk assisting this manager."""
@@ -2736,8 +2752,14 @@ An owner: a manager with shares (a second level of the single-table inheritance)
 type Owner implements Node & Staff {
   """The ID of the object."""
   id: ID!
+
+  """The staff member's name."""
   name: String!
+
+  """The manager's budget."""
   budget: Int!
+
+  """The owner's shares, in percent."""
   shares: Int!
 
   """The clerk assisting this manager."""
@@ -2753,6 +2775,8 @@ no \`createStaff\`, which could never succeed.
 interface Staff implements Node {
   """The ID of the object."""
   id: ID!
+
+  """The staff member's name."""
   name: String!
 }
 
