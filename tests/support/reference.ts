@@ -120,7 +120,10 @@ export function referenceSchema(
         return await connection(em, target, rows as Row[], args, edge.order);
       };
     }
-    map[`${type.name}Connection`] = { totalCount: (c: Row) => c.totalCount as number };
+    // The schema keeps a type's connection only where a field returns it.
+    if (map[`${type.name}Connection`]) {
+      map[`${type.name}Connection`] = { totalCount: (c: Row) => c.totalCount as number };
+    }
   }
   map.Query = query as ResolverMap["Query"];
   delete map.Mutation;
