@@ -27,6 +27,7 @@ export {
   type AnnotationKind,
   Bind,
   CollectedFor,
+  type EntityPropertyName,
   Expose,
   IdPrefix,
   MapsTo,
@@ -73,6 +74,7 @@ export {
 export {
   defineGraph,
   type EdgeDescription,
+  type EdgeOrderTerm,
   type FieldDescription,
   type GlobalIdFormat,
   type Graph,

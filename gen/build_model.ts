@@ -17,10 +17,11 @@ import {
   SkipOrderField,
   SkipType,
 } from "../runtime/annotations.ts";
-import type { IdDescription, ScalarKind } from "../runtime/graph.ts";
+import type { EdgeOrderTerm, IdDescription, ScalarKind } from "../runtime/graph.ts";
 import { queryFieldName } from "../runtime/names.ts";
 import { DocComments } from "./doc_comments.ts";
 import { find, ModelAnnotations, skipModes } from "./read_annotations.ts";
+import { declaredOrder } from "./collection_order.ts";
 import { Diagnostics } from "./diagnostics.ts";
 import { Embeddables, flattened } from "./embeddables.ts";
 import { addEnum, enumOf } from "./enums.ts";
@@ -33,9 +34,11 @@ import {
   optionalOnCreate,
   scalarShape,
 } from "./fields.ts";
+import { textValueKind } from "../runtime/column_values.ts";
 import type { LoadedEntity, LoadedModel } from "./load_entities.ts";
 import type { Model, ModelEdge, ModelEnum, ModelField, ModelType } from "./model.ts";
 import { buildMutations } from "./mutations.ts";
+import { checkCreate } from "./unsettable.ts";
 import { addEdgeOrderField, type PendingEdgeOrder } from "./order.ts";
 import { buildWhereInputs } from "./where.ts";
 
@@ -86,6 +89,7 @@ const GRAPHQL_SCALAR: Record<ScalarKind, string> = {
   time: "Time",
   bigint: "BigInt",
   json: "JSON",
+  bytes: "Bytes",
   enum: "String",
 };
 
@@ -124,11 +128,12 @@ class ModelBuilder {
     const candidates = this.#selectEntities();
     this.#nameTypes(candidates);
     const types = this.diagnostics.map(candidates, (c) => this.#type(c));
-    // Edges into an entity that failed above would dangle: stop here with what was found.
-    this.diagnostics.throwIfErrors();
     interfaceNullability(types);
+    // The checks that need every type go on with the types built, so one run reports every
+    // problem; an edge order field into a type that failed above is left to the next run.
+    const built = new Set(types.map((t) => t.name));
     this.diagnostics.forEach(
-      this.#pendingOrders,
+      this.#pendingOrders.filter((p) => built.has(p.target) && types.includes(p.type)),
       (pending) => addEdgeOrderField(types, pending, this.diagnostics),
     );
     const embeddables = this.#embeddables.all();
@@ -217,6 +222,7 @@ class ModelBuilder {
     if (inheritanceRoot(meta)) type.abstract = true;
     const rootName = meta.root !== meta ? this.#typeOfClass.get(meta.root.className) : undefined;
     if (rootName && inheritanceRoot(meta.root)) type.implements = rootName;
+    if (!type.abstract) this.#warnSubclasses(type);
     this.#queryField(type, annotations.entity);
     const claimed = new Set(["id"]);
     this.diagnostics.forEach(
@@ -236,25 +242,61 @@ class ModelBuilder {
         find(annotations.entity, "Mutations"),
         this.diagnostics,
       );
+      checkCreate(type, this.diagnostics);
     }
     return type;
   }
 
-  /** `QueryField(name?)`: the root connection field, unless inherited from the root. */
+  /**
+   * `QueryField(name?)`: the root connection field. A decorated subclass inherits its ancestors'
+   * decorators (the same annotation objects, listed before its own): theirs list their own rows,
+   * so only a `QueryField()` of the class itself counts.
+   */
   #queryField(type: ModelType, annotations: Annotation[]): void {
-    const { meta, entity } = type;
-    const rootLoaded = this.loaded.entities.find((e) => e.className === meta.root.className);
-    // A subclass inherits its root's decorators (the same annotation objects): the root's
-    // QueryField lists every class through the interface, not this one.
+    const { entity } = type;
+    const ancestors = this.loaded.entities.filter((e) =>
+      e !== entity && typeof e.entity === "function" && typeof entity.entity === "function" &&
+      entity.entity.prototype instanceof e.entity
+    );
     const inherited = (a: Annotation) =>
-      !!rootLoaded && rootLoaded !== entity &&
-      this.#annotations.of(rootLoaded).entity.includes(a);
-    const query = find(annotations, "QueryField");
-    if (!query || inherited(query)) return;
+      ancestors.some((e) => this.#annotations.of(e).entity.includes(a));
+    const query = annotations.find((a): a is Extract<Annotation, { kind: "QueryField" }> =>
+      a.kind === "QueryField" && !inherited(a)
+    );
+    if (!query) return;
     type.queryField = query.name ?? queryFieldName(type.name);
     if (!NAME.test(type.queryField)) {
-      this.#fail(type, "", `invalid QueryField name "${type.queryField}"`);
+      // Recorded without abandoning the type: its properties' problems are found in this run too.
+      this.diagnostics.error({
+        file: type.file,
+        entity: type.meta.className,
+        message: `invalid QueryField name "${type.queryField}"`,
+      });
     }
+  }
+
+  /**
+   * A class with rows of its own and subclasses that are node types (a concrete intermediate
+   * class of an inheritance, or a root with a discriminator value): GraphQL cannot give a field
+   * typed as this object type a row of a subclass, so such a row shows as this type (its global
+   * id stays its own class's). Warned, with the way out.
+   */
+  #warnSubclasses(type: ModelType): void {
+    const { meta } = type;
+    if (meta.root.inheritanceType !== "sti" && meta.root.inheritanceType !== "tpt") return;
+    const subclasses = [...this.loaded.metadata.values()].filter((m) =>
+      m !== meta && m.root === meta.root && this.#typeOfClass.has(m.className) &&
+      typeof m.class === "function" && typeof meta.class === "function" &&
+      m.class.prototype instanceof meta.class
+    ).map((m) => m.className);
+    if (subclasses.length === 0) return;
+    this.diagnostics.warn({
+      file: type.file,
+      entity: meta.className,
+      message: `${meta.className} has rows of its own and subclasses (${
+        subclasses.join(", ")
+      }): fields and connections typed ${type.name} show their rows as ${type.name} (each row keeps the global id of its own class); an abstract class, or a root without a discriminator value, becomes an interface instead`,
+    });
   }
 
   /**
@@ -301,6 +343,17 @@ class ModelBuilder {
     };
     if (prop.kind === "embedded") {
       const field = this.#embeddables.field(prop, meta, skip);
+      if (!field) {
+        this.diagnostics.warn({
+          file: type.file,
+          entity: meta.className,
+          prop: prop.name,
+          message: `field left out: the embeddable ${
+            (prop.targetMeta as EntityMetadata).className
+          } has no property GraphQL can show (all hidden or skipped), and GraphQL has no empty object type; Expose() one of its properties, or Skip(SkipType) on this one`,
+        });
+        return;
+      }
       claim(field.name);
       type.fields.push(field);
     } else if (prop.kind === "scalar") {
@@ -362,6 +415,7 @@ class ModelBuilder {
       list: shape.list || undefined,
       computed,
       reads: computed === "getter" ? getterReads(meta, prop) : undefined,
+      ref: prop.ref || undefined,
       name: prop.name,
       graphqlType,
       nullable: !!prop.nullable || !!computed,
@@ -370,6 +424,7 @@ class ModelBuilder {
       generated: generated(prop) || !!(prop.primary && prop.autoincrement),
       optional: optionalOnCreate(meta, prop),
       uuid: isUuid(prop) || undefined,
+      valueText: !!textValueKind(prop) || undefined,
       key: prop.primary || undefined,
     };
   }
@@ -437,10 +492,15 @@ class ModelBuilder {
     if (mapsTo && find(list, "Bind")) {
       this.#fail(type, prop.name, "Bind() and MapsTo() on the same edge");
     }
+    const order = unique ? undefined : declaredOrder(prop, this.diagnostics, {
+      file: type.file,
+      entity: type.meta.className,
+      prop: prop.name,
+    });
     for (const name of mapsTo?.names ?? [prop.name]) {
       claim(name);
       type.edges.push({
-        ...edge(prop, name, target, connection, !!find(list, "Unbind"), skip),
+        ...edge(prop, name, target, connection, !!find(list, "Unbind"), skip, order),
         description: prop.comment ?? this.#propertyDoc(type.meta, prop.name),
       });
     }
@@ -531,10 +591,15 @@ function ownColumns(meta: EntityMetadata): boolean {
   return Object.values(meta.properties).some((p) => !p.primary && p.persist !== false);
 }
 
-/** The abstract root of a single-table or table-per-type inheritance. */
+/**
+ * The root of a single-table or table-per-type inheritance that has no rows of its own, a GraphQL
+ * interface: declared abstract, or a single-table root without a discriminator value (MikroORM's
+ * `BaseUser2`: `discriminatorMap` names only its subclasses).
+ */
 function inheritanceRoot(meta: EntityMetadata): boolean {
-  return !!meta.abstract && meta.root === meta &&
-    (meta.inheritanceType === "sti" || meta.inheritanceType === "tpt");
+  if (meta.root !== meta) return false;
+  if (meta.inheritanceType === "tpt") return !!meta.abstract;
+  return meta.inheritanceType === "sti" && (!!meta.abstract || meta.discriminatorValue == null);
 }
 
 /** The edge `name` of the relation property `prop` (one of its `MapsTo` names, or its own). */
@@ -545,6 +610,7 @@ function edge(
   connection: boolean,
   unbound: boolean,
   skip: number,
+  order: EdgeOrderTerm[] | undefined,
 ): ModelEdge {
   // The keys of `EdgeDescription` first, in the order the generated tables print them.
   return {
@@ -556,6 +622,7 @@ function edge(
       ? undefined
       : prop.mappedBy || prop.inversedBy || undefined,
     unbound: unbound || undefined,
+    order,
     name,
     unique: prop.kind === "m:1" || prop.kind === "1:1",
     nullable: edgeNullable(prop),

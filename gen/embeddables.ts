@@ -48,19 +48,22 @@ export class Embeddables {
     readonly docs: EmbeddableDocs,
   ) {}
 
-  /** Every embeddable type built so far, in the order first reached. */
+  /** Every embeddable type built so far that has fields, in the order first reached. */
   all(): ModelEmbeddable[] {
-    return [...this.#types.values()];
+    return [...this.#types.values()].filter((t) => t.fields.length > 0);
   }
 
   /**
-   * The field of an embedded property (`address: Address`, `parcels: [Parcel!]`).
+   * The field of an embedded property (`address: Address`, `parcels: [Parcel!]`), or `undefined`
+   * when its embeddable has no field to show (every property hidden or skipped): GraphQL has no
+   * empty object type.
    *
    * @param owner the metadata of the entity or embeddable holding the property
    * @param skip the `Skip` modes annotated on the property
    */
-  field(prop: EntityProperty, owner: EntityMetadata, skip: number): ModelField {
+  field(prop: EntityProperty, owner: EntityMetadata, skip: number): ModelField | undefined {
     const type = this.type(prop.targetMeta as EntityMetadata);
+    if (type.fields.length === 0) return undefined;
     // The keys of `FieldDescription` first, in the order the generated tables print them.
     return {
       prop: prop.name,
@@ -94,7 +97,9 @@ export class Embeddables {
     this.#types.set(meta.className, type);
     for (const prop of Object.values(meta.properties)) {
       const list = annotations.fields[prop.name] ?? [];
-      if (flattened(prop) || prop.hidden || prop.persist === false) continue;
+      if (flattened(prop) || (prop.hidden && !find(list, "Expose")) || prop.persist === false) {
+        continue;
+      }
       if (skipModes(list) & SkipType) continue;
       const field = prop.kind === "embedded"
         ? this.field(prop, meta, skipModes(list))

@@ -39,11 +39,17 @@ export function enumOf(
     ? loaded.members.map(([member, value]) => ({ name: sanitize(member), value }))
     : itemsOf(prop).map((value) => ({ name: sanitize(String(value)).toUpperCase(), value }));
   const names = new Set(values.map((v) => v.name));
-  if (names.size !== values.length || values.length === 0) {
+  if (values.length === 0) {
+    // A `const enum` is erased by the compiler: `items: () => Tier` names nothing at run time.
+    fail(
+      "enum without values: its items are empty at run time (a `const enum`, erased by TypeScript, or an empty list); use a regular `enum` or an object of values, or list the values in `items`",
+    );
+  }
+  if (names.size !== values.length) {
     fail(
       `enum values ${
         JSON.stringify(values.map((v) => v.value))
-      } do not map to distinct GraphQL enum values`,
+      } do not map to distinct GraphQL enum values; rename the members so that each gives its own name, or Skip(SkipEnumField) to expose the property as a String`,
     );
   }
   return { name, values };

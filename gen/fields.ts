@@ -16,14 +16,63 @@ export interface ScalarShape {
   list: boolean;
 }
 
+/** MikroORM type names -> the runtime type they map to, for a property whose `runtimeType` is a class. */
+const RUNTIME_OF_TYPE: Record<string, string> = {
+  integer: "number",
+  int: "number",
+  smallint: "number",
+  tinyint: "number",
+  mediumint: "number",
+  number: "number",
+  float: "number",
+  double: "number",
+  real: "number",
+  bigint: "bigint",
+  string: "string",
+  text: "string",
+  varchar: "string",
+  character: "string",
+  uuid: "string",
+  decimal: "string",
+  numeric: "string",
+  date: "string",
+  time: "string",
+  interval: "string",
+  enum: "string",
+  boolean: "boolean",
+  bool: "boolean",
+  datetime: "Date",
+  timestamp: "Date",
+  blob: "Buffer",
+  uint8array: "Uint8Array",
+  json: "object",
+  jsonb: "object",
+};
+
 /**
- * The scalar kind of a property, or `undefined` for properties GraphQL cannot carry (blobs).
+ * The runtime type of a property: MikroORM's `runtimeType`, or, when that names no primitive
+ * (reflect-metadata gives the class of a `Ref<string>` property, `Reference`, and `Object` for an
+ * intersection such as `number & Opt`), the one of its declared `type`.
+ */
+function runtimeOf(prop: EntityProperty): string | undefined {
+  const runtime = prop.runtimeType as string | undefined;
+  if (runtime && (/^[a-z]/.test(runtime) || runtime in PRIMITIVE_CLASSES)) return runtime;
+  const declared = typeof prop.type === "string" ? RUNTIME_OF_TYPE[prop.type.toLowerCase()] : "";
+  return declared || runtime;
+}
+
+/** Runtime types named by a class that are values, not objects. */
+const PRIMITIVE_CLASSES: Record<string, true> = { Date: true, Buffer: true, Uint8Array: true };
+
+/**
+ * The scalar kind of a property: binary columns (`blob`, `uint8array`) are `bytes` (GraphQL
+ * `Bytes`, base64); `undefined` for properties GraphQL cannot carry.
  */
 export function scalarShape(prop: EntityProperty): ScalarShape | undefined {
   if (prop.enum) return { kind: "enum", list: false };
   if (prop.array && prop.items) return { kind: "enum", list: true };
   const column = (prop.columnTypes?.[0] ?? "").toLowerCase();
-  switch (prop.runtimeType) {
+  switch (runtimeOf(prop)) {
     case "number":
       return {
         kind: /int|serial/.test(column) && !/interval|point/.test(column) ? "int" : "float",
@@ -41,7 +90,7 @@ export function scalarShape(prop: EntityProperty): ScalarShape | undefined {
       return { kind: "time", list: false };
     case "Buffer":
     case "Uint8Array":
-      return undefined;
+      return { kind: "bytes", list: false };
     default:
       return { kind: "json", list: false };
   }

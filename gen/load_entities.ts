@@ -22,9 +22,9 @@ import {
 } from "@mikro-orm/sql";
 import { expandGlob } from "@std/fs/expand-glob";
 import { walk } from "@std/fs/walk";
-import { isGlob, relative, resolve, toFileUrl } from "@std/path";
+import { fromFileUrl, isGlob, relative, resolve, toFileUrl } from "@std/path";
 import type { OrmDiscoveryOptions } from "./config.ts";
-import { Diagnostics } from "./diagnostics.ts";
+import { type DiagnosticInput, Diagnostics } from "./diagnostics.ts";
 import { GenerateError } from "./generate_error.ts";
 
 /** An entity found in an entity module. */
@@ -108,15 +108,17 @@ export async function loadModel(
   const entities: LoadedEntity[] = [];
   const seen = new Set<unknown>();
   const exported = new Map<object, string>();
+  // One import failure is reported once, at the place Deno names, however many modules import it.
+  const failures = new Set<string>();
   for (const file of files) {
     let exports: Record<string, unknown>;
     try {
       exports = await import(toFileUrl(file).href);
     } catch (error) {
-      diagnostics.error({
-        file: relative(Deno.cwd(), file),
-        message: `cannot import: ${(error as Error).message}`,
-      });
+      const failure = importFailure(error, file);
+      const key = `${failure.file}: ${failure.message}`;
+      if (!failures.has(key)) diagnostics.error(failure);
+      failures.add(key);
       continue;
     }
     for (const [exportName, value] of Object.entries(exports)) {
@@ -124,6 +126,7 @@ export async function loadModel(
     }
     collect(Object.entries(exports), file, entities, seen);
   }
+  await definingFiles(entities, files);
   collect(
     refs.map((r) => [(r as { name?: string }).name ?? "", r]),
     source.ormFile ?? "(orm options)",
@@ -141,6 +144,50 @@ export async function loadModel(
   }
   const enums = enumsOf(entities, exported);
   return { entities, metadata: discover(entities, source.orm), enums };
+}
+
+const ANSI = /\x1b\[[0-9;]*m/g;
+const LOCATION = /(file:\/\/\/[^\s)]+?):(\d+):(\d+)/;
+
+/**
+ * The diagnostic of a module that failed to import (a syntax error, a missing import, an error
+ * thrown while it initialises): the first line of the error, without colour codes, at the file,
+ * line and column Deno names (in the message, else the error's first stack frame in a file), else
+ * at the module imported.
+ */
+function importFailure(error: unknown, file: string): DiagnosticInput {
+  const text = String((error as Error)?.message ?? error).replace(ANSI, "");
+  const stack = String((error as Error)?.stack ?? "").replace(ANSI, "");
+  const found = LOCATION.exec(text) ?? LOCATION.exec(stack);
+  const at = found
+    ? `${relative(Deno.cwd(), fromFileUrl(found[1]))}:${found[2]}:${found[3]}`
+    : relative(Deno.cwd(), file);
+  const message = text.split("\n")[0].trim();
+  return { file: at, message: `cannot import: ${message}` };
+}
+
+/**
+ * Gives each entity the module that declares it (`export class Sandwich`, `export const Sandwich
+ * =`) rather than the first that exports it (a barrel `index.ts` sorts before `sandwich.ts`), so
+ * diagnostics name the file to edit.
+ */
+async function definingFiles(entities: LoadedEntity[], files: string[]): Promise<void> {
+  const sources = new Map<string, string>();
+  const source = async (file: string) => {
+    if (!sources.has(file)) sources.set(file, await Deno.readTextFile(file).catch(() => ""));
+    return sources.get(file)!;
+  };
+  for (const loaded of entities) {
+    const name = loaded.exportName.replace(/\$/g, "\\$");
+    const declares = new RegExp(`\\b(?:class|const|let|var|function)\\s+${name}\\b`);
+    if (declares.test(await source(loaded.file))) continue;
+    for (const file of files) {
+      if (file !== loaded.file && declares.test(await source(file))) {
+        loaded.file = file;
+        break;
+      }
+    }
+  }
 }
 
 /** The entity modules of `paths` (directories, globs or files), sorted. */

@@ -42,6 +42,11 @@ export interface ModelField extends FieldDescription {
   optional: boolean;
   /** A UUID column: compared as a value, not matched as text. */
   uuid?: boolean;
+  /**
+   * A `String` holding a decimal, a date or a time of day: compared as a value (comparison
+   * operators), never matched as text (no `Contains`, `HasPrefix`, ...).
+   */
+  valueText?: boolean;
   /** A column of the primary key (a natural key): set by create inputs only, never updated. */
   key?: boolean;
   /** An embedded property stored as one JSON column (MikroORM `object: true`). */

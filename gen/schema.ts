@@ -433,4 +433,5 @@ const SCALAR_DESCRIPTIONS: Record<string, string> = {
   Time: "An RFC 3339 date-time string, e.g. 2026-01-02T03:04:05.678Z.",
   BigInt: "A 64-bit integer, as a decimal string.",
   JSON: "Any JSON value.",
+  Bytes: "Binary data, as a base64 string (RFC 4648, padded).",
 };

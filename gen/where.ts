@@ -59,12 +59,15 @@ export function buildWhereInputs(
         fields.push(...embeddedWhereFields(field, !!field.object, embeddables));
         continue;
       }
-      if (field.kind === "json" || field.list || field.computed || skipped(field)) continue;
+      if (
+        field.kind === "json" || field.kind === "bytes" || field.list || field.computed ||
+        skipped(field)
+      ) continue;
       const ops: WhereOpFamily = field.kind === "boolean"
         ? "boolean"
         : field.kind === "enum"
         ? "equality"
-        : field.kind === "string" && !field.uuid
+        : field.kind === "string" && !field.uuid && !field.valueText
         ? "string"
         : "comparison";
       fields.push({
@@ -142,7 +145,7 @@ function embeddedWhereFields(
         ? []
         : embeddedWhereFields(leaf, object, embeddables, leafPath, leafName, leafNullable);
     }
-    if (leaf.kind === "json" || leaf.list || leaf.computed) return [];
+    if (leaf.kind === "json" || leaf.kind === "bytes" || leaf.list || leaf.computed) return [];
     // In a JSON column, only text compares alike on every database (PostgreSQL's ->> is text, a
     // missing key and a JSON null differ on MariaDB): strings and enums by equality.
     if (object && leaf.kind !== "string" && leaf.kind !== "enum") return [];
@@ -150,7 +153,7 @@ function embeddedWhereFields(
       ? "boolean"
       : leaf.kind === "enum" || (object && leaf.kind === "string")
       ? "equality"
-      : leaf.kind === "string"
+      : leaf.kind === "string" && !leaf.valueText
       ? "string"
       : "comparison";
     return [{

@@ -1,7 +1,8 @@
 /**
  * Step 4c: write the generated files into the output directory without leaving it half-written:
- * everything is rendered and formatted in a staging directory beside it first, then renamed in.
- * In check mode the staged files are compared with the output directory's instead.
+ * everything is rendered and formatted in a staging directory beside it first, then the files
+ * whose content changed are renamed in (an unchanged file keeps its modification time). In check
+ * mode the staged files are compared with the output directory's instead.
  *
  * @module
  */
@@ -56,6 +57,9 @@ export async function writeFiles(
     }
     await ensureDir(out);
     for (const name of files.keys()) {
+      // A file whose content is unchanged is left alone: file watchers do not wake up.
+      const current = await Deno.readTextFile(join(out, name)).catch(() => undefined);
+      if (current === await Deno.readTextFile(join(staging, name))) continue;
       await Deno.rename(join(staging, name), join(out, name));
     }
     return [];

@@ -326,16 +326,25 @@ export function annotate<E extends object>(
   entity: E,
   annotations: {
     entity?: AnnotationDecorator[];
-    fields?: Record<string, AnnotationDecorator[]>;
+    fields?: Partial<Record<EntityPropertyName<E>, AnnotationDecorator[]>>;
   },
 ): E {
   const store = ownStore(entity as Record<PropertyKey, unknown>);
   store.entity.push(...(annotations.entity ?? []).map((a) => a.annotation));
   for (const [field, list] of Object.entries(annotations.fields ?? {})) {
-    (store.fields[field] ??= []).push(...list.map((a) => a.annotation));
+    (store.fields[field] ??= []).push(...(list as AnnotationDecorator[]).map((a) => a.annotation));
   }
   return entity;
 }
+
+/**
+ * The property names of an entity given as `annotate` takes it: a `defineEntity` result or an
+ * `EntitySchema` (its entity type's keys), a class (its instances' keys), else any string.
+ */
+export type EntityPropertyName<E> = E extends EntitySchema<infer T, infer _B>
+  ? Extract<keyof T, string>
+  : E extends abstract new (...args: never[]) => infer T ? Extract<keyof T, string>
+  : string;
 
 /** The annotations of an entity (decorated class, `EntitySchema`, or `defineEntity` result). */
 export function annotationsOf(entity: object): EntityAnnotations {

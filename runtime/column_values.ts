@@ -52,6 +52,26 @@ export function nulCharacterError(value: string, path: string): GraphQLError | u
 }
 
 /**
+ * The kind of value a text column holds that compares as a value, not as text: a `decimal`
+ * (`p.decimal()`, MikroORM's string), a `date` or a `time` of day; `undefined` for others.
+ */
+export function textValueKind(prop: EntityProperty): "decimal" | "date" | "time" | undefined {
+  const type = String(prop.type).toLowerCase();
+  const column = (prop.columnTypes?.[0] ?? "").toLowerCase();
+  if (type === "decimal" || /^(decimal|numeric)\b/.test(column)) return "decimal";
+  if (type === "date" || column === "date") return "date";
+  if (type === "time" || /^time\b(?!stamp)/.test(column)) return "time";
+  return undefined;
+}
+
+/** The text each {@linkcode textValueKind} accepts. */
+export const TEXT_VALUE: Record<"decimal" | "date" | "time", RegExp> = {
+  decimal: /^[+-]?(\d+(\.\d*)?|\.\d+)$/,
+  date: /^\d{4}-\d\d-\d\d$/,
+  time: /^\d\d:\d\d(:\d\d(\.\d+)?)?$/,
+};
+
+/**
  * Checks `value`, about to be written to `prop` of an entity of `em`.
  *
  * @param path the input path for the message (`input.title`)

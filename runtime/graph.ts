@@ -22,6 +22,7 @@ export type ScalarKind =
   | "time"
   | "bigint"
   | "json"
+  | "bytes"
   | "enum";
 
 /** The primary key of a node type: the entity property and its kind. */
@@ -77,6 +78,8 @@ export interface FieldDescription {
   computed?: "getter" | "formula";
   /** For `computed: "getter"`: the stored properties field collection selects for it. */
   reads?: string[];
+  /** A scalar reference (MikroORM `ref: true`): a managed entity holds the value in a `Ref`. */
+  ref?: boolean;
 }
 
 /** An edge (relation) of a node type. */
@@ -98,6 +101,23 @@ export interface EdgeDescription {
   inverse?: string;
   /** `true` when field collection skips the edge (`Unbind()`): its resolver loads it. */
   unbound?: boolean;
+  /**
+   * The collection's declared order (MikroORM `orderBy` on a `1:m` or `m:n` property): the order
+   * of the list edge, and of the connection when no `orderBy` is given; the key follows, ascending.
+   */
+  order?: EdgeOrderTerm[];
+}
+
+/** One term of a collection's declared order: a scalar property of the edge's target. */
+export interface EdgeOrderTerm {
+  /** The target's property. */
+  prop: string;
+  /** Its scalar kind (how cursor values are encoded and compared). */
+  kind: ScalarKind;
+  /** The declared direction. */
+  direction: "ASC" | "DESC";
+  /** The value can be null: nulls sort as the smallest value, as in every order. */
+  nullable?: boolean;
 }
 
 /** One value of a `<T>OrderField` enum. */

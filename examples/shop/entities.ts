@@ -6,16 +6,19 @@
  */
 import { Customer } from "./entities/customer.ts";
 import { Order } from "./entities/order.ts";
+import { OrderLine } from "./entities/order_line.ts";
 import { Author } from "./entities/author.ts";
 import { Contribution } from "./entities/contribution.ts";
 import { CardPayment, Payment, TransferPayment } from "./entities/payment.ts";
 import { Book, Gadget, Product } from "./entities/product.ts";
 import { Shipment } from "./entities/shipment.ts";
+import { Clerk, Manager, Owner, Staff } from "./entities/staff.ts";
 
 /** The shop's entities. */
 export const entities = [
   Customer,
   Order,
+  OrderLine,
   Shipment,
   Payment,
   CardPayment,
@@ -25,4 +28,8 @@ export const entities = [
   Gadget,
   Author,
   Contribution,
+  Staff,
+  Clerk,
+  Manager,
+  Owner,
 ];

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { Buffer } from "node:buffer";
 import type { EntityManager } from "@mikro-orm/core";
 import { Customer } from "./entities/customer.ts";
 import { Interest, OrderStatus, Priority, Tier } from "./entities/enums.ts";
@@ -13,6 +14,8 @@ import { Contribution, ContributorRole } from "./entities/contribution.ts";
 import { CardPayment, TransferPayment } from "./entities/payment.ts";
 import { Book, Gadget } from "./entities/product.ts";
 import { Shipment } from "./entities/shipment.ts";
+import { OrderLine } from "./entities/order_line.ts";
+import { Clerk, Manager, Owner } from "./entities/staff.ts";
 
 /**
  * Inserts deterministic data: `ada` (gold, high priority, 2 orders), `bob` (referred by ada,
@@ -91,6 +94,15 @@ export async function seed(em: EntityManager): Promise<number> {
   em.create(Contribution, { book: dune, author: brian, role: ContributorRole.Editor, position: 2 });
   em.create(Contribution, { book: emma, author: jane, role: ContributorRole.Author, position: 1 });
   em.create(Gadget, { name: "Lamp", price: "25.00", warrantyMonths: 24 });
+  orders[0].invoice = Buffer.from("%PDF-1.7");
+  // Order lines (keyed by order and line number), largest quantity first in `Order.lines`.
+  em.create(OrderLine, { order: orders[0], lineNo: 1, sku: "dune", quantity: 1 });
+  em.create(OrderLine, { order: orders[0], lineNo: 2, sku: "emma", quantity: 3 });
+  em.create(OrderLine, { order: orders[1], lineNo: 1, sku: "lamp", quantity: 2 });
+  // Staff: a single-table inheritance whose root has no rows of its own.
+  const clerk = em.create(Clerk, { name: "Dee", desk: "front" });
+  em.create(Manager, { name: "Eli", budget: 500, assistant: clerk });
+  em.create(Owner, { name: "Fay", budget: 900, shares: 60 });
   await em.flush();
-  return 3 + orders.length + 1 + 3 + 3 + 3 + 3;
+  return 3 + orders.length + 1 + 3 + 3 + 3 + 3 + 3 + 3;
 }

@@ -23,6 +23,7 @@ const FIELD_OWN: OwnKeys<ModelField, FieldDescription> = {
   generated: true,
   optional: true,
   uuid: true,
+  valueText: true,
   key: true,
   object: true,
 };

@@ -40,6 +40,7 @@ const SCALARS: Record<string, { input: string; output: string }> = {
   BigInt: { input: "string", output: "bigint | number | string" },
   Cursor: { input: "string", output: "string" },
   JSON: { input: "unknown", output: "unknown" },
+  Bytes: { input: "Uint8Array", output: "Uint8Array" },
 };
 
 /**

@@ -149,6 +149,7 @@ function fromJson(
     case "enum":
       return typeof raw === "string" || typeof raw === "number" ? raw : INVALID;
     case "json":
+    case "bytes":
       return INVALID;
     default:
       return typeof raw === "string" ? raw : INVALID;

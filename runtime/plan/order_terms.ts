@@ -45,7 +45,7 @@ import {
 } from "@mikro-orm/core";
 import { dialectOf, exactValue, quoteIdentifiers } from "../dialect.ts";
 import { ErrorCode, gqlError } from "../error_codes.ts";
-import type { NodeType, ScalarKind } from "../graph.ts";
+import type { EdgeOrderTerm, NodeType, ScalarKind } from "../graph.ts";
 import { keyParts } from "../keys.ts";
 import { visibleKeys } from "../sql/orm_filters.ts";
 import { checkFieldReadable } from "../policy_binding.ts";
@@ -261,6 +261,8 @@ export function orderTerms(
  *
  * @param em the request's EntityManager: needed for edge order terms; with it, date terms keep
  *   the database's precision in cursors; without it they are compared as JavaScript dates
+ * @param declared the edge's declared order (`EdgeDescription.order`), used when `orderBy` is
+ *   absent or empty
  * @throws GraphQLError `BAD_USER_INPUT` (see {@linkcode orderTerms})
  * @throws Error when an edge order term is planned without an EntityManager
  */
@@ -268,10 +270,24 @@ export function pageOrder(
   type: NodeType,
   orderBy: OrderInput | OrderInput[] | null | undefined,
   em?: EntityManager,
+  declared?: readonly EdgeOrderTerm[],
 ): OrderTerm[] {
-  const terms = orderTerms(type, orderBy).map((term, i) => {
+  // Without `orderBy`, an edge's declared order (MikroORM `orderBy` on the collection), the key
+  // ascending after it as after a list; the model's own order, so no read rule is checked on it.
+  const byDeclared = !!declared?.length && (orderBy == null || [orderBy].flat().length === 0);
+  const resolved = byDeclared
+    ? declared.map((t): OrderTerm => ({
+      path: t.prop,
+      kind: t.kind,
+      direction: t.direction,
+      nullable: t.nullable,
+    }))
+    : orderTerms(type, orderBy);
+  const terms = resolved.map((term, i) => {
     if (em) {
-      checkOrderReadable(em, type, term, Array.isArray(orderBy) ? `orderBy[${i}]` : "orderBy");
+      if (!byDeclared) {
+        checkOrderReadable(em, type, term, Array.isArray(orderBy) ? `orderBy[${i}]` : "orderBy");
+      }
       return { ...term, sql: termSql(em, type, term) };
     }
     if (term.count || term.field) {
@@ -279,7 +295,9 @@ export function pageOrder(
     }
     return term;
   });
-  const idDirection = Array.isArray(orderBy) ? "ASC" : terms.at(-1)?.direction ?? "ASC";
+  const idDirection = Array.isArray(orderBy) || byDeclared
+    ? "ASC"
+    : terms.at(-1)?.direction ?? "ASC";
   const tiebreaker = keyParts(type).map((part): OrderTerm => ({
     path: part.prop,
     kind: part.kind,

@@ -12,7 +12,7 @@
  */
 import type { EntityManager, FilterQuery, QueryOrderMap } from "@mikro-orm/core";
 import { type CursorShape, decodeCursor } from "./cursor.ts";
-import type { NodeType } from "../graph.ts";
+import type { EdgeOrderTerm, NodeType } from "../graph.ts";
 import { keyParts } from "../keys.ts";
 import {
   type ConnectionPlan,
@@ -53,6 +53,7 @@ export interface PagePlan extends ConnectionPlan {
  * @param em the request's EntityManager: needed for edge order terms; with it, date terms keep
  *   the database's precision in cursors (their values are then read by `fillOrderValues`);
  *   without it they are compared as JavaScript dates
+ * @param declared an edge's declared order, used without `orderBy` (`EdgeDescription.order`)
  * @throws GraphQLError `INVALID_PAGINATION`, `INVALID_CURSOR` or `BAD_USER_INPUT`
  * @throws Error when an edge order term is planned without an EntityManager
  */
@@ -61,9 +62,10 @@ export function planPage(
   args: PaginationArgs,
   limits?: PaginationLimits,
   em?: EntityManager,
+  declared?: readonly EdgeOrderTerm[],
 ): PagePlan {
   validatePagination(args, limits);
-  const order = pageOrder(type, args.orderBy, em);
+  const order = pageOrder(type, args.orderBy, em, declared);
   const parts = keyParts(type);
   const terms = order.slice(0, -parts.length);
   const shape: CursorShape = {

@@ -4,17 +4,15 @@
  *
  * @module
  */
-import { type Collection, wrap } from "@mikro-orm/core";
-import {
-  keyFilter,
-  keyParts,
-  keyValues,
-  primaryKeyOf,
-  referencesFilter,
-  rowsFilter,
-} from "../keys.ts";
+import { type Collection, type EntityManager, type QueryOrderMap, wrap } from "@mikro-orm/core";
+import { keyFilter, keyValues, primaryKeyOf, referencesFilter, rowsFilter } from "../keys.ts";
 import type { GraphQLResolveInfo } from "graphql";
-import { collectConnection, collectNode, type EdgePlan } from "../plan/field_collection.ts";
+import {
+  collectConnection,
+  collectNode,
+  type EdgePlan,
+  type NodePlan,
+} from "../plan/field_collection.ts";
 import { loadPlan } from "../sql/load_plan.ts";
 import { paginate } from "../sql/paginate.ts";
 import { edgeKey, loadedEdge, rootScope } from "../sql/loaded_edges.ts";
@@ -25,6 +23,7 @@ import { whereFilter, whereTargets } from "../plan/where_filter.ts";
 import { orderTargets } from "../plan/order_terms.ts";
 import type { Connection, PaginationArgs } from "../plan/connection.ts";
 import type { PageQuery } from "../plan/page_plan.ts";
+import { orderByOf, pageOrder } from "../plan/order_terms.ts";
 import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "../sql/row_limit.ts";
 import { prepareReadFilters } from "../sql/orm_filters.ts";
 
@@ -51,7 +50,15 @@ export async function resolveEdge(
   // Below a path collection did not load, a value collection stored for the same entity was
   // loaded for another selection: it is not used.
   if (!within(here, fallbacks)) {
-    const loaded = loadedEdge(parent, scope, key);
+    // Loaded at several levels with several selections (one managed entity reached twice): the
+    // load whose selection covers this field's.
+    const loaded = loadedEdge(parent, scope, key, (plans) => {
+      const target = graph.types[edge.target];
+      const mine = edge.connection
+        ? collectConnection(ctx, target, info).node
+        : collectNode(ctx, target, info);
+      return plans.findIndex((plan) => covers(plan as NodePlan, mine));
+    });
     if (loaded) return loaded.value;
   }
   fallbacks.add(here);
@@ -68,10 +75,20 @@ export async function resolveEdge(
       plan.node = { ...plan.node, edges: [] };
       return loadPlan(ctx, parents, { type, props: undefined, edges: [plan] }, own);
     });
-    const batched = loadedEdge(parent, own, key);
+    const batched = loadedEdge(parent, own, key, (plans) => plans.length - 1);
     if (batched) return batched.value;
   }
   return await loadEdge(ctx, edge, parent, edgeArgs);
+}
+
+/** Whether the nodes `plan` loaded hold what `mine` selects: its columns and its edges. */
+function covers(plan: NodePlan, mine: NodePlan): boolean {
+  if (plan.type !== mine.type) return false;
+  if (plan.props && (!mine.props || [...mine.props].some((p) => !plan.props!.has(p)))) {
+    return false;
+  }
+  const keys = new Set(plan.edges.map((e) => e.key));
+  return mine.edges.every((e) => keys.has(e.key));
 }
 
 function pathKey(path: GraphQLResolveInfo["path"]): string {
@@ -153,7 +170,7 @@ async function loadEdge(
   if (!edge.connection) {
     return await readList(ctx, (limit) =>
       collection.matching({
-        orderBy: keyOrder(target) as never,
+        orderBy: listOrder(em, target, edge) as never,
         limit,
         store: false,
         ...read,
@@ -184,6 +201,7 @@ async function loadEdge(
       }),
     limits,
     em,
+    edge.order,
   );
 }
 
@@ -222,7 +240,7 @@ async function loadRecordEdge(
   if (!edge.connection) {
     return await readList(ctx, (limit) =>
       em.find(target.entity, owner, {
-        orderBy: keyOrder(target) as never,
+        orderBy: listOrder(em, target, edge) as never,
         limit,
         ...read,
       }));
@@ -250,6 +268,7 @@ async function loadRecordEdge(
     () => em.count(target.entity, { $and: [owner, filter] } as never, read),
     limits,
     em,
+    edge.order,
   );
 }
 
@@ -280,7 +299,14 @@ function readPage<T>(
   );
 }
 
-/** The order of a list edge: by every part of the target's key, ascending. */
-function keyOrder(target: NodeType): Record<string, "asc">[] {
-  return keyParts(target).map((part) => ({ [part.prop]: "asc" }));
+/**
+ * The order of a list edge: the collection's declared order (`EdgeDescription.order`), then every
+ * part of the target's key, ascending.
+ */
+function listOrder(
+  em: EntityManager,
+  target: NodeType,
+  edge: EdgeDescription,
+): QueryOrderMap<object>[] {
+  return orderByOf(pageOrder(target, null, em, edge.order), false);
 }

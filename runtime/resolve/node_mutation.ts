@@ -23,6 +23,7 @@ import {
   type EntityManager,
   ForeignKeyConstraintViolationException,
   LockMode,
+  ScalarReference,
   UniqueConstraintViolationException,
   wrap,
 } from "@mikro-orm/core";
@@ -405,7 +406,16 @@ async function apply(
       return;
     }
     const embedded = prop?.kind === "embedded";
-    if (embedded && field.op === "set") {
+    if (prop?.kind === "scalar" && prop.ref) {
+      // A scalar reference (`ref: true`) holds its value in a `Ref`: set it, or bind a new one.
+      const set = field.op === "clear" ? null : value;
+      if (ScalarReference.isScalarReference(current)) current.set(set);
+      else {
+        const ref = new ScalarReference(set, true);
+        ref.bind(entity, field.prop);
+        entity[field.prop] = ref;
+      }
+    } else if (embedded && field.op === "set") {
       // An embeddable input replaces the whole value, as instances of the embeddable classes.
       wrap(entity).assign({ [field.prop]: value }, { em, mergeEmbeddedProperties: false });
     } else {

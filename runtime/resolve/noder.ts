@@ -112,7 +112,19 @@ export async function noders(
   ids: readonly string[],
   fields: NodeFields = () => undefined,
 ): Promise<(object | Error)[]> {
-  const decoded = ids.map((id) => decodeGlobalId(graph, id));
+  return await findNodes(em, ids, ids.map((id) => decodeGlobalId(graph, id)), fields);
+}
+
+/**
+ * The rows of the global ids `ids` already decoded as `decoded` ({@linkcode noders} without the
+ * decoding): one query per node type, a `NOT_FOUND` error in the slot of an id naming no row.
+ */
+export async function findNodes(
+  em: EntityManager,
+  ids: readonly string[],
+  decoded: readonly (GlobalId | undefined)[],
+  fields: NodeFields = () => undefined,
+): Promise<(object | Error)[]> {
   const byType = new Map<NodeType, Set<string | number>>();
   for (const d of decoded) {
     if (d) byType.set(d.type, (byType.get(d.type) ?? new Set()).add(d.pk));

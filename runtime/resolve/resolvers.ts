@@ -7,9 +7,10 @@
  * @module
  */
 import type { GraphQLFieldResolver, GraphQLScalarType } from "graphql";
+import { EntitySchema, ScalarReference } from "@mikro-orm/core";
 import type { CollectLimits } from "../plan/field_collection.ts";
 import { resolveEdge } from "./edge_fields.ts";
-import { type Graph, type GraphHooks, nodeTypeOf, withHooks } from "../graph.ts";
+import { type Graph, type GraphHooks, type NodeType, nodeTypeOf, withHooks } from "../graph.ts";
 import { mutationResolvers } from "./node_mutation.ts";
 import { connectionName } from "../names.ts";
 import { globalIdOf } from "../plan/global_id.ts";
@@ -17,7 +18,7 @@ import { primaryKeyOf } from "../keys.ts";
 import type { Connection, PaginationArgs } from "../plan/connection.ts";
 import { type RequestContext, requestContext } from "../request_context.ts";
 import { resolveConnection, resolveNode, resolveNodes } from "./root_fields.ts";
-import { BigIntScalar, CursorScalar, JSONScalar, TimeScalar } from "./scalars.ts";
+import { BigIntScalar, BytesScalar, CursorScalar, JSONScalar, TimeScalar } from "./scalars.ts";
 import type { ReadFrom } from "../sql/read_from.ts";
 import type { Policy } from "../policy.ts";
 import { attachPolicies } from "../policy_binding.ts";
@@ -130,6 +131,7 @@ export function createResolvers(
     ...(kinds.has("time") ? { Time: TimeScalar } : {}),
     ...(kinds.has("bigint") ? { BigInt: BigIntScalar } : {}),
     ...(kinds.has("json") ? { JSON: JSONScalar } : {}),
+    ...(kinds.has("bytes") ? { Bytes: BytesScalar } : {}),
     Node: {
       __resolveType: (obj: object) => nodeTypeOf(graph, obj)?.name,
     },
@@ -146,11 +148,21 @@ export function createResolvers(
       query[queryField] = (_root, args, ctx, info) =>
         resolveConnection(request(ctx), type, args as PaginationArgs, info);
     }
+    // A class with subclasses (an inheritance's concrete intermediate class) may be given a
+    // subclass's row: the row keeps its own class's global id, the same on every path.
+    const subclassed = hasSubclasses(graph, type);
     const fields: Record<string, Resolver> = {
-      id: (row) => globalIdOf(graph, type, primaryKeyOf(type, row)),
+      id: subclassed
+        ? (row) => {
+          const own = nodeTypeOf(graph, row) ?? type;
+          return globalIdOf(graph, own, primaryKeyOf(own, row));
+        }
+        : (row) => globalIdOf(graph, type, primaryKeyOf(type, row)),
     };
     for (const [name, field] of Object.entries(type.fields)) {
-      if (name !== field.prop) fields[name] = (row) => row[field.prop];
+      // A scalar reference (`ref: true`) of a managed entity holds its value in a `Ref`.
+      if (field.ref) fields[name] = (row) => scalarValue(row[field.prop]);
+      else if (name !== field.prop) fields[name] = (row) => row[field.prop];
     }
     for (const field of guarded.filter((g) => g.type === type)) {
       fields[field.name] = guardedFieldResolver(field, request) as Resolver;
@@ -187,4 +199,24 @@ export function createResolvers(
     );
   }
   return map;
+}
+
+/** Whether another node type's entity class extends `type`'s (single-table or table-per-type). */
+function hasSubclasses(graph: Graph, type: NodeType): boolean {
+  const base = classOf(type.entity);
+  return !!base && Object.values(graph.types).some((t) => {
+    const sub = classOf(t.entity);
+    return t !== type && !!sub && sub.prototype instanceof base;
+  });
+}
+
+/** The class of an entity given as a decorated class or a schema (`defineEntity`, `EntitySchema`). */
+function classOf(entity: unknown): (new (...args: never[]) => object) | undefined {
+  const found = entity instanceof EntitySchema ? entity.meta.class : entity;
+  return typeof found === "function" ? found as new (...args: never[]) => object : undefined;
+}
+
+/** The value of a scalar reference (`ref: true`): unwrapped from its `Ref`, or as read. */
+function scalarValue(value: unknown): unknown {
+  return ScalarReference.isScalarReference(value) ? value.unwrap() ?? null : value;
 }

@@ -21,7 +21,7 @@ import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "../sql/row
 import { fillOrderValues } from "../sql/paginate.ts";
 import { rootScope } from "../sql/loaded_edges.ts";
 import { decodeGlobalId } from "../plan/global_id.ts";
-import { findNode, noders } from "./noder.ts";
+import { findNodes } from "./noder.ts";
 import { type Connection, type PaginationArgs, toConnection } from "../plan/connection.ts";
 import { planPage, withoutExtraRow } from "../plan/page_plan.ts";
 import type { RequestContext } from "../request_context.ts";
@@ -94,15 +94,8 @@ export async function resolveNode(
   id: string,
   info: GraphQLResolveInfo,
 ): Promise<object> {
-  const { em, graph } = ctx;
-  const decoded = decodeGlobalId(graph, id);
-  const type = decoded?.type;
-  const plans = collectNodes(ctx, info, type ? [type] : []);
-  const node = await findNode(em, id, decoded, (t) => fieldsOf(plans.get(t.name)!));
-  if (type) {
-    await loadLazy(ctx, type, [node], plans.get(type.name)!);
-    await loadPlan(ctx, [node], plans.get(type.name)!, rootScope(info.path));
-  }
+  const [node] = await resolveNodes(ctx, [id], info);
+  if (node instanceof Error) throw node;
   return node;
 }
 
@@ -113,11 +106,29 @@ export async function resolveNodes(
   info: GraphQLResolveInfo,
 ): Promise<(object | Error)[]> {
   const { em, graph } = ctx;
-  const types = new Set(
-    ids.map((id) => decodeGlobalId(graph, id)?.type).filter((t) => t !== undefined),
-  );
-  const plans = collectNodes(ctx, info, [...types]);
-  const nodes = await noders(em, graph, ids, (t) => fieldsOf(plans.get(t.name)!));
+  const decoded = ids.map((id) => decodeGlobalId(graph, id));
+  const types = new Set(decoded.map((d) => d?.type).filter((t) => t !== undefined));
+  let plans = collectNodes(ctx, info, [...types]);
+  const nodes = await findNodes(em, ids, decoded, (t) => fieldsOf(plans.get(t.name)!));
+  // An id typed by an ancestor of the row's class (the root `Staff` id of an `Owner` row, or a
+  // `Manager` id of it) read the row with the ancestor's selection: read it again as its own
+  // class, whose selection (`... on Owner`) the ancestor's plan does not hold.
+  const again: number[] = [];
+  const own = nodes.map((node, i) => {
+    const type = node instanceof Error ? undefined : nodeTypeOf(graph, node);
+    if (type && type !== decoded[i]?.type) again.push(i);
+    return type;
+  });
+  if (again.length > 0) {
+    plans = collectNodes(ctx, info, [...new Set([...types, ...own.filter((t) => !!t)])]);
+    const reread = await findNodes(
+      em,
+      again.map((i) => ids[i]),
+      again.map((i) => ({ type: own[i]!, pk: decoded[i]!.pk })),
+      (t) => fieldsOf(plans.get(t.name)!),
+    );
+    again.forEach((i, j) => nodes[i] = reread[j]);
+  }
   const byType = new Map<string, object[]>();
   for (const node of nodes) {
     if (node instanceof Error) continue;

@@ -1,10 +1,12 @@
 /**
  * The custom scalars of generated schemas: `Time` (RFC 3339 date-time), `BigInt` (64-bit integer
- * as a decimal string), `JSON` (any JSON value) and `Cursor` (opaque string).
+ * as a decimal string), `JSON` (any JSON value), `Bytes` (binary columns as base64) and `Cursor`
+ * (opaque string).
  *
  * @module
  */
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from "graphql";
+import { Buffer } from "node:buffer";
 import { quoteInput } from "../error_codes.ts";
 
 const RFC3339 = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)$/i;
@@ -112,6 +114,39 @@ export const JSONScalar: GraphQLScalarType = new GraphQLScalarType({
   serialize: (value) => value,
   parseValue: (value) => value,
   parseLiteral: literal,
+});
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** The bytes of a base64 string, as a `Buffer` (which every driver writes to a binary column). */
+function bytesValue(value: unknown): Buffer {
+  if (typeof value !== "string" || !BASE64.test(value)) {
+    throw new GraphQLError(
+      `Bytes must be a base64 string (RFC 4648, padded), got ${
+        typeof value === "string" ? quoteInput(value) : typeof value
+      }`,
+    );
+  }
+  return Buffer.from(value, "base64");
+}
+
+/**
+ * `Bytes`: a binary column (`blob`, `uint8array`, PostgreSQL `bytea`) as a base64 string
+ * (RFC 4648 with padding); parsed into a `Buffer`.
+ */
+export const BytesScalar: GraphQLScalarType = new GraphQLScalarType({
+  name: "Bytes",
+  description: "Binary data, as a base64 string (RFC 4648, padded).",
+  serialize: (value) => {
+    // Read in place (`@std/encoding`'s encodeBase64 would detach the entity's buffer).
+    if (value instanceof Uint8Array) {
+      return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64");
+    }
+    if (value instanceof ArrayBuffer) return Buffer.from(value).toString("base64");
+    throw new GraphQLError(`Bytes cannot represent ${typeof value}`);
+  },
+  parseValue: bytesValue,
+  parseLiteral: (ast) => bytesValue(ast.kind === Kind.STRING ? ast.value : undefined),
 });
 
 /** `Cursor`: an opaque pagination cursor string (decoded by the connection resolvers). */

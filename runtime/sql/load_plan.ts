@@ -20,7 +20,7 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { type EdgePlan, fieldsOf, type NodePlan } from "../plan/field_collection.ts";
 import type { NodeType } from "../graph.ts";
-import { storeEdge as store } from "./loaded_edges.ts";
+import { markUnplanned, storeEdge as store } from "./loaded_edges.ts";
 import { keyText, keyValues, referencesFilter, rowsFilter } from "../keys.ts";
 import { allOf } from "../plan/all_of.ts";
 import { whereFilter, whereTargets } from "../plan/where_filter.ts";
@@ -55,6 +55,10 @@ export async function loadPlan(
       : edgePlan.edge.inverse
       ? await loadMany(ctx, plan.type, parents, edgePlan, scope)
       : []; // an m:n edge without an inverse property: its resolver loads it per parent
+    // An interface's rows (their classes vary) get no collected edges: their resolvers load them.
+    if (ctx.graph.types[edgePlan.edge.target].abstract) {
+      for (const child of children) markUnplanned(child, scope);
+    }
     await loadPlan(ctx, [...new Set(children)], edgePlan.node, scope);
   }));
 }
@@ -83,7 +87,9 @@ async function loadUnique(
     for (const row of rows) {
       byKey.set(keyText(parentType, keyValues(parentType, (row as Row)[edge.inverse])), row);
     }
-    parents.forEach((parent, i) => store(parent, scope, plan.key, byKey.get(texts[i]) ?? null));
+    parents.forEach((parent, i) =>
+      store(parent, scope, plan.key, byKey.get(texts[i]) ?? null, plan.node)
+    );
   } else {
     // The parent's foreign key (every column of it) names the target's row.
     const refs = parents.map((p) => (p as Row)[edge.prop]);
@@ -98,7 +104,13 @@ async function loadUnique(
       for (const row of rows) byKey.set(keyText(target, keyValues(target, row)), row);
     }
     parents.forEach((parent, i) =>
-      store(parent, scope, plan.key, texts[i] === undefined ? null : byKey.get(texts[i]) ?? null)
+      store(
+        parent,
+        scope,
+        plan.key,
+        texts[i] === undefined ? null : byKey.get(texts[i]) ?? null,
+        plan.node,
+      )
     );
   }
   return [...byKey.values()];
@@ -122,7 +134,7 @@ async function loadMany(
       ...orderTargets(em, target, args.orderBy),
     ]);
   }
-  const page = planPage(target, edge.connection ? args : {}, limits, em);
+  const page = planPage(target, edge.connection ? args : {}, limits, em, edge.order);
   if (plan.morePages === false) withoutExtraRow(page);
   const filter = edge.connection ? whereFilter(em, graph, target.name, args.where, "where") : {};
   const where = allOf(filter, page.query.where);
@@ -190,17 +202,17 @@ async function loadMany(
   for (const [i, parent] of parents.entries()) {
     const rows = rowsByParent.get(keys[i]) ?? [];
     if (!edge.connection) {
-      store(parent, scope, plan.key, rows);
+      store(parent, scope, plan.key, rows, plan.node);
       children.push(...rows);
       continue;
     }
     const count = counts ? counts.get(keys[i]) ?? 0 : rows.length;
     const connection: Connection<object> = toConnection(page, rows, () => count);
-    store(parent, scope, plan.key, connection);
+    store(parent, scope, plan.key, connection, plan.node);
     children.push(...connection.edges.map((e) => e.node));
   }
-  // Cursor values of SQL order terms, for the rows on the pages only.
-  await fillOrderValues(em, page, children);
+  // Cursor values of SQL order terms, for the rows on the pages only (a list has no cursors).
+  if (edge.connection) await fillOrderValues(em, page, children);
   return children;
 }
 

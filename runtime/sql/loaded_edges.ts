@@ -2,13 +2,19 @@
  * The hand-off between field collection and the edge resolvers: `loadPlan` (`load_plan.ts`) stores
  * what it loaded for each parent under the root field's response key ({@linkcode rootScope}) and
  * the edge's load key ({@linkcode edgeKey}, also the key field collection (`plan/field_collection.ts`) merges edge plans by);
- * `resolveEdge` (`resolve/edge_fields.ts`) looks the value up with the same two keys.
+ * `resolveEdge` (`resolve/edge_fields.ts`) looks the value up with the same two keys. A managed
+ * entity (one object per row) can be a parent at two levels of one root field with the same edge
+ * key and two selections (a customer's `referrals`, and the same customer's under `friends`):
+ * each load is kept with its selection, and the resolver takes the one of its own. One reached
+ * both at a level field collection planned and at one it did not (an interface's rows: a payment,
+ * and the same payment under `order { payments }`) has nothing looked up. Records are new objects
+ * per level and never collide.
  *
  * @module
  */
 import type { GraphQLResolveInfo } from "graphql";
 
-/** Parent node -> `<scope>|<edge key>` -> loaded value. */
+/** Parent node -> `<scope>|<edge key>` -> its loads (`<scope>|`: reached unplanned). */
 const LOADED = new WeakMap<object, Map<string, unknown>>();
 
 /**
@@ -37,24 +43,65 @@ export function rootScope(path: GraphQLResolveInfo["path"]): string {
   return String(root.key);
 }
 
-/** Keeps `value` as what was loaded for `parent`'s edge `key` under `scope`. */
-export function storeEdge(parent: object, scope: string, key: string, value: unknown): void {
-  let map = LOADED.get(parent);
-  if (!map) LOADED.set(parent, map = new Map());
-  map.set(`${scope}|${key}`, value);
+/** One load of an edge for a parent: the value, and the plan of the nodes it read. */
+interface Loaded {
+  value: unknown;
+  plan: object;
 }
 
 /**
- * The value stored for `parent`'s edge `key` under `scope`, if any.
+ * Keeps `value` as what was loaded for `parent`'s edge `key` under `scope`, for the selection
+ * `plan` (the edge plan's node plan): a managed entity reached at two levels with two selections
+ * keeps both.
+ */
+export function storeEdge(
+  parent: object,
+  scope: string,
+  key: string,
+  value: unknown,
+  plan: object,
+): void {
+  let map = LOADED.get(parent);
+  if (!map) LOADED.set(parent, map = new Map());
+  const full = `${scope}|${key}`;
+  const loads = (map.get(full) ?? []) as Loaded[];
+  const same = loads.findIndex((l) => l.plan === plan);
+  if (same >= 0) loads[same] = { value, plan };
+  else loads.push({ value, plan });
+  map.set(full, loads);
+}
+
+/**
+ * Marks `parent` as reached under `scope` at a level whose edges field collection did not plan
+ * (rows of an interface, whose classes' edges resolve on their own): a value stored for it at
+ * another level was loaded for another selection, so none is looked up for it.
+ */
+export function markUnplanned(parent: object, scope: string): void {
+  let map = LOADED.get(parent);
+  if (!map) LOADED.set(parent, map = new Map());
+  map.set(`${scope}|`, true);
+}
+
+/**
+ * The value stored for `parent`'s edge `key` under `scope`, if any: the one load, or, when the
+ * parent was loaded at several levels with several selections, the load whose plan `mine` picks
+ * (the resolver's own selection).
  *
- * @returns `{ value }` when loaded (the value may be `null`), `undefined` when not
+ * @param mine picks, among the plans of the loads, the index of the resolver's own (or -1)
+ * @returns `{ value }` when loaded (the value may be `null`), `undefined` when not, when no load
+ *   matches, or when `parent` was also reached at a level field collection did not plan
  */
 export function loadedEdge(
   parent: object,
   scope: string,
   key: string,
+  mine: (plans: object[]) => number,
 ): { value: unknown } | undefined {
   const map = LOADED.get(parent);
-  const full = `${scope}|${key}`;
-  return map?.has(full) ? { value: map.get(full) } : undefined;
+  if (!map || map.has(`${scope}|`)) return undefined;
+  const loads = map.get(`${scope}|${key}`) as Loaded[] | undefined;
+  if (!loads) return undefined;
+  if (loads.length === 1) return { value: loads[0].value };
+  const index = mine(loads.map((l) => l.plan));
+  return index >= 0 ? { value: loads[index].value } : undefined;
 }

@@ -7,7 +7,7 @@
  */
 import type { EntityManager } from "@mikro-orm/core";
 import type { SqlEntityManager } from "@mikro-orm/sql";
-import type { NodeType } from "../graph.ts";
+import type { EdgeOrderTerm, NodeType } from "../graph.ts";
 import {
   type Connection,
   type PaginationArgs,
@@ -29,6 +29,7 @@ type Row = Record<string, unknown>;
  * @param fetch runs the page query (`em.find`, `Collection.matching`, ...)
  * @param count counts all rows of the connection (without the keyset), run only when selected
  * @param em the request's EntityManager (see `planPage`)
+ * @param declared an edge's declared order, used without `orderBy` (`EdgeDescription.order`)
  */
 export async function paginate<T extends object>(
   type: NodeType,
@@ -37,9 +38,10 @@ export async function paginate<T extends object>(
   count: () => Promise<number>,
   limits?: PaginationLimits,
   em?: EntityManager,
+  declared?: readonly EdgeOrderTerm[],
 ): Promise<Connection<T>> {
   if (em) await prepareReadFilters(em, orderTargets(em, type, args.orderBy));
-  const plan = planPage(type, args, limits, em);
+  const plan = planPage(type, args, limits, em, declared);
   const connection = toConnection(plan, await fetch(plan.query), count);
   if (em) await fillOrderValues(em, plan, connection.edges.map((e) => e.node));
   return connection;

@@ -2,8 +2,9 @@
  * graphql-codegen out of the box: its typescript + typescript-operations plugins
  * (`@graphql-codegen/core`, the programmatic API of the CLI) run over the shop example's
  * generated schema and an operation that selects every custom scalar (`Cursor`, `Time`, `BigInt`,
- * `JSON`), with README's `scalars` mapping; the output, and code that uses the result types as
- * that mapping says (`points` a string, `createdAt` a string, `endCursor` a string or null),
+ * `JSON`, `Bytes`), with README's `scalars` mapping; the output, and code that uses the result
+ * types as that mapping says (`points` a string, `createdAt` a string, `endCursor` a string or
+ * null, `invoice` a base64 string or null),
  * pass `deno check`; the same use with `points` taken as a number fails it.
  */
 import { assert, assertStringIncludes } from "@std/assert";
@@ -30,6 +31,7 @@ const OPERATION = `query Customers($after: Cursor) {
     pageInfo { endCursor hasNextPage }
     edges { node { id name points preferences createdAt } }
   }
+  orders(first: 1) { edges { node { invoice } } }
 }`;
 
 async function check(dir: string, files: string[]): Promise<{ success: boolean; text: string }> {
@@ -68,7 +70,8 @@ const points: ${points} | undefined = node?.points;
 const createdAt: string | undefined = node?.createdAt;
 const cursor: string | null | undefined = data.customers.pageInfo.endCursor;
 const preferences: unknown = node?.preferences;
-console.log(points, createdAt, cursor, preferences);
+const invoice: string | null | undefined = data.orders.edges?.[0]?.node?.invoice;
+console.log(points, createdAt, cursor, preferences, invoice);
 `;
     await Deno.writeTextFile(join(dir, "use.ts"), use("string"));
     const ok = await check(dir, ["operations.ts", "use.ts"]);

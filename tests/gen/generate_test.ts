@@ -25,7 +25,7 @@ const EXAMPLES = [
   ["todo", 4],
   ["todo/variants/universal", 2],
   ["todo/variants/raw", 3],
-  ["shop", 11],
+  ["shop", 16],
   ["library", 6],
   ["workspace", 6],
 ] as const;
@@ -58,7 +58,12 @@ for (const [example, types] of EXAMPLES) {
           );
         }
         assertEquals(await readDir(second), fresh);
-        assertEquals(result.warnings, [], "every exposed edge's foreign key is indexed");
+        // The shop's `Manager` has rows of its own and a subclass on purpose (staff.ts).
+        assertEquals(
+          result.warnings.map((w) => `${w.entity}: ${w.message.split(":")[0]}`),
+          example === "shop" ? ["Manager: Manager has rows of its own and subclasses (Owner)"] : [],
+          "every exposed edge's foreign key is indexed",
+        );
       } finally {
         await Deno.remove(first, { recursive: true }).catch(() => {});
         await Deno.remove(second, { recursive: true }).catch(() => {});

@@ -1,6 +1,8 @@
 /**
  * Differential test of field collection: random queries over every example's generated schema
- * (blog, realworld, todo and its universal/raw id variants, library's composite and natural keys),
+ * (blog, realworld, todo and its universal/raw id variants, library's composite and natural keys,
+ * shop's every mapping feature: inheritance, embeddables, lazy and reference scalars, binary
+ * columns, declared collection orders),
  * on random data sets, answered over
  * HTTP by the generated server and by a reference server that loads every field per parent with
  * plain MikroORM calls (tests/support/reference.ts). The JSON answers must be equal (data, and
@@ -8,8 +10,9 @@
  * exceed the bound its shape gives (tests/support/random_query.ts): no per-parent loads.
  *
  * `DIFF_SEED=<n>` replays a run (the seed is printed on failure); `DIFF_QUERIES=<n>` sets the
- * number of queries per example and database (default 110: 660 per database); `DIFF_EXAMPLES=library,blog`
- * runs only those examples; `DIFF_SQL=1` prints
+ * number of queries per example and database (default 110: 770 per database); `DIFF_EXAMPLES=library,blog`
+ * runs only those examples; `DIFF_ERRORS=1` prints the first error of each answer that has
+ * errors; `DIFF_SQL=1` prints
  * the generated server's statements of a failing query.
  */
 import { assert, assertEquals } from "@std/assert";
@@ -19,6 +22,7 @@ import { globalIdOf } from "../../runtime/plan/global_id.ts";
 import { primaryKeyOf } from "../../runtime/keys.ts";
 import { nodeTypeOf } from "../../runtime/graph.ts";
 import { setupUniversalIds } from "../../runtime/sql/universal_ids.ts";
+import { textValueKind } from "../../runtime/column_values.ts";
 import { entities as blogEntities } from "../../examples/blog/entities.ts";
 import * as blog from "../../examples/blog/generated/mod.ts";
 import { entities as realworldEntities } from "../../examples/realworld/entities.ts";
@@ -34,6 +38,8 @@ import { User as RUser } from "../../examples/todo/variants/raw/entities/user.ts
 import * as raw from "../../examples/todo/variants/raw/generated/mod.ts";
 import { entities as libraryEntities } from "../../examples/library/entities.ts";
 import * as library from "../../examples/library/generated/mod.ts";
+import { entities as shopEntities } from "../../examples/shop/entities.ts";
+import * as shop from "../../examples/shop/generated/mod.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
 import { random, seedRandom } from "../support/random_data.ts";
 import { type GeneratedQuery, type Pools, QueryGenerator } from "../support/random_query.ts";
@@ -57,7 +63,15 @@ const EXAMPLES: Example[] = [
   { name: "todo-universal", entities: [UCategory, UTodo], ...universal, universal: true },
   { name: "todo-raw", entities: [RCategory, RTodo, RUser], ...raw, raw: true },
   { name: "library", entities: libraryEntities, ...library },
+  { name: "shop", entities: shopEntities, ...shop },
 ];
+
+/** Where values of text columns holding values, as the random data writes them. */
+const TEXT_VALUES = {
+  decimal: ["1.50", "2.00", "3.25", "4.00"],
+  date: ["2026-01-02", "2026-03-04"],
+  time: ["06:30:00", "12:00:00"],
+};
 
 const SEED = Number(Deno.env.get("DIFF_SEED") ?? Math.floor(Math.random() * 2 ** 31));
 const QUERIES = Number(Deno.env.get("DIFF_QUERIES") ?? 110);
@@ -65,7 +79,7 @@ const ONLY = Deno.env.get("DIFF_EXAMPLES")?.split(",");
 
 type Answer = {
   data?: unknown;
-  errors?: { path?: (string | number)[]; extensions?: { code?: string } }[];
+  errors?: { message?: string; path?: (string | number)[]; extensions?: { code?: string } }[];
 };
 
 function errorsOf(answer: Answer): string[] {
@@ -118,7 +132,10 @@ for (const dialect of dialects()) {
               if (!type) continue;
               const id = globalIdOf(example.graph, type, primaryKeyOf(type, row));
               types.set(id, type.name);
-              pools.ids.set(type.name, [...pools.ids.get(type.name) ?? [], id]);
+              // A class's ids are ids of its interface too (where inputs of the root type).
+              for (const name of [type.name, type.implements].filter((n) => n !== undefined)) {
+                pools.ids.set(name, [...pools.ids.get(name) ?? [], id]);
+              }
             }
           }
           if (example.raw) hooks = { nodeType: (id) => types.get(id) };
@@ -134,6 +151,11 @@ for (const dialect of dialects()) {
             random(seed),
             pools,
             new Set(dialect === "mariadb" ? ["time", "enum"] : ["time"]),
+            (type, prop) => {
+              const property = db.orm.getMetadata().find(type.entity as never)?.properties[prop];
+              const kind = property && textValueKind(property);
+              return kind && TEXT_VALUES[kind];
+            },
           );
           let query: GeneratedQuery | undefined;
           let i = 0;
@@ -163,6 +185,13 @@ for (const dialect of dialects()) {
               query.harvest(got.data);
               total++;
               if (!got.errors) clean++;
+              else if (Deno.env.get("DIFF_ERRORS")) {
+                console.error(
+                  "DIFFERR",
+                  JSON.stringify(got.errors?.[0]?.message ?? ""),
+                  errorsOf(got),
+                );
+              }
             }
           } catch (error) {
             console.error(

@@ -195,6 +195,23 @@ for (const dialect of dialects()) {
           });
         });
 
+        await t.step("a customer reached at two levels keeps each level's selection", async () => {
+          // Customers selecting `address` are entities (not read lean): Ada is a root node and
+          // Bob's friend, her `referrals` selected with `points` at one level and without at the
+          // other; each level answers its own selection.
+          const data = await ok<{ customers: { edges: { node: Data }[] } }>(
+            server,
+            `{ customers(orderBy: { field: NAME }) { edges { node { name address { city }
+              referrals { name points } friends { edges { node { name address { city }
+              referrals { name } } } } } } } }`,
+          );
+          const [ada, bob] = data.customers.edges.map((e) => e.node);
+          assertEquals(ada.referrals, [{ name: "Bob", points: "0" }]);
+          const friend = (bob.friends as { edges: { node: Data }[] }).edges[0].node;
+          assertEquals(friend.name, "Ada");
+          assertEquals(friend.referrals, [{ name: "Bob" }]);
+        });
+
         await t.step("embeddables read back nested, inline and as JSON, arrays too", async () => {
           const data = await ok<{ customers: { edges: { node: Data }[] } }>(
             server,

@@ -8,10 +8,12 @@
  *
  * @module
  */
+import { Buffer } from "node:buffer";
 import {
   type EntityManager,
   type EntityMetadata,
   type EntityProperty,
+  Reference,
   wrap,
 } from "@mikro-orm/core";
 
@@ -36,7 +38,21 @@ function value(
 ): unknown {
   const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)];
   if (prop.nullable && rand() < 0.25) return null;
+  if (prop.array && prop.items?.length) return prop.items.filter(() => rand() < 0.4);
   if (prop.enum && prop.items?.length) return pick(prop.items);
+  const column = (prop.columnTypes?.[0] ?? "").toLowerCase();
+  const declared = String(prop.type).toLowerCase();
+  if (/^uuid/.test(column) || declared === "uuid") return uuid(rand);
+  // Decimals of one shape (ordered alike as text and as numbers), ISO dates and times as text.
+  if (/^(decimal|numeric)/.test(column) || declared === "decimal") {
+    return pick(["1.50", "2.00", "3.25", "4.00"]);
+  }
+  if (column === "date" || declared === "date") return pick(["2026-01-02", "2026-03-04"]);
+  if (/^time\b(?!stamp)/.test(column) || declared === "time") return pick(["06:30:00", "12:00:00"]);
+  if (/blob|bytea|binary/.test(column)) return Buffer.from([pick([0, 1, 255]), i % 256]);
+  if (prop.runtimeType === "string[]" || /\[\]$/.test(declared)) {
+    return WORDS.filter(() => rand() < 0.3);
+  }
   const type = String(prop.runtimeType ?? prop.type).toLowerCase();
   if (type === "date" || type.includes("date") || type.includes("time")) {
     return new Date(BASE + (unique ? i : Math.floor(rand() * 4)) * 1000 + pick([0, 0, 250]));
@@ -72,6 +88,22 @@ function keyValue(
   return value({ ...prop, nullable: false }, rand, i, scalars.at(-1) === prop.name);
 }
 
+/** A version 4 UUID drawn from `rand`. */
+function uuid(rand: () => number): string {
+  const hex = (n: number) =>
+    Array.from({ length: n }, () => "0123456789abcdef"[Math.floor(rand() * 16)]).join("");
+  return `${hex(8)}-${hex(4)}-4${hex(3)}-8${hex(3)}-${hex(12)}`;
+}
+
+/**
+ * An entity with rows of its own: not abstract, and not a single-table root without a
+ * discriminator value (whose rows are all of its subclasses).
+ */
+function hasOwnRows(meta: EntityMetadata): boolean {
+  if (meta.abstract) return false;
+  return !(meta.root === meta && meta.discriminatorColumn && meta.discriminatorValue == null);
+}
+
 /** A value shaped like what `prop.onCreate` makes (a UUID, a prefixed ULID), from `rand`. */
 function generatedKey(prop: EntityProperty, rand: () => number): string {
   const sample = String(prop.onCreate!(undefined as never, undefined as never));
@@ -85,6 +117,13 @@ function generatedKey(prop: EntityProperty, rand: () => number): string {
   }
   const prefix = /^[a-z]+_/.exec(sample)?.[0] ?? "";
   return prefix + chars("0123456789ABCDEFGHJKMNPQRSTVWXYZ", sample.length - prefix.length);
+}
+
+/** A pivot entity with required columns of its own (a contributor's `role`): not filled by `add`. */
+function ownColumns(pivot: unknown): boolean {
+  const meta = (pivot as { meta?: EntityMetadata })?.meta ??
+    (pivot as { prototype?: { __meta?: EntityMetadata } })?.prototype?.__meta;
+  return !!meta && Object.values(meta.properties).some((p) => !p.primary && !p.nullable);
 }
 
 /** How many rows of each entity (by class name); default 6. */
@@ -103,7 +142,7 @@ export async function seedRandom(
 ): Promise<Map<string, object[]>> {
   const rand = random(seed);
   const metas = [...em.getMetadata().getAll().values()].filter((m) =>
-    !m.pivotTable && !m.embeddable && !m.virtual && m.class
+    !m.pivotTable && !m.embeddable && !m.virtual && m.class && hasOwnRows(m)
   ) as EntityMetadata[];
   const rows = new Map<string, object[]>();
   // Scalars first, for every entity.
@@ -113,7 +152,9 @@ export async function seedRandom(
     for (let i = 0; i < n; i++) {
       const data: Record<string, unknown> = {};
       for (const prop of Object.values(meta.properties)) {
-        if (prop.kind !== "scalar" || prop.persist === false) continue;
+        // Flattened embeddable columns and the discriminator (MikroORM's own) are left alone.
+        if (prop.kind !== "scalar" || prop.persist === false || prop.embedded) continue;
+        if (prop.name === meta.root.discriminatorColumn) continue;
         if (prop.onCreate && prop.runtimeType !== "Date") {
           // Generated keys and UUIDs (raw ids): the same shape, drawn from the seed.
           data[prop.name] = generatedKey(prop, rand);
@@ -140,7 +181,11 @@ export async function seedRandom(
           // No cycles: a row points at an earlier row of its own type.
           const pool = self ? list.slice(0, i) : targets;
           const pickable = prop.kind === "1:1"
-            ? pool.filter((t) => !list.some((o) => (o as Record<string, unknown>)[prop.name] === t))
+            ? pool.filter((t) =>
+              !list.some((o) =>
+                Reference.unwrapReference((o as Record<string, object>)[prop.name] ?? {}) === t
+              )
+            )
             : pool;
           if (pickable.length === 0 || (prop.nullable && rand() < 0.3)) {
             if (!prop.nullable && pickable.length === 0) {
@@ -156,7 +201,7 @@ export async function seedRandom(
               r[prop.name] = target;
             }
           }
-        } else if (prop.kind === "m:n" && prop.owner) {
+        } else if (prop.kind === "m:n" && prop.owner && !ownColumns(prop.pivotEntity)) {
           const collection = r[prop.name] as { add(...items: object[]): void };
           const chosen = targets.filter(() => rand() < 0.35);
           if (chosen.length) collection.add(...chosen);

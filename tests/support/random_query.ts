@@ -18,6 +18,7 @@ import {
   type GraphQLInputObjectType,
   type GraphQLInputType,
   GraphQLList,
+  type GraphQLObjectType,
   type GraphQLSchema,
   isInputObjectType,
   isListType,
@@ -79,6 +80,11 @@ export class QueryGenerator {
     readonly pools: Pools,
     /** The dialect's SQL order terms: dates always, enums on MariaDB. */
     readonly sqlKinds: Set<string> = new Set(["time"]),
+    /**
+     * The values a text column holding values compares with (a decimal's numbers, a date's ISO
+     * dates), by type and property; `undefined` for a UUID column (UUIDs) or plain text.
+     */
+    readonly textValues: (type: NodeType, prop: string) => string[] | undefined = () => undefined,
   ) {}
 
   pick<T>(list: readonly T[]): T {
@@ -166,10 +172,18 @@ export class QueryGenerator {
     const scalars = Object.keys(type.fields);
     if (this.chance(0.6)) parts.push(plain("id"));
     if (this.chance(0.2)) parts.push(plain("__typename"));
-    for (const name of scalars) if (this.chance(0.4)) parts.push(plain(name));
+    for (const name of scalars) {
+      if (!this.chance(0.4)) continue;
+      // An embedded field (`address: Address`) selects every leaf of its embeddable.
+      const embedded = type.fields[name].embedded;
+      parts.push(plain(embedded ? `${name} { ${this.leaves(embedded)} }` : name));
+    }
     if (depth < 4) {
       for (const [name, edge] of Object.entries(type.edges)) {
         if (!this.chance(depth === 1 ? 0.45 : 0.3)) continue;
+        // An interface's rows get no collected edges: their resolvers load them, and those of a
+        // row also reached elsewhere (not bounded).
+        if (type.abstract || this.graph.types[edge.target].abstract) this.#unbound = true;
         parts.push(this.edge(type, name, depth + 1));
         if (edge.connection && this.chance(0.15)) {
           parts.push(this.edge(type, name, depth + 1, true));
@@ -199,6 +213,15 @@ export class QueryGenerator {
         out.forEach((p) => p.walk(value));
       },
     };
+  }
+
+  /** Every leaf field of the object type `name` (an embeddable), nested objects included. */
+  leaves(name: string): string {
+    const type = this.schema.getType(name) as GraphQLObjectType;
+    return Object.values(type.getFields()).map((f) => {
+      const named = getNamedType(f.type);
+      return isObjectType(named) ? `${f.name} { ${this.leaves(named.name)} }` : f.name;
+    }).join(" ");
   }
 
   edge(type: NodeType, name: string, depth: number, forceAlias = false): Part {
@@ -364,8 +387,8 @@ export class QueryGenerator {
         out[name] = op === "IsNil" || op === "NotNil"
           ? true
           : desc.kind === "string" && desc.ops === "comparison"
-          // A UUID column: only UUIDs compare with it on PostgreSQL.
-          ? this.pick(UUIDS)
+          // A UUID, decimal, date or time column: only such values compare with it.
+          ? this.pick(this.textValues(type, desc.prop) ?? UUIDS)
           : this.inputValue(
             getNullableType(fieldType) as GraphQLInputType,
             desc.target ?? type.name,

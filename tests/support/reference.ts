@@ -12,7 +12,13 @@
  *
  * @module
  */
-import { type Collection, type EntityManager, type EntityMetadata, wrap } from "@mikro-orm/core";
+import {
+  type Collection,
+  type EntityManager,
+  type EntityMetadata,
+  ScalarReference,
+  wrap,
+} from "@mikro-orm/core";
 import type { GraphQLSchema } from "graphql";
 import { createSchema } from "graphql-yoga";
 import {
@@ -26,7 +32,7 @@ import { base64UrlToText } from "../../runtime/plan/base64url.ts";
 import { encodeCursor } from "../../runtime/plan/cursor.ts";
 import { dialectOf, exactValue } from "../../runtime/dialect.ts";
 import { ErrorCode, gqlError } from "../../runtime/error_codes.ts";
-import { withHooks } from "../../runtime/graph.ts";
+import { type EdgeOrderTerm, withHooks } from "../../runtime/graph.ts";
 import { decodeGlobalId } from "../../runtime/plan/global_id.ts";
 import { keyFilter, keyParts, keyValues, primaryKeyOf } from "../../runtime/keys.ts";
 import type { PaginationArgs } from "../../runtime/plan/connection.ts";
@@ -63,6 +69,20 @@ export function referenceSchema(
       };
     }
     const fields = map[type.name] as Record<string, unknown>;
+    for (const [name, field] of Object.entries(type.fields)) {
+      // A lazy property (a `ref: true` scalar among them) is loaded per row when selected.
+      fields[name] = async (row: Row, _: unknown, ctx: Ctx) => {
+        const prop = ctx.em.getMetadata().find(type.entity)?.properties[field.prop];
+        let value = row[field.prop];
+        const unloaded = value === undefined ||
+          (ScalarReference.isScalarReference(value) && !value.isInitialized());
+        if (prop?.lazy && unloaded) {
+          await ctx.em.populate(row, [field.prop] as never[]);
+          value = row[field.prop];
+        }
+        return ScalarReference.isScalarReference(value) ? value.unwrap() ?? null : value;
+      };
+    }
     for (const [name, edge] of Object.entries(type.edges)) {
       const target = graph.types[edge.target];
       fields[name] = async (row: Row, args: Args, ctx: Ctx) => {
@@ -92,12 +112,18 @@ export function referenceSchema(
           } as never) as Row[];
         }
         if (!edge.connection) {
-          return (rows as Row[]).toSorted((a, b) => compareKeys(target, a, b));
+          // A declared collection order sorts the list as it sorts a connection without orderBy.
+          return edge.order
+            ? (await connection(em, target, rows, {}, edge.order)).edges.map((e) => e.node)
+            : (rows as Row[]).toSorted((a, b) => compareKeys(target, a, b));
         }
-        return await connection(em, target, rows as Row[], args);
+        return await connection(em, target, rows as Row[], args, edge.order);
       };
     }
-    map[`${type.name}Connection`] = { totalCount: (c: Row) => c.totalCount as number };
+    // The schema keeps a type's connection only where a field returns it.
+    if (map[`${type.name}Connection`]) {
+      map[`${type.name}Connection`] = { totalCount: (c: Row) => c.totalCount as number };
+    }
   }
   map.Query = query as ResolverMap["Query"];
   delete map.Mutation;
@@ -221,8 +247,9 @@ async function exact(em: EntityManager, meta: EntityMetadata, prop: string, key:
 }
 
 /**
- * A connection over all of a parent's rows, by the Relay algorithm: sort (order terms, nulls
- * smallest, then the key, part by part: in the single term's direction, ascending for `MultiOrder()` lists),
+ * A connection over all of a parent's rows, by the Relay algorithm: sort (order terms, or the
+ * edge's declared order without them; nulls smallest, then the key, part by part: in the single
+ * term's direction, ascending for `MultiOrder()` lists and declared orders),
  * drop rows up to `after` and from `before`, then keep the first or last `n`.
  */
 async function connection(
@@ -230,9 +257,19 @@ async function connection(
   type: NodeType,
   rows: Row[],
   args: Args,
+  declared?: EdgeOrderTerm[],
 ) {
-  const terms = orderTerms(type, args.orderBy);
-  const multi = Array.isArray(args.orderBy);
+  // Without orderBy, an edge's declared order (MikroORM `orderBy` on the collection), key ascending.
+  const byDeclared = !!declared && [args.orderBy ?? []].flat().length === 0;
+  const terms: OrderTerm[] = byDeclared
+    ? declared.map((t) => ({
+      path: t.prop,
+      kind: t.kind,
+      direction: t.direction,
+      nullable: t.nullable,
+    }))
+    : orderTerms(type, args.orderBy);
+  const multi = Array.isArray(args.orderBy) || byDeclared;
   const parts = keyParts(type);
   const idDirection = multi ? "ASC" : terms.at(-1)?.direction ?? "ASC";
   const directions = [...terms.map((t) => t.direction), ...parts.map(() => idDirection)];

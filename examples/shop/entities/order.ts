@@ -1,3 +1,4 @@
+import type { Buffer } from "node:buffer";
 import { Collection, type Opt, type Ref } from "@mikro-orm/core";
 import {
   Embedded,
@@ -9,11 +10,12 @@ import {
   PrimaryKey,
   Property,
 } from "@mikro-orm/decorators/es";
-import { Mutations, OrderField, QueryField } from "@mikrogql/ext";
+import { Mutations, OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
 import { Address } from "./address.ts";
 import { Customer } from "./customer.ts";
 import { OrderStatus, Tier } from "./enums.ts";
 import { Parcel } from "./parcel.ts";
+import { OrderLine } from "./order_line.ts";
 import { Payment } from "./payment.ts";
 import { Shipment } from "./shipment.ts";
 
@@ -58,9 +60,38 @@ export class Order {
   @OneToOne({ entity: () => Shipment, mappedBy: "order", nullable: true })
   shipment?: Shipment;
 
-  /** Payments of the order: edges to the single-table inheritance root (the `Payment` interface). */
-  @OneToMany({ entity: () => Payment, mappedBy: "order" })
+  /**
+   * Payments of the order: edges to the single-table inheritance root (the `Payment` interface),
+   * latest first (the collection's declared order).
+   */
+  @OneToMany({ entity: () => Payment, mappedBy: "order", orderBy: { paidAt: "desc" } })
   payments = new Collection<Payment>(this);
+
+  /**
+   * The order's lines, a connection over a composite key; without `orderBy` in the order MikroORM
+   * declares (largest quantity first), then by key.
+   */
+  @RelayConnection()
+  @OneToMany({ entity: () => OrderLine, mappedBy: "order", orderBy: { quantity: "desc" } })
+  lines = new Collection<OrderLine>(this);
+
+  /** A gift message, loaded only when selected, held in a scalar reference (`ref: true`). */
+  @Property({ type: "text", lazy: true, ref: true, nullable: true })
+  giftMessage?: Ref<string> | null;
+
+  /** The invoice document: a binary column (`blob`), `Bytes` in GraphQL (base64). */
+  @Property({ type: "blob", nullable: true })
+  invoice?: Buffer | null;
+
+  /** A binary column read as a `Uint8Array`. */
+  @Property({ type: "uint8array", nullable: true })
+  signature?: Uint8Array | null;
+
+  /** The number of notes: a `persist: false` getter typed by its declared `type`. */
+  @Property({ type: "integer", persist: false })
+  get noteCount(): number & Opt {
+    return this.notes.length;
+  }
 
   /** Computed from `status` and `placedAt` when selected (`persist: false`). */
   @Property({ type: "string", persist: false })

@@ -35,6 +35,7 @@ export const fields = {
     orderCount: { prop: "orderCount", kind: "int", computed: "formula" },
   },
   Order: {
+    noteCount: { prop: "noteCount", kind: "int", computed: "getter", reads: ["notes"] },
     summary: { prop: "summary", kind: "string", computed: "getter", reads: ["status", "placedAt"] },
     status: { prop: "status", kind: "enum", enum: "OrderStatus" },
     tier: { prop: "tier", kind: "enum", enum: "Tier" },
@@ -42,6 +43,14 @@ export const fields = {
     notes: { prop: "notes", kind: "string", list: true },
     shippingAddress: { prop: "shippingAddress", kind: "json", embedded: "Address" },
     parcels: { prop: "parcels", kind: "json", list: true, embedded: "Parcel" },
+    giftMessage: { prop: "giftMessage", kind: "string", ref: true },
+    invoice: { prop: "invoice", kind: "bytes" },
+    signature: { prop: "signature", kind: "bytes" },
+  },
+  OrderLine: {
+    lineNo: { prop: "lineNo", kind: "int" },
+    sku: { prop: "sku", kind: "string" },
+    quantity: { prop: "quantity", kind: "int" },
   },
   CardPayment: {
     amount: { prop: "amount", kind: "string" },
@@ -71,6 +80,14 @@ export const fields = {
     carrier: { prop: "carrier", kind: "string" },
     trackingCode: { prop: "trackingCode", kind: "string" },
   },
+  Clerk: { name: { prop: "name", kind: "string" }, desk: { prop: "desk", kind: "string" } },
+  Manager: { name: { prop: "name", kind: "string" }, budget: { prop: "budget", kind: "int" } },
+  Owner: {
+    name: { prop: "name", kind: "string" },
+    budget: { prop: "budget", kind: "int" },
+    shares: { prop: "shares", kind: "int" },
+  },
+  Staff: { name: { prop: "name", kind: "string" } },
 } satisfies Tables<FieldDescription>;
 
 /** GraphQL type -> user-resolved field -> properties it needs (`CollectedFor`). */

@@ -142,8 +142,12 @@ export const mutations = {
         notes: { op: "set", kind: "field", prop: "notes" },
         shippingAddress: { op: "set", kind: "field", prop: "shippingAddress" },
         parcels: { op: "set", kind: "field", prop: "parcels" },
+        giftMessage: { op: "set", kind: "field", prop: "giftMessage" },
+        invoice: { op: "set", kind: "field", prop: "invoice" },
+        signature: { op: "set", kind: "field", prop: "signature" },
         customerID: { op: "set", kind: "edge", prop: "customer", target: "Customer" },
         paymentIDs: { op: "set", kind: "edges", prop: "payments", target: "Payment" },
+        lineIDs: { op: "set", kind: "edges", prop: "lines", target: "OrderLine" },
       },
     },
     update: {
@@ -157,13 +161,39 @@ export const mutations = {
         shippingAddress: { op: "set", kind: "field", prop: "shippingAddress" },
         clearShippingAddress: { op: "clear", kind: "field", prop: "shippingAddress" },
         parcels: { op: "set", kind: "field", prop: "parcels" },
+        giftMessage: { op: "set", kind: "field", prop: "giftMessage" },
+        clearGiftMessage: { op: "clear", kind: "field", prop: "giftMessage" },
+        invoice: { op: "set", kind: "field", prop: "invoice" },
+        clearInvoice: { op: "clear", kind: "field", prop: "invoice" },
+        signature: { op: "set", kind: "field", prop: "signature" },
+        clearSignature: { op: "clear", kind: "field", prop: "signature" },
         customerID: { op: "set", kind: "edge", prop: "customer", target: "Customer" },
         addPaymentIDs: { op: "add", kind: "edges", prop: "payments", target: "Payment" },
         removePaymentIDs: { op: "remove", kind: "edges", prop: "payments", target: "Payment" },
         clearPayments: { op: "clear", kind: "edges", prop: "payments" },
+        addLineIDs: { op: "add", kind: "edges", prop: "lines", target: "OrderLine" },
       },
     },
     delete: { field: "deleteOrder" },
+  },
+  OrderLine: {
+    create: {
+      field: "createOrderLine",
+      input: {
+        lineNo: { op: "set", kind: "field", prop: "lineNo" },
+        sku: { op: "set", kind: "field", prop: "sku" },
+        quantity: { op: "set", kind: "field", prop: "quantity" },
+        orderID: { op: "set", kind: "edge", prop: "order", target: "Order" },
+      },
+    },
+    update: {
+      field: "updateOrderLine",
+      input: {
+        sku: { op: "set", kind: "field", prop: "sku" },
+        quantity: { op: "set", kind: "field", prop: "quantity" },
+      },
+    },
+    delete: { field: "deleteOrderLine" },
   },
   CardPayment: {
     create: {
@@ -228,5 +258,65 @@ export const mutations = {
       },
     },
     delete: { field: "deleteShipment" },
+  },
+  Clerk: {
+    create: {
+      field: "createClerk",
+      input: {
+        name: { op: "set", kind: "field", prop: "name" },
+        desk: { op: "set", kind: "field", prop: "desk" },
+      },
+    },
+    update: {
+      field: "updateClerk",
+      input: {
+        name: { op: "set", kind: "field", prop: "name" },
+        desk: { op: "set", kind: "field", prop: "desk" },
+        clearDesk: { op: "clear", kind: "field", prop: "desk" },
+      },
+    },
+    delete: { field: "deleteClerk" },
+  },
+  Manager: {
+    create: {
+      field: "createManager",
+      input: {
+        name: { op: "set", kind: "field", prop: "name" },
+        budget: { op: "set", kind: "field", prop: "budget" },
+        assistantID: { op: "set", kind: "edge", prop: "assistant", target: "Clerk" },
+      },
+    },
+    update: {
+      field: "updateManager",
+      input: {
+        name: { op: "set", kind: "field", prop: "name" },
+        budget: { op: "set", kind: "field", prop: "budget" },
+        assistantID: { op: "set", kind: "edge", prop: "assistant", target: "Clerk" },
+        clearAssistant: { op: "clear", kind: "edge", prop: "assistant" },
+      },
+    },
+    delete: { field: "deleteManager" },
+  },
+  Owner: {
+    create: {
+      field: "createOwner",
+      input: {
+        name: { op: "set", kind: "field", prop: "name" },
+        budget: { op: "set", kind: "field", prop: "budget" },
+        shares: { op: "set", kind: "field", prop: "shares" },
+        assistantID: { op: "set", kind: "edge", prop: "assistant", target: "Clerk" },
+      },
+    },
+    update: {
+      field: "updateOwner",
+      input: {
+        name: { op: "set", kind: "field", prop: "name" },
+        budget: { op: "set", kind: "field", prop: "budget" },
+        shares: { op: "set", kind: "field", prop: "shares" },
+        assistantID: { op: "set", kind: "edge", prop: "assistant", target: "Clerk" },
+        clearAssistant: { op: "clear", kind: "edge", prop: "assistant" },
+      },
+    },
+    delete: { field: "deleteOwner" },
   },
 } satisfies Record<string, MutationDescription>;

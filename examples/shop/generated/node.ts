@@ -8,10 +8,12 @@
 import { Author } from "../entities/author.ts";
 import { Contribution } from "../entities/contribution.ts";
 import { Customer } from "../entities/customer.ts";
+import { OrderLine } from "../entities/order_line.ts";
 import { Order } from "../entities/order.ts";
 import { CardPayment, Payment, TransferPayment } from "../entities/payment.ts";
 import { Book, Gadget, Product } from "../entities/product.ts";
 import { Shipment } from "../entities/shipment.ts";
+import { Clerk, Manager, Owner, Staff } from "../entities/staff.ts";
 import { collectedFor, fields } from "./collection.ts";
 import { edges } from "./edges.ts";
 import { enums } from "./enums.ts";
@@ -40,6 +42,14 @@ export const nodeTypes = {
   },
   Customer: { entity: Customer, id: { prop: "id", kind: "int" } },
   Order: { entity: Order, id: { prop: "id", kind: "string" } },
+  OrderLine: {
+    entity: OrderLine,
+    id: {
+      prop: "order",
+      kind: "string",
+      parts: [{ prop: "order", kind: "string" }, { prop: "lineNo", kind: "int" }],
+    },
+  },
   CardPayment: { entity: CardPayment, id: { prop: "id", kind: "int" }, implements: "Payment" },
   Payment: { entity: Payment, id: { prop: "id", kind: "int" }, abstract: true },
   TransferPayment: {
@@ -51,6 +61,10 @@ export const nodeTypes = {
   Gadget: { entity: Gadget, id: { prop: "id", kind: "int" }, implements: "Product" },
   Product: { entity: Product, id: { prop: "id", kind: "int" }, abstract: true },
   Shipment: { entity: Shipment, id: { prop: "order", kind: "string" } },
+  Clerk: { entity: Clerk, id: { prop: "id", kind: "int" }, implements: "Staff" },
+  Manager: { entity: Manager, id: { prop: "id", kind: "int" }, implements: "Staff" },
+  Owner: { entity: Owner, id: { prop: "id", kind: "int" }, implements: "Staff" },
+  Staff: { entity: Staff, id: { prop: "id", kind: "int" }, abstract: true },
 } satisfies Record<string, NodeTypeDescription>;
 
 /** The generated tables joined: what every runtime resolver reads. */

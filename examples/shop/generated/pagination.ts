@@ -13,6 +13,7 @@ export const orderFields = {
   Contribution: {},
   Customer: { NAME: { prop: "name", kind: "string" }, POINTS: { prop: "points", kind: "bigint" } },
   Order: { PLACED_AT: { prop: "placedAt", kind: "time" } },
+  OrderLine: { SKU: { prop: "sku", kind: "string" } },
   CardPayment: {},
   Payment: { AMOUNT: { prop: "amount", kind: "string", nullable: true } },
   TransferPayment: {},
@@ -20,6 +21,10 @@ export const orderFields = {
   Gadget: {},
   Product: { NAME: { prop: "name", kind: "string" } },
   Shipment: {},
+  Clerk: { NAME: { prop: "name", kind: "string" } },
+  Manager: { NAME: { prop: "name", kind: "string" } },
+  Owner: {},
+  Staff: { NAME: { prop: "name", kind: "string", nullable: true } },
 } satisfies Tables<OrderFieldDescription>;
 
 /** GraphQL type -> root connection field of `Query`. */
@@ -30,4 +35,7 @@ export const queryFields = {
   Payment: "payments",
   Product: "products",
   Shipment: "shipments",
+  Clerk: "clerks",
+  Manager: "managers",
+  Staff: "staff",
 } satisfies Record<string, string>;

@@ -787,21 +787,6 @@ input CustomerWhereInput {
   """balance is less than or equal to the value."""
   balanceLTE: String
 
-  """balance contains the value (case-sensitive)."""
-  balanceContains: String
-
-  """balance starts with the value."""
-  balanceHasPrefix: String
-
-  """balance ends with the value."""
-  balanceHasSuffix: String
-
-  """balance is equal to the value, ignoring case."""
-  balanceEqualFold: String
-
-  """balance contains the value, ignoring case."""
-  balanceContainsFold: String
-
   """rating field predicates: equal to the value."""
   rating: Float
 
@@ -856,26 +841,11 @@ input CustomerWhereInput {
   """birthday is less than or equal to the value."""
   birthdayLTE: String
 
-  """birthday contains the value (case-sensitive)."""
-  birthdayContains: String
-
-  """birthday starts with the value."""
-  birthdayHasPrefix: String
-
-  """birthday ends with the value."""
-  birthdayHasSuffix: String
-
   """birthday is null."""
   birthdayIsNil: Boolean
 
   """birthday is not null."""
   birthdayNotNil: Boolean
-
-  """birthday is equal to the value, ignoring case."""
-  birthdayEqualFold: String
-
-  """birthday contains the value, ignoring case."""
-  birthdayContainsFold: String
 
   """wakeUpAt field predicates: equal to the value."""
   wakeUpAt: String
@@ -901,26 +871,11 @@ input CustomerWhereInput {
   """wakeUpAt is less than or equal to the value."""
   wakeUpAtLTE: String
 
-  """wakeUpAt contains the value (case-sensitive)."""
-  wakeUpAtContains: String
-
-  """wakeUpAt starts with the value."""
-  wakeUpAtHasPrefix: String
-
-  """wakeUpAt ends with the value."""
-  wakeUpAtHasSuffix: String
-
   """wakeUpAt is null."""
   wakeUpAtIsNil: Boolean
 
   """wakeUpAt is not null."""
   wakeUpAtNotNil: Boolean
-
-  """wakeUpAt is equal to the value, ignoring case."""
-  wakeUpAtEqualFold: String
-
-  """wakeUpAt contains the value, ignoring case."""
-  wakeUpAtContainsFold: String
 
   """createdAt field predicates: equal to the value."""
   createdAt: Time
@@ -1192,6 +1147,11 @@ type Order implements Node {
   id: ID!
 
   """
+  The number of notes: a \`persist: false\` getter typed by its declared \`type\`.
+  """
+  noteCount: Int
+
+  """
   Computed from \`status\` and \`placedAt\` when selected (\`persist: false\`).
   """
   summary: String
@@ -1216,6 +1176,19 @@ type Order implements Node {
   """An array of embeddables (a JSON column)."""
   parcels: [Parcel!]!
 
+  """
+  A gift message, loaded only when selected, held in a scalar reference (\`ref: true\`).
+  """
+  giftMessage: String
+
+  """
+  The invoice document: a binary column (\`blob\`), \`Bytes\` in GraphQL (base64).
+  """
+  invoice: Bytes
+
+  """A binary column read as a \`Uint8Array\`."""
+  signature: Bytes
+
   """The customer who placed the order."""
   customer: Customer!
 
@@ -1223,10 +1196,40 @@ type Order implements Node {
   shipment: Shipment
 
   """
-  Payments of the order: edges to the single-table inheritance root (the \`Payment\` interface).
+  Payments of the order: edges to the single-table inheritance root (the \`Payment\` interface),
+  latest first (the collection's declared order).
   """
   payments: [Payment!]
+
+  """
+  The order's lines, a connection over a composite key; without \`orderBy\` in the order MikroORM
+  declares (largest quantity first), then by key.
+  """
+  lines(
+    """Returns the elements in the list that come after the specified cursor."""
+    after: Cursor
+
+    """Returns the first _n_ elements from the list."""
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """Returns the last _n_ elements from the list."""
+    last: Int
+
+    """Ordering options for OrderLines returned from the connection."""
+    orderBy: OrderLineOrder
+
+    """Filtering options for OrderLines returned from the connection."""
+    where: OrderLineWhereInput
+  ): OrderLineConnection!
 }
+
+"""Binary data, as a base64 string (RFC 4648, padded)."""
+scalar Bytes
 
 """A connection to a list of items."""
 type OrderConnection {
@@ -1391,6 +1394,51 @@ input OrderWhereInput {
   """shippingAddressZip is none of the values."""
   shippingAddressZipNotIn: [String!]
 
+  """giftMessage field predicates: equal to the value."""
+  giftMessage: String
+
+  """giftMessage is not equal to the value."""
+  giftMessageNEQ: String
+
+  """giftMessage is one of the values."""
+  giftMessageIn: [String!]
+
+  """giftMessage is none of the values."""
+  giftMessageNotIn: [String!]
+
+  """giftMessage is greater than the value."""
+  giftMessageGT: String
+
+  """giftMessage is greater than or equal to the value."""
+  giftMessageGTE: String
+
+  """giftMessage is less than the value."""
+  giftMessageLT: String
+
+  """giftMessage is less than or equal to the value."""
+  giftMessageLTE: String
+
+  """giftMessage contains the value (case-sensitive)."""
+  giftMessageContains: String
+
+  """giftMessage starts with the value."""
+  giftMessageHasPrefix: String
+
+  """giftMessage ends with the value."""
+  giftMessageHasSuffix: String
+
+  """giftMessage is null."""
+  giftMessageIsNil: Boolean
+
+  """giftMessage is not null."""
+  giftMessageNotNil: Boolean
+
+  """giftMessage is equal to the value, ignoring case."""
+  giftMessageEqualFold: String
+
+  """giftMessage contains the value, ignoring case."""
+  giftMessageContainsFold: String
+
   """customerID field predicates: equal to the value."""
   customerID: ID
 
@@ -1420,6 +1468,188 @@ input OrderWhereInput {
 
   """Has payments matching any of the given objects."""
   hasPaymentsWith: [PaymentWhereInput!]
+
+  """lines edge predicates: \`true\` when it has any, \`false\` when none."""
+  hasLines: Boolean
+
+  """Has lines matching any of the given objects."""
+  hasLinesWith: [OrderLineWhereInput!]
+}
+
+"""
+One line of an order, keyed by its order and its line number (a composite key made of a
+relation and a column): \`Order.lines\` is a connection paged over that key.
+"""
+type OrderLine implements Node {
+  """The ID of the object."""
+  id: ID!
+
+  """The line number within the order: the second part of the key."""
+  lineNo: Int!
+
+  """The stock-keeping unit ordered."""
+  sku: String!
+
+  """How many (1 unless given)."""
+  quantity: Int!
+
+  """The order: the first part of the key."""
+  order: Order!
+}
+
+"""A connection to a list of items."""
+type OrderLineConnection {
+  """A list of edges."""
+  edges: [OrderLineEdge]
+
+  """Information to aid in pagination."""
+  pageInfo: PageInfo!
+
+  """Identifies the total count of items in the connection."""
+  totalCount: Int!
+}
+
+"""An edge in a connection."""
+type OrderLineEdge {
+  """The item at the end of the edge."""
+  node: OrderLine
+
+  """A cursor for use in pagination."""
+  cursor: Cursor!
+}
+
+"""Ordering options for OrderLine connections"""
+input OrderLineOrder {
+  """The ordering direction."""
+  direction: OrderDirection! = ASC
+
+  """The field by which to order OrderLines."""
+  field: OrderLineOrderField!
+}
+
+"""Properties by which OrderLine connections can be ordered."""
+enum OrderLineOrderField {
+  """Order by sku."""
+  SKU
+}
+
+"""
+OrderLineWhereInput is used for filtering OrderLine objects: predicates in one object are ANDed.
+"""
+input OrderLineWhereInput {
+  """Matches what the given predicates do not match."""
+  not: OrderLineWhereInput
+
+  """Matches what every given object matches."""
+  and: [OrderLineWhereInput!]
+
+  """Matches what any given object matches."""
+  or: [OrderLineWhereInput!]
+
+  """lineNo field predicates: equal to the value."""
+  lineNo: Int
+
+  """lineNo is not equal to the value."""
+  lineNoNEQ: Int
+
+  """lineNo is one of the values."""
+  lineNoIn: [Int!]
+
+  """lineNo is none of the values."""
+  lineNoNotIn: [Int!]
+
+  """lineNo is greater than the value."""
+  lineNoGT: Int
+
+  """lineNo is greater than or equal to the value."""
+  lineNoGTE: Int
+
+  """lineNo is less than the value."""
+  lineNoLT: Int
+
+  """lineNo is less than or equal to the value."""
+  lineNoLTE: Int
+
+  """sku field predicates: equal to the value."""
+  sku: String
+
+  """sku is not equal to the value."""
+  skuNEQ: String
+
+  """sku is one of the values."""
+  skuIn: [String!]
+
+  """sku is none of the values."""
+  skuNotIn: [String!]
+
+  """sku is greater than the value."""
+  skuGT: String
+
+  """sku is greater than or equal to the value."""
+  skuGTE: String
+
+  """sku is less than the value."""
+  skuLT: String
+
+  """sku is less than or equal to the value."""
+  skuLTE: String
+
+  """sku contains the value (case-sensitive)."""
+  skuContains: String
+
+  """sku starts with the value."""
+  skuHasPrefix: String
+
+  """sku ends with the value."""
+  skuHasSuffix: String
+
+  """sku is equal to the value, ignoring case."""
+  skuEqualFold: String
+
+  """sku contains the value, ignoring case."""
+  skuContainsFold: String
+
+  """quantity field predicates: equal to the value."""
+  quantity: Int
+
+  """quantity is not equal to the value."""
+  quantityNEQ: Int
+
+  """quantity is one of the values."""
+  quantityIn: [Int!]
+
+  """quantity is none of the values."""
+  quantityNotIn: [Int!]
+
+  """quantity is greater than the value."""
+  quantityGT: Int
+
+  """quantity is greater than or equal to the value."""
+  quantityGTE: Int
+
+  """quantity is less than the value."""
+  quantityLT: Int
+
+  """quantity is less than or equal to the value."""
+  quantityLTE: Int
+
+  """orderID field predicates: equal to the value."""
+  orderID: ID
+
+  """orderID is not equal to the value."""
+  orderIDNEQ: ID
+
+  """orderID is one of the values."""
+  orderIDIn: [ID!]
+
+  """orderID is none of the values."""
+  orderIDNotIn: [ID!]
+
+  """order edge predicates: \`true\` when it has any, \`false\` when none."""
+  hasOrder: Boolean
+
+  """Has order matching any of the given objects."""
+  hasOrderWith: [OrderWhereInput!]
 }
 
 """A card payment."""
@@ -1557,21 +1787,6 @@ input PaymentWhereInput {
 
   """amount is less than or equal to the value."""
   amountLTE: String
-
-  """amount contains the value (case-sensitive)."""
-  amountContains: String
-
-  """amount starts with the value."""
-  amountHasPrefix: String
-
-  """amount ends with the value."""
-  amountHasSuffix: String
-
-  """amount is equal to the value, ignoring case."""
-  amountEqualFold: String
-
-  """amount contains the value, ignoring case."""
-  amountContainsFold: String
 
   """paidAt field predicates: equal to the value."""
   paidAt: Time
@@ -1757,21 +1972,6 @@ input BookWhereInput {
 
   """price is less than or equal to the value."""
   priceLTE: String
-
-  """price contains the value (case-sensitive)."""
-  priceContains: String
-
-  """price starts with the value."""
-  priceHasPrefix: String
-
-  """price ends with the value."""
-  priceHasSuffix: String
-
-  """price is equal to the value, ignoring case."""
-  priceEqualFold: String
-
-  """price contains the value, ignoring case."""
-  priceContainsFold: String
 
   """isbn field predicates: equal to the value."""
   isbn: String
@@ -2016,21 +2216,6 @@ input ProductWhereInput {
 
   """price is less than or equal to the value."""
   priceLTE: String
-
-  """price contains the value (case-sensitive)."""
-  priceContains: String
-
-  """price starts with the value."""
-  priceHasPrefix: String
-
-  """price ends with the value."""
-  priceHasSuffix: String
-
-  """price is equal to the value, ignoring case."""
-  priceEqualFold: String
-
-  """price contains the value, ignoring case."""
-  priceContainsFold: String
 }
 
 """
@@ -2210,6 +2395,502 @@ input ShipmentWhereInput {
 
   """Has order matching any of the given objects."""
   hasOrderWith: [OrderWhereInput!]
+}
+
+"""A clerk, listed by its own root field (\`clerks\`)."""
+type Clerk implements Node & Staff {
+  """The ID of the object."""
+  id: ID!
+
+  """The staff member's name."""
+  name: String!
+
+  """The clerk's desk, if any."""
+  desk: String
+}
+
+"""A connection to a list of items."""
+type ClerkConnection {
+  """A list of edges."""
+  edges: [ClerkEdge]
+
+  """Information to aid in pagination."""
+  pageInfo: PageInfo!
+
+  """Identifies the total count of items in the connection."""
+  totalCount: Int!
+}
+
+"""An edge in a connection."""
+type ClerkEdge {
+  """The item at the end of the edge."""
+  node: Clerk
+
+  """A cursor for use in pagination."""
+  cursor: Cursor!
+}
+
+"""Ordering options for Clerk connections"""
+input ClerkOrder {
+  """The ordering direction."""
+  direction: OrderDirection! = ASC
+
+  """The field by which to order Clerks."""
+  field: ClerkOrderField!
+}
+
+"""Properties by which Clerk connections can be ordered."""
+enum ClerkOrderField {
+  """Order by name."""
+  NAME
+}
+
+"""
+ClerkWhereInput is used for filtering Clerk objects: predicates in one object are ANDed.
+"""
+input ClerkWhereInput {
+  """Matches what the given predicates do not match."""
+  not: ClerkWhereInput
+
+  """Matches what every given object matches."""
+  and: [ClerkWhereInput!]
+
+  """Matches what any given object matches."""
+  or: [ClerkWhereInput!]
+
+  """id field predicates: equal to the value."""
+  id: ID
+
+  """id is not equal to the value."""
+  idNEQ: ID
+
+  """id is one of the values."""
+  idIn: [ID!]
+
+  """id is none of the values."""
+  idNotIn: [ID!]
+
+  """id is greater than the value."""
+  idGT: ID
+
+  """id is greater than or equal to the value."""
+  idGTE: ID
+
+  """id is less than the value."""
+  idLT: ID
+
+  """id is less than or equal to the value."""
+  idLTE: ID
+
+  """name field predicates: equal to the value."""
+  name: String
+
+  """name is not equal to the value."""
+  nameNEQ: String
+
+  """name is one of the values."""
+  nameIn: [String!]
+
+  """name is none of the values."""
+  nameNotIn: [String!]
+
+  """name is greater than the value."""
+  nameGT: String
+
+  """name is greater than or equal to the value."""
+  nameGTE: String
+
+  """name is less than the value."""
+  nameLT: String
+
+  """name is less than or equal to the value."""
+  nameLTE: String
+
+  """name contains the value (case-sensitive)."""
+  nameContains: String
+
+  """name starts with the value."""
+  nameHasPrefix: String
+
+  """name ends with the value."""
+  nameHasSuffix: String
+
+  """name is equal to the value, ignoring case."""
+  nameEqualFold: String
+
+  """name contains the value, ignoring case."""
+  nameContainsFold: String
+
+  """desk field predicates: equal to the value."""
+  desk: String
+
+  """desk is not equal to the value."""
+  deskNEQ: String
+
+  """desk is one of the values."""
+  deskIn: [String!]
+
+  """desk is none of the values."""
+  deskNotIn: [String!]
+
+  """desk is greater than the value."""
+  deskGT: String
+
+  """desk is greater than or equal to the value."""
+  deskGTE: String
+
+  """desk is less than the value."""
+  deskLT: String
+
+  """desk is less than or equal to the value."""
+  deskLTE: String
+
+  """desk contains the value (case-sensitive)."""
+  deskContains: String
+
+  """desk starts with the value."""
+  deskHasPrefix: String
+
+  """desk ends with the value."""
+  deskHasSuffix: String
+
+  """desk is null."""
+  deskIsNil: Boolean
+
+  """desk is not null."""
+  deskNotNil: Boolean
+
+  """desk is equal to the value, ignoring case."""
+  deskEqualFold: String
+
+  """desk contains the value, ignoring case."""
+  deskContainsFold: String
+}
+
+"""
+A manager: a class with rows of its own and a subclass (\`Owner\`); edges and connections typed
+\`Manager\` show an owner's row as a \`Manager\` (with the owner's global id).
+"""
+type Manager implements Node & Staff {
+  """The ID of the object."""
+  id: ID!
+
+  """The staff member's name."""
+  name: String!
+
+  """The manager's budget."""
+  budget: Int!
+
+  """The clerk assisting this manager."""
+  assistant: Clerk
+}
+
+"""A connection to a list of items."""
+type ManagerConnection {
+  """A list of edges."""
+  edges: [ManagerEdge]
+
+  """Information to aid in pagination."""
+  pageInfo: PageInfo!
+
+  """Identifies the total count of items in the connection."""
+  totalCount: Int!
+}
+
+"""An edge in a connection."""
+type ManagerEdge {
+  """The item at the end of the edge."""
+  node: Manager
+
+  """A cursor for use in pagination."""
+  cursor: Cursor!
+}
+
+"""Ordering options for Manager connections"""
+input ManagerOrder {
+  """The ordering direction."""
+  direction: OrderDirection! = ASC
+
+  """The field by which to order Managers."""
+  field: ManagerOrderField!
+}
+
+"""Properties by which Manager connections can be ordered."""
+enum ManagerOrderField {
+  """Order by name."""
+  NAME
+}
+
+"""
+ManagerWhereInput is used for filtering Manager objects: predicates in one object are ANDed.
+"""
+input ManagerWhereInput {
+  """Matches what the given predicates do not match."""
+  not: ManagerWhereInput
+
+  """Matches what every given object matches."""
+  and: [ManagerWhereInput!]
+
+  """Matches what any given object matches."""
+  or: [ManagerWhereInput!]
+
+  """id field predicates: equal to the value."""
+  id: ID
+
+  """id is not equal to the value."""
+  idNEQ: ID
+
+  """id is one of the values."""
+  idIn: [ID!]
+
+  """id is none of the values."""
+  idNotIn: [ID!]
+
+  """id is greater than the value."""
+  idGT: ID
+
+  """id is greater than or equal to the value."""
+  idGTE: ID
+
+  """id is less than the value."""
+  idLT: ID
+
+  """id is less than or equal to the value."""
+  idLTE: ID
+
+  """name field predicates: equal to the value."""
+  name: String
+
+  """name is not equal to the value."""
+  nameNEQ: String
+
+  """name is one of the values."""
+  nameIn: [String!]
+
+  """name is none of the values."""
+  nameNotIn: [String!]
+
+  """name is greater than the value."""
+  nameGT: String
+
+  """name is greater than or equal to the value."""
+  nameGTE: String
+
+  """name is less than the value."""
+  nameLT: String
+
+  """name is less than or equal to the value."""
+  nameLTE: String
+
+  """name contains the value (case-sensitive)."""
+  nameContains: String
+
+  """name starts with the value."""
+  nameHasPrefix: String
+
+  """name ends with the value."""
+  nameHasSuffix: String
+
+  """name is equal to the value, ignoring case."""
+  nameEqualFold: String
+
+  """name contains the value, ignoring case."""
+  nameContainsFold: String
+
+  """budget field predicates: equal to the value."""
+  budget: Int
+
+  """budget is not equal to the value."""
+  budgetNEQ: Int
+
+  """budget is one of the values."""
+  budgetIn: [Int!]
+
+  """budget is none of the values."""
+  budgetNotIn: [Int!]
+
+  """budget is greater than the value."""
+  budgetGT: Int
+
+  """budget is greater than or equal to the value."""
+  budgetGTE: Int
+
+  """budget is less than the value."""
+  budgetLT: Int
+
+  """budget is less than or equal to the value."""
+  budgetLTE: Int
+
+  """assistantID field predicates: equal to the value."""
+  assistantID: ID
+
+  """assistantID is not equal to the value."""
+  assistantIDNEQ: ID
+
+  """assistantID is one of the values."""
+  assistantIDIn: [ID!]
+
+  """assistantID is none of the values."""
+  assistantIDNotIn: [ID!]
+
+  """assistantID is null."""
+  assistantIDIsNil: Boolean
+
+  """assistantID is not null."""
+  assistantIDNotNil: Boolean
+
+  """assistant edge predicates: \`true\` when it has any, \`false\` when none."""
+  hasAssistant: Boolean
+
+  """Has assistant matching any of the given objects."""
+  hasAssistantWith: [ClerkWhereInput!]
+}
+
+"""
+An owner: a manager with shares (a second level of the single-table inheritance).
+"""
+type Owner implements Node & Staff {
+  """The ID of the object."""
+  id: ID!
+
+  """The staff member's name."""
+  name: String!
+
+  """The manager's budget."""
+  budget: Int!
+
+  """The owner's shares, in percent."""
+  shares: Int!
+
+  """The clerk assisting this manager."""
+  assistant: Clerk
+}
+
+"""
+A member of the shop's staff: the root of a single-table inheritance that is not declared
+abstract but has no discriminator value of its own (MikroORM's \`BaseUser2\` shape), so it has no
+rows of its own. GraphQL: the interface \`Staff\`, implemented by \`Clerk\`, \`Manager\` and \`Owner\`;
+no \`createStaff\`, which could never succeed.
+"""
+interface Staff implements Node {
+  """The ID of the object."""
+  id: ID!
+
+  """The staff member's name."""
+  name: String!
+}
+
+"""A connection to a list of items."""
+type StaffConnection {
+  """A list of edges."""
+  edges: [StaffEdge]
+
+  """Information to aid in pagination."""
+  pageInfo: PageInfo!
+
+  """Identifies the total count of items in the connection."""
+  totalCount: Int!
+}
+
+"""An edge in a connection."""
+type StaffEdge {
+  """The item at the end of the edge."""
+  node: Staff
+
+  """A cursor for use in pagination."""
+  cursor: Cursor!
+}
+
+"""Ordering options for Staff connections"""
+input StaffOrder {
+  """The ordering direction."""
+  direction: OrderDirection! = ASC
+
+  """The field by which to order Staff."""
+  field: StaffOrderField!
+}
+
+"""Properties by which Staff connections can be ordered."""
+enum StaffOrderField {
+  """Order by name."""
+  NAME
+}
+
+"""
+StaffWhereInput is used for filtering Staff objects: predicates in one object are ANDed.
+"""
+input StaffWhereInput {
+  """Matches what the given predicates do not match."""
+  not: StaffWhereInput
+
+  """Matches what every given object matches."""
+  and: [StaffWhereInput!]
+
+  """Matches what any given object matches."""
+  or: [StaffWhereInput!]
+
+  """id field predicates: equal to the value."""
+  id: ID
+
+  """id is not equal to the value."""
+  idNEQ: ID
+
+  """id is one of the values."""
+  idIn: [ID!]
+
+  """id is none of the values."""
+  idNotIn: [ID!]
+
+  """id is greater than the value."""
+  idGT: ID
+
+  """id is greater than or equal to the value."""
+  idGTE: ID
+
+  """id is less than the value."""
+  idLT: ID
+
+  """id is less than or equal to the value."""
+  idLTE: ID
+
+  """name field predicates: equal to the value."""
+  name: String
+
+  """name is not equal to the value."""
+  nameNEQ: String
+
+  """name is one of the values."""
+  nameIn: [String!]
+
+  """name is none of the values."""
+  nameNotIn: [String!]
+
+  """name is greater than the value."""
+  nameGT: String
+
+  """name is greater than or equal to the value."""
+  nameGTE: String
+
+  """name is less than the value."""
+  nameLT: String
+
+  """name is less than or equal to the value."""
+  nameLTE: String
+
+  """name contains the value (case-sensitive)."""
+  nameContains: String
+
+  """name starts with the value."""
+  nameHasPrefix: String
+
+  """name ends with the value."""
+  nameHasSuffix: String
+
+  """name is equal to the value, ignoring case."""
+  nameEqualFold: String
+
+  """name contains the value, ignoring case."""
+  nameContainsFold: String
 }
 
 """The values of ContributorRole."""
@@ -2627,11 +3308,23 @@ input CreateOrderInput {
   """Sets parcels."""
   parcels: [ParcelInput!]
 
+  """Sets giftMessage."""
+  giftMessage: String
+
+  """Sets invoice."""
+  invoice: Bytes
+
+  """Sets signature."""
+  signature: Bytes
+
   """Sets the customer edge by global ID."""
   customerID: ID!
 
   """Sets the payments edge by global ID."""
   paymentIDs: [ID!]
+
+  """Sets the lines edge by global ID."""
+  lineIDs: [ID!]
 }
 
 """
@@ -2662,6 +3355,24 @@ input UpdateOrderInput {
   """Sets parcels."""
   parcels: [ParcelInput!]
 
+  """Sets giftMessage."""
+  giftMessage: String
+
+  """Sets giftMessage to null."""
+  clearGiftMessage: Boolean
+
+  """Sets invoice."""
+  invoice: Bytes
+
+  """Sets invoice to null."""
+  clearInvoice: Boolean
+
+  """Sets signature."""
+  signature: Bytes
+
+  """Sets signature to null."""
+  clearSignature: Boolean
+
   """Sets the customer edge by global ID."""
   customerID: ID
 
@@ -2673,6 +3384,35 @@ input UpdateOrderInput {
 
   """Removes every node of the payments edge."""
   clearPayments: Boolean
+
+  """Adds nodes to the lines edge by global ID."""
+  addLineIDs: [ID!]
+}
+
+"""Input of \`createOrderLine\`."""
+input CreateOrderLineInput {
+  """Sets lineNo."""
+  lineNo: Int!
+
+  """Sets sku."""
+  sku: String!
+
+  """Sets quantity."""
+  quantity: Int
+
+  """Sets the order edge by global ID."""
+  orderID: ID!
+}
+
+"""
+Input of \`updateOrderLine\`: only the fields given change; applied in the order clear, set, add/remove.
+"""
+input UpdateOrderLineInput {
+  """Sets sku."""
+  sku: String
+
+  """Sets quantity."""
+  quantity: Int
 }
 
 """Input of \`createCardPayment\`."""
@@ -2772,6 +3512,93 @@ input UpdateShipmentInput {
 
   """Sets trackingCode to null."""
   clearTrackingCode: Boolean
+}
+
+"""Input of \`createClerk\`."""
+input CreateClerkInput {
+  """Sets name."""
+  name: String!
+
+  """Sets desk."""
+  desk: String
+}
+
+"""
+Input of \`updateClerk\`: only the fields given change; applied in the order clear, set, add/remove.
+"""
+input UpdateClerkInput {
+  """Sets name."""
+  name: String
+
+  """Sets desk."""
+  desk: String
+
+  """Sets desk to null."""
+  clearDesk: Boolean
+}
+
+"""Input of \`createManager\`."""
+input CreateManagerInput {
+  """Sets name."""
+  name: String!
+
+  """Sets budget."""
+  budget: Int!
+
+  """Sets the assistant edge by global ID."""
+  assistantID: ID
+}
+
+"""
+Input of \`updateManager\`: only the fields given change; applied in the order clear, set, add/remove.
+"""
+input UpdateManagerInput {
+  """Sets name."""
+  name: String
+
+  """Sets budget."""
+  budget: Int
+
+  """Sets the assistant edge by global ID."""
+  assistantID: ID
+
+  """Sets the assistant edge to null."""
+  clearAssistant: Boolean
+}
+
+"""Input of \`createOwner\`."""
+input CreateOwnerInput {
+  """Sets name."""
+  name: String!
+
+  """Sets budget."""
+  budget: Int!
+
+  """Sets shares."""
+  shares: Int!
+
+  """Sets the assistant edge by global ID."""
+  assistantID: ID
+}
+
+"""
+Input of \`updateOwner\`: only the fields given change; applied in the order clear, set, add/remove.
+"""
+input UpdateOwnerInput {
+  """Sets name."""
+  name: String
+
+  """Sets budget."""
+  budget: Int
+
+  """Sets shares."""
+  shares: Int
+
+  """Sets the assistant edge by global ID."""
+  assistantID: ID
+
+  """Sets the assistant edge to null."""
+  clearAssistant: Boolean
 }
 
 """
@@ -2924,6 +3751,75 @@ type Query {
     """Filtering options for Shipments returned from the connection."""
     where: ShipmentWhereInput
   ): ShipmentConnection!
+
+  """Clerks, paginated, ordered and filtered by the arguments."""
+  clerks(
+    """Returns the elements in the list that come after the specified cursor."""
+    after: Cursor
+
+    """Returns the first _n_ elements from the list."""
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """Returns the last _n_ elements from the list."""
+    last: Int
+
+    """Ordering options for Clerks returned from the connection."""
+    orderBy: ClerkOrder
+
+    """Filtering options for Clerks returned from the connection."""
+    where: ClerkWhereInput
+  ): ClerkConnection!
+
+  """Managers, paginated, ordered and filtered by the arguments."""
+  managers(
+    """Returns the elements in the list that come after the specified cursor."""
+    after: Cursor
+
+    """Returns the first _n_ elements from the list."""
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """Returns the last _n_ elements from the list."""
+    last: Int
+
+    """Ordering options for Managers returned from the connection."""
+    orderBy: ManagerOrder
+
+    """Filtering options for Managers returned from the connection."""
+    where: ManagerWhereInput
+  ): ManagerConnection!
+
+  """Staff, paginated, ordered and filtered by the arguments."""
+  staff(
+    """Returns the elements in the list that come after the specified cursor."""
+    after: Cursor
+
+    """Returns the first _n_ elements from the list."""
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """Returns the last _n_ elements from the list."""
+    last: Int
+
+    """Ordering options for Staff returned from the connection."""
+    orderBy: StaffOrder
+
+    """Filtering options for Staff returned from the connection."""
+    where: StaffWhereInput
+  ): StaffConnection!
 }
 
 """
@@ -3014,6 +3910,27 @@ type Mutation {
     id: ID!
   ): ID!
 
+  """Creates an OrderLine and returns it."""
+  createOrderLine(
+    """The new OrderLine."""
+    input: CreateOrderLineInput!
+  ): OrderLine!
+
+  """Updates the OrderLine with the given ID and returns it."""
+  updateOrderLine(
+    """ID of the object."""
+    id: ID!
+
+    """The changes."""
+    input: UpdateOrderLineInput!
+  ): OrderLine!
+
+  """Deletes the OrderLine with the given ID and returns the ID."""
+  deleteOrderLine(
+    """ID of the object."""
+    id: ID!
+  ): ID!
+
   """Creates a CardPayment and returns it."""
   createCardPayment(
     """The new CardPayment."""
@@ -3073,6 +3990,69 @@ type Mutation {
 
   """Deletes the Shipment with the given ID and returns the ID."""
   deleteShipment(
+    """ID of the object."""
+    id: ID!
+  ): ID!
+
+  """Creates a Clerk and returns it."""
+  createClerk(
+    """The new Clerk."""
+    input: CreateClerkInput!
+  ): Clerk!
+
+  """Updates the Clerk with the given ID and returns it."""
+  updateClerk(
+    """ID of the object."""
+    id: ID!
+
+    """The changes."""
+    input: UpdateClerkInput!
+  ): Clerk!
+
+  """Deletes the Clerk with the given ID and returns the ID."""
+  deleteClerk(
+    """ID of the object."""
+    id: ID!
+  ): ID!
+
+  """Creates a Manager and returns it."""
+  createManager(
+    """The new Manager."""
+    input: CreateManagerInput!
+  ): Manager!
+
+  """Updates the Manager with the given ID and returns it."""
+  updateManager(
+    """ID of the object."""
+    id: ID!
+
+    """The changes."""
+    input: UpdateManagerInput!
+  ): Manager!
+
+  """Deletes the Manager with the given ID and returns the ID."""
+  deleteManager(
+    """ID of the object."""
+    id: ID!
+  ): ID!
+
+  """Creates an Owner and returns it."""
+  createOwner(
+    """The new Owner."""
+    input: CreateOwnerInput!
+  ): Owner!
+
+  """Updates the Owner with the given ID and returns it."""
+  updateOwner(
+    """ID of the object."""
+    id: ID!
+
+    """The changes."""
+    input: UpdateOwnerInput!
+  ): Owner!
+
+  """Deletes the Owner with the given ID and returns the ID."""
+  deleteOwner(
     """ID of the object."""
     id: ID!
   ): ID!

@@ -178,11 +178,6 @@ export type BookWhereInput = {
   priceGTE?: $Maybe<string>;
   priceLT?: $Maybe<string>;
   priceLTE?: $Maybe<string>;
-  priceContains?: $Maybe<string>;
-  priceHasPrefix?: $Maybe<string>;
-  priceHasSuffix?: $Maybe<string>;
-  priceEqualFold?: $Maybe<string>;
-  priceContainsFold?: $Maybe<string>;
   isbn?: $Maybe<string>;
   isbnNEQ?: $Maybe<string>;
   isbnIn?: $Maybe<Array<string>>;
@@ -221,6 +216,94 @@ export interface CardPaymentResolvers {
   cardLast4?: $Resolver<string, CardPayment>;
   order?: $Resolver<Order, CardPayment>;
 }
+
+/** `Clerk`: the entity. */
+export type Clerk = $EntityOf<typeof nodeTypes.Clerk.entity>;
+
+/** Resolvers of `Clerk`'s fields. */
+export interface ClerkResolvers {
+  id?: $Resolver<string | number, Clerk>;
+  name?: $Resolver<string, Clerk>;
+  desk?: $Resolver<$Maybe<string>, Clerk>;
+}
+
+/** `ClerkConnection`, as resolvers return it. */
+export interface ClerkConnection {
+  edges?: $Maybe<Array<$Maybe<ClerkEdge>>>;
+  pageInfo: PageInfo;
+  totalCount: number;
+}
+
+/** Resolvers of `ClerkConnection`'s fields. */
+export interface ClerkConnectionResolvers {
+  edges?: $Resolver<$Maybe<Array<$Maybe<ClerkEdge>>>, ClerkConnection>;
+  pageInfo?: $Resolver<PageInfo, ClerkConnection>;
+  totalCount?: $Resolver<number, ClerkConnection>;
+}
+
+/** `ClerkEdge`, as resolvers return it. */
+export interface ClerkEdge {
+  node?: $Maybe<Clerk>;
+  cursor: string;
+}
+
+/** Resolvers of `ClerkEdge`'s fields. */
+export interface ClerkEdgeResolvers {
+  node?: $Resolver<$Maybe<Clerk>, ClerkEdge>;
+  cursor?: $Resolver<string, ClerkEdge>;
+}
+
+/** `ClerkOrder`. */
+export type ClerkOrder = {
+  direction?: OrderDirection;
+  field: ClerkOrderField;
+};
+
+/** `ClerkOrderField`, as resolvers see it (entity values). */
+export type ClerkOrderField = "NAME";
+
+/** `ClerkWhereInput`. */
+export type ClerkWhereInput = {
+  not?: $Maybe<ClerkWhereInput>;
+  and?: $Maybe<Array<ClerkWhereInput>>;
+  or?: $Maybe<Array<ClerkWhereInput>>;
+  id?: $Maybe<string>;
+  idNEQ?: $Maybe<string>;
+  idIn?: $Maybe<Array<string>>;
+  idNotIn?: $Maybe<Array<string>>;
+  idGT?: $Maybe<string>;
+  idGTE?: $Maybe<string>;
+  idLT?: $Maybe<string>;
+  idLTE?: $Maybe<string>;
+  name?: $Maybe<string>;
+  nameNEQ?: $Maybe<string>;
+  nameIn?: $Maybe<Array<string>>;
+  nameNotIn?: $Maybe<Array<string>>;
+  nameGT?: $Maybe<string>;
+  nameGTE?: $Maybe<string>;
+  nameLT?: $Maybe<string>;
+  nameLTE?: $Maybe<string>;
+  nameContains?: $Maybe<string>;
+  nameHasPrefix?: $Maybe<string>;
+  nameHasSuffix?: $Maybe<string>;
+  nameEqualFold?: $Maybe<string>;
+  nameContainsFold?: $Maybe<string>;
+  desk?: $Maybe<string>;
+  deskNEQ?: $Maybe<string>;
+  deskIn?: $Maybe<Array<string>>;
+  deskNotIn?: $Maybe<Array<string>>;
+  deskGT?: $Maybe<string>;
+  deskGTE?: $Maybe<string>;
+  deskLT?: $Maybe<string>;
+  deskLTE?: $Maybe<string>;
+  deskContains?: $Maybe<string>;
+  deskHasPrefix?: $Maybe<string>;
+  deskHasSuffix?: $Maybe<string>;
+  deskIsNil?: $Maybe<boolean>;
+  deskNotNil?: $Maybe<boolean>;
+  deskEqualFold?: $Maybe<string>;
+  deskContainsFold?: $Maybe<string>;
+};
 
 /** `Contribution`: the entity. */
 export type Contribution = $EntityOf<typeof nodeTypes.Contribution.entity>;
@@ -287,6 +370,12 @@ export type CreateCardPaymentInput = {
   orderID: string;
 };
 
+/** `CreateClerkInput`. */
+export type CreateClerkInput = {
+  name: string;
+  desk?: $Maybe<string>;
+};
+
 /** `CreateContributionInput`. */
 export type CreateContributionInput = {
   role?: $Maybe<ContributorRole>;
@@ -319,6 +408,13 @@ export type CreateCustomerInput = {
   orderIDs?: $Maybe<Array<string>>;
 };
 
+/** `CreateManagerInput`. */
+export type CreateManagerInput = {
+  name: string;
+  budget: number;
+  assistantID?: $Maybe<string>;
+};
+
 /** `CreateOrderInput`. */
 export type CreateOrderInput = {
   status?: $Maybe<OrderStatus>;
@@ -327,8 +423,28 @@ export type CreateOrderInput = {
   notes?: $Maybe<Array<string>>;
   shippingAddress?: $Maybe<AddressInput>;
   parcels?: $Maybe<Array<ParcelInput>>;
+  giftMessage?: $Maybe<string>;
+  invoice?: $Maybe<Uint8Array>;
+  signature?: $Maybe<Uint8Array>;
   customerID: string;
   paymentIDs?: $Maybe<Array<string>>;
+  lineIDs?: $Maybe<Array<string>>;
+};
+
+/** `CreateOrderLineInput`. */
+export type CreateOrderLineInput = {
+  lineNo: number;
+  sku: string;
+  quantity?: $Maybe<number>;
+  orderID: string;
+};
+
+/** `CreateOwnerInput`. */
+export type CreateOwnerInput = {
+  name: string;
+  budget: number;
+  shares: number;
+  assistantID?: $Maybe<string>;
 };
 
 /** `CreateShipmentInput`. */
@@ -527,11 +643,6 @@ export type CustomerWhereInput = {
   balanceGTE?: $Maybe<string>;
   balanceLT?: $Maybe<string>;
   balanceLTE?: $Maybe<string>;
-  balanceContains?: $Maybe<string>;
-  balanceHasPrefix?: $Maybe<string>;
-  balanceHasSuffix?: $Maybe<string>;
-  balanceEqualFold?: $Maybe<string>;
-  balanceContainsFold?: $Maybe<string>;
   rating?: $Maybe<number>;
   ratingNEQ?: $Maybe<number>;
   ratingIn?: $Maybe<Array<number>>;
@@ -550,13 +661,8 @@ export type CustomerWhereInput = {
   birthdayGTE?: $Maybe<string>;
   birthdayLT?: $Maybe<string>;
   birthdayLTE?: $Maybe<string>;
-  birthdayContains?: $Maybe<string>;
-  birthdayHasPrefix?: $Maybe<string>;
-  birthdayHasSuffix?: $Maybe<string>;
   birthdayIsNil?: $Maybe<boolean>;
   birthdayNotNil?: $Maybe<boolean>;
-  birthdayEqualFold?: $Maybe<string>;
-  birthdayContainsFold?: $Maybe<string>;
   wakeUpAt?: $Maybe<string>;
   wakeUpAtNEQ?: $Maybe<string>;
   wakeUpAtIn?: $Maybe<Array<string>>;
@@ -565,13 +671,8 @@ export type CustomerWhereInput = {
   wakeUpAtGTE?: $Maybe<string>;
   wakeUpAtLT?: $Maybe<string>;
   wakeUpAtLTE?: $Maybe<string>;
-  wakeUpAtContains?: $Maybe<string>;
-  wakeUpAtHasPrefix?: $Maybe<string>;
-  wakeUpAtHasSuffix?: $Maybe<string>;
   wakeUpAtIsNil?: $Maybe<boolean>;
   wakeUpAtNotNil?: $Maybe<boolean>;
-  wakeUpAtEqualFold?: $Maybe<string>;
-  wakeUpAtContainsFold?: $Maybe<string>;
   createdAt?: $Maybe<Date>;
   createdAtNEQ?: $Maybe<Date>;
   createdAtIn?: $Maybe<Array<Date>>;
@@ -693,6 +794,96 @@ export type GeoInput = {
 /** `Interest`, as resolvers see it (entity values). */
 export type Interest = "books" | "gadgets" | "music";
 
+/** `Manager`: the entity. */
+export type Manager = $EntityOf<typeof nodeTypes.Manager.entity>;
+
+/** Resolvers of `Manager`'s fields. */
+export interface ManagerResolvers {
+  id?: $Resolver<string | number, Manager>;
+  name?: $Resolver<string, Manager>;
+  budget?: $Resolver<number, Manager>;
+  assistant?: $Resolver<$Maybe<Clerk>, Manager>;
+}
+
+/** `ManagerConnection`, as resolvers return it. */
+export interface ManagerConnection {
+  edges?: $Maybe<Array<$Maybe<ManagerEdge>>>;
+  pageInfo: PageInfo;
+  totalCount: number;
+}
+
+/** Resolvers of `ManagerConnection`'s fields. */
+export interface ManagerConnectionResolvers {
+  edges?: $Resolver<$Maybe<Array<$Maybe<ManagerEdge>>>, ManagerConnection>;
+  pageInfo?: $Resolver<PageInfo, ManagerConnection>;
+  totalCount?: $Resolver<number, ManagerConnection>;
+}
+
+/** `ManagerEdge`, as resolvers return it. */
+export interface ManagerEdge {
+  node?: $Maybe<Manager>;
+  cursor: string;
+}
+
+/** Resolvers of `ManagerEdge`'s fields. */
+export interface ManagerEdgeResolvers {
+  node?: $Resolver<$Maybe<Manager>, ManagerEdge>;
+  cursor?: $Resolver<string, ManagerEdge>;
+}
+
+/** `ManagerOrder`. */
+export type ManagerOrder = {
+  direction?: OrderDirection;
+  field: ManagerOrderField;
+};
+
+/** `ManagerOrderField`, as resolvers see it (entity values). */
+export type ManagerOrderField = "NAME";
+
+/** `ManagerWhereInput`. */
+export type ManagerWhereInput = {
+  not?: $Maybe<ManagerWhereInput>;
+  and?: $Maybe<Array<ManagerWhereInput>>;
+  or?: $Maybe<Array<ManagerWhereInput>>;
+  id?: $Maybe<string>;
+  idNEQ?: $Maybe<string>;
+  idIn?: $Maybe<Array<string>>;
+  idNotIn?: $Maybe<Array<string>>;
+  idGT?: $Maybe<string>;
+  idGTE?: $Maybe<string>;
+  idLT?: $Maybe<string>;
+  idLTE?: $Maybe<string>;
+  name?: $Maybe<string>;
+  nameNEQ?: $Maybe<string>;
+  nameIn?: $Maybe<Array<string>>;
+  nameNotIn?: $Maybe<Array<string>>;
+  nameGT?: $Maybe<string>;
+  nameGTE?: $Maybe<string>;
+  nameLT?: $Maybe<string>;
+  nameLTE?: $Maybe<string>;
+  nameContains?: $Maybe<string>;
+  nameHasPrefix?: $Maybe<string>;
+  nameHasSuffix?: $Maybe<string>;
+  nameEqualFold?: $Maybe<string>;
+  nameContainsFold?: $Maybe<string>;
+  budget?: $Maybe<number>;
+  budgetNEQ?: $Maybe<number>;
+  budgetIn?: $Maybe<Array<number>>;
+  budgetNotIn?: $Maybe<Array<number>>;
+  budgetGT?: $Maybe<number>;
+  budgetGTE?: $Maybe<number>;
+  budgetLT?: $Maybe<number>;
+  budgetLTE?: $Maybe<number>;
+  assistantID?: $Maybe<string>;
+  assistantIDNEQ?: $Maybe<string>;
+  assistantIDIn?: $Maybe<Array<string>>;
+  assistantIDNotIn?: $Maybe<Array<string>>;
+  assistantIDIsNil?: $Maybe<boolean>;
+  assistantIDNotNil?: $Maybe<boolean>;
+  hasAssistant?: $Maybe<boolean>;
+  hasAssistantWith?: $Maybe<Array<ClerkWhereInput>>;
+};
+
 /** Arguments of `Mutation.createAuthor`. */
 export interface MutationCreateAuthorArgs {
   input: CreateAuthorInput;
@@ -757,6 +948,22 @@ export interface MutationDeleteOrderArgs {
   id: string;
 }
 
+/** Arguments of `Mutation.createOrderLine`. */
+export interface MutationCreateOrderLineArgs {
+  input: CreateOrderLineInput;
+}
+
+/** Arguments of `Mutation.updateOrderLine`. */
+export interface MutationUpdateOrderLineArgs {
+  id: string;
+  input: UpdateOrderLineInput;
+}
+
+/** Arguments of `Mutation.deleteOrderLine`. */
+export interface MutationDeleteOrderLineArgs {
+  id: string;
+}
+
 /** Arguments of `Mutation.createCardPayment`. */
 export interface MutationCreateCardPaymentArgs {
   input: CreateCardPaymentInput;
@@ -805,6 +1012,54 @@ export interface MutationDeleteShipmentArgs {
   id: string;
 }
 
+/** Arguments of `Mutation.createClerk`. */
+export interface MutationCreateClerkArgs {
+  input: CreateClerkInput;
+}
+
+/** Arguments of `Mutation.updateClerk`. */
+export interface MutationUpdateClerkArgs {
+  id: string;
+  input: UpdateClerkInput;
+}
+
+/** Arguments of `Mutation.deleteClerk`. */
+export interface MutationDeleteClerkArgs {
+  id: string;
+}
+
+/** Arguments of `Mutation.createManager`. */
+export interface MutationCreateManagerArgs {
+  input: CreateManagerInput;
+}
+
+/** Arguments of `Mutation.updateManager`. */
+export interface MutationUpdateManagerArgs {
+  id: string;
+  input: UpdateManagerInput;
+}
+
+/** Arguments of `Mutation.deleteManager`. */
+export interface MutationDeleteManagerArgs {
+  id: string;
+}
+
+/** Arguments of `Mutation.createOwner`. */
+export interface MutationCreateOwnerArgs {
+  input: CreateOwnerInput;
+}
+
+/** Arguments of `Mutation.updateOwner`. */
+export interface MutationUpdateOwnerArgs {
+  id: string;
+  input: UpdateOwnerInput;
+}
+
+/** Arguments of `Mutation.deleteOwner`. */
+export interface MutationDeleteOwnerArgs {
+  id: string;
+}
+
 /** Resolvers of `Mutation`'s fields. */
 export interface MutationResolvers {
   createAuthor?: $Resolver<Author, unknown, MutationCreateAuthorArgs>;
@@ -819,6 +1074,9 @@ export interface MutationResolvers {
   createOrder?: $Resolver<Order, unknown, MutationCreateOrderArgs>;
   updateOrder?: $Resolver<Order, unknown, MutationUpdateOrderArgs>;
   deleteOrder?: $Resolver<string | number, unknown, MutationDeleteOrderArgs>;
+  createOrderLine?: $Resolver<OrderLine, unknown, MutationCreateOrderLineArgs>;
+  updateOrderLine?: $Resolver<OrderLine, unknown, MutationUpdateOrderLineArgs>;
+  deleteOrderLine?: $Resolver<string | number, unknown, MutationDeleteOrderLineArgs>;
   createCardPayment?: $Resolver<CardPayment, unknown, MutationCreateCardPaymentArgs>;
   updateCardPayment?: $Resolver<CardPayment, unknown, MutationUpdateCardPaymentArgs>;
   deleteCardPayment?: $Resolver<string | number, unknown, MutationDeleteCardPaymentArgs>;
@@ -828,6 +1086,15 @@ export interface MutationResolvers {
   createShipment?: $Resolver<Shipment, unknown, MutationCreateShipmentArgs>;
   updateShipment?: $Resolver<Shipment, unknown, MutationUpdateShipmentArgs>;
   deleteShipment?: $Resolver<string | number, unknown, MutationDeleteShipmentArgs>;
+  createClerk?: $Resolver<Clerk, unknown, MutationCreateClerkArgs>;
+  updateClerk?: $Resolver<Clerk, unknown, MutationUpdateClerkArgs>;
+  deleteClerk?: $Resolver<string | number, unknown, MutationDeleteClerkArgs>;
+  createManager?: $Resolver<Manager, unknown, MutationCreateManagerArgs>;
+  updateManager?: $Resolver<Manager, unknown, MutationUpdateManagerArgs>;
+  deleteManager?: $Resolver<string | number, unknown, MutationDeleteManagerArgs>;
+  createOwner?: $Resolver<Owner, unknown, MutationCreateOwnerArgs>;
+  updateOwner?: $Resolver<Owner, unknown, MutationUpdateOwnerArgs>;
+  deleteOwner?: $Resolver<string | number, unknown, MutationDeleteOwnerArgs>;
 }
 
 /** `Node`: one of its implementations. */
@@ -836,18 +1103,33 @@ export type Node =
   | Contribution
   | Customer
   | Order
+  | OrderLine
   | CardPayment
   | TransferPayment
   | Book
   | Gadget
-  | Shipment;
+  | Shipment
+  | Clerk
+  | Manager
+  | Owner;
 
 /** `Order`: the entity. */
 export type Order = $EntityOf<typeof nodeTypes.Order.entity>;
 
+/** Arguments of `Order.lines`. */
+export interface OrderLinesArgs {
+  after?: $Maybe<string>;
+  first?: $Maybe<number>;
+  before?: $Maybe<string>;
+  last?: $Maybe<number>;
+  orderBy?: $Maybe<OrderLineOrder>;
+  where?: $Maybe<OrderLineWhereInput>;
+}
+
 /** Resolvers of `Order`'s fields. */
 export interface OrderResolvers {
   id?: $Resolver<string | number, Order>;
+  noteCount?: $Resolver<$Maybe<number>, Order>;
   summary?: $Resolver<$Maybe<string>, Order>;
   status?: $Resolver<OrderStatus, Order>;
   tier?: $Resolver<$Maybe<Tier>, Order>;
@@ -855,9 +1137,13 @@ export interface OrderResolvers {
   notes?: $Resolver<Array<string>, Order>;
   shippingAddress?: $Resolver<$Maybe<Address>, Order>;
   parcels?: $Resolver<Array<Parcel>, Order>;
+  giftMessage?: $Resolver<$Maybe<string>, Order>;
+  invoice?: $Resolver<$Maybe<Uint8Array>, Order>;
+  signature?: $Resolver<$Maybe<Uint8Array>, Order>;
   customer?: $Resolver<Customer, Order>;
   shipment?: $Resolver<$Maybe<Shipment>, Order>;
   payments?: $Resolver<$Maybe<Array<Payment>>, Order>;
+  lines?: $Resolver<OrderLineConnection, Order, OrderLinesArgs>;
 }
 
 /** `OrderConnection`, as resolvers return it. */
@@ -888,6 +1174,95 @@ export interface OrderEdgeResolvers {
   node?: $Resolver<$Maybe<Order>, OrderEdge>;
   cursor?: $Resolver<string, OrderEdge>;
 }
+
+/** `OrderLine`: the entity. */
+export type OrderLine = $EntityOf<typeof nodeTypes.OrderLine.entity>;
+
+/** Resolvers of `OrderLine`'s fields. */
+export interface OrderLineResolvers {
+  id?: $Resolver<string | number, OrderLine>;
+  lineNo?: $Resolver<number, OrderLine>;
+  sku?: $Resolver<string, OrderLine>;
+  quantity?: $Resolver<number, OrderLine>;
+  order?: $Resolver<Order, OrderLine>;
+}
+
+/** `OrderLineConnection`, as resolvers return it. */
+export interface OrderLineConnection {
+  edges?: $Maybe<Array<$Maybe<OrderLineEdge>>>;
+  pageInfo: PageInfo;
+  totalCount: number;
+}
+
+/** Resolvers of `OrderLineConnection`'s fields. */
+export interface OrderLineConnectionResolvers {
+  edges?: $Resolver<$Maybe<Array<$Maybe<OrderLineEdge>>>, OrderLineConnection>;
+  pageInfo?: $Resolver<PageInfo, OrderLineConnection>;
+  totalCount?: $Resolver<number, OrderLineConnection>;
+}
+
+/** `OrderLineEdge`, as resolvers return it. */
+export interface OrderLineEdge {
+  node?: $Maybe<OrderLine>;
+  cursor: string;
+}
+
+/** Resolvers of `OrderLineEdge`'s fields. */
+export interface OrderLineEdgeResolvers {
+  node?: $Resolver<$Maybe<OrderLine>, OrderLineEdge>;
+  cursor?: $Resolver<string, OrderLineEdge>;
+}
+
+/** `OrderLineOrder`. */
+export type OrderLineOrder = {
+  direction?: OrderDirection;
+  field: OrderLineOrderField;
+};
+
+/** `OrderLineOrderField`, as resolvers see it (entity values). */
+export type OrderLineOrderField = "SKU";
+
+/** `OrderLineWhereInput`. */
+export type OrderLineWhereInput = {
+  not?: $Maybe<OrderLineWhereInput>;
+  and?: $Maybe<Array<OrderLineWhereInput>>;
+  or?: $Maybe<Array<OrderLineWhereInput>>;
+  lineNo?: $Maybe<number>;
+  lineNoNEQ?: $Maybe<number>;
+  lineNoIn?: $Maybe<Array<number>>;
+  lineNoNotIn?: $Maybe<Array<number>>;
+  lineNoGT?: $Maybe<number>;
+  lineNoGTE?: $Maybe<number>;
+  lineNoLT?: $Maybe<number>;
+  lineNoLTE?: $Maybe<number>;
+  sku?: $Maybe<string>;
+  skuNEQ?: $Maybe<string>;
+  skuIn?: $Maybe<Array<string>>;
+  skuNotIn?: $Maybe<Array<string>>;
+  skuGT?: $Maybe<string>;
+  skuGTE?: $Maybe<string>;
+  skuLT?: $Maybe<string>;
+  skuLTE?: $Maybe<string>;
+  skuContains?: $Maybe<string>;
+  skuHasPrefix?: $Maybe<string>;
+  skuHasSuffix?: $Maybe<string>;
+  skuEqualFold?: $Maybe<string>;
+  skuContainsFold?: $Maybe<string>;
+  quantity?: $Maybe<number>;
+  quantityNEQ?: $Maybe<number>;
+  quantityIn?: $Maybe<Array<number>>;
+  quantityNotIn?: $Maybe<Array<number>>;
+  quantityGT?: $Maybe<number>;
+  quantityGTE?: $Maybe<number>;
+  quantityLT?: $Maybe<number>;
+  quantityLTE?: $Maybe<number>;
+  orderID?: $Maybe<string>;
+  orderIDNEQ?: $Maybe<string>;
+  orderIDIn?: $Maybe<Array<string>>;
+  orderIDNotIn?: $Maybe<Array<string>>;
+  hasOrder?: $Maybe<boolean>;
+  hasOrderWith?: $Maybe<Array<OrderWhereInput>>;
+};
 
 /** `OrderOrder`. */
 export type OrderOrder = {
@@ -944,6 +1319,21 @@ export type OrderWhereInput = {
   shippingAddressZipNEQ?: $Maybe<string>;
   shippingAddressZipIn?: $Maybe<Array<string>>;
   shippingAddressZipNotIn?: $Maybe<Array<string>>;
+  giftMessage?: $Maybe<string>;
+  giftMessageNEQ?: $Maybe<string>;
+  giftMessageIn?: $Maybe<Array<string>>;
+  giftMessageNotIn?: $Maybe<Array<string>>;
+  giftMessageGT?: $Maybe<string>;
+  giftMessageGTE?: $Maybe<string>;
+  giftMessageLT?: $Maybe<string>;
+  giftMessageLTE?: $Maybe<string>;
+  giftMessageContains?: $Maybe<string>;
+  giftMessageHasPrefix?: $Maybe<string>;
+  giftMessageHasSuffix?: $Maybe<string>;
+  giftMessageIsNil?: $Maybe<boolean>;
+  giftMessageNotNil?: $Maybe<boolean>;
+  giftMessageEqualFold?: $Maybe<string>;
+  giftMessageContainsFold?: $Maybe<string>;
   customerID?: $Maybe<string>;
   customerIDNEQ?: $Maybe<string>;
   customerIDIn?: $Maybe<Array<string>>;
@@ -954,7 +1344,21 @@ export type OrderWhereInput = {
   hasShipmentWith?: $Maybe<Array<ShipmentWhereInput>>;
   hasPayments?: $Maybe<boolean>;
   hasPaymentsWith?: $Maybe<Array<PaymentWhereInput>>;
+  hasLines?: $Maybe<boolean>;
+  hasLinesWith?: $Maybe<Array<OrderLineWhereInput>>;
 };
+
+/** `Owner`: the entity. */
+export type Owner = $EntityOf<typeof nodeTypes.Owner.entity>;
+
+/** Resolvers of `Owner`'s fields. */
+export interface OwnerResolvers {
+  id?: $Resolver<string | number, Owner>;
+  name?: $Resolver<string, Owner>;
+  budget?: $Resolver<number, Owner>;
+  shares?: $Resolver<number, Owner>;
+  assistant?: $Resolver<$Maybe<Clerk>, Owner>;
+}
 
 /** `PageInfo`, as resolvers return it. */
 export interface PageInfo {
@@ -1055,11 +1459,6 @@ export type PaymentWhereInput = {
   amountGTE?: $Maybe<string>;
   amountLT?: $Maybe<string>;
   amountLTE?: $Maybe<string>;
-  amountContains?: $Maybe<string>;
-  amountHasPrefix?: $Maybe<string>;
-  amountHasSuffix?: $Maybe<string>;
-  amountEqualFold?: $Maybe<string>;
-  amountContainsFold?: $Maybe<string>;
   paidAt?: $Maybe<Date>;
   paidAtNEQ?: $Maybe<Date>;
   paidAtIn?: $Maybe<Array<Date>>;
@@ -1151,11 +1550,6 @@ export type ProductWhereInput = {
   priceGTE?: $Maybe<string>;
   priceLT?: $Maybe<string>;
   priceLTE?: $Maybe<string>;
-  priceContains?: $Maybe<string>;
-  priceHasPrefix?: $Maybe<string>;
-  priceHasSuffix?: $Maybe<string>;
-  priceEqualFold?: $Maybe<string>;
-  priceContainsFold?: $Maybe<string>;
 };
 
 /** Arguments of `Query.node`. */
@@ -1227,6 +1621,36 @@ export interface QueryShipmentsArgs {
   where?: $Maybe<ShipmentWhereInput>;
 }
 
+/** Arguments of `Query.clerks`. */
+export interface QueryClerksArgs {
+  after?: $Maybe<string>;
+  first?: $Maybe<number>;
+  before?: $Maybe<string>;
+  last?: $Maybe<number>;
+  orderBy?: $Maybe<ClerkOrder>;
+  where?: $Maybe<ClerkWhereInput>;
+}
+
+/** Arguments of `Query.managers`. */
+export interface QueryManagersArgs {
+  after?: $Maybe<string>;
+  first?: $Maybe<number>;
+  before?: $Maybe<string>;
+  last?: $Maybe<number>;
+  orderBy?: $Maybe<ManagerOrder>;
+  where?: $Maybe<ManagerWhereInput>;
+}
+
+/** Arguments of `Query.staff`. */
+export interface QueryStaffArgs {
+  after?: $Maybe<string>;
+  first?: $Maybe<number>;
+  before?: $Maybe<string>;
+  last?: $Maybe<number>;
+  orderBy?: $Maybe<StaffOrder>;
+  where?: $Maybe<StaffWhereInput>;
+}
+
 /** Resolvers of `Query`'s fields. */
 export interface QueryResolvers {
   node?: $Resolver<$Maybe<Node>, unknown, QueryNodeArgs>;
@@ -1237,6 +1661,9 @@ export interface QueryResolvers {
   payments?: $Resolver<PaymentConnection, unknown, QueryPaymentsArgs>;
   products?: $Resolver<ProductConnection, unknown, QueryProductsArgs>;
   shipments?: $Resolver<ShipmentConnection, unknown, QueryShipmentsArgs>;
+  clerks?: $Resolver<ClerkConnection, unknown, QueryClerksArgs>;
+  managers?: $Resolver<ManagerConnection, unknown, QueryManagersArgs>;
+  staff?: $Resolver<StaffConnection, unknown, QueryStaffArgs>;
 }
 
 /** `Shipment`: the entity. */
@@ -1325,6 +1752,72 @@ export type ShipmentWhereInput = {
   hasOrderWith?: $Maybe<Array<OrderWhereInput>>;
 };
 
+/** `Staff`: one of its implementations. */
+export type Staff = Clerk | Manager | Owner;
+
+/** `StaffConnection`, as resolvers return it. */
+export interface StaffConnection {
+  edges?: $Maybe<Array<$Maybe<StaffEdge>>>;
+  pageInfo: PageInfo;
+  totalCount: number;
+}
+
+/** Resolvers of `StaffConnection`'s fields. */
+export interface StaffConnectionResolvers {
+  edges?: $Resolver<$Maybe<Array<$Maybe<StaffEdge>>>, StaffConnection>;
+  pageInfo?: $Resolver<PageInfo, StaffConnection>;
+  totalCount?: $Resolver<number, StaffConnection>;
+}
+
+/** `StaffEdge`, as resolvers return it. */
+export interface StaffEdge {
+  node?: $Maybe<Staff>;
+  cursor: string;
+}
+
+/** Resolvers of `StaffEdge`'s fields. */
+export interface StaffEdgeResolvers {
+  node?: $Resolver<$Maybe<Staff>, StaffEdge>;
+  cursor?: $Resolver<string, StaffEdge>;
+}
+
+/** `StaffOrder`. */
+export type StaffOrder = {
+  direction?: OrderDirection;
+  field: StaffOrderField;
+};
+
+/** `StaffOrderField`, as resolvers see it (entity values). */
+export type StaffOrderField = "NAME";
+
+/** `StaffWhereInput`. */
+export type StaffWhereInput = {
+  not?: $Maybe<StaffWhereInput>;
+  and?: $Maybe<Array<StaffWhereInput>>;
+  or?: $Maybe<Array<StaffWhereInput>>;
+  id?: $Maybe<string>;
+  idNEQ?: $Maybe<string>;
+  idIn?: $Maybe<Array<string>>;
+  idNotIn?: $Maybe<Array<string>>;
+  idGT?: $Maybe<string>;
+  idGTE?: $Maybe<string>;
+  idLT?: $Maybe<string>;
+  idLTE?: $Maybe<string>;
+  name?: $Maybe<string>;
+  nameNEQ?: $Maybe<string>;
+  nameIn?: $Maybe<Array<string>>;
+  nameNotIn?: $Maybe<Array<string>>;
+  nameGT?: $Maybe<string>;
+  nameGTE?: $Maybe<string>;
+  nameLT?: $Maybe<string>;
+  nameLTE?: $Maybe<string>;
+  nameContains?: $Maybe<string>;
+  nameHasPrefix?: $Maybe<string>;
+  nameHasSuffix?: $Maybe<string>;
+  nameEqualFold?: $Maybe<string>;
+  nameContainsFold?: $Maybe<string>;
+};
+
 /** `Tier`, as resolvers see it (entity values). */
 export type Tier = "bronze" | "silver" | "gold";
 
@@ -1361,6 +1854,13 @@ export type UpdateCardPaymentInput = {
   paidAt?: $Maybe<Date>;
   cardLast4?: $Maybe<string>;
   orderID?: $Maybe<string>;
+};
+
+/** `UpdateClerkInput`. */
+export type UpdateClerkInput = {
+  name?: $Maybe<string>;
+  desk?: $Maybe<string>;
+  clearDesk?: $Maybe<boolean>;
 };
 
 /** `UpdateContributionInput`. */
@@ -1406,6 +1906,14 @@ export type UpdateCustomerInput = {
   addOrderIDs?: $Maybe<Array<string>>;
 };
 
+/** `UpdateManagerInput`. */
+export type UpdateManagerInput = {
+  name?: $Maybe<string>;
+  budget?: $Maybe<number>;
+  assistantID?: $Maybe<string>;
+  clearAssistant?: $Maybe<boolean>;
+};
+
 /** `UpdateOrderInput`. */
 export type UpdateOrderInput = {
   status?: $Maybe<OrderStatus>;
@@ -1416,10 +1924,32 @@ export type UpdateOrderInput = {
   shippingAddress?: $Maybe<AddressInput>;
   clearShippingAddress?: $Maybe<boolean>;
   parcels?: $Maybe<Array<ParcelInput>>;
+  giftMessage?: $Maybe<string>;
+  clearGiftMessage?: $Maybe<boolean>;
+  invoice?: $Maybe<Uint8Array>;
+  clearInvoice?: $Maybe<boolean>;
+  signature?: $Maybe<Uint8Array>;
+  clearSignature?: $Maybe<boolean>;
   customerID?: $Maybe<string>;
   addPaymentIDs?: $Maybe<Array<string>>;
   removePaymentIDs?: $Maybe<Array<string>>;
   clearPayments?: $Maybe<boolean>;
+  addLineIDs?: $Maybe<Array<string>>;
+};
+
+/** `UpdateOrderLineInput`. */
+export type UpdateOrderLineInput = {
+  sku?: $Maybe<string>;
+  quantity?: $Maybe<number>;
+};
+
+/** `UpdateOwnerInput`. */
+export type UpdateOwnerInput = {
+  name?: $Maybe<string>;
+  budget?: $Maybe<number>;
+  shares?: $Maybe<number>;
+  assistantID?: $Maybe<string>;
+  clearAssistant?: $Maybe<boolean>;
 };
 
 /** `UpdateShipmentInput`. */
@@ -1452,16 +1982,26 @@ export type Resolvers<Extra = Record<never, never>> = $TypedResolvers<{
   AuthorEdge: AuthorEdgeResolvers;
   Book: BookResolvers;
   CardPayment: CardPaymentResolvers;
+  Clerk: ClerkResolvers;
+  ClerkConnection: ClerkConnectionResolvers;
+  ClerkEdge: ClerkEdgeResolvers;
   Contribution: ContributionResolvers;
   Customer: CustomerResolvers;
   CustomerConnection: CustomerConnectionResolvers;
   CustomerEdge: CustomerEdgeResolvers;
   Gadget: GadgetResolvers;
   Geo: GeoResolvers;
+  Manager: ManagerResolvers;
+  ManagerConnection: ManagerConnectionResolvers;
+  ManagerEdge: ManagerEdgeResolvers;
   Mutation: MutationResolvers;
   Order: OrderResolvers;
   OrderConnection: OrderConnectionResolvers;
   OrderEdge: OrderEdgeResolvers;
+  OrderLine: OrderLineResolvers;
+  OrderLineConnection: OrderLineConnectionResolvers;
+  OrderLineEdge: OrderLineEdgeResolvers;
+  Owner: OwnerResolvers;
   PageInfo: PageInfoResolvers;
   Parcel: ParcelResolvers;
   PaymentConnection: PaymentConnectionResolvers;
@@ -1472,5 +2012,7 @@ export type Resolvers<Extra = Record<never, never>> = $TypedResolvers<{
   Shipment: ShipmentResolvers;
   ShipmentConnection: ShipmentConnectionResolvers;
   ShipmentEdge: ShipmentEdgeResolvers;
+  StaffConnection: StaffConnectionResolvers;
+  StaffEdge: StaffEdgeResolvers;
   TransferPayment: TransferPaymentResolvers;
 }, Extra>;

@@ -38,7 +38,11 @@ Deno.test("encodeGlobalId: base64url of the UTF-8 text <Type>:<key>, no padding"
 Deno.test("opaque ids: every type's id decodes to its type and key; malformed ids to undefined", () => {
   for (const graph of [blog, shop]) {
     for (const type of Object.values(graph.types)) {
-      const pk = type.id.parts ? "[1,2]" : type.id.kind === "int" ? 7 : "k7";
+      const pk = type.id.parts
+        ? JSON.stringify(type.id.parts.map((p, i) => p.kind === "int" ? i + 1 : `k${i + 1}`))
+        : type.id.kind === "int"
+        ? 7
+        : "k7";
       const id = globalIdOf(graph, type, pk);
       assertEquals(id, encodeGlobalId(type.name, pk));
       const decoded = decodeGlobalId(graph, id);

@@ -4,12 +4,14 @@
  * random dates from year -5900 to 9800; it parses RFC 3339 date-times (section 5.6), refusing a
  * day the Gregorian calendar (JavaScript's `Date.UTC`) does not have. `BigInt` keeps 64-bit
  * integers exact as decimal strings (checked against JavaScript's `BigInt`), `JSON` literals
- * read as graphql-js's `valueFromASTUntyped` reads them, `Cursor` is a string.
+ * read as graphql-js's `valueFromASTUntyped` reads them, `Cursor` is a string, `Bytes` is padded
+ * base64 both ways.
  */
 import { assert, assertEquals, assertThrows } from "@std/assert";
 import { GraphQLError, Kind, parseValue, valueFromASTUntyped } from "graphql";
 import {
   BigIntScalar,
+  BytesScalar,
   CursorScalar,
   JSONScalar,
   TimeScalar,
@@ -158,4 +160,18 @@ Deno.test("Cursor is a string", () => {
   assertThrows(() => CursorScalar.parseValue(5), GraphQLError, "Cursor must be a string, got 5");
   assertThrows(() => CursorScalar.parseLiteral(parseValue("5")), GraphQLError, "Cursor must be");
   assert(CursorScalar.description);
+});
+
+Deno.test("Bytes is base64 both ways, without touching the value's buffer", () => {
+  const bytes = new Uint8Array([0, 1, 2, 250, 255]);
+  assertEquals(BytesScalar.serialize(bytes), "AAEC+v8=");
+  assertEquals([...bytes], [0, 1, 2, 250, 255], "still readable after serialising");
+  const view = new Uint8Array([9, 0, 1, 2, 9]).subarray(1, 4);
+  assertEquals(BytesScalar.serialize(view), "AAEC");
+  assertEquals([...BytesScalar.parseValue("AAEC+v8=") as Uint8Array], [0, 1, 2, 250, 255]);
+  assertEquals([...BytesScalar.parseValue("") as Uint8Array], []);
+  for (const bad of ["AAE", "AA=C", "not base64!", "AAEC-_8", 12]) {
+    assertThrows(() => BytesScalar.parseValue(bad), Error, "Bytes must be a base64 string");
+  }
+  assertThrows(() => BytesScalar.serialize("AAEC"), Error, "Bytes cannot represent");
 });

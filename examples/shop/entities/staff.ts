@@ -1,0 +1,62 @@
+import type { Opt, Ref } from "@mikro-orm/core";
+import { Entity, ManyToOne, PrimaryKey, Property } from "@mikro-orm/decorators/es";
+import { Mutations, OrderField, QueryField } from "@mikrogql/ext";
+
+/**
+ * A member of the shop's staff: the root of a single-table inheritance that is not declared
+ * abstract but has no discriminator value of its own (MikroORM's `BaseUser2` shape), so it has no
+ * rows of its own. GraphQL: the interface `Staff`, implemented by `Clerk`, `Manager` and `Owner`;
+ * no `createStaff`, which could never succeed.
+ */
+@Entity({
+  discriminatorColumn: "role",
+  discriminatorMap: { clerk: "Clerk", manager: "Manager", owner: "Owner" },
+})
+@QueryField()
+@Mutations()
+export class Staff {
+  @PrimaryKey({ type: "integer" })
+  id!: number;
+
+  /** The staff member's name. */
+  @OrderField("NAME")
+  @Property({ type: "string" })
+  name!: string;
+
+  /** The discriminator column (the `__typename`, not a field). */
+  @Property({ type: "string" })
+  role!: Opt<string>;
+}
+
+/** A clerk, listed by its own root field (`clerks`). */
+@Entity()
+@QueryField()
+export class Clerk extends Staff {
+  /** The clerk's desk, if any. */
+  @Property({ type: "string", nullable: true })
+  desk?: string;
+}
+
+/**
+ * A manager: a class with rows of its own and a subclass (`Owner`); edges and connections typed
+ * `Manager` show an owner's row as a `Manager` (with the owner's global id).
+ */
+@Entity()
+@QueryField()
+export class Manager extends Staff {
+  /** The manager's budget. */
+  @Property({ type: "integer" })
+  budget!: number;
+
+  /** The clerk assisting this manager. */
+  @ManyToOne({ entity: () => Clerk, ref: true, nullable: true, index: true })
+  assistant?: Ref<Clerk>;
+}
+
+/** An owner: a manager with shares (a second level of the single-table inheritance). */
+@Entity()
+export class Owner extends Manager {
+  /** The owner's shares, in percent. */
+  @Property({ type: "integer" })
+  shares!: number;
+}
