@@ -20,6 +20,7 @@ import {
   NodeSqliteDialect,
   SqlitePlatform,
 } from "@mikro-orm/sql";
+import { stripAnsiCode } from "@std/fmt/colors";
 import { expandGlob } from "@std/fs/expand-glob";
 import { walk } from "@std/fs/walk";
 import { fromFileUrl, isGlob, relative, resolve, toFileUrl } from "@std/path";
@@ -146,7 +147,6 @@ export async function loadModel(
   return { entities, metadata: discover(entities, source.orm), enums };
 }
 
-const ANSI = /\x1b\[[0-9;]*m/g;
 const LOCATION = /(file:\/\/\/[^\s)]+?):(\d+):(\d+)/;
 
 /**
@@ -156,8 +156,8 @@ const LOCATION = /(file:\/\/\/[^\s)]+?):(\d+):(\d+)/;
  * at the module imported.
  */
 function importFailure(error: unknown, file: string): DiagnosticInput {
-  const text = String((error as Error)?.message ?? error).replace(ANSI, "");
-  const stack = String((error as Error)?.stack ?? "").replace(ANSI, "");
+  const text = stripAnsiCode(String((error as Error)?.message ?? error));
+  const stack = stripAnsiCode(String((error as Error)?.stack ?? ""));
   const found = LOCATION.exec(text) ?? LOCATION.exec(stack);
   const at = found
     ? `${relative(Deno.cwd(), fromFileUrl(found[1]))}:${found[2]}:${found[3]}`
