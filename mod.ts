@@ -63,7 +63,7 @@ export { ReadRetry } from "./runtime/gates/read_retry.ts";
 export { mikrogqlPreset, type Preset, type PresetOptions } from "./runtime/gates/preset.ts";
 export { Deadline, type DeadlineOptions } from "./runtime/gates/deadline.ts";
 export { unavailable } from "./runtime/sql/database_faults.ts";
-export { Jit } from "./runtime/gates/jit.ts";
+export { DEFAULT_MAX_COMPILED_FIELDS, Jit, type JitOptions } from "./runtime/gates/jit.ts";
 export { BodyLimit, DEFAULT_MAX_BODY_BYTES } from "./runtime/gates/body_limit.ts";
 export {
   documentCache,

@@ -8,13 +8,19 @@
  * connection selecting only its `totalCount` is one `count(*)` (grouped when nested), no row read.
  */
 import { assertEquals, assertMatch } from "@std/assert";
-import { Limits } from "@mikrogql/ext";
+
 import { entities } from "../../examples/blog/entities.ts";
+
 import { Photo } from "../../examples/blog/entities/photo.ts";
+
 import { User } from "../../examples/blog/entities/user.ts";
+
 import { seed } from "../../examples/blog/seed.ts";
+
 import { createSchema } from "../../examples/blog/generated/mod.ts";
+
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
+
 import { type Response, startServer, type TestServer } from "../support/server.ts";
 
 type Page = { totalCount?: number; edges: { node: Record<string, unknown> }[] };
@@ -57,7 +63,9 @@ for (const dialect of dialects()) {
       await seed(db.orm.em.fork());
       const servers: TestServer[] = [];
       const serve = (maxCost: number) => {
-        const server = startServer(db.orm, createSchema(), [Limits({ maxCost })]);
+        const server = startServer(db.orm, createSchema(), [], {
+          preset: { limits: { maxCost } },
+        });
         servers.push(server);
         return server;
       };

@@ -4,6 +4,7 @@
  * generated SDL is checked for what each feature becomes (README, "MikroORM feature -> GraphQL").
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
+
 import {
   buildSchema,
   type GraphQLEnumType,
@@ -11,12 +12,17 @@ import {
   type GraphQLInterfaceType,
   type GraphQLObjectType,
 } from "graphql";
-import { Transactioner } from "@mikrogql/ext";
+
 import { Customer } from "../../examples/shop/entities/customer.ts";
+
 import { entities } from "../../examples/shop/entities.ts";
+
 import { seed } from "../../examples/shop/seed.ts";
+
 import { createSchema } from "../../examples/shop/generated/mod.ts";
+
 import { dialects, openTestOrm } from "../support/databases.ts";
+
 import { startServer, type TestServer } from "../support/server.ts";
 
 const sdl = await Deno.readTextFile(
@@ -166,7 +172,7 @@ for (const dialect of dialects()) {
     fn: async (t) => {
       const db = await openTestOrm(dialect, entities);
       await seed(db.orm.em.fork());
-      const server = startServer(db.orm, createSchema(), [Transactioner({ txOpener: db.orm })]);
+      const server = startServer(db.orm, createSchema());
       try {
         await t.step("every scalar type reads back as written", async () => {
           const data = await ok<{ node: Data }>(

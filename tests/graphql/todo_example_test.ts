@@ -6,12 +6,17 @@
  * Transactioner, on SQLite and PostgreSQL.
  */
 import { assertEquals } from "@std/assert";
-import { Transactioner } from "@mikrogql/ext";
+
 import { Category } from "../../examples/todo/entities/category.ts";
+
 import { entities } from "../../examples/todo/entities.ts";
+
 import { seed } from "../../examples/todo/seed.ts";
+
 import { todoSchema } from "../../examples/todo/schema.ts";
+
 import { dialects, openTestOrm } from "../support/databases.ts";
+
 import { type Response, startServer } from "../support/server.ts";
 
 function ok<T>(response: Response<T>): T {
@@ -40,7 +45,7 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
     fn: async (t) => {
       const db = await openTestOrm(dialect, entities);
       await seed(db.orm.em.fork());
-      const server = startServer(db.orm, todoSchema(), [Transactioner({ txOpener: db.orm })]);
+      const server = startServer(db.orm, todoSchema());
       try {
         const root = ok(
           await server.query<{ createTodo: Todo }>(
