@@ -6,18 +6,12 @@
  * characters of the input in the message; no row is written, and a health query answers after.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
-
 import { globalIdOf } from "../../mod.ts";
 import { createSchema, graph } from "../../examples/blog/generated/mod.ts";
-
 import { entities } from "../../examples/blog/entities.ts";
-
 import { Post } from "../../examples/blog/entities/post.ts";
-
 import { seed } from "../../examples/blog/seed.ts";
-
 import { dialects, openTestOrm } from "../support/databases.ts";
-
 import { startServer } from "../support/server.ts";
 
 const CREATE = `mutation ($input: CreatePostInput!) { createPost(input: $input) { id title } }`;

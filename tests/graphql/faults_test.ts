@@ -11,26 +11,16 @@
  * aborts and Deno prints a warning at the first response of the example servers).
  */
 import { LockMode, type MikroORM } from "@mikro-orm/core";
-
 import { assert, assertEquals } from "@std/assert";
-
 import { delay } from "@std/async/delay";
-
 import { globalIdOf } from "../../mod.ts";
 import { createSchema, graph } from "../../examples/blog/generated/mod.ts";
-
 import { entities } from "../../examples/blog/entities.ts";
-
 import { Post } from "../../examples/blog/entities/post.ts";
-
 import { seed } from "../../examples/blog/seed.ts";
-
 import { openOrm } from "../../server/open_orm.ts";
-
 import { createTestDatabase, dialects, type TestDatabase } from "../support/databases.ts";
-
 import { type Response, startServer, type TestServer } from "../support/server.ts";
-
 import { startTcpProxy } from "../support/tcp_proxy.ts";
 
 Deno.test("request.signal aborts only on a disconnect, not after a successful response", async () => {

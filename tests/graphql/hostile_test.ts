@@ -10,25 +10,16 @@
  * chains collected in linear time, and the document cache's bound.
  */
 import { assert, assertEquals, assertLess } from "@std/assert";
-
 import { documentCache, MAX_QUOTED_INPUT } from "../../mod.ts";
 import { createSchema as createBlogSchema } from "../../examples/blog/generated/mod.ts";
-
 import { entities as blogEntities } from "../../examples/blog/entities.ts";
-
 import { seed as seedBlog } from "../../examples/blog/seed.ts";
-
 import { Post } from "../../examples/blog/entities/post.ts";
-
 import { createSchema as createTodoSchema } from "../../examples/todo/generated/mod.ts";
-
 import { entities as todoEntities } from "../../examples/todo/entities.ts";
-
 import { seed as seedTodo } from "../../examples/todo/seed.ts";
-
 import type { Dialect } from "../support/databases.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
-
 import { type Response, startServer, type TestServer } from "../support/server.ts";
 
 const HEALTH = `{ users(first: 1) { totalCount } }`;

@@ -10,32 +10,19 @@
  * `central` in two countries), so a key matched on one column gives a wrong answer.
  */
 import { assertEquals } from "@std/assert";
-
 import type { EntityManager } from "@mikro-orm/core";
 import { entities } from "../../examples/library/entities.ts";
-
 import { seed } from "../../examples/library/seed.ts";
-
 import { createSchema, graph } from "../../examples/library/generated/mod.ts";
-
 import { BookCopy } from "../../examples/library/entities/book_copy.ts";
-
 import { Branch } from "../../examples/library/entities/branch.ts";
-
 import { Loan } from "../../examples/library/entities/loan.ts";
-
 import { Member } from "../../examples/library/entities/member.ts";
-
 import { Title } from "../../examples/library/entities/title.ts";
-
 import { decodeGlobalId, globalIdOf } from "../../runtime/plan/global_id.ts";
-
 import { keyFilter, primaryKeyOf } from "../../runtime/keys.ts";
-
 import { nodeTypeOf } from "../../runtime/graph.ts";
-
 import { dialects, openTestOrm } from "../support/databases.ts";
-
 import { startServer, type TestServer } from "../support/server.ts";
 
 type Data = Record<string, unknown>;

@@ -12,25 +12,17 @@
  * written must be readable by its writer (`FORBIDDEN`, nothing written).
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
-
 import type { EntityManager } from "@mikro-orm/core";
 import { Comment } from "../../examples/blog/entities/comment.ts";
-
 import { Post } from "../../examples/blog/entities/post.ts";
-
 import { User } from "../../examples/blog/entities/user.ts";
-
 import { entities } from "../../examples/blog/entities.ts";
-
 import { createSchema } from "../../examples/blog/generated/mod.ts";
-
 import { seed } from "../../examples/blog/seed.ts";
 import { definePolicy } from "@mikrogql/ext";
 import type { GraphQLSchema } from "graphql";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
-
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
-
 import { startServer } from "../support/server.ts";
 
 type Answer = {

@@ -6,18 +6,12 @@
  * row count).
  */
 import { assert, assertEquals } from "@std/assert";
-
 import { globalIdOf } from "../../mod.ts";
 import { createSchema, graph } from "../../examples/blog/generated/mod.ts";
-
 import { entities } from "../../examples/blog/entities.ts";
-
 import { Post } from "../../examples/blog/entities/post.ts";
-
 import { User } from "../../examples/blog/entities/user.ts";
-
 import { dialects, openTestOrm } from "../support/databases.ts";
-
 import { startServer } from "../support/server.ts";
 
 const ROUNDS = 200;

@@ -7,11 +7,8 @@
  * ids, a delete the foreign keys refuse).
  */
 import { type EntityManager, LockMode } from "@mikro-orm/core";
-
 import { assert, assertEquals, assertMatch } from "@std/assert";
-
 import { fromFileUrl, join, toFileUrl } from "@std/path";
-
 import type { GraphQLSchema } from "graphql";
 import {
   createNode,
@@ -22,22 +19,14 @@ import {
   type SchemaOptions,
 } from "../../mod.ts";
 import { generate } from "../../gen/mod.ts";
-
 import { createSchema as createBlogSchema } from "../../examples/blog/generated/mod.ts";
-
 import { entities as blogEntities } from "../../examples/blog/entities.ts";
-
 import { Category } from "./fixtures/mutations/category.ts";
-
 import { Counter } from "./fixtures/mutations/counter.ts";
-
 import { Tag } from "./fixtures/mutations/tag.ts";
-
 import { Todo } from "./fixtures/mutations/todo.ts";
-
 import type { Dialect } from "../support/databases.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
-
 import {
   type Response,
   type ServerOptions,

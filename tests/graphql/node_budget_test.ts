@@ -8,19 +8,12 @@
  * connection selecting only its `totalCount` is one `count(*)` (grouped when nested), no row read.
  */
 import { assertEquals, assertMatch } from "@std/assert";
-
 import { entities } from "../../examples/blog/entities.ts";
-
 import { Photo } from "../../examples/blog/entities/photo.ts";
-
 import { User } from "../../examples/blog/entities/user.ts";
-
 import { seed } from "../../examples/blog/seed.ts";
-
 import { createSchema } from "../../examples/blog/generated/mod.ts";
-
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
-
 import { type Response, startServer, type TestServer } from "../support/server.ts";
 
 type Page = { totalCount?: number; edges: { node: Record<string, unknown> }[] };

@@ -4,7 +4,6 @@
  * generated SDL is checked for what each feature becomes (README, "MikroORM feature -> GraphQL").
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
-
 import {
   buildSchema,
   type GraphQLEnumType,
@@ -12,17 +11,11 @@ import {
   type GraphQLInterfaceType,
   type GraphQLObjectType,
 } from "graphql";
-
 import { Customer } from "../../examples/shop/entities/customer.ts";
-
 import { entities } from "../../examples/shop/entities.ts";
-
 import { seed } from "../../examples/shop/seed.ts";
-
 import { createSchema } from "../../examples/shop/generated/mod.ts";
-
 import { dialects, openTestOrm } from "../support/databases.ts";
-
 import { startServer, type TestServer } from "../support/server.ts";
 
 const sdl = await Deno.readTextFile(

@@ -3,20 +3,14 @@
  * `createTodo`/`updateTodo`, `createCategory`/`updateCategory`, `createUser`/`updateUser`
  * (`Mutations({ delete: false })`, entgql's `MutationCreate(), MutationUpdate()`), the
  * `createCategory` extension with `createTodos` and `clearTodos`, over HTTP with the
- * Transactioner, on SQLite and PostgreSQL.
+ * Transactioner, on SQLite and PostgreSQL; and its `OrderField("ID")` on Category.
  */
-import { assertEquals } from "@std/assert";
-
+import { assert, assertEquals } from "@std/assert";
 import { Category } from "../../examples/todo/entities/category.ts";
-
 import { entities } from "../../examples/todo/entities.ts";
-
 import { seed } from "../../examples/todo/seed.ts";
-
 import { todoSchema } from "../../examples/todo/schema.ts";
-
 import { dialects, openTestOrm } from "../support/databases.ts";
-
 import { type Response, startServer } from "../support/server.ts";
 
 function ok<T>(response: Response<T>): T {
@@ -123,6 +117,31 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
             ),
           ).updateCategory;
           assertEquals([emptied.text, emptied.todos.totalCount], ["Yard", 0]);
+        });
+
+        await t.step('OrderField("ID") on Category orders by the key, as entgql\'s', async () => {
+          // the database's own order is the oracle
+          const byKey = (await db.orm.em.fork().find(Category, {}, { orderBy: { id: "desc" } }))
+            .map((c) => c.text);
+          assert(byKey.length >= 2);
+          type Page = { categories: { edges: { node: { text: string } }[] } };
+          const desc = ok(
+            await server.query<Page>(
+              `{ categories(orderBy: [{ field: ID, direction: DESC }]) { edges { node { text } } } }`,
+            ),
+          );
+          assertEquals(desc.categories.edges.map((e) => e.node.text), byKey);
+          // ID after another field breaks its ties
+          const byStatus = (await db.orm.em.fork().find(Category, {}, {
+            orderBy: { status: "asc", id: "desc" },
+          })).map((c) => c.text);
+          const mixed = ok(
+            await server.query<Page>(
+              `{ categories(orderBy: [{ field: STATUS }, { field: ID, direction: DESC }]) {
+                edges { node { text } } } }`,
+            ),
+          );
+          assertEquals(mixed.categories.edges.map((e) => e.node.text), byStatus);
         });
 
         await t.step("createUser and updateUser with groups", async () => {
