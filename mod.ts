@@ -137,6 +137,7 @@ export {
 } from "./runtime/resolve/graphql_schema.ts";
 export { fromContext, type MikroContext } from "./runtime/context.ts";
 export {
+  CONFLICT_ATTEMPTS,
   Transactioner,
   type TransactionerOptions,
   type TxOpener,
