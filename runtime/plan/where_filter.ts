@@ -43,6 +43,7 @@ import { keyValuesOf } from "../keys.ts";
 import { allOf } from "./all_of.ts";
 import { readFilterOf, visibleKeys } from "../sql/orm_filters.ts";
 import { checkFieldReadable } from "../policy_binding.ts";
+import { checkFilterValue } from "../column_values.ts";
 
 const FAMILIES: Record<WhereOpFamily, WhereOp[]> = {
   boolean: ["EQ", "NEQ"],
@@ -235,6 +236,7 @@ class WhereCompiler {
     const nil = op === "IsNil" || op === "NotNil";
     checkFieldReadable(this.em, type.entity, type.name, field.prop, path);
     if (!nil && field.kind === "string") this.uuids(type, field.prop, value, path);
+    if (!nil && field.kind !== "id") this.values(type, field.prop, value, path);
     const condition = this.fieldCondition(type, field, op, value, path, nil);
     return field.kind === "id" && condition
       ? this.visibleTarget(type, field, op, condition)
@@ -359,6 +361,32 @@ class WhereCompiler {
       case "ContainsFold":
         return this.sql(type, field.prop, (column) => containsFold(column, v as string));
     }
+  }
+
+  /**
+   * Checks the operand(s) of a predicate on `prop` against its column before they reach SQL
+   * (`checkFilterValue` of `column_values.ts`: ranges, decimal syntax, dates, times, finite
+   * numbers, unpaired surrogates).
+   *
+   * @throws GraphQLError `BAD_USER_INPUT` naming the predicate (and the list index)
+   */
+  values(type: NodeType, prop: string, value: unknown, path: string): void {
+    const property = this.property(type, prop);
+    if (!property) return;
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => checkFilterValue(this.em, property, v, `${path}[${i}]`));
+    } else {
+      checkFilterValue(this.em, property, value, path);
+    }
+  }
+
+  /** The MikroORM property of `prop` (`address.city`: the embeddable's property). */
+  property(type: NodeType, prop: string): EntityProperty | undefined {
+    const meta = this.em.getMetadata().find(type.entity);
+    const [first, ...rest] = prop.split(".");
+    let property = meta?.properties[first] as EntityProperty | undefined;
+    for (const key of rest) property = property?.embeddedProps?.[key];
+    return property;
   }
 
   /** A raw SQL condition on the column of `prop`, against the row's alias. */
