@@ -13,7 +13,8 @@
  *   limits, the operation's shape, the cost and argument walk, the node budget), for the floor
  *   `{ __typename }` and the peer benchmark's Q1 (`users(10) → posts(10) → comments(10)`); and
  *   for a new document, what the token pass adds to graphql-js's `parse`;
- * - graphql-jit's compile time (ms) of operations of growing expanded size, and µs per field;
+ * - graphql-jit's compile time (ms, best of 3) of operations of growing expanded size, and µs
+ *   per field;
  * - the time the plugin takes to refuse the issue's attacks (a 5-level fan-out of 10 aliases, a
  *   chain of 1,500 edges), parse included.
  *
@@ -99,7 +100,18 @@ function fanOut(levels: number, aliases: number): string {
   return `{ users(first: 1) { edges { node { ...F1 } } } }\n${fragments.join("\n")}`;
 }
 
-console.log("\ngraphql-jit compile (once per document, on the event loop):");
+/** The shortest of `times` compiles of `document`, in ms. */
+function bestCompile(document: DocumentNode, times: number): number {
+  let best = Infinity;
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    compileQuery(schema, document);
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+}
+
+console.log("\ngraphql-jit compile (once per document, on the event loop; best of 3):");
 compileQuery(schema, parse(QUERIES[1].text(OURS))); // warm-up
 for (const n of [1, 5, 10, 20, 40, 80, 160]) {
   const selections = Array.from(
@@ -108,9 +120,7 @@ for (const n of [1, 5, 10, 20, 40, 80, 160]) {
   ).join(" ");
   const document = parse(`{ users(first: 1) { edges { node { ${selections} } } } }`);
   const fields = documentShape(schema, document).fields;
-  const started = performance.now();
-  compileQuery(schema, document);
-  const ms = performance.now() - started;
+  const ms = bestCompile(document, 3);
   console.log(
     `  ${String(fields).padStart(5)} fields: ${ms.toFixed(1).padStart(7)} ms (${
       ((ms * 1000) / fields).toFixed(0)
@@ -120,10 +130,7 @@ for (const n of [1, 5, 10, 20, 40, 80, 160]) {
 {
   const document = parse(fanOut(3, 10));
   const fields = documentShape(schema, document).fields;
-  const started = performance.now();
-  compileQuery(schema, document);
-  const ms = performance.now() - started;
-  console.log(`  ${fields} fields (fan-out 3 x 10): ${ms.toFixed(0)} ms`);
+  console.log(`  ${fields} fields (fan-out 3 x 10): ${bestCompile(document, 1).toFixed(0)} ms`);
 }
 
 console.log("\nrefusing the issue's attacks (parse included, µs, best round):");
