@@ -42,28 +42,45 @@ export interface OperationShape {
    * implementing `Node`, returning nodes) one more. `0` for an operation selecting no nodes.
    */
   depth: number;
+  /**
+   * The most named fragment spreads collected into one selection: those of a selection set, of
+   * its inline fragments, and of the fragments they spread at that level, transitively (each
+   * spread counted, an upper bound). graphql-js's validation (`OverlappingFieldsCanBeMerged`)
+   * compares these fragments pair by pair: its time grows with the square of this number.
+   */
+  spreads: number;
 }
+
+/** A selection set's shape, and the spreads collected into its own level. */
+interface Walked extends OperationShape {
+  /** Named fragment spreads collected into this selection set's level. */
+  level: number;
+}
+
+const NONE: Walked = { fields: 0, depth: 0, spreads: 0, level: 0 };
 
 const SHAPES = new WeakMap<DocumentNode, { schema: GraphQLSchema; shape: OperationShape }>();
 
 /**
- * The shape of `document`'s largest operation: the most fields and the deepest edges over its
- * operations (each counted on its own), computed once per parsed document and schema.
+ * The shape of `document`'s largest operation: the most fields, the deepest edges and the most
+ * spreads in one selection over its operations (each counted on its own), computed once per
+ * parsed document and schema.
  *
- * @returns `fields` and `depth`, each `0` for a document without operations; `fields` is
- *   `Infinity` when it overflows
+ * @returns `fields`, `depth` and `spreads`, each `0` for a document without operations;
+ *   `fields` is `Infinity` when it overflows
  */
 export function documentShape(schema: GraphQLSchema, document: DocumentNode): OperationShape {
   const known = SHAPES.get(document);
   if (known?.schema === schema) return known.shape;
   const walker = new ShapeWalker(schema, document);
-  const shape: OperationShape = { fields: 0, depth: 0 };
+  const shape: OperationShape = { fields: 0, depth: 0, spreads: 0 };
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
     const root = schema.getRootType(definition.operation) ?? undefined;
     const operation = walker.selectionSet(definition.selectionSet, root);
     shape.fields = Math.max(shape.fields, operation.fields);
     shape.depth = Math.max(shape.depth, operation.depth);
+    shape.spreads = Math.max(shape.spreads, operation.spreads);
   }
   SHAPES.set(document, { schema, shape });
   return shape;
@@ -72,7 +89,7 @@ export function documentShape(schema: GraphQLSchema, document: DocumentNode): Op
 class ShapeWalker {
   readonly #fragments = new Map<string, FragmentDefinitionNode>();
   /** Fragment name -> its shape (`null` while being walked: a cycle, which validation refuses). */
-  readonly #shapes = new Map<string, OperationShape | null>();
+  readonly #shapes = new Map<string, Walked | null>();
   readonly #node: GraphQLNamedType | undefined;
   readonly #roots: Set<GraphQLCompositeType>;
 
@@ -90,11 +107,13 @@ class ShapeWalker {
   }
 
   /** The shape of `set` on `parent` (`undefined`: a type the schema lacks, which validation refuses). */
-  selectionSet(set: SelectionSetNode, parent: GraphQLCompositeType | undefined): OperationShape {
+  selectionSet(set: SelectionSetNode, parent: GraphQLCompositeType | undefined): Walked {
     let fields = 0;
     let depth = 0;
+    let spreads = 0;
+    let level = 0;
     for (const selection of set.selections) {
-      let inner: OperationShape;
+      let inner: Walked;
       if (selection.kind === Kind.FIELD) {
         fields++;
         if (!selection.selectionSet) continue;
@@ -104,28 +123,31 @@ class ShapeWalker {
         const type = definition && getNamedType(definition.type);
         const child = isCompositeType(type) ? type : undefined;
         inner = this.selectionSet(selection.selectionSet, child);
-        if (parent && child && this.isEdge(parent, child)) {
-          inner = { ...inner, depth: inner.depth + 1 };
-        }
+        const edge = parent && child && this.isEdge(parent, child);
+        // a field's selection is a level of its own
+        inner = { ...inner, depth: inner.depth + (edge ? 1 : 0), level: 0 };
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         inner = this.selectionSet(
           selection.selectionSet,
           selection.typeCondition ? this.type(selection.typeCondition.name.value) : parent,
         );
       } else {
-        inner = this.fragment(selection.name.value);
+        const fragment = this.fragment(selection.name.value);
+        inner = { ...fragment, level: fragment.level + 1 };
       }
       fields += inner.fields;
       depth = Math.max(depth, inner.depth);
+      level += inner.level;
+      spreads = Math.max(spreads, inner.spreads);
     }
-    return { fields, depth };
+    return { fields, depth, spreads: Math.max(spreads, level), level };
   }
 
-  fragment(name: string): OperationShape {
+  fragment(name: string): Walked {
     const known = this.#shapes.get(name);
-    if (known !== undefined) return known ?? { fields: 0, depth: 0 };
+    if (known !== undefined) return known ?? NONE;
     const fragment = this.#fragments.get(name);
-    if (!fragment) return { fields: 0, depth: 0 }; // validation refuses it
+    if (!fragment) return NONE; // validation refuses it
     this.#shapes.set(name, null);
     const shape = this.selectionSet(
       fragment.selectionSet,

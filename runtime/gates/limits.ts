@@ -18,8 +18,9 @@
  * 2. before graphql-js validates the document: aliases and repeated fields per selection set
  *    (`selection_limits.ts`), then each operation's shape with its fragments expanded
  *    (`document_shape.ts`, each named fragment walked once, never expanded): how deep its
- *    node levels nest (`maxDepth`, `QUERY_TOO_DEEP`) and how many fields it selects
- *    (`maxFields`, `QUERY_TOO_COMPLEX`);
+ *    node levels nest (`maxDepth`, `QUERY_TOO_DEEP`), how many fields it selects
+ *    (`maxFields`, `QUERY_TOO_COMPLEX`) and how many fragment spreads one selection collects
+ *    (`maxSpreads`, `QUERY_TOO_COMPLEX`: graphql-js's overlap validation is quadratic in them);
  * 3. the operation's static cost, the nodes its document bounds (`cost.ts`):
  *    `QUERY_TOO_COMPLEX`;
  * 4. argument values (`argument_limits.ts`): string and list lengths and `orderBy` terms
@@ -69,6 +70,13 @@ export interface LimitsOptions {
    * default 5,000 (`QUERY_TOO_COMPLEX`).
    */
   maxFields?: number;
+  /**
+   * Most named fragment spreads collected into one selection (its inline fragments and the
+   * fragments spread at its level included, transitively); default 50 (`QUERY_TOO_COMPLEX`).
+   * graphql-js's validation compares them pair by pair: 400 spreads in one selection take it
+   * seconds.
+   */
+  maxSpreads?: number;
   /** Most aliased fields in one selection set; default 30. */
   maxAliases?: number;
   /** Most occurrences of one field (response key) or fragment spread in one selection set; default 5. */
@@ -97,6 +105,7 @@ export const DEFAULT_LIMITS: Required<LimitsOptions> = {
   maxNesting: 100,
   maxDepth: 10,
   maxFields: 5_000,
+  maxSpreads: 50,
   maxAliases: 30,
   maxFieldRepeats: 5,
   maxCost: DEFAULT_MAX_NODES,
@@ -191,7 +200,10 @@ export function Limits(options: LimitsOptions = {}): Plugin {
   };
 }
 
-/** The operations' expanded field count and edge depth against `maxFields` and `maxDepth`. */
+/**
+ * The operations' expanded field count, edge depth and spreads per selection against
+ * `maxFields`, `maxDepth` and `maxSpreads`.
+ */
 function checkShape(
   schema: GraphQLSchema,
   document: DocumentNode,
@@ -208,6 +220,12 @@ function checkShape(
     return gqlError(
       ErrorCode.QUERY_TOO_COMPLEX,
       `the operation selects ${shape.fields} fields once its fragments are expanded; the limit is maxFields = ${limits.maxFields}`,
+    );
+  }
+  if (shape.spreads > limits.maxSpreads) {
+    return gqlError(
+      ErrorCode.QUERY_TOO_COMPLEX,
+      `a selection collects ${shape.spreads} fragment spreads; the limit is maxSpreads = ${limits.maxSpreads}`,
     );
   }
   return undefined;

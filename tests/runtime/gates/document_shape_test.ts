@@ -28,9 +28,11 @@ function expanded(
   set: SelectionSetNode,
   parent: GraphQLCompositeType,
   fragments: Map<string, FragmentDefinitionNode>,
-): { fields: number; depth: number } {
+): Shape {
   let fields = 0;
   let depth = 0;
+  let spreads = 0;
+  let level = 0;
   for (const selection of set.selections) {
     if (selection.kind === Kind.FIELD) {
       fields++;
@@ -46,6 +48,7 @@ function expanded(
       const edge = (nodes(parent) || parent.name === "Query" || parent.name === "Mutation") &&
         (nodes(child) || child.name.endsWith("Connection"));
       depth = Math.max(depth, inner.depth + (edge ? 1 : 0));
+      spreads = Math.max(spreads, inner.spreads);
     } else {
       const name = selection.kind === Kind.INLINE_FRAGMENT
         ? selection.typeCondition?.name.value
@@ -61,25 +64,37 @@ function expanded(
       );
       fields += inner.fields;
       depth = Math.max(depth, inner.depth);
+      spreads = Math.max(spreads, inner.spreads);
+      level += inner.level + (selection.kind === Kind.FRAGMENT_SPREAD ? 1 : 0);
     }
   }
-  return { fields, depth };
+  return { fields, depth, spreads: Math.max(spreads, level), level };
 }
 
-function oracle(document: DocumentNode): { fields: number; depth: number } {
+/** What the oracle computes: the shape, and the spreads of the selection's own level. */
+interface Shape {
+  fields: number;
+  depth: number;
+  spreads: number;
+  level: number;
+}
+
+function oracle(document: DocumentNode): { fields: number; depth: number; spreads: number } {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) {
     if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   }
   let fields = 0;
   let depth = 0;
+  let spreads = 0;
   for (const d of document.definitions) {
     if (d.kind !== Kind.OPERATION_DEFINITION) continue;
     const shape = expanded(d.selectionSet, schema.getRootType(d.operation)!, fragments);
     fields = Math.max(fields, shape.fields);
     depth = Math.max(depth, shape.depth);
+    spreads = Math.max(spreads, shape.spreads);
   }
-  return { fields, depth };
+  return { fields, depth, spreads };
 }
 
 /** `fragment F<i>` on User or Post (alternating), each spreading F<i+1> inside `aliases` edges. */
@@ -101,25 +116,40 @@ function fanOut(levels: number, aliases: number): string {
 }
 
 Deno.test("document shape: fixed documents", () => {
-  const cases: [string, number, number][] = [
-    ["{ __typename }", 1, 0],
-    ["{ users { totalCount } }", 2, 1],
-    ["{ users { edges { node { id posts { totalCount } } } } }", 6, 2],
-    ['{ node(id: "x") { id ... on User { posts { edges { node { author { name } } } } } } }', 7, 3],
+  const cases: [string, number, number, number][] = [
+    ["{ __typename }", 1, 0, 0],
+    ["{ users { totalCount } }", 2, 1, 0],
+    ["{ users { edges { node { id posts { totalCount } } } } }", 6, 2, 0],
+    [
+      '{ node(id: "x") { id ... on User { posts { edges { node { author { name } } } } } } }',
+      7,
+      3,
+      0,
+    ],
     [
       "query { ...Q } fragment Q on Query { a: users { totalCount } b: posts { totalCount } }",
       4,
       1,
+      1,
     ],
-    ["{ users { totalCount } } query B { posts { edges { node { author { id } } } } }", 5, 2],
+    ["{ users { totalCount } } query B { posts { edges { node { author { id } } } } }", 5, 2, 0],
     // A cycle (validation refuses it) ends the walk instead of recursing forever.
-    ["{ users { edges { node { ...A } } } } fragment A on User { name ...A }", 4, 1],
+    ["{ users { edges { node { ...A } } } } fragment A on User { name ...A }", 4, 1, 2],
     // Unknown fields and types (validation refuses them) count as fields of no type.
-    ["{ nope { a { b } } users { edges { node { ... on Nope { x { y } } } } } }", 8, 1],
-    ['mutation { createUser(input: { name: "n" }) { posts { totalCount } } }', 3, 2],
+    ["{ nope { a { b } } users { edges { node { ... on Nope { x { y } } } } } }", 8, 1, 0],
+    ['mutation { createUser(input: { name: "n" }) { posts { totalCount } } }', 3, 2, 0],
+    // spreads collected into one selection: its own, its inline fragments', and those of the
+    // fragments it spreads at that level; a field's selection is a level of its own
+    [
+      `{ users { edges { node { ...A ... on User { ...B } posts { edges { node { ...C } } } } } } }
+      fragment A on User { ...B ...B } fragment B on User { name } fragment C on Post { title }`,
+      10,
+      2,
+      4,
+    ],
   ];
-  for (const [source, fields, depth] of cases) {
-    assertEquals(documentShape(schema, parse(source)), { fields, depth }, source);
+  for (const [source, fields, depth, spreads] of cases) {
+    assertEquals(documentShape(schema, parse(source)), { fields, depth, spreads }, source);
   }
   for (const [levels, aliases] of [[1, 3], [2, 3], [3, 4], [4, 3]]) {
     const document = parse(fanOut(levels, aliases));
