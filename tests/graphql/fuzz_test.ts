@@ -1,5 +1,6 @@
 /**
- * The fuzzer: hostile documents (`tests/support/hostile_documents.ts`) over every example's
+ * The fuzzer: hostile queries and mutations (one in four; `tests/support/hostile_documents.ts`)
+ * over every example's
  * schema, on SQLite and PostgreSQL, against a real Yoga server with the preset. For each
  * document: every error carries a code and none is `INTERNAL_SERVER_ERROR` (each is refused by
  * a limit, a bad value or validation, or answered); a `{ __typename }` sent alongside it is
@@ -65,7 +66,8 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
       const rssBefore = Deno.memoryUsage().rss;
       try {
         for (let i = 0; i < DOCUMENTS; i++) {
-          const document = documents.next();
+          // one in four a mutation
+          const document = documents.next(i % 4 === 3);
           const healthStarted = performance.now();
           const [response, ping] = await Promise.all([
             server.query(document.query, document.variables).catch((error) => {

@@ -102,20 +102,21 @@ export class HostileDocuments {
     this.random = new Random(seed);
   }
 
-  /** The next document. */
-  next(): HostileDocument {
+  /** The next document: a query, or a mutation when `mutation` (and the schema has some). */
+  next(mutation = false): HostileDocument {
     this.#variables = {};
     this.#definitions = [];
     this.#fragments = [];
     this.#count = 0;
     const r = this.random;
-    const query = this.schema.getQueryType()!;
-    const fields = Object.values(query.getFields());
+    const root = (mutation && this.schema.getMutationType()) || this.schema.getQueryType()!;
+    const fields = Object.values(root.getFields());
     const roots = Array.from({ length: 1 + r.int(3) }, () => r.pick(fields));
     const depth = r.chance(0.15) ? 8 + r.int(10) : 1 + r.int(5);
     const selections = roots.map((field, i) => this.field(field, `r${i}`, depth));
     const variables = this.#definitions.length ? `(${this.#definitions.join(", ")})` : "";
-    const text = `query Fuzz${variables} { ${selections.join(" ")} }\n${
+    const operation = root === this.schema.getMutationType() ? "mutation" : "query";
+    const text = `${operation} Fuzz${variables} { ${selections.join(" ")} }\n${
       this.#fragments.join("\n")
     }`;
     return { query: text, variables: this.#variables };
