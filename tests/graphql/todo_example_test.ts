@@ -3,7 +3,8 @@
  * `createTodo`/`updateTodo`, `createCategory`/`updateCategory`, `createUser`/`updateUser`
  * (`Mutations({ delete: false })`, entgql's `MutationCreate(), MutationUpdate()`), the
  * `createCategory` extension with `createTodos` and `clearTodos`, over HTTP with the
- * Transactioner, on SQLite and PostgreSQL; and its `OrderField("ID")` on Category.
+ * Transactioner, on SQLite and PostgreSQL; its `OrderField("ID")` on Category; and entgql's
+ * unbounded nested `totalCount` under the default limits.
  */
 import { assert, assertEquals } from "@std/assert";
 import { Category } from "../../examples/todo/entities/category.ts";
@@ -118,6 +119,22 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
           ).updateCategory;
           assertEquals([emptied.text, emptied.todos.totalCount], ["Yard", 0]);
         });
+
+        await t.step(
+          "entgql's unbounded nested totalCount answers under the default limits",
+          async () => {
+            // refused before (QUERY_TOO_COMPLEX, "may return 1001000 nodes") when a connection
+            // without first/last cost maxPageSize; the test server installs the preset's Limits
+            type Users = { users: { edges: { node: { groups: { totalCount: number } } }[] } };
+            const users = ok(
+              await server.query<Users>(`{ users { edges { node { groups { totalCount } } } } }`),
+            );
+            const oracle = await db.orm.em.fork().getConnection().execute(
+              'select count(*) as n from "user"',
+            );
+            assertEquals(users.users.edges.length, Number(oracle[0].n));
+          },
+        );
 
         await t.step('OrderField("ID") on Category orders by the key, as entgql\'s', async () => {
           // the database's own order is the oracle
