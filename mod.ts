@@ -64,7 +64,7 @@ export { ReadRetry } from "./runtime/gates/read_retry.ts";
 export { mikrogqlPreset, type Preset, type PresetOptions } from "./runtime/gates/preset.ts";
 export { Deadline, type DeadlineOptions } from "./runtime/gates/deadline.ts";
 export { unavailable } from "./runtime/sql/database_faults.ts";
-export { Jit } from "./runtime/gates/jit.ts";
+export { DEFAULT_MAX_COMPILED_FIELDS, Jit, type JitOptions } from "./runtime/gates/jit.ts";
 export { BodyLimit, DEFAULT_MAX_BODY_BYTES } from "./runtime/gates/body_limit.ts";
 export {
   documentCache,
@@ -139,6 +139,7 @@ export {
 } from "./runtime/resolve/graphql_schema.ts";
 export { fromContext, type MikroContext } from "./runtime/context.ts";
 export {
+  CONFLICT_ATTEMPTS,
   Transactioner,
   type TransactionerOptions,
   type TxOpener,

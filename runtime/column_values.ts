@@ -1,16 +1,27 @@
 /**
- * Checks of mutation input values against their columns, before any SQL runs, so a value the
- * database would refuse (or, on SQLite, silently store) is a `BAD_USER_INPUT` error naming the
- * input field on every database:
+ * The one place that decides whether a value fits its column, before any SQL runs, so a value the
+ * database would refuse (an internal error), reshape or silently store differently is a
+ * `BAD_USER_INPUT` error naming the input field on every database. Mutation inputs are checked
+ * as values to store ({@linkcode checkColumnValue}), where-filter operands as values to compare
+ * with ({@linkcode checkFilterValue}):
  *
- * - strings: no NUL character (PostgreSQL cannot store it), and at most the column's length:
- *   `varchar(n)`/`char(n)` from the column type, `p.string()` without a length 255 (MikroORM's
- *   default, applied on SQLite too), MariaDB `tinytext`/`text`/`mediumtext` 255/65,535/16,777,215
- *   UTF-8 bytes;
- * - integers: within the column type's range (`tinyint`, `smallint`, `mediumint`, `int`,
- *   `bigint`);
- * - dates: a valid date with a year from 1 to 9999 (from 1000 on MariaDB/MySQL, the `datetime`
- *   range);
+ * - strings: no NUL character (PostgreSQL cannot store it) and no unpaired UTF-16 surrogate
+ *   (stored as U+FFFD); stored strings at most the column's length: `varchar(n)`/`char(n)` from
+ *   the column type, `p.string()` without a length 255 (MikroORM's default, applied on SQLite
+ *   too), MariaDB `tinytext`/`text`/`mediumtext` 255/65,535/16,777,215 UTF-8 bytes;
+ * - numbers: finite (NaN and ±Infinity, which a Float literal such as `1e400` becomes, are
+ *   refused); integers, and integer strings (`BigInt`), within the column type's range
+ *   (`tinyint`, `smallint`, `mediumint`, `int`, `bigint`);
+ * - decimals (`numeric(p,s)`/`decimal(p,s)`, given as strings): plain decimal syntax
+ *   (`-12.50`; no exponent, `NaN` or spaces), at most `p - s` integer digits; a stored value
+ *   with more than `s` decimals is refused rather than rounded (what is acknowledged is what is
+ *   stored), a compared one may have more;
+ * - dates (`date` columns, strings): `YYYY-MM-DD` exactly, a real calendar day, years 1 to 9999
+ *   (stored on MariaDB/MySQL: from 1000, their `date` range); date-times (`Time` values): years 1
+ *   to 9999 (stored on MariaDB/MySQL: from 1000, the `datetime` range);
+ * - times (`time(p)` columns, strings): `HH:MM:SS` with at most 6 fraction digits, a real time
+ *   of day; a stored value with more fraction digits than `p` (`time` alone: 6 on PostgreSQL,
+ *   0 on MariaDB/MySQL) is refused rather than rounded;
  * - enums: one of the property's items.
  *
  * @module
@@ -64,15 +75,21 @@ export function textValueKind(prop: EntityProperty): "decimal" | "date" | "time"
   return undefined;
 }
 
-/** The text each {@linkcode textValueKind} accepts. */
-export const TEXT_VALUE: Record<"decimal" | "date" | "time", RegExp> = {
-  decimal: /^[+-]?(\d+(\.\d*)?|\.\d+)$/,
-  date: /^\d{4}-\d\d-\d\d$/,
-  time: /^\d\d:\d\d(:\d\d(\.\d+)?)?$/,
-};
+/**
+ * `BAD_USER_INPUT` naming `path` when `value` holds an unpaired UTF-16 surrogate (`"ab\ud800"`),
+ * which no database stores as given (PostgreSQL and MariaDB store U+FFFD); `undefined`
+ * otherwise. Applied with the NUL rule, to the same strings.
+ */
+export function surrogateError(value: string, path: string): GraphQLError | undefined {
+  return value.isWellFormed() ? undefined : gqlError(
+    ErrorCode.BAD_USER_INPUT,
+    `${path}: contains an unpaired UTF-16 surrogate, which the databases cannot store`,
+  );
+}
 
 /**
- * Checks `value`, about to be written to `prop` of an entity of `em`.
+ * Checks `value`, about to be written to `prop` of an entity of `em` (see the module
+ * documentation).
  *
  * @param path the input path for the message (`input.title`)
  * @throws GraphQLError `BAD_USER_INPUT` naming `path` and the column's limit
@@ -83,40 +100,175 @@ export function checkColumnValue(
   value: unknown,
   path: string,
 ): void {
-  if (value == null) return;
+  const error = columnValueError(em, prop, value, path, true);
+  if (error) throw error;
+}
+
+/**
+ * Checks `value`, an operand compared with `prop` in a where filter (one item of an `In` list):
+ * as {@linkcode checkColumnValue}, without the limits that only storing imposes (length,
+ * decimals beyond the scale, time precision, enum items, which GraphQL already checked).
+ *
+ * @param path the input path for the message (`where.balanceGT`)
+ * @throws GraphQLError `BAD_USER_INPUT` naming `path`
+ */
+export function checkFilterValue(
+  em: EntityManager,
+  prop: EntityProperty,
+  value: unknown,
+  path: string,
+): void {
+  const error = columnValueError(em, prop, value, path, false);
+  if (error) throw error;
+}
+
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+const DATE = /^(\d{4})-(\d\d)-(\d\d)$/;
+const TIME = /^(\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?$/;
+
+function columnValueError(
+  em: EntityManager,
+  prop: EntityProperty,
+  value: unknown,
+  path: string,
+  stored: boolean,
+): GraphQLError | undefined {
+  if (value == null) return undefined;
   const column = (prop.columnTypes?.[0] ?? "").toLowerCase();
   const bad = (why: string) => gqlError(ErrorCode.BAD_USER_INPUT, `${path}: ${why}`);
-  if (prop.enum && prop.items?.length && !prop.items.includes(value as never)) {
-    throw bad(`${quoteInput(String(value))} is not one of ${prop.items.join(", ")}`);
+  const mysql = dialectOf(em) === "mysql";
+  if (stored && prop.enum && prop.items?.length && !prop.items.includes(value as never)) {
+    return bad(`${quoteInput(String(value))} is not one of ${prop.items.join(", ")}`);
   }
   if (typeof value === "string") {
-    const nul = nulCharacterError(value, path);
-    if (nul) throw nul;
+    const text = nulCharacterError(value, path) ?? surrogateError(value, path);
+    if (text) return text;
+    if (/^(numeric|decimal)\b/.test(column) || prop.type === "decimal") {
+      return decimalError(value, prop, column, stored, bad);
+    }
+    if (column === "date") return dateError(value, stored && mysql ? 1000 : 1, bad);
+    if (/^time\b/.test(column)) return timeError(value, column, mysql ? 0 : 6, stored, bad);
+    if (/^-?\d+$/.test(value)) {
+      const range = integerRange(prop, column);
+      if (range) return rangeError(BigInt(value), range, bad);
+    }
+    if (!stored) return undefined;
     const chars = charLimit(prop, column);
     if (chars !== undefined && value.length > chars) {
-      throw bad(`a string of ${value.length} characters; the column holds at most ${chars}`);
+      return bad(`a string of ${value.length} characters; the column holds at most ${chars}`);
     }
-    const bytes = dialectOf(em) === "mysql" ? TEXT_BYTES[column] : undefined;
+    const bytes = mysql ? TEXT_BYTES[column] : undefined;
     if (bytes !== undefined && value.length > bytes / 3 && encoder.encode(value).length > bytes) {
-      throw bad(`longer than the column's ${bytes} bytes`);
+      return bad(`longer than the column's ${bytes} bytes`);
     }
   } else if (typeof value === "number" || typeof value === "bigint") {
-    const range = INTEGER_RANGES.find(([pattern]) => pattern.test(column))?.[1];
-    if (range === undefined) return;
-    const max = BigInt(range) * (prop.unsigned ? 2n : 1n) - 1n;
-    const min = prop.unsigned ? 0n : -BigInt(range);
-    if (typeof value === "number" && !Number.isInteger(value)) {
-      throw bad(`${value} is not an integer`);
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      return bad(`${value} is not a finite number`);
     }
-    const n = BigInt(value);
-    if (n < min || n > max) throw bad(`${n} is out of the column's range ${min} to ${max}`);
+    const range = integerRange(prop, column);
+    if (range === undefined) return undefined;
+    if (typeof value === "number" && !Number.isInteger(value)) {
+      return bad(`${value} is not an integer`);
+    }
+    return rangeError(BigInt(value), range, bad);
   } else if (value instanceof Date) {
     const year = value.getUTCFullYear();
-    const first = dialectOf(em) === "mysql" ? 1000 : 1;
+    const first = stored && mysql ? 1000 : 1;
     if (Number.isNaN(year) || year < first || year > 9999) {
-      throw bad(`the date must be between the years ${first} and 9999`);
+      return bad(`the date must be between the years ${first} and 9999`);
     }
   }
+  return undefined;
+}
+
+/** The column's integer range, `[min, max]`, when it is an integer column. */
+function integerRange(prop: EntityProperty, column: string): [bigint, bigint] | undefined {
+  const range = INTEGER_RANGES.find(([pattern]) => pattern.test(column))?.[1];
+  if (range === undefined) return undefined;
+  return prop.unsigned ? [0n, BigInt(range) * 2n - 1n] : [-BigInt(range), BigInt(range) - 1n];
+}
+
+function rangeError(
+  n: bigint,
+  [min, max]: [bigint, bigint],
+  bad: (why: string) => GraphQLError,
+): GraphQLError | undefined {
+  return n < min || n > max ? bad(`${n} is out of the column's range ${min} to ${max}`) : undefined;
+}
+
+function decimalError(
+  value: string,
+  prop: EntityProperty,
+  column: string,
+  stored: boolean,
+  bad: (why: string) => GraphQLError,
+): GraphQLError | undefined {
+  const parts = value.match(DECIMAL);
+  if (!parts) return bad(`${quoteInput(value)} is not a decimal number (digits, one optional ".")`);
+  const declared = column.match(/\((\d+)\s*(?:,\s*(\d+))?\)/);
+  const precision = Number(declared?.[1] ?? prop.precision ?? NaN);
+  const scale = Number(declared?.[2] ?? prop.scale ?? 0);
+  if (Number.isNaN(precision)) return undefined; // numeric without a precision: any size
+  const integer = parts[2].replace(/^0+(?=\d)/, "");
+  const decimals = parts[3] ?? "";
+  if (integer !== "0" && integer.length > precision - scale) {
+    return bad(
+      `${quoteInput(value)} has more than ${
+        precision - scale
+      } integer digits; the column is numeric(${precision},${scale})`,
+    );
+  }
+  if (stored && decimals.replace(/0+$/, "").length > scale) {
+    return bad(
+      `${
+        quoteInput(value)
+      } has more than ${scale} decimals; the column is numeric(${precision},${scale}) (not rounded: send the value to store)`,
+    );
+  }
+  return undefined;
+}
+
+function dateError(
+  value: string,
+  firstYear: number,
+  bad: (why: string) => GraphQLError,
+): GraphQLError | undefined {
+  const parts = value.match(DATE);
+  if (!parts) return bad(`${quoteInput(value)} is not a date (YYYY-MM-DD)`);
+  const [year, month, day] = parts.slice(1).map(Number);
+  const date = new Date(Date.UTC(2000, month - 1, day));
+  date.setUTCFullYear(year);
+  if (month < 1 || month > 12 || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
+    return bad(`${quoteInput(value)} is not a day of the calendar`);
+  }
+  if (year < firstYear || year > 9999) {
+    return bad(`the date must be between the years ${firstYear} and 9999`);
+  }
+  return undefined;
+}
+
+function timeError(
+  value: string,
+  column: string,
+  defaultPrecision: number,
+  stored: boolean,
+  bad: (why: string) => GraphQLError,
+): GraphQLError | undefined {
+  const parts = value.match(TIME);
+  if (!parts) return bad(`${quoteInput(value)} is not a time of day (HH:MM:SS[.ffffff])`);
+  const [hour, minute, second] = parts.slice(1, 4).map(Number);
+  if (hour > 23 || minute > 59 || second > 59) {
+    return bad(`${quoteInput(value)} is not a time of day`);
+  }
+  const precision = Number(column.match(/\((\d)\)/)?.[1] ?? defaultPrecision);
+  if (stored && (parts[4] ?? "").replace(/0+$/, "").length > precision) {
+    return bad(
+      `${
+        quoteInput(value)
+      } has more than ${precision} fraction digits; the column is ${column} (not rounded: send the value to store)`,
+    );
+  }
+  return undefined;
 }
 
 /** The most characters the column holds, when it is limited in characters. */

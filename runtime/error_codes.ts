@@ -27,6 +27,12 @@ export const ErrorCode = {
   /** The Transactioner could not open, commit or roll back a mutation's transaction. */
   TRANSACTION_FAILED: "TRANSACTION_FAILED",
   /**
+   * A mutation's transaction kept conflicting with concurrent ones (a deadlock or a
+   * serialization failure on every attempt the Transactioner made); nothing was written, and
+   * the error carries `extensions.retryable: true`: the same request may succeed later.
+   */
+  TRANSACTION_CONFLICT: "TRANSACTION_CONFLICT",
+  /**
    * An operation over a limit of the `Limits` plugin (document size, tokens, aliases, field
    * repeats, cost, where tree size or depth), refused before any SQL runs.
    */

@@ -1,7 +1,7 @@
 /**
  * The argument limits of the `Limits` plugin, checked on the operation's argument values
- * (variables substituted) before anything runs: string length and NUL characters (the rule of
- * `column_values.ts`), list length, the size and the `has<Edge>With` depth of `where` trees, and
+ * (variables substituted) before anything runs: string length, NUL characters and unpaired
+ * surrogates (the rules of `column_values.ts`), list length, the size and the `has<Edge>With` depth of `where` trees, and
  * `orderBy` terms (each order field at most once, so at most as many terms as the type has order
  * fields). Every argument of the document is looked at once (fragments included), along the
  * walk that computes the operation's cost (`cost.ts`).
@@ -15,7 +15,7 @@ import {
   type GraphQLInputType,
   isInputObjectType,
 } from "graphql";
-import { nulCharacterError } from "../column_values.ts";
+import { nulCharacterError, surrogateError } from "../column_values.ts";
 import { ErrorCode, gqlError } from "../error_codes.ts";
 import { isWhereInputName } from "../names.ts";
 
@@ -86,8 +86,8 @@ function checkValue(
   limits: ArgumentLimits,
 ): GraphQLError | undefined {
   if (typeof value === "string") {
-    const nul = nulCharacterError(value, path);
-    if (nul) return nul;
+    const text = nulCharacterError(value, path) ?? surrogateError(value, path);
+    if (text) return text;
     return value.length > limits.maxStringLength
       ? gqlError(
         ErrorCode.BAD_USER_INPUT,

@@ -21,6 +21,13 @@
  * as without the plugin; every other operation (literal arguments, scalar, enum and list
  * variables) runs compiled. Both give the same results and errors; the suite runs with the plugin.
  *
+ * graphql-jit's compile grows with the operation with its fragments expanded, some 25 to 35 µs
+ * per field warm and several times that cold (`deno task bench:limits`: 963 fields 22 ms, a
+ * 5,253-field fan-out 0.7 to 4 s), and runs on the event loop, holding every other request
+ * meanwhile. An operation of more than `maxCompiledFields` fields once expanded
+ * (`document_shape.ts`; default 200, a compile of some 5 to 10 ms) runs on graphql-js instead;
+ * the `Limits` plugin refuses operations over `maxFields` before either.
+ *
  * @module
  */
 import { useGraphQlJit } from "@envelop/graphql-jit";
@@ -33,12 +40,23 @@ import {
   type TypeNode,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { documentShape } from "./document_shape.ts";
 
-/** Whether each parsed document can run compiled (documents are cached by Yoga's parser). */
-const COMPILABLE = new WeakMap<DocumentNode, boolean>();
+/** Options of {@linkcode Jit}. */
+export interface JitOptions {
+  /**
+   * Most fields of an operation, fragments expanded, that graphql-jit compiles; a larger one
+   * runs on graphql-js. Default {@linkcode DEFAULT_MAX_COMPILED_FIELDS}.
+   */
+  maxCompiledFields?: number;
+}
+
+/** The default of `JitOptions.maxCompiledFields`: 200 fields. */
+export const DEFAULT_MAX_COMPILED_FIELDS = 200;
 
 /**
- * The `Jit` plugin: graphql-jit execution for operations without input-object variables.
+ * The `Jit` plugin: graphql-jit execution for operations without input-object variables and of
+ * at most `maxCompiledFields` fields.
  *
  * @example Installed first, before the plugins that wrap execution
  * ```ts
@@ -56,15 +74,26 @@ const COMPILABLE = new WeakMap<DocumentNode, boolean>();
  * });
  * ```
  *
+ * @param options the compile cap
  * @returns a Yoga/envelop plugin
+ * @throws Error when `maxCompiledFields` is negative or not a number
  */
-export function Jit(): Plugin {
+export function Jit(options: JitOptions = {}): Plugin {
+  const maxFields = options.maxCompiledFields ?? DEFAULT_MAX_COMPILED_FIELDS;
+  if (!(typeof maxFields === "number" && maxFields >= 0)) {
+    throw new Error(
+      `Jit: option maxCompiledFields must be a number >= 0, got ${String(maxFields)}`,
+    );
+  }
+  /** Whether each parsed document runs compiled (documents are cached by Yoga's parser). */
+  const compilables = new WeakMap<DocumentNode, boolean>();
   return useGraphQlJit({}, {
     enableIf: ({ schema, document }) => {
-      let compilable = COMPILABLE.get(document);
+      let compilable = compilables.get(document);
       if (compilable === undefined) {
-        compilable = !hasInputObjectVariable(schema, document);
-        COMPILABLE.set(document, compilable);
+        compilable = documentShape(schema, document).fields <= maxFields &&
+          !hasInputObjectVariable(schema, document);
+        compilables.set(document, compilable);
       }
       return compilable;
     },

@@ -12,10 +12,15 @@
  *
  * In the order they are checked:
  *
- * 1. the document's size in bytes, then its token count (`token_limit.ts`): `QUERY_TOO_COMPLEX`,
- *    before and while parsing;
- * 2. aliases and repeated fields per selection set (`selection_limits.ts`):
- *    `QUERY_TOO_COMPLEX`, before validation;
+ * 1. the document's size in bytes, then its tokens (`token_limits.ts`), counted on graphql-js's
+ *    `Lexer` before parsing: their number (`QUERY_TOO_COMPLEX`) and how deep brackets nest
+ *    (`QUERY_TOO_DEEP`), so no document overflows the parser's stack;
+ * 2. before graphql-js validates the document: aliases and repeated fields per selection set
+ *    (`selection_limits.ts`), then each operation's shape with its fragments expanded
+ *    (`document_shape.ts`, each named fragment walked once, never expanded): how deep its
+ *    node levels nest (`maxDepth`, `QUERY_TOO_DEEP`), how many fields it selects
+ *    (`maxFields`, `QUERY_TOO_COMPLEX`) and how many fragment spreads one selection collects
+ *    (`maxSpreads`, `QUERY_TOO_COMPLEX`: graphql-js's overlap validation is quadratic in them);
  * 3. the operation's static cost, the nodes its document bounds (`cost.ts`):
  *    `QUERY_TOO_COMPLEX`;
  * 4. argument values (`argument_limits.ts`): string and list lengths and `orderBy` terms
@@ -25,21 +30,23 @@
  *    (`node_budget.ts`, `sql/row_limit.ts`): `QUERY_TOO_COMPLEX` ("reads more than N nodes"), and
  *    nothing more is read.
  *
- * Every refusal names the limit and its value. The nesting depth of edges is limited by
- * `createSchema({ maxDepth })` (`QUERY_TOO_DEEP`). Cross-site POSTs are refused by the `Csrf`
+ * 1 to 4 run before the execute function is called, so graphql-jit (`jit.ts`, which compiles
+ * in it) compiles only an operation that passed them; every check is linear in the document.
+ * Every refusal names the limit and its value. Cross-site POSTs are refused by the `Csrf`
  * plugin (`csrf.ts`), and error messages are clipped by the `ClientErrors` plugin
  * (`client_errors.ts`); `mikrogqlPreset` (`preset.ts`) installs all three.
  *
  * @module
  */
-import { getOperationAST } from "graphql";
+import { type DocumentNode, getOperationAST, type GraphQLError, type GraphQLSchema } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { ArgumentChecker } from "./argument_limits.ts";
 import { operationCost } from "./cost.ts";
 import { ErrorCode, gqlError } from "../error_codes.ts";
 import { DEFAULT_MAX_NODES, startNodeBudget } from "../node_budget.ts";
+import { documentShape } from "./document_shape.ts";
 import { checkSelections } from "./selection_limits.ts";
-import { parseWithTokenLimit } from "./token_limit.ts";
+import { parseWithTokenLimits } from "./token_limits.ts";
 
 /** Options of {@linkcode Limits}; every limit has a default. */
 export interface LimitsOptions {
@@ -47,6 +54,29 @@ export interface LimitsOptions {
   maxDocumentBytes?: number;
   /** Most tokens of a document (graphql-js `maxTokens`); default 10,000. */
   maxTokens?: number;
+  /**
+   * Deepest nesting of brackets (`{`, `(`, `[` together), counted on the tokens before the
+   * document is parsed, so no document overflows a recursive parser, validator or compiler;
+   * default 100 (`QUERY_TOO_DEEP`).
+   */
+  maxNesting?: number;
+  /**
+   * Deepest nesting of edges (fields of a node type returning a node type or a connection)
+   * below a root field, fragments expanded; default 10 (`QUERY_TOO_DEEP`).
+   */
+  maxDepth?: number;
+  /**
+   * Most fields of an operation once its fragments are expanded (`__typename` included);
+   * default 5,000 (`QUERY_TOO_COMPLEX`).
+   */
+  maxFields?: number;
+  /**
+   * Most named fragment spreads collected into one selection (its inline fragments and the
+   * fragments spread at its level included, transitively); default 50 (`QUERY_TOO_COMPLEX`).
+   * graphql-js's validation compares them pair by pair: 400 spreads in one selection take it
+   * seconds.
+   */
+  maxSpreads?: number;
   /** Most aliased fields in one selection set; default 30. */
   maxAliases?: number;
   /** Most occurrences of one field (response key) or fragment spread in one selection set; default 5. */
@@ -72,6 +102,10 @@ export interface LimitsOptions {
 export const DEFAULT_LIMITS: Required<LimitsOptions> = {
   maxDocumentBytes: 65_536,
   maxTokens: 10_000,
+  maxNesting: 100,
+  maxDepth: 10,
+  maxFields: 5_000,
+  maxSpreads: 50,
   maxAliases: 30,
   maxFieldRepeats: 5,
   maxCost: DEFAULT_MAX_NODES,
@@ -113,7 +147,9 @@ export function Limits(options: LimitsOptions = {}): Plugin {
       throw new Error(`Limits: option ${name} must be a positive number, got ${String(value)}`);
     }
   }
-  const parseWithLimits = parseWithTokenLimit(limits.maxTokens);
+  const parseWithLimits = parseWithTokenLimits(limits);
+  /** Each parsed document's refusal before validation, `null` for none. */
+  const refusals = new WeakMap<DocumentNode, GraphQLError | null>();
   return {
     onParse({ params, setParseFn }) {
       const source = typeof params.source === "string" ? params.source : params.source.body;
@@ -131,8 +167,14 @@ export function Limits(options: LimitsOptions = {}): Plugin {
       setParseFn(parseWithLimits);
     },
     onValidate({ params, setResult }) {
-      const error = checkSelections(params.documentAST, limits);
-      if (error) setResult([error]);
+      // once per parsed document (Yoga's cache hands the same document to every request)
+      let error = refusals.get(params.documentAST);
+      if (error === undefined) {
+        error = checkSelections(params.documentAST, limits) ??
+          checkShape(params.schema, params.documentAST, limits) ?? null;
+        refusals.set(params.documentAST, error);
+      }
+      if (error) setResult([error]); // graphql-js does not validate it
     },
     onExecute({ args, setResultAndStopExecution }) {
       const operation = getOperationAST(args.document, args.operationName);
@@ -156,4 +198,35 @@ export function Limits(options: LimitsOptions = {}): Plugin {
       if (error) setResultAndStopExecution({ errors: [error] });
     },
   };
+}
+
+/**
+ * The operations' expanded field count, edge depth and spreads per selection against
+ * `maxFields`, `maxDepth` and `maxSpreads`.
+ */
+function checkShape(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  limits: Required<LimitsOptions>,
+): GraphQLError | undefined {
+  const shape = documentShape(schema, document);
+  if (shape.depth > limits.maxDepth) {
+    return gqlError(
+      ErrorCode.QUERY_TOO_DEEP,
+      `the operation nests edges ${shape.depth} levels deep; the limit is maxDepth = ${limits.maxDepth}`,
+    );
+  }
+  if (shape.fields > limits.maxFields) {
+    return gqlError(
+      ErrorCode.QUERY_TOO_COMPLEX,
+      `the operation selects ${shape.fields} fields once its fragments are expanded; the limit is maxFields = ${limits.maxFields}`,
+    );
+  }
+  if (shape.spreads > limits.maxSpreads) {
+    return gqlError(
+      ErrorCode.QUERY_TOO_COMPLEX,
+      `a selection collects ${shape.spreads} fragment spreads; the limit is maxSpreads = ${limits.maxSpreads}`,
+    );
+  }
+  return undefined;
 }

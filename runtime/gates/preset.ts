@@ -5,7 +5,9 @@
  *
  * The order, and why:
  *
- * 1. `Jit`: replaces the execute function, which the plugins below wrap;
+ * 1. `Jit`: replaces the execute function, which the plugins below wrap; it compiles in that
+ *    function, so only operations that passed `Limits` (in `onParse`, `onValidate` and, before
+ *    the execute function is called, `onExecute`) are ever compiled;
  * 2. `BodyLimit`: refuses an oversized body before it is read (`maxRequestBodySize: false`, so
  *    Yoga does not check it a second time);
  * 3. `Csrf`: refuses a cross-site POST before it is parsed;
@@ -29,7 +31,7 @@ import {
   type DocumentCacheOptions,
   type YogaDocumentCache,
 } from "./document_cache.ts";
-import { Jit } from "./jit.ts";
+import { Jit, type JitOptions } from "./jit.ts";
 import { Limits, type LimitsOptions } from "./limits.ts";
 import { ReadRetry } from "./read_retry.ts";
 import { Transactioner, type TransactionerOptions, type TxOpener } from "./transactioner.ts";
@@ -48,8 +50,11 @@ export interface PresetOptions {
   maxBodyBytes?: number;
   /** Options of the bounded parsed-document cache. */
   documentCache?: DocumentCacheOptions;
-  /** Compiled execution with graphql-jit (`Jit`); default `true`. */
-  jit?: boolean;
+  /**
+   * Compiled execution with graphql-jit (`Jit`): `true` (the default), its options, or `false`
+   * to run every operation on graphql-js.
+   */
+  jit?: boolean | JitOptions;
   /** Refuse cross-site POSTs (`Csrf`); default `true`. */
   csrf?: boolean;
   /** Run a query again after a lost connection (`ReadRetry`); default `true`. */
@@ -93,7 +98,7 @@ export interface Preset {
  */
 export function mikrogqlPreset(options: PresetOptions): Preset {
   const plugins: Plugin[] = [];
-  if (options.jit !== false) plugins.push(Jit());
+  if (options.jit !== false) plugins.push(Jit(options.jit === true ? {} : options.jit));
   plugins.push(BodyLimit(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
   if (options.csrf !== false) plugins.push(Csrf());
   if (options.limits !== false) plugins.push(Limits(options.limits ?? {}));

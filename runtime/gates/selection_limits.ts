@@ -6,14 +6,7 @@
  *
  * @module
  */
-import {
-  BREAK,
-  type DocumentNode,
-  type GraphQLError,
-  Kind,
-  type SelectionSetNode,
-  visit,
-} from "graphql";
+import { type DocumentNode, type GraphQLError, Kind, type SelectionSetNode } from "graphql";
 import { ErrorCode, gqlError } from "../error_codes.ts";
 
 /** The limits {@linkcode checkSelections} applies. */
@@ -32,14 +25,30 @@ export function checkSelections(
   document: DocumentNode,
   limits: SelectionLimits,
 ): GraphQLError | undefined {
-  let error: GraphQLError | undefined;
-  visit(document, {
-    SelectionSet(set) {
-      error = checkSet(set, limits);
-      if (error) return BREAK; // stops at the first
-    },
-  });
-  return error;
+  for (const definition of document.definitions) {
+    if ("selectionSet" in definition && definition.selectionSet) {
+      const error = checkTree(definition.selectionSet, limits);
+      if (error) return error;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * `set`, then the selection sets inside it, in document order (as graphql-js's `visit` enters
+ * them, without walking arguments and values); stops at the first over a limit. The recursion is
+ * as deep as the document's brackets nest (`maxNesting`, checked before parsing).
+ */
+function checkTree(set: SelectionSetNode, limits: SelectionLimits): GraphQLError | undefined {
+  const error = checkSet(set, limits);
+  if (error) return error;
+  for (const selection of set.selections) {
+    if (selection.kind !== Kind.FRAGMENT_SPREAD && selection.selectionSet) {
+      const inner = checkTree(selection.selectionSet, limits);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
 }
 
 function checkSet(set: SelectionSetNode, limits: SelectionLimits): GraphQLError | undefined {

@@ -25,10 +25,11 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { databaseFault, unavailable } from "../sql/database_faults.ts";
+import { databaseFault, isTransactionConflict, unavailable } from "../sql/database_faults.ts";
 import { deadlineOf } from "./deadline.ts";
 import { dialectOf } from "../dialect.ts";
 import { ErrorCode } from "../error_codes.ts";
+import { nodeBudget, startNodeBudget } from "../node_budget.ts";
 import { bindTransaction, type MikroContext } from "../context.ts";
 import {
   checkReadYourWrites,
@@ -85,6 +86,12 @@ export interface TransactionerOptions {
  *   flush included) `cannot commit transaction`, both with code `TRANSACTION_FAILED`, or
  *   `DATABASE_UNAVAILABLE` / `QUERY_TIMEOUT` when the connection was lost or the statement timed
  *   out; the driver's text is never in the message.
+ * - A transaction that loses to a concurrent one (a deadlock or a serialization failure, in any
+ *   statement or at commit: `isTransactionConflict` of `sql/database_faults.ts`) is rolled back
+ *   and the whole operation runs again from the start in a new transaction, after a random
+ *   pause (full jitter, up to 20, 40, 80, 160 ms), at most {@linkcode CONFLICT_ATTEMPTS} times in
+ *   all and within the request's time budget; then it is the error `TRANSACTION_CONFLICT` with
+ *   `extensions.retryable: true`, nothing written. What a client was answered was committed.
  * - The connection goes back to the pool however the transaction ends (a dead one is dropped by
  *   the pool), so faults never exhaust the pool.
  * - Under the {@linkcode Deadline} plugin the transaction's statements are cancelled when the
@@ -168,6 +175,64 @@ export function Transactioner(options: TransactionerOptions): Plugin {
 type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
 
 /**
+ * How often the Transactioner runs a mutation operation at most when its transaction keeps
+ * losing to concurrent ones (deadlocks, serialization failures): 5 attempts.
+ */
+export const CONFLICT_ATTEMPTS = 5;
+
+/** The longest pause before the second attempt, in ms; it doubles for each attempt after. */
+const CONFLICT_PAUSE_MS = 20;
+
+/** What {@linkcode run} returns when the transaction lost to a concurrent one (rolled back). */
+const CONFLICT = Symbol("conflict");
+
+/**
+ * Runs the operation in a transaction ({@linkcode beginAndRun}), again from the start while it
+ * loses to concurrent transactions (see {@linkcode Transactioner}).
+ */
+async function inTransaction(
+  opener: TxOpener,
+  args: ExecutionArgs,
+  execute: Execute,
+  read = false,
+): Promise<ExecutionResult> {
+  const ctx = args.contextValue as MikroContext;
+  for (let attempt = 1;; attempt++) {
+    const result = await beginAndRun(opener, args, execute, read);
+    if (result !== CONFLICT) return result;
+    const signal = deadlineOf(ctx)?.signal;
+    if (attempt >= CONFLICT_ATTEMPTS || signal?.aborted) {
+      return { errors: [conflictError(attempt)], data: null };
+    }
+    // full jitter: the two sides of a deadlock rarely meet again
+    await pause(Math.random() * CONFLICT_PAUSE_MS * 2 ** (attempt - 1), signal);
+    // the operation starts again with its whole node budget
+    startNodeBudget(ctx, nodeBudget(ctx).max);
+  }
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** The `TRANSACTION_CONFLICT` error after `attempts` attempts. */
+function conflictError(attempts: number): GraphQLError {
+  return new GraphQLError(
+    `the transaction lost to concurrent ones (deadlock or serialization failure) on each of ${attempts} attempts; nothing was written; try again`,
+    { extensions: { code: ErrorCode.TRANSACTION_CONFLICT, retryable: true } },
+  );
+}
+
+/**
  * Runs `execute` with a transaction bound to the context; commits or rolls back.
  *
  * The transaction runs on one connection reserved from the pool for the whole operation (Kysely's
@@ -178,12 +243,12 @@ type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResu
  * the transaction cannot begin because its connection is dead, it begins again on another (up to
  * 4 times in all).
  */
-async function inTransaction(
+async function beginAndRun(
   opener: TxOpener,
   args: ExecutionArgs,
   execute: Execute,
-  read = false,
-): Promise<ExecutionResult> {
+  read: boolean,
+): Promise<ExecutionResult | typeof CONFLICT> {
   // Nothing ran before a failed begin: the pool may have handed out a connection that died
   // while idle (node-postgres then drops it), so begin again, up to BEGIN_ATTEMPTS times.
   for (let i = 0; i < BEGIN_ATTEMPTS; i++) {
@@ -204,7 +269,7 @@ async function attemptTransaction(
   args: ExecutionArgs,
   execute: Execute,
   read: boolean,
-): Promise<ExecutionResult | typeof BEGIN_UNAVAILABLE> {
+): Promise<ExecutionResult | typeof BEGIN_UNAVAILABLE | typeof CONFLICT> {
   const ctx = args.contextValue as MikroContext;
   const deadline = deadlineOf(ctx);
   try {
@@ -253,13 +318,14 @@ async function run(
   args: ExecutionArgs,
   execute: Execute,
   read: boolean,
-): Promise<ExecutionResult> {
+): Promise<ExecutionResult | typeof CONFLICT> {
   let result: ExecutionResult;
   bindTransaction(ctx, em);
   try {
     result = await execute(args);
   } catch (error) {
     await rollback(em, raw);
+    if (isTransactionConflict(error)) return CONFLICT;
     throw error;
   } finally {
     bindTransaction(ctx, undefined);
@@ -281,12 +347,15 @@ async function run(
       : result;
   }
   if (result.errors?.length) {
-    return { ...result, errors: [...result.errors, ...await rollback(em, raw)], data: null };
+    const rolledBack = await rollback(em, raw);
+    if (result.errors.some(isTransactionConflict)) return CONFLICT;
+    return { ...result, errors: [...result.errors, ...rolledBack], data: null };
   }
   try {
     await em.commit();
   } catch (error) {
     await rollback(em, raw);
+    if (isTransactionConflict(error)) return CONFLICT;
     return { ...result, errors: [txError("cannot commit transaction", error)], data: null };
   }
   return result;

@@ -27,7 +27,6 @@ import {
   isObjectType,
   type SelectionSetNode,
 } from "graphql";
-import { ErrorCode, gqlError } from "../error_codes.ts";
 import type { EdgeDescription, Graph, NodeType } from "../graph.ts";
 import { edgeKey } from "../sql/loaded_edges.ts";
 import { connectionName, edgeName } from "../names.ts";
@@ -65,19 +64,17 @@ export interface EdgePlan {
   node: NodePlan;
 }
 
-/** Limits checked while collecting, before any SQL runs. */
-export interface CollectLimits extends PaginationLimits {
-  /** Deepest accepted nesting of edges below a root field; default 10. */
-  maxDepth?: number;
-}
+/**
+ * Limits checked while collecting, before any SQL runs: the page size. The depth of an
+ * operation is limited before it executes (the `Limits` plugin's `maxDepth`).
+ */
+export type CollectLimits = PaginationLimits;
 
 /** What field collection reads: the graph and the limits (a {@linkcode RequestContext} is one). */
 export interface CollectOptions {
   readonly graph: Graph;
   readonly limits: CollectLimits;
 }
-
-const DEFAULT_MAX_DEPTH = 10;
 
 class Collector {
   constructor(
@@ -141,14 +138,7 @@ class Collector {
   }
 
   /** The plan of `type`'s nodes selected by `sets`. */
-  node(type: NodeType, sets: readonly SelectionSetNode[], depth: number): NodePlan {
-    const maxDepth = this.limits.maxDepth ?? DEFAULT_MAX_DEPTH;
-    if (depth > maxDepth) {
-      throw gqlError(
-        ErrorCode.QUERY_TOO_DEEP,
-        `query nests edges ${depth} levels deep; the limit is ${maxDepth}`,
-      );
-    }
+  node(type: NodeType, sets: readonly SelectionSetNode[]): NodePlan {
     // An inheritance root (a GraphQL interface): its rows are of several classes, whose columns
     // and edges are not known here; every column is read, edges load with their resolvers.
     if (type.abstract) return { type, props: undefined, edges: [] };
@@ -184,7 +174,7 @@ class Collector {
       const target = this.graph.types[edge.target];
       const child = field.selectionSet ? [field.selectionSet] : [];
       if (edge.connection) {
-        const connection = this.connection(target, child, depth + 1);
+        const connection = this.connection(target, child);
         if (existing) {
           merge(existing.node, connection.node);
           existing.totalCount ||= connection.totalCount;
@@ -194,7 +184,7 @@ class Collector {
           byKey.set(key, { key, edge, args, ...connection });
         }
       } else {
-        const node = this.node(target, child, depth + 1);
+        const node = this.node(target, child);
         if (existing) merge(existing.node, node);
         else byKey.set(key, { key, edge, args, totalCount: false, node });
       }
@@ -210,7 +200,6 @@ class Collector {
   connection(
     type: NodeType,
     sets: readonly SelectionSetNode[],
-    depth: number,
   ): ConnectionSelection {
     const object = this.object(connectionName(type.name));
     const edgeObject = this.object(edgeName(type.name));
@@ -234,7 +223,7 @@ class Collector {
         }
       }
     }
-    return { node: this.node(type, nodeSets, depth), totalCount, morePages, page };
+    return { node: this.node(type, nodeSets), totalCount, morePages, page };
   }
 }
 
@@ -308,7 +297,7 @@ function selectionSets(info: GraphQLResolveInfo): SelectionSetNode[] {
 /**
  * The plan of a field returning `<type>Connection` (root connection fields).
  *
- * @throws GraphQLError `QUERY_TOO_DEEP` or `INVALID_PAGINATION` before any SQL runs
+ * @throws GraphQLError `INVALID_PAGINATION` before any SQL runs
  */
 export function collectConnection(
   ctx: CollectOptions,
@@ -319,14 +308,14 @@ export function collectConnection(
     info,
     ctx.limits,
     `connection:${type.name}`,
-    () => collector(ctx, info).connection(type, selectionSets(info), 1),
+    () => collector(ctx, info).connection(type, selectionSets(info)),
   );
 }
 
 /**
  * The plan of a field returning one `type` node, or a list of them (mutation payloads).
  *
- * @throws GraphQLError `QUERY_TOO_DEEP` or `INVALID_PAGINATION` before any SQL runs
+ * @throws GraphQLError `INVALID_PAGINATION` before any SQL runs
  */
 export function collectNode(
   ctx: CollectOptions,
@@ -337,7 +326,7 @@ export function collectNode(
     info,
     ctx.limits,
     `node:${type.name}`,
-    () => collector(ctx, info).node(type, selectionSets(info), 1),
+    () => collector(ctx, info).node(type, selectionSets(info)),
   );
 }
 
@@ -345,7 +334,7 @@ export function collectNode(
  * The plans of a field returning the `Node` interface (`node`, `nodes`): one per node type in
  * `types`, built from the fields on `Node` and the fragments that apply to that type.
  *
- * @throws GraphQLError `QUERY_TOO_DEEP` or `INVALID_PAGINATION` before any SQL runs
+ * @throws GraphQLError `INVALID_PAGINATION` before any SQL runs
  */
 export function collectNodes(
   ctx: CollectOptions,
@@ -355,7 +344,7 @@ export function collectNodes(
   return cachedPlan(info, ctx.limits, `nodes:${types.map((t) => t.name).join(",")}`, () => {
     const c = collector(ctx, info);
     const sets = selectionSets(info);
-    return new Map(types.map((type) => [type.name, c.node(type, sets, 1)]));
+    return new Map(types.map((type) => [type.name, c.node(type, sets)]));
   });
 }
 

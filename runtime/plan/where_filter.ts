@@ -43,7 +43,7 @@ import { keyValuesOf } from "../keys.ts";
 import { allOf } from "./all_of.ts";
 import { readFilterOf, visibleKeys } from "../sql/orm_filters.ts";
 import { checkFieldReadable } from "../policy_binding.ts";
-import { TEXT_VALUE, textValueKind } from "../column_values.ts";
+import { checkFilterValue } from "../column_values.ts";
 
 const FAMILIES: Record<WhereOpFamily, WhereOp[]> = {
   boolean: ["EQ", "NEQ"],
@@ -235,7 +235,8 @@ class WhereCompiler {
   ): FilterQuery<object> | undefined {
     const nil = op === "IsNil" || op === "NotNil";
     checkFieldReadable(this.em, type.entity, type.name, field.prop, path);
-    if (!nil && field.kind === "string") this.texts(type, field.prop, value, path);
+    if (!nil && field.kind === "string") this.uuids(type, field.prop, value, path);
+    if (!nil && field.kind !== "id") this.values(type, field.prop, value, path);
     const condition = this.fieldCondition(type, field, op, value, path, nil);
     return field.kind === "id" && condition
       ? this.visibleTarget(type, field, op, condition)
@@ -362,6 +363,32 @@ class WhereCompiler {
     }
   }
 
+  /**
+   * Checks the operand(s) of a predicate on `prop` against its column before they reach SQL
+   * (`checkFilterValue` of `column_values.ts`: ranges, decimal syntax, dates, times, finite
+   * numbers, unpaired surrogates).
+   *
+   * @throws GraphQLError `BAD_USER_INPUT` naming the predicate (and the list index)
+   */
+  values(type: NodeType, prop: string, value: unknown, path: string): void {
+    const property = this.property(type, prop);
+    if (!property) return;
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => checkFilterValue(this.em, property, v, `${path}[${i}]`));
+    } else {
+      checkFilterValue(this.em, property, value, path);
+    }
+  }
+
+  /** The MikroORM property of `prop` (`address.city`: the embeddable's property). */
+  property(type: NodeType, prop: string): EntityProperty | undefined {
+    const meta = this.em.getMetadata().find(type.entity);
+    const [first, ...rest] = prop.split(".");
+    let property = meta?.properties[first] as EntityProperty | undefined;
+    for (const key of rest) property = property?.embeddedProps?.[key];
+    return property;
+  }
+
   /** A raw SQL condition on the column of `prop`, against the row's alias. */
   sql(
     type: NodeType,
@@ -383,25 +410,18 @@ class WhereCompiler {
   }
 
   /**
-   * Values compared with a UUID property (`p.uuid()`) must be UUIDs, and with a decimal, date or
-   * time one decimal numbers, ISO dates and times of day (`column_values.ts`), on every database: PostgreSQL refuses any other text with an
-   * error of its own (an internal error), the others would compare it as text.
+   * Values compared with a UUID property (`p.uuid()`) must be UUIDs, on every database: PostgreSQL
+   * refuses any other text with an error of its own (an internal error), the others would compare
+   * it as text. Decimal, date and time operands are checked by {@linkcode values}.
    *
    * @throws GraphQLError `BAD_USER_INPUT` naming the predicate (and the list index)
    */
-  texts(type: NodeType, prop: string, value: unknown, path: string): void {
+  uuids(type: NodeType, prop: string, value: unknown, path: string): void {
     const property = this.em.getMetadata().find(type.entity)?.properties[prop];
-    if (!property) return;
-    const uuid = property.customType instanceof UuidType;
-    const kind = textValueKind(property);
-    if (!uuid && !kind) return;
+    if (!(property?.customType instanceof UuidType)) return;
     const check = (text: unknown, at: string) => {
-      if (typeof text !== "string") return;
-      if (uuid && !UUID.test(text)) throw badInput(`${at}: ${quoteInput(text)} is not a UUID`);
-      if (kind && !TEXT_VALUE[kind].test(text)) {
-        throw badInput(
-          `${at}: ${quoteInput(text)} is not a ${kind === "decimal" ? "decimal number" : kind}`,
-        );
+      if (typeof text === "string" && !UUID.test(text)) {
+        throw badInput(`${at}: ${quoteInput(text)} is not a UUID`);
       }
     };
     if (Array.isArray(value)) value.forEach((v, i) => check(v, `${path}[${i}]`));

@@ -27,8 +27,9 @@ import { fromContext, type MikroContext } from "../context.ts";
 import { nodeBudget } from "../node_budget.ts";
 
 /**
- * Options of {@linkcode createResolvers}: page-size and depth limits (`maxPageSize`,
- * `maxDepth`), the runtime hooks (`nodeType`, `where`, `universalIds`), and `readFrom`.
+ * Options of {@linkcode createResolvers}: the page-size limit (`maxPageSize`), the runtime hooks
+ * (`nodeType`, `where`, `universalIds`), and `readFrom`. The depth of an operation is limited
+ * before it executes, by the `Limits` plugin (`maxDepth`).
  */
 export type ResolverOptions = CollectLimits & GraphHooks & {
   /**
@@ -94,15 +95,15 @@ export type ResolverMap = Record<
  *
  * const schema = createSchema({
  *   typeDefs: [typeDefs, "extend type Query { ping: String! }"],
- *   resolvers: [createResolvers(graph, { maxPageSize: 100, maxDepth: 5 }), {
+ *   resolvers: [createResolvers(graph, { maxPageSize: 100 }), {
  *     Query: { ping: () => "pong" },
  *   }],
  * });
  * ```
  *
  * @param generated the joined generated tables ({@linkcode defineGraph})
- * @param options pagination limits (`maxPageSize`, default 1,000; `maxDepth`, default 10), the
- *   runtime hooks and `readFrom`
+ * @param options the page-size limit (`maxPageSize`, default 1,000), the runtime hooks and
+ *   `readFrom`
  * @returns resolvers by type name, then field name, as graphql-tools' `makeExecutableSchema`
  *   and Yoga's `createSchema` take them
  * @throws Error when a policy's field rule names a property that is no field of its entity

@@ -34,7 +34,7 @@ import { orderTargets } from "../plan/order_terms.ts";
  * Resolves a root connection field (`users(after, first, before, last, orderBy, where)`) of
  * `type`; the where input filters the page and the count alike.
  *
- * @throws GraphQLError `INVALID_PAGINATION`, `INVALID_CURSOR`, `QUERY_TOO_DEEP`, or
+ * @throws GraphQLError `INVALID_PAGINATION`, `INVALID_CURSOR`, or
  *   `BAD_USER_INPUT` for a bad where input, before any SQL; `QUERY_TOO_COMPLEX` when the
  *   request's nodes go over its budget
  */

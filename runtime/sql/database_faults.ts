@@ -10,9 +10,15 @@
  * `ECONNREFUSED`, `EPIPE`, `ETIMEDOUT`), node-postgres' and mysql2's closed-connection and pool
  * wait timeout errors; and aborts (`AbortError`, `TimeoutError`).
  *
+ * Apart from those, {@linkcode isTransactionConflict} tells a transaction that lost to a
+ * concurrent one (worth running again from the start): PostgreSQL SQLSTATE `40P01` (deadlock
+ * detected) and `40001` (serialization failure); MariaDB/MySQL errno 1213 (deadlock) and 1205
+ * (lock wait timeout), SQLSTATE `40001`; MikroORM's `DeadlockException` and
+ * `LockWaitTimeoutException`.
+ *
  * @module
  */
-import { ConnectionException } from "@mikro-orm/core";
+import { ConnectionException, DeadlockException, LockWaitTimeoutException } from "@mikro-orm/core";
 import type { GraphQLError } from "graphql";
 import { ErrorCode, gqlError } from "../error_codes.ts";
 
@@ -75,6 +81,25 @@ function ownFault(error: unknown): DatabaseFault | undefined {
   if (typeof e.code === "string" && UNAVAILABLE_CODES.has(e.code)) return "unavailable";
   if (typeof e.message === "string" && UNAVAILABLE_MESSAGES.test(e.message)) return "unavailable";
   return undefined;
+}
+
+const CONFLICT_STATES = new Set(["40P01", "40001"]);
+const CONFLICT_ERRNOS = new Set([1213, 1205]);
+
+/**
+ * Whether `error` (or an error it wraps, through `cause` and `originalError`) is a transaction
+ * that lost to a concurrent one: a deadlock or a serialization failure (see the module
+ * documentation). The transaction is then aborted, and running it again may succeed.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  for (const e of wrapped(error)) {
+    if (e instanceof DeadlockException || e instanceof LockWaitTimeoutException) return true;
+    if (typeof e !== "object" || e === null) continue;
+    const { code, sqlState, errno } = e as { code?: unknown; sqlState?: string; errno?: number };
+    const state = sqlState ?? (typeof code === "string" ? code : "");
+    if (CONFLICT_STATES.has(state) || CONFLICT_ERRNOS.has(errno ?? -1)) return true;
+  }
+  return false;
 }
 
 /**

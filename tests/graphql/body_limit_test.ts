@@ -48,7 +48,7 @@ Deno.test("BodyLimit answers as Yoga's maxRequestBodySize", async (t) => {
   const schema = createSchema();
   // The test server installs BodyLimit() (25 MB) with maxRequestBodySize: false: the smaller
   // limit added here is the one that answers.
-  const ours = startServer(test.orm, schema, [BodyLimit(LIMIT)]);
+  const ours = startServer(test.orm, schema, [], { preset: { maxBodyBytes: LIMIT } });
   const yogas = startServer(test.orm, schema, [], { maxRequestBodySize: LIMIT });
   try {
     const post = (url: string, payload: BodyInit) =>

@@ -13,15 +13,7 @@
 import { LockMode, type MikroORM } from "@mikro-orm/core";
 import { assert, assertEquals } from "@std/assert";
 import { delay } from "@std/async/delay";
-import {
-  ClientErrors,
-  Csrf,
-  Deadline,
-  globalIdOf,
-  Limits,
-  ReadRetry,
-  Transactioner,
-} from "../../mod.ts";
+import { globalIdOf } from "../../mod.ts";
 import { createSchema, graph } from "../../examples/blog/generated/mod.ts";
 import { entities } from "../../examples/blog/entities.ts";
 import { Post } from "../../examples/blog/entities/post.ts";
@@ -142,14 +134,7 @@ async function setup(timeoutMs: number, poolMax = 10): Promise<Setup> {
     url,
     extra: { pool: { max: poolMax }, driverOptions: { connectionTimeoutMillis: 1000 } },
   });
-  const server = startServer(orm, createSchema(), [
-    Csrf(),
-    Limits(),
-    ClientErrors(),
-    Transactioner({ txOpener: orm }),
-    ReadRetry(),
-    Deadline({ timeoutMs }),
-  ]);
+  const server = startServer(orm, createSchema(), [], { preset: { deadline: { timeoutMs } } });
   return {
     db,
     orm,
@@ -324,14 +309,9 @@ if (dialects(["mariadb"]).length > 0) {
     await admin.schema.create();
     await seed(admin.em.fork());
     const orm = await openOrm({ entities, url: db.url });
-    const server = startServer(orm, createSchema(), [
-      Csrf(),
-      Limits(),
-      ClientErrors(),
-      Transactioner({ txOpener: orm }),
-      ReadRetry(),
-      Deadline({ timeoutMs: 300 }),
-    ]);
+    const server = startServer(orm, createSchema(), [], {
+      preset: { deadline: { timeoutMs: 300 } },
+    });
     try {
       for (let i = 0; i < 3; i++) {
         const response = await holding(

@@ -12,7 +12,6 @@
 import { assert, assertEquals } from "@std/assert";
 import { buildSchema, type GraphQLInterfaceType, type GraphQLObjectType } from "graphql";
 import type { EntityManager } from "@mikro-orm/core";
-import { Transactioner } from "@mikrogql/ext";
 import { entities } from "../../examples/shop/entities.ts";
 import { Clerk, Manager, Owner, Staff } from "../../examples/shop/entities/staff.ts";
 import { createSchema, graph, typeDefs } from "../../examples/shop/generated/mod.ts";
@@ -125,7 +124,7 @@ for (const dialect of dialects()) {
     fn: async (t) => {
       const db = await openTestOrm(dialect, entities);
       await seedStaff(db.orm.em.fork(), SEED);
-      const server = startServer(db.orm, createSchema(), [Transactioner({ txOpener: db.orm })]);
+      const server = startServer(db.orm, createSchema());
       const em = () => db.orm.em.fork();
       const all = async <T extends Staff>(entity: new (...a: never[]) => T) =>
         await em().find(entity, {}, {

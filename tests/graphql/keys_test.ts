@@ -11,7 +11,6 @@
  */
 import { assertEquals } from "@std/assert";
 import type { EntityManager } from "@mikro-orm/core";
-import { Transactioner } from "@mikrogql/ext";
 import { entities } from "../../examples/library/entities.ts";
 import { seed } from "../../examples/library/seed.ts";
 import { createSchema, graph } from "../../examples/library/generated/mod.ts";
@@ -75,7 +74,7 @@ for (const dialect of dialects()) {
     fn: async (t) => {
       const db = await openTestOrm(dialect, entities);
       await seed(db.orm.em.fork());
-      const server = startServer(db.orm, createSchema(), [Transactioner({ txOpener: db.orm })]);
+      const server = startServer(db.orm, createSchema());
       const em = () => db.orm.em.fork();
       try {
         await t.step("to-one edges to composite keys name the right row", async () => {

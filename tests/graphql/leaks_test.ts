@@ -19,7 +19,7 @@ import { User } from "../../examples/blog/entities/user.ts";
 import { entities } from "../../examples/blog/entities.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { seed } from "../../examples/blog/seed.ts";
-import { definePolicy, Transactioner } from "@mikrogql/ext";
+import { definePolicy } from "@mikrogql/ext";
 import type { GraphQLSchema } from "graphql";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
@@ -224,17 +224,12 @@ for (const dialect of dialects()) {
         const db = await openTestOrm(dialect, entities, config as never);
         await seed(db.orm.em.fork());
         const viewer = (request: Request) => Number(request.headers.get("x-viewer"));
-        const server = startServer(
-          db.orm,
-          schema?.() ?? createSchema(),
-          [Transactioner({ txOpener: db.orm })],
-          {
-            context: ({ request }: { request: Request }) => ({
-              em: bind(db.orm.em.fork(), viewer(request)),
-              viewer: viewer(request),
-            }),
-          } as never,
-        );
+        const server = startServer(db.orm, schema?.() ?? createSchema(), [], {
+          context: ({ request }: { request: Request }) => ({
+            em: bind(db.orm.em.fork(), viewer(request)),
+            viewer: viewer(request),
+          }),
+        } as never);
         try {
           await mutationLeaks(db, server.url);
         } finally {

@@ -6,7 +6,7 @@
  * row count).
  */
 import { assert, assertEquals } from "@std/assert";
-import { ClientErrors, Csrf, globalIdOf, Limits, Transactioner } from "../../mod.ts";
+import { globalIdOf } from "../../mod.ts";
 import { createSchema, graph } from "../../examples/blog/generated/mod.ts";
 import { entities } from "../../examples/blog/entities.ts";
 import { Post } from "../../examples/blog/entities/post.ts";
@@ -33,12 +33,7 @@ for (const dialect of dialects(["postgresql", "mariadb"])) {
     }
     await em.flush();
     const ids = (await em.find(Post, {}, { orderBy: { id: "asc" } })).map((p) => p.id);
-    const server = startServer(test.orm, createSchema(), [
-      Csrf(),
-      Limits(),
-      ClientErrors(),
-      Transactioner({ txOpener: test.orm }),
-    ]);
+    const server = startServer(test.orm, createSchema());
     const gid = (id: number) => globalIdOf(graph, graph.types.Post, id);
     try {
       await t.step(`${ROUNDS} rounds of two racing deletes: exactly one succeeds`, async () => {

@@ -10,7 +10,6 @@ import { type EntityManager, LockMode } from "@mikro-orm/core";
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { fromFileUrl, join, toFileUrl } from "@std/path";
 import type { GraphQLSchema } from "graphql";
-import type { Plugin } from "graphql-yoga";
 import {
   createNode,
   encodeGlobalId,
@@ -18,7 +17,6 @@ import {
   type Graph,
   type MikroContext,
   type SchemaOptions,
-  Transactioner,
 } from "../../mod.ts";
 import { generate } from "../../gen/mod.ts";
 import { createSchema as createBlogSchema } from "../../examples/blog/generated/mod.ts";
@@ -29,7 +27,12 @@ import { Tag } from "./fixtures/mutations/tag.ts";
 import { Todo } from "./fixtures/mutations/todo.ts";
 import type { Dialect } from "../support/databases.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
-import { type Response, startServer, type TestServer } from "../support/server.ts";
+import {
+  type Response,
+  type ServerOptions,
+  startServer,
+  type TestServer,
+} from "../support/server.ts";
 
 const entities = [Category, Todo, Tag, Counter];
 
@@ -130,11 +133,11 @@ function errorOf(response: Response, code: string, message: RegExp): void {
 
 async function withServer(
   dialect: Dialect,
-  plugins: (db: TestOrm) => Plugin[],
+  preset: (db: TestOrm) => ServerOptions["preset"],
   fn: (server: TestServer, db: TestOrm) => Promise<void>,
 ): Promise<void> {
   const db = await openTestOrm(dialect, entities);
-  const server = startServer(db.orm, schema, plugins(db));
+  const server = startServer(db.orm, schema, [], { preset: preset(db) });
   try {
     await fn(server, db);
   } finally {
@@ -157,7 +160,7 @@ interface TodoNode {
 }
 
 for (const dialect of dialects(["sqlite", "postgresql"])) {
-  const transactional = (db: TestOrm) => [Transactioner({ txOpener: db.orm })];
+  const transactional = () => ({});
 
   Deno.test({
     name: `mutations on ${dialect}: create, update, delete, read back; bad inputs`,
@@ -414,7 +417,7 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
       await t.step(
         "without the Transactioner the first two root fields stay written",
         () =>
-          withServer(dialect, () => [], async (server, db) => {
+          withServer(dialect, () => false, async (server, db) => {
             const response = await server.query(threeFields);
             errorOf(response, "BAD_USER_INPUT", /input\.tagIDs\[0\]/);
             assertEquals(await count(db, "tag"), 2);
@@ -497,13 +500,9 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
         () =>
           withServer(
             dialect,
-            (db) => [
-              Transactioner({
-                txOpener: db.orm,
-                skipOperations: ["Three"],
-                skipFields: ["createCategory"],
-              }),
-            ],
+            () => ({
+              transactioner: { skipOperations: ["Three"], skipFields: ["createCategory"] },
+            }),
             async (server, db) => {
               errorOf(await server.query(threeFields), "BAD_USER_INPUT", /tagIDs/);
               assertEquals(await count(db, "tag"), 2, "operation Three ran without a transaction");
@@ -523,7 +522,7 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
         () =>
           withServer(
             dialect,
-            () => [Transactioner({ txOpener: { em: unopenable } })],
+            () => ({ txOpener: { em: unopenable } }),
             async (server, db) => {
               const response = await server.query(
                 `mutation { createTag(input: { name: "n" }) { id } }`,
@@ -562,7 +561,7 @@ for (const dialect of dialects(["postgresql"])) {
     sanitizeOps: false,
     sanitizeResources: false,
     fn: () =>
-      withServer(dialect, (db) => [Transactioner({ txOpener: db.orm })], async (server, db) => {
+      withServer(dialect, () => ({}), async (server, db) => {
         await db.orm.em.fork().insert(Counter, { id: 1, value: 0 });
         const failures: unknown[] = [];
         await Promise.all(Array.from({ length: 50 }, async (_, client) => {
@@ -596,9 +595,7 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
     sanitizeResources: false,
     fn: async () => {
       const db = await openTestOrm(dialect, blogEntities);
-      const server = startServer(db.orm, createBlogSchema(), [
-        Transactioner({ txOpener: db.orm }),
-      ]);
+      const server = startServer(db.orm, createBlogSchema());
       try {
         const author = ok(
           await server.query<{ createUser: { id: string } }>(

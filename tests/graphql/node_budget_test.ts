@@ -8,7 +8,6 @@
  * connection selecting only its `totalCount` is one `count(*)` (grouped when nested), no row read.
  */
 import { assertEquals, assertMatch } from "@std/assert";
-import { Limits } from "@mikrogql/ext";
 import { entities } from "../../examples/blog/entities.ts";
 import { Photo } from "../../examples/blog/entities/photo.ts";
 import { User } from "../../examples/blog/entities/user.ts";
@@ -57,7 +56,9 @@ for (const dialect of dialects()) {
       await seed(db.orm.em.fork());
       const servers: TestServer[] = [];
       const serve = (maxCost: number) => {
-        const server = startServer(db.orm, createSchema(), [Limits({ maxCost })]);
+        const server = startServer(db.orm, createSchema(), [], {
+          preset: { limits: { maxCost } },
+        });
         servers.push(server);
         return server;
       };

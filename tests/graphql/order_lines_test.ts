@@ -9,7 +9,6 @@
  */
 import { assertEquals } from "@std/assert";
 import type { EntityManager } from "@mikro-orm/core";
-import { Transactioner } from "@mikrogql/ext";
 import { entities } from "../../examples/shop/entities.ts";
 import { Customer } from "../../examples/shop/entities/customer.ts";
 import { Order } from "../../examples/shop/entities/order.ts";
@@ -87,7 +86,7 @@ for (const dialect of dialects()) {
     fn: async (t) => {
       const db = await openTestOrm(dialect, entities);
       await seedOrders(db.orm.em.fork(), SEED);
-      const server = startServer(db.orm, createSchema(), [Transactioner({ txOpener: db.orm })]);
+      const server = startServer(db.orm, createSchema());
       const em = () => db.orm.em.fork();
       const orders = async () => await em().find(Order, {}, { orderBy: { id: "asc" } });
       const lineIds = async (order: Order, orderBy: object[]) =>

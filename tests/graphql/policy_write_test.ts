@@ -9,7 +9,7 @@
  */
 import { assert, assertEquals, assertThrows } from "@std/assert";
 import type { MikroContext } from "@mikrogql/ext";
-import { definePolicy, fromContext, Transactioner } from "@mikrogql/ext";
+import { definePolicy, fromContext } from "@mikrogql/ext";
 import { Comment } from "../../examples/blog/entities/comment.ts";
 import { Post } from "../../examples/blog/entities/post.ts";
 import { User } from "../../examples/blog/entities/user.ts";
@@ -83,7 +83,7 @@ for (const dialect of dialects()) {
           },
         } as never,
       });
-      const server = startServer(db.orm, schema, [Transactioner({ txOpener: db.orm })], {
+      const server = startServer(db.orm, schema, [], {
         context: ({ request }: { request: Request }) => ({ em: db.orm.em.fork(), request }),
       } as never);
       const ask = async (viewer: Viewer, query: string, variables = {}): Promise<Answer> => {

@@ -12,7 +12,7 @@
  * every viewer's queries at once over two server connections answer as their oracle.
  */
 import { assert, assertEquals } from "@std/assert";
-import { fromContext, type MikroContext, Transactioner } from "@mikrogql/ext";
+import { fromContext, type MikroContext } from "@mikrogql/ext";
 import { Post } from "../../examples/blog/entities/post.ts";
 import { entities } from "../../examples/blog/entities.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";
@@ -99,12 +99,11 @@ Deno.test({
           databaseSession: { role, variables: viewer === null ? {} : { "app.viewer": viewer } },
         };
       };
-      // With the Transactioner a query's statements share one transaction that applies the
-      // session; without it MikroORM wraps each statement in one of its own.
-      const guarded = startServer(full.orm, schema, [Transactioner({ txOpener: full.orm })], {
-        context,
-      } as never);
-      const bare = startServer(full.orm, schema, [], { context } as never);
+      // With the Transactioner (the preset's) a query's statements share one transaction that
+      // applies the session; without it (no preset) MikroORM wraps each statement in one of its
+      // own.
+      const guarded = startServer(full.orm, schema, [], { context } as never);
+      const bare = startServer(full.orm, schema, [], { context, preset: false } as never);
       servers.push(guarded, bare);
 
       const expected: { viewer: number | undefined; query: string; answer: Answer }[] = [];
@@ -144,7 +143,7 @@ Deno.test({
         const url = new URL(full.db.url);
         url.port = String(BOUNCER);
         const pooled = await openOrm({ entities, url: url.href, extra: { pool: { max: 2 } } });
-        const bounced = startServer(pooled, schema, [Transactioner({ txOpener: pooled })], {
+        const bounced = startServer(pooled, schema, [], {
           context: ({ request }: { request: Request }) => ({
             ...context({ request }),
             em: pooled.em.fork(),

@@ -9,7 +9,6 @@
  */
 import { assertEquals, assertMatch } from "@std/assert";
 import { Buffer } from "node:buffer";
-import { Transactioner } from "@mikrogql/ext";
 import { entities } from "../../examples/shop/entities.ts";
 import { Customer } from "../../examples/shop/entities/customer.ts";
 import { Order } from "../../examples/shop/entities/order.ts";
@@ -65,7 +64,7 @@ for (const dialect of dialects()) {
     sanitizeResources: false,
     fn: async (t) => {
       const db = await openTestOrm(dialect, entities);
-      const server = startServer(db.orm, createSchema(), [Transactioner({ txOpener: db.orm })]);
+      const server = startServer(db.orm, createSchema());
       const em = () => db.orm.em.fork();
       const read = async (id: string) =>
         await em().findOneOrFail(Order, id, { populate: ["giftMessage"] as never });

@@ -11,7 +11,6 @@ import {
   type GraphQLInterfaceType,
   type GraphQLObjectType,
 } from "graphql";
-import { Transactioner } from "@mikrogql/ext";
 import { Customer } from "../../examples/shop/entities/customer.ts";
 import { entities } from "../../examples/shop/entities.ts";
 import { seed } from "../../examples/shop/seed.ts";
@@ -166,7 +165,7 @@ for (const dialect of dialects()) {
     fn: async (t) => {
       const db = await openTestOrm(dialect, entities);
       await seed(db.orm.em.fork());
-      const server = startServer(db.orm, createSchema(), [Transactioner({ txOpener: db.orm })]);
+      const server = startServer(db.orm, createSchema());
       try {
         await t.step("every scalar type reads back as written", async () => {
           const data = await ok<{ node: Data }>(

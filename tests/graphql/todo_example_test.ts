@@ -3,10 +3,10 @@
  * `createTodo`/`updateTodo`, `createCategory`/`updateCategory`, `createUser`/`updateUser`
  * (`Mutations({ delete: false })`, entgql's `MutationCreate(), MutationUpdate()`), the
  * `createCategory` extension with `createTodos` and `clearTodos`, over HTTP with the
- * Transactioner, on SQLite and PostgreSQL.
+ * Transactioner, on SQLite and PostgreSQL; its `OrderField("ID")` on Category; and entgql's
+ * unbounded nested `totalCount` under the default limits.
  */
-import { assertEquals } from "@std/assert";
-import { Transactioner } from "@mikrogql/ext";
+import { assert, assertEquals } from "@std/assert";
 import { Category } from "../../examples/todo/entities/category.ts";
 import { entities } from "../../examples/todo/entities.ts";
 import { seed } from "../../examples/todo/seed.ts";
@@ -40,7 +40,7 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
     fn: async (t) => {
       const db = await openTestOrm(dialect, entities);
       await seed(db.orm.em.fork());
-      const server = startServer(db.orm, todoSchema(), [Transactioner({ txOpener: db.orm })]);
+      const server = startServer(db.orm, todoSchema());
       try {
         const root = ok(
           await server.query<{ createTodo: Todo }>(
@@ -118,6 +118,47 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
             ),
           ).updateCategory;
           assertEquals([emptied.text, emptied.todos.totalCount], ["Yard", 0]);
+        });
+
+        await t.step(
+          "entgql's unbounded nested totalCount answers under the default limits",
+          async () => {
+            // refused before (QUERY_TOO_COMPLEX, "may return 1001000 nodes") when a connection
+            // without first/last cost maxPageSize; the test server installs the preset's Limits
+            type Users = { users: { edges: { node: { groups: { totalCount: number } } }[] } };
+            const users = ok(
+              await server.query<Users>(`{ users { edges { node { groups { totalCount } } } } }`),
+            );
+            const oracle = await db.orm.em.fork().getConnection().execute(
+              'select count(*) as n from "user"',
+            );
+            assertEquals(users.users.edges.length, Number(oracle[0].n));
+          },
+        );
+
+        await t.step('OrderField("ID") on Category orders by the key, as entgql\'s', async () => {
+          // the database's own order is the oracle
+          const byKey = (await db.orm.em.fork().find(Category, {}, { orderBy: { id: "desc" } }))
+            .map((c) => c.text);
+          assert(byKey.length >= 2);
+          type Page = { categories: { edges: { node: { text: string } }[] } };
+          const desc = ok(
+            await server.query<Page>(
+              `{ categories(orderBy: [{ field: ID, direction: DESC }]) { edges { node { text } } } }`,
+            ),
+          );
+          assertEquals(desc.categories.edges.map((e) => e.node.text), byKey);
+          // ID after another field breaks its ties
+          const byStatus = (await db.orm.em.fork().find(Category, {}, {
+            orderBy: { status: "asc", id: "desc" },
+          })).map((c) => c.text);
+          const mixed = ok(
+            await server.query<Page>(
+              `{ categories(orderBy: [{ field: STATUS }, { field: ID, direction: DESC }]) {
+                edges { node { text } } } }`,
+            ),
+          );
+          assertEquals(mixed.categories.edges.map((e) => e.node.text), byStatus);
         });
 
         await t.step("createUser and updateUser with groups", async () => {

@@ -9,7 +9,6 @@
  */
 import { assert, assertEquals } from "@std/assert";
 import { SignJWT } from "jose";
-import { Transactioner } from "@mikrogql/ext";
 import { Comment } from "../../examples/workspace/entities/comment.ts";
 import { Membership } from "../../examples/workspace/entities/membership.ts";
 import { Task } from "../../examples/workspace/entities/task.ts";
@@ -100,9 +99,7 @@ for (const dialect of dialects()) {
     fn: async (t) => {
       const db = await openTestOrm(dialect, entities);
       await seed(db.orm.em.fork());
-      const server = startServer(db.orm, workspaceSchema(), [
-        Transactioner({ txOpener: db.orm }),
-      ], {
+      const server = startServer(db.orm, workspaceSchema(), [], {
         context: async ({ request }: { request: Request }) => ({
           em: db.orm.em.fork(),
           viewer: await viewerOf(request, secret),

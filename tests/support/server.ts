@@ -7,7 +7,7 @@
 import type { MikroORM } from "@mikro-orm/core";
 import type { GraphQLSchema } from "graphql";
 import { createYoga, type Plugin, type YogaServerOptions } from "graphql-yoga";
-import { BodyLimit, Jit } from "@mikrogql/ext";
+import { BodyLimit, Jit, mikrogqlPreset, type PresetOptions } from "@mikrogql/ext";
 
 /** A GraphQL response as received over HTTP. */
 export interface Response<T = Record<string, unknown>> {
@@ -30,24 +30,39 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** Options of {@linkcode startServer}: `createYoga` options, and the preset's. */
+// deno-lint-ignore ban-types
+export interface ServerOptions extends Partial<YogaServerOptions<{}, {}>> {
+  /**
+   * Options of `mikrogqlPreset` (`txOpener` defaults to the server's ORM), installed as a user's
+   * server installs it (the examples, `serve`); `false` only for a test of what happens without
+   * the preset's plugins (then `Jit` and `BodyLimit` alone, and the `plugins` given).
+   */
+  preset?: Partial<PresetOptions> | false;
+}
+
 /**
- * Starts Yoga for `schema` with a forked EntityManager per request.
+ * Starts Yoga for `schema` with a forked EntityManager per request and the preset's plugins, so
+ * no test runs with fewer limits than a user gets.
  *
- * @param options more `createYoga` options (`parserAndValidationCache`, ...)
+ * @param plugins plugins of the test's own, after the preset's
+ * @param options more `createYoga` options (`parserAndValidationCache`, ...), and the preset's
  */
 export function startServer(
   orm: MikroORM,
   schema: GraphQLSchema,
   plugins: Plugin[] = [],
-  // deno-lint-ignore ban-types
-  options: Partial<YogaServerOptions<{}, {}>> = {},
+  { preset: presetOptions = {}, ...options }: ServerOptions = {},
 ): TestServer {
+  const preset = presetOptions === false
+    // Compiled execution first: the other plugins wrap its execute function. The body size is
+    // checked by BodyLimit, not by Yoga.
+    ? { plugins: [Jit(), BodyLimit()], maxRequestBodySize: false as const }
+    : mikrogqlPreset({ txOpener: orm, ...presetOptions });
   const yoga = createYoga({
     schema,
-    // Compiled execution first, as in the examples: the other plugins wrap its execute function.
-    // The body size is checked by BodyLimit (as in the examples), not by Yoga.
-    plugins: [Jit(), BodyLimit(), ...plugins],
-    maxRequestBodySize: false,
+    ...preset,
+    plugins: [...preset.plugins, ...plugins],
     context: () => ({ em: orm.em.fork() }),
     logging: false,
     maskedErrors: true,

@@ -35,6 +35,8 @@ export const Category = defineEntity({
 annotate(Category, {
   entity: [QueryField(), MultiOrder(), Mutations({ delete: false })],
   fields: {
+    // entgql's todo example: OrderField("ID") on the key adds ID to CategoryOrderField.
+    id: [OrderField("ID")],
     text: [OrderField("TEXT")],
     status: [OrderField("STATUS")],
     count: [OrderField("COUNT")],

@@ -10,6 +10,7 @@ import type { OrderFieldDescription, Tables } from "@mikrogql/ext";
 /** GraphQL type -> `<T>OrderField` value -> ordered property. */
 export const orderFields = {
   Category: {
+    ID: { prop: "id", kind: "int" },
     TEXT: { prop: "text", kind: "string" },
     STATUS: { prop: "status", kind: "enum" },
     COUNT: { prop: "count", kind: "bigint", nullable: true },

@@ -128,6 +128,9 @@ input CategoryOrder {
 
 """Properties by which Category connections can be ordered."""
 enum CategoryOrderField {
+  """Order by id."""
+  ID
+
   """Order by text."""
   TEXT
 

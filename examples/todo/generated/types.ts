@@ -74,7 +74,7 @@ export type CategoryOrder = {
 };
 
 /** `CategoryOrderField`, as resolvers see it (entity values). */
-export type CategoryOrderField = "TEXT" | "STATUS" | "COUNT" | "TODOS_COUNT";
+export type CategoryOrderField = "ID" | "TEXT" | "STATUS" | "COUNT" | "TODOS_COUNT";
 
 /** `CategoryStatus`, as resolvers see it (entity values). */
 export type CategoryStatus = "ENABLED" | "DISABLED";

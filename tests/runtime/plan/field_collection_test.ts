@@ -89,7 +89,7 @@ function run(
   source: string,
   variables: Record<string, unknown> = {},
   nodeType?: string,
-  limits: CollectLimits = { maxDepth: 10, maxPageSize: 1000 },
+  limits: CollectLimits = { maxPageSize: 1000 },
 ): Run {
   const ctx = { graph, limits };
   const recorded: Recorded = {
@@ -324,23 +324,7 @@ Deno.test("field collection: 400 random documents of four examples against graph
   }
 });
 
-Deno.test("field collection: depth and page-size limits before any SQL", () => {
-  const nested = (depth: number) => {
-    let inner = "name";
-    for (let i = 0; i < depth; i++) {
-      inner = i % 2 === 0
-        ? `posts { edges { node { author { ${inner} } } } }`
-        : `photos { edges { node { user { ${inner} } } } }`;
-    }
-    return `{ users { edges { node { ${inner} } } } }`;
-  };
-  // users (1) -> posts (2) -> author (3) -> ...: 2 levels per step
-  run(blog.graph, blogSchema, nested(2), {}, undefined, { maxDepth: 5 });
-  const deep = assertThrows(
-    () => run(blog.graph, blogSchema, nested(3), {}, undefined, { maxDepth: 5 }),
-  ) as { extensions?: { code?: string }; message: string };
-  assertEquals(deep.extensions?.code, "QUERY_TOO_DEEP");
-  assertEquals(deep.message, "query nests edges 6 levels deep; the limit is 5");
+Deno.test("field collection: the page-size limit before any SQL", () => {
   const page = assertThrows(() =>
     run(
       blog.graph,
@@ -360,7 +344,7 @@ Deno.test("field collection: plans are cached per parsed field and variables, an
   const source =
     "query($n: Int) { users(first: $n) { edges { node { name posts(first: $n) { totalCount } } } } }";
   const document = parse(source);
-  const limits = { maxDepth: 10 };
+  const limits = { maxPageSize: 1000 };
   const planOf = (n: number) => {
     let plan: unknown;
     execute({

@@ -33,10 +33,10 @@ export type * from "./types.ts";
  * const yoga = createYoga({
  *   schema: createSchema({
  *     maxPageSize: 100, // `first`/`last` above 100: INVALID_PAGINATION
- *     maxDepth: 5, // edges nested deeper: QUERY_TOO_DEEP
  *   }),
  *   context: () => ({ em: orm.em.fork() }),
- *   ...mikrogqlPreset({ txOpener: orm, limits: { maxCost: 100_000 } }),
+ *   // edges nested deeper than 5: QUERY_TOO_DEEP, before the operation runs
+ *   ...mikrogqlPreset({ txOpener: orm, limits: { maxCost: 100_000, maxDepth: 5 } }),
  * });
  * Deno.serve({ hostname: "127.0.0.1", port: 8000 }, yoga.fetch);
  * ```
@@ -58,7 +58,7 @@ export type * from "./types.ts";
  * @typeParam Extra the resolvers of the types and fields `options.typeDefs` adds (see
  *   `Resolvers`); a resolver of a type or field neither generated nor declared there is a type
  *   error
- * @param options page-size and depth limits, runtime hooks, `readFrom`, and the user's own
+ * @param options the page-size limit, runtime hooks, `readFrom`, and the user's own
  *   `typeDefs` and `resolvers`
  * @throws Error when the user's SDL does not merge with the generated one
  */

@@ -1,11 +1,18 @@
 /**
- * `parseWithTokenLimit` against graphql-js's own `parse(source, { maxTokens })`, the oracle: the
- * same documents parse, the token limit becomes `QUERY_TOO_COMPLEX` naming the limit, and every
- * other syntax error is graphql-js's, unchanged (even one quoting graphql-js's token-limit text).
+ * `parseWithTokenLimits` against graphql-js's own `parse`, the oracle: the documents within the
+ * limits parse alike, a document with more tokens than `maxTokens` (as graphql-js's `Lexer`
+ * counts them, up to a lexical error) is `QUERY_TOO_COMPLEX` naming the limit, every other
+ * syntax error is graphql-js's, unchanged (even one quoting graphql-js's token-limit text), and
+ * brackets nested deeper than `maxNesting` are `QUERY_TOO_DEEP`, at depths where graphql-js's
+ * parser alone overflows the stack.
  */
 import { assert, assertEquals, assertInstanceOf, assertThrows } from "@std/assert";
 import { GraphQLError, Lexer, parse, print, Source, TokenKind } from "graphql";
-import { parseWithTokenLimit } from "../../../runtime/gates/token_limit.ts";
+import { parseWithTokenLimits } from "../../../runtime/gates/token_limits.ts";
+
+/** The parse function with `maxTokens` and a nesting limit that does not matter here. */
+const parseWithTokenLimit = (maxTokens: number) =>
+  parseWithTokenLimits({ maxTokens, maxNesting: 1_000 });
 
 /** graphql-js's message for its token limit ("that": graphql-js's spelling). */
 const TOKEN_LIMIT = /^Syntax Error: Document contains more that \d+ tokens\. Parsing aborted\.$/;
@@ -105,8 +112,8 @@ Deno.test("token limit: other syntax errors are graphql-js's own, even one quoti
       const expected = oracle(source, maxTokens);
       assert("error" in expected, source);
       const error = assertThrows(() => parseWithTokenLimit(maxTokens)(source), GraphQLError);
-      if (TOKEN_LIMIT.test(expected.error.message) && maxTokens < 10) {
-        // graphql-js refused the tokens before it reached the syntax error
+      if (tokenStarts(source).length > maxTokens) {
+        // the tokens are counted before parsing: over the limit, wherever the syntax error is
         assertEquals(error.extensions.code, "QUERY_TOO_COMPLEX", source);
         continue;
       }
@@ -137,16 +144,10 @@ Deno.test("token limit: random documents agree with graphql-js on every limit ar
         assertInstanceOf(error, GraphQLError);
         actual = { error };
       }
-      if (
-        "error" in expected && !TOKEN_LIMIT.test(expected.error.message) &&
-        expected.error.positions?.[0] === tokenStarts(source)[maxTokens]
-      ) {
-        continue; // the known misreading: see the ignored test below
-      }
-      if ("ok" in expected) {
-        assert("ok" in actual, `${source} with ${maxTokens} tokens`);
-      } else if (TOKEN_LIMIT.test(expected.error.message)) {
+      if (tokenStarts(source).length > maxTokens) {
         assert("error" in actual && actual.error.extensions.code === "QUERY_TOO_COMPLEX", source);
+      } else if ("ok" in expected) {
+        assert("ok" in actual, `${source} with ${maxTokens} tokens`);
       } else {
         assert("error" in actual, source);
         assertEquals(actual.error.message, expected.error.message, source);
@@ -156,20 +157,61 @@ Deno.test("token limit: random documents agree with graphql-js on every limit ar
   }
 });
 
-Deno.test({
-  name:
-    "token limit (known bug, ignored): a syntax error found by graphql-js's lookahead at token maxTokens + 1 is not the limit",
+Deno.test("token limit: a syntax error found by graphql-js's lookahead is not the limit", () => {
   // graphql-js's parser looks one token ahead after a string (a description?) without counting
-  // it; its syntax error then points at token maxTokens + 1, where parseWithTokenLimit looks for
-  // the limit, and is reported as QUERY_TOO_COMPLEX. Ignored until token_limit.ts tells the two
-  // apart by the limit's own error (graphql-js: "Document contains more that N tokens").
-  ignore: true,
-  fn: () => {
-    const source = '"s" "s"';
-    const expected = oracle(source, 1);
-    assert("error" in expected && !TOKEN_LIMIT.test(expected.error.message));
-    assertEquals(expected.error.positions, [tokenStarts(source)[1]]);
-    const error = assertThrows(() => parseWithTokenLimit(1)(source), GraphQLError);
-    assertEquals(error.message, expected.error.message);
-  },
+  // it; its syntax error then points at token maxTokens + 1. Counted first, the document's 2
+  // tokens are within a limit of 2 and over a limit of 1, wherever graphql-js's error points.
+  const source = '"s" "s"';
+  const expected = oracle(source, 2);
+  assert("error" in expected && !TOKEN_LIMIT.test(expected.error.message));
+  const error = assertThrows(() => parseWithTokenLimit(2)(source), GraphQLError);
+  assertEquals(error.message, expected.error.message);
+  const over = assertThrows(() => parseWithTokenLimit(1)(source), GraphQLError);
+  assertEquals(over.extensions.code, "QUERY_TOO_COMPLEX");
+});
+
+/** Selections nested `depth` deep, an argument of lists `lists` deep inside the innermost. */
+function nested(depth: number, lists = 0): string {
+  const value = "[".repeat(lists) + "1" + "]".repeat(lists);
+  return "{ a ".repeat(depth - 1) + `{ b(x: ${value}) }` + " }".repeat(depth - 1);
+}
+
+Deno.test("nesting limit: brackets deeper than maxNesting are QUERY_TOO_DEEP, before parsing", () => {
+  const limits = { maxTokens: 1_000_000, maxNesting: 50 };
+  // { ... } 49 deep with ( [ inside: 49 + 1 + 0 = 50 levels; parsed as graphql-js parses it
+  for (const [depth, lists] of [[49, 0], [48, 1], [1, 48], [25, 24]]) {
+    const source = nested(depth, lists);
+    assertEquals(print(parseWithTokenLimits(limits)(source)), print(parse(source)));
+    const deeper = nested(depth + 1, lists);
+    const error = assertThrows(() => parseWithTokenLimits(limits)(deeper), GraphQLError);
+    assertEquals(error.extensions.code, "QUERY_TOO_DEEP");
+    assertEquals(
+      error.message,
+      "the document nests brackets more than 50 levels deep; the limit is maxNesting = 50",
+    );
+  }
+  // Closing brackets end a level: many shallow selections side by side are not deep.
+  const wide = `{ ${"a { b } ".repeat(500)} }`;
+  assertEquals(print(parseWithTokenLimits(limits)(wide)), print(parse(wide)));
+  // The first limit reached in document order wins.
+  const error = assertThrows(
+    () => parseWithTokenLimits({ maxTokens: 20, maxNesting: 50 })(nested(100)),
+    GraphQLError,
+  );
+  assertEquals(error.extensions.code, "QUERY_TOO_COMPLEX");
+});
+
+/** A variable of a list type `depth` lists deep. */
+function variableType(depth: number): string {
+  return `query ($v: ${"[".repeat(depth)}Int${"]".repeat(depth)}) { a }`;
+}
+
+Deno.test("nesting limit: documents that overflow graphql-js's parser are refused with a code", () => {
+  const limits = { maxTokens: 10_000_000, maxNesting: 100 };
+  for (const source of [nested(100_000), nested(2, 100_000), variableType(100_000)]) {
+    // the oracle: graphql-js alone overflows the stack on it
+    assertThrows(() => parse(source), RangeError);
+    const error = assertThrows(() => parseWithTokenLimits(limits)(source), GraphQLError);
+    assertEquals(error.extensions.code, "QUERY_TOO_DEEP");
+  }
 });
