@@ -46,7 +46,7 @@ export interface PresetOptions {
   transactioner?: Omit<TransactionerOptions, "txOpener">;
   /** Options of the `Deadline` plugin; `false` leaves it out. */
   deadline?: DeadlineOptions | false;
-  /** The largest request body, in bytes (`BodyLimit`); default 25,000,000. */
+  /** The largest request body, in bytes (`BodyLimit`); default 2,000,000. */
   maxBodyBytes?: number;
   /** Options of the bounded parsed-document cache. */
   documentCache?: DocumentCacheOptions;

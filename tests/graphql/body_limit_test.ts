@@ -46,7 +46,7 @@ Deno.test("BodyLimit answers as Yoga's maxRequestBodySize", async (t) => {
   const test = await openTestOrm("sqlite", entities);
   await seed(test.orm.em.fork());
   const schema = createSchema();
-  // The test server installs BodyLimit() (25 MB) with maxRequestBodySize: false: the smaller
+  // The test server installs BodyLimit() (2 MB) with maxRequestBodySize: false: the smaller
   // limit added here is the one that answers.
   const ours = startServer(test.orm, schema, [], { preset: { maxBodyBytes: LIMIT } });
   const yogas = startServer(test.orm, schema, [], { maxRequestBodySize: LIMIT });

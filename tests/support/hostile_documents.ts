@@ -1,12 +1,10 @@
 /**
- * A seeded generator of hostile GraphQL documents over any schema, for the fuzz test: random
- * selections walked from `Query` through the schema's types (deep chains past `maxDepth`,
- * aliases past `maxAliases`, repeated fields, fragment fan-out through named fragments spread
- * many times), with arguments of odd values for every input type (integers at and past 32-bit
- * range, floats such as `1e400`, empty, long, NUL and quote-laden strings, junk ids and cursors,
- * out-of-range `BigInt`s and `Time`s, impossible dates, long lists, deep `where` trees), some
- * written as literals and some sent as variables (which carry what a document cannot: unpaired
- * surrogates, non-finite JSON numbers as strings).
+ * A grammar-based generator of hostile GraphQL requests over any schema, for the fuzz test
+ * (tests/graphql/fuzz_test.ts): deep field chains, fragment fan-out, alias floods, huge lists and
+ * strings, deep input and list nesting, directive and operation floods, deep introspection, and
+ * odd values for every scalar in arguments, where inputs, mutation inputs and variables. Every
+ * request is built from the schema's own types (the fields, arguments and input fields it has),
+ * so a request is refused or answered for what it asks, not because it names a missing field.
  *
  * @module
  */
@@ -14,237 +12,478 @@ import {
   getNamedType,
   getNullableType,
   type GraphQLArgument,
+  GraphQLEnumType,
   type GraphQLField,
+  GraphQLInputObjectType,
   type GraphQLInputType,
-  type GraphQLNamedType,
+  GraphQLInterfaceType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
   type GraphQLSchema,
-  isEnumType,
-  isInputObjectType,
-  isInterfaceType,
-  isLeafType,
-  isListType,
-  isNonNullType,
-  isObjectType,
-  isScalarType,
-  isUnionType,
 } from "graphql";
 
-/** One generated request. */
-export interface HostileDocument {
-  query: string;
-  variables: Record<string, unknown>;
+/** One hostile request: its kind, and the exact JSON body sent. */
+export interface HostileRequest {
+  /** What the request tries (`deep-chain 600`, `fragment-fan-out 5x10`, `odd-value Int`, ...). */
+  kind: string;
+  /** The JSON body as sent (raw, so it can hold numbers JSON.stringify cannot write). */
+  body: string;
 }
 
-/** A seeded pseudo-random source (a linear congruential sequence, the same for one seed). */
-export class Random {
-  #state: number;
-  constructor(seed: number) {
-    this.#state = seed % 2 ** 31;
-  }
-  /** A number in [0, 1). */
-  next(): number {
-    this.#state = (this.#state * 1103515245 + 12345) % 2 ** 31;
-    return this.#state / 2 ** 31;
-  }
-  /** An integer in [0, n). */
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[this.int(items.length)];
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
+/** Odd literals per scalar, as GraphQL source text. */
+const ODD_LITERALS: Record<string, string[]> = {
+  Int: ["2147483648", "-2147483649", "1e400", "9007199254740993", "-0", "1.5", '"1"'],
+  Float: ["1e309", "-1e309", "1e-400", '"NaN"', '"Infinity"', "179769313486231570000000000e300"],
+  String: [
+    '"\\ud800"',
+    '"a\\udc00b"',
+    '"\\u0000"',
+    '""',
+    '"%_\\\\"',
+    '"\' or 1=1 --"',
+    '"\\"); drop table x; --"',
+  ],
+  ID: ['""', '"!!!"', '"bm90OmFuSWQ"', '"eyJ4Ijp7fX0"', '"W1tbXV1d"', '"Tm9kZTo="', "12"],
+  Boolean: ["1", '"true"', "null"],
+  Cursor: ['""', '"%%%"', '"eyJpZCI6e319"', '"W3sidiI6WzFdfV0"', '"bm90IGpzb24"'],
+  Time: [
+    '"2024-13-45T00:00:00Z"',
+    '"0000-01-01T00:00:00Z"',
+    '"275760-09-13T00:00:01Z"',
+    '"2024-02-30T00:00:00Z"',
+    '"2024-01-01"',
+    '"1704067200"',
+    '""',
+    "1704067200",
+  ],
+  BigInt: ['"99999999999999999999999999"', '"1.5"', '"-0"', '"1e3"', '"0x10"', "12", '""'],
+  JSON: ["{ a: { b: { c: [1, 2, { d: null }] } } }", '"\\ud800"'],
+};
+
+/** Odd JSON texts per scalar, for variables (raw JSON: numbers past float range included). */
+const ODD_JSON: Record<string, string[]> = {
+  Int: ["2147483648", "1e999", "-1e999", "1.0000000000000002", '"7"', "[1]", "{}"],
+  Float: ["1e999", "-1e999", '"NaN"', "null", "[1e999]"],
+  String: ['"\\ud800"', '"\\udfff\\ud800"', "123", "{}", '"\\u0000"'],
+  ID: ['"\\ud800"', "1e999", '"bm90OmFuSWQ"', "{}", "[]"],
+  Boolean: ['"false"', "0"],
+  Cursor: ['"\\ud800"', "1", '"eyJ2IjpbMWU5OTldfQ"'],
+  Time: ['"\\ud800"', '"9999999-01-01T00:00:00Z"', "1e999", '"2024-01-01T25:00:00Z"'],
+  BigInt: ["1e999", '"123456789012345678901234567890"', "1.5", '"\\ud800"'],
+  JSON: ["1e999", '{"a":{"b":{"c":{"d":{"e":1}}}}}'],
+};
+
+/** A scalar's odd literal, or an enum's unknown value. */
+function oddLiteral(type: GraphQLInputType, pick: <T>(list: readonly T[]) => T): string {
+  const named = getNamedType(type);
+  if (named instanceof GraphQLEnumType) return pick(["NOPE", '"ASC"', "null", "__proto__"]);
+  if (named instanceof GraphQLInputObjectType) return pick(["{}", "[]", "1", "{ __proto__: 1 }"]);
+  return pick(ODD_LITERALS[named.name] ?? ODD_LITERALS.String);
 }
 
-const INTS = [0, 1, -1, 2, 1000, 1001, 2 ** 31 - 1, -(2 ** 31), 10_000_000];
-const FLOATS = ["0", "-0.0", "1.5", "1e308", "1e400", "-1e400", "123456789.123456789"];
-const STRINGS = [
-  "",
-  "a",
-  "%",
-  "_",
-  "'",
-  '\\"',
-  "\\\\",
-  "\\u0000",
-  "x".repeat(300),
-  "2026-02-30",
-  "25:00:00",
-  "NaN",
-  "-1",
-  "9223372036854775808",
-  "0000-01-01T00:00:00Z",
-  "\u00e9\u{1F600}",
-];
-const VARIABLE_STRINGS = ["ab\ud800cd", "\udc00", "x".repeat(70_000), "a\u0000b"];
-const TIMES = [
-  "2026-01-02T03:04:05Z",
-  "0000-01-01T00:00:00Z",
-  "9999-12-31T23:59:59.999999Z",
-  "2026-02-30T00:00:00Z",
-  "yesterday",
-  "2026-01-02T03:04:05+25:00",
-];
-const BIGINTS = ["0", "-1", "9223372036854775807", "9223372036854775808", "-9223372036854775809"];
+/** Generates hostile requests over one schema from a random source in [0, 1). */
+export class HostileGenerator {
+  readonly #query: GraphQLObjectType;
+  readonly #mutation?: GraphQLObjectType;
 
-/** Generates hostile documents over `schema` from `seed`. */
-export class HostileDocuments {
-  readonly random: Random;
-  #variables: Record<string, unknown> = {};
-  #definitions: string[] = [];
-  #fragments: string[] = [];
-  #count = 0;
-  #aliases = 0;
-
-  constructor(readonly schema: GraphQLSchema, seed: number) {
-    this.random = new Random(seed);
+  constructor(
+    readonly schema: GraphQLSchema,
+    readonly rand: () => number,
+    /** Global ids of existing rows, used where a request needs a valid one. */
+    readonly ids: string[] = [],
+  ) {
+    this.#query = schema.getQueryType()!;
+    this.#mutation = schema.getMutationType() ?? undefined;
   }
 
-  /** The next document: a query, or a mutation when `mutation` (and the schema has some). */
-  next(mutation = false): HostileDocument {
-    this.#variables = {};
-    this.#definitions = [];
-    this.#fragments = [];
-    this.#count = 0;
-    const r = this.random;
-    const root = (mutation && this.schema.getMutationType()) || this.schema.getQueryType()!;
-    const fields = Object.values(root.getFields());
-    const roots = Array.from({ length: 1 + r.int(3) }, () => r.pick(fields));
-    const depth = r.chance(0.15) ? 8 + r.int(10) : 1 + r.int(5);
-    const selections = roots.map((field, i) => this.field(field, `r${i}`, depth));
-    const variables = this.#definitions.length ? `(${this.#definitions.join(", ")})` : "";
-    const operation = root === this.schema.getMutationType() ? "mutation" : "query";
-    const text = `${operation} Fuzz${variables} { ${selections.join(" ")} }\n${
-      this.#fragments.join("\n")
-    }`;
-    return { query: text, variables: this.#variables };
+  pick<T>(list: readonly T[]): T {
+    return list[Math.floor(this.rand() * list.length)];
   }
 
-  field(field: GraphQLField<unknown, unknown>, alias: string, depth: number): string {
-    const args = field.args.filter((a) => isNonNullType(a.type) || this.random.chance(0.5))
-      .map((a) => `${a.name}: ${this.argument(a)}`);
-    const head = `${alias}: ${field.name}${args.length ? `(${args.join(", ")})` : ""}`;
-    const type = getNamedType(field.type);
-    if (isLeafType(type)) return head;
-    return `${head} { ${this.selection(type, depth - 1)} }`;
+  /** One request of a random kind. */
+  request(): HostileRequest {
+    const kinds: (() => HostileRequest)[] = [
+      () => this.deepChain(),
+      () => this.fragmentFanOut(),
+      () => this.aliasFlood(),
+      () => this.hugeList(),
+      () => this.hugeString(),
+      () => this.oddArgument(),
+      () => this.oddArgument(),
+      () => this.oddVariable(),
+      () => this.oddVariable(),
+      () => this.oddMutation(),
+      () => this.deepInput(),
+      () => this.deepListLiteral(),
+      () => this.directiveFlood(),
+      () => this.deepIntrospection(),
+      () => this.operationFlood(),
+      () => this.oddPaging(),
+      () => this.spreadFlood(),
+      () => this.repeatedFields(),
+    ];
+    return this.pick(kinds)();
   }
 
-  /** A selection on `type`: fields, repeats, aliases, inline and named fragments. */
-  selection(type: GraphQLNamedType, depth: number): string {
-    const r = this.random;
-    if (++this.#count > 400) return "__typename";
-    const concrete = isObjectType(type) || isInterfaceType(type)
-      ? type
-      : isUnionType(type)
-      ? r.pick(type.getTypes())
-      : undefined;
-    if (!concrete) return "__typename";
-    const fields = Object.values(concrete.getFields());
-    const parts: string[] = ["__typename"];
-    const width = r.chance(0.05) ? 31 + r.int(10) : 1 + r.int(4);
-    for (let i = 0; i < width; i++) {
-      const field = r.pick(fields);
-      const leaf = isLeafType(getNamedType(field.type));
-      if (!leaf && depth <= 0) continue;
-      parts.push(this.field(field as GraphQLField<unknown, unknown>, `f${++this.#aliases}`, depth));
-    }
-    if (r.chance(0.1)) {
-      // a named fragment spread many times, itself spreading the selection below
-      const name = `F${this.#fragments.length}`;
-      this.#fragments.push(
-        `fragment ${name} on ${concrete.name} { ${this.selection(concrete, depth - 1)} }`,
+  /** The object type a field leads to, through a connection's edges' node. */
+  #target(field: GraphQLField<unknown, unknown>): GraphQLObjectType | GraphQLInterfaceType | null {
+    const named = getNamedType(field.type);
+    if (!(named instanceof GraphQLObjectType || named instanceof GraphQLInterfaceType)) return null;
+    if (named.name.endsWith("Connection") && named.getFields().edges) {
+      const node = getNamedType(
+        (getNamedType(named.getFields().edges.type) as GraphQLObjectType).getFields().node.type,
       );
-      const times = r.chance(0.3) ? 6 + r.int(5) : 1;
-      for (let i = 0; i < times; i++) parts.push(`...${name}`);
+      return node as GraphQLObjectType;
     }
-    if (r.chance(0.1)) parts.push(`... on ${concrete.name} { __typename }`);
-    return parts.join(" ");
+    return named;
   }
 
-  /** An argument value: a literal, or a variable holding what a literal cannot. */
-  argument(arg: GraphQLArgument): string {
-    if (this.random.chance(0.3)) {
-      const name = `v${this.#definitions.length}`;
-      this.#definitions.push(`$${name}: ${String(arg.type)}`);
-      this.#variables[name] = this.jsonValue(arg.type, 0);
-      return `$${name}`;
-    }
-    return this.literal(arg.type, 0);
+  /** The fields of `type` that lead to another node (edges, connections, `node`). */
+  #edges(type: GraphQLObjectType | GraphQLInterfaceType) {
+    return Object.values(type.getFields()).filter((f) =>
+      this.#target(f) && !f.name.startsWith("__") &&
+      f.args.every((a) => !(a.type instanceof GraphQLNonNull) || this.#canFill(a.type))
+    );
   }
 
-  literal(type: GraphQLInputType, depth: number): string {
-    const r = this.random;
-    if (!isNonNullType(type) && r.chance(0.05)) return "null";
-    const inner = getNullableType(type) as GraphQLInputType;
-    if (isListType(inner)) {
-      // a long list only at the top: long lists inside long lists grow without bound
-      const length = depth === 0 && r.chance(0.05) ? 1001 : r.int(depth < 3 ? 4 : 2);
-      return `[${Array.from({ length }, () => this.literal(inner.ofType, depth + 1)).join(", ")}]`;
+  #canFill(type: GraphQLInputType): boolean {
+    const named = getNamedType(type);
+    return !(named instanceof GraphQLInputObjectType) ||
+      Object.values(named.getFields()).every((f) => !(f.type instanceof GraphQLNonNull));
+  }
+
+  /** A plain value for a required argument. */
+  #plain(type: GraphQLInputType): string {
+    const inner = getNullableType(type);
+    if (inner instanceof GraphQLList) return `[${this.#plain(inner.ofType)}]`;
+    const named = getNamedType(type);
+    if (named instanceof GraphQLEnumType) return named.getValues()[0].name;
+    if (named instanceof GraphQLInputObjectType) return "{}";
+    if (named.name === "ID") return JSON.stringify(this.ids.length ? this.pick(this.ids) : "eA");
+    if (named.name === "Int" || named.name === "Float") return "1";
+    if (named.name === "Boolean") return "true";
+    return '"a"';
+  }
+
+  /** `name(args)` with required arguments filled and `first: <first>` on a connection. */
+  #call(field: GraphQLField<unknown, unknown>, first = "1", alias = ""): string {
+    const args = field.args.filter((a) => a.type instanceof GraphQLNonNull).map((a) =>
+      `${a.name}: ${this.#plain(a.type)}`
+    );
+    if (field.args.some((a) => a.name === "first")) args.push(`first: ${first}`);
+    return `${alias}${field.name}${args.length ? `(${args.join(", ")})` : ""}`;
+  }
+
+  /** `{ edges { node { <inner> } } }` for a connection, `{ <inner> }` otherwise. */
+  #around(field: GraphQLField<unknown, unknown>, inner: string, count = false): string {
+    const named = getNamedType(field.type);
+    if (named.name.endsWith("Connection") && (named as GraphQLObjectType).getFields().edges) {
+      return `{ ${count ? "totalCount " : ""}edges { node { ${inner} } } }`;
     }
-    if (isEnumType(inner)) return r.pick(inner.getValues()).name;
-    if (isInputObjectType(inner)) {
-      const fields = Object.values(inner.getFields());
-      const chosen = fields.filter((f) =>
-        isNonNullType(f.type) || (depth < 6 && r.chance(2 / fields.length))
+    return `{ ${inner} }`;
+  }
+
+  /** Follows edges from the query root, `depth` hops. */
+  deepChain(depth = this.pick([3, 12, 40, 200, 600, 1500, 4000])): HostileRequest {
+    const open: string[] = [];
+    let type: GraphQLObjectType | GraphQLInterfaceType = this.#query;
+    let hops = 0;
+    for (; hops < depth; hops++) {
+      const edges = this.#edges(type);
+      if (!edges.length) break;
+      const field = this.pick(edges);
+      const around = this.#around(field, "\u0000");
+      const [before] = around.split("\u0000");
+      open.push(`${this.#call(field)} ${before} __typename `);
+      type = this.#target(field)!;
+    }
+    const close = open.map((o) => "} ".repeat(o.split("{").length - 1)).reverse().join("");
+    return this.#body(`deep-chain ${hops}`, `{ ${open.join("")}__typename ${close}}`);
+  }
+
+  /** `levels` fragments along a path of edges, each selecting `aliases` aliases of the next. */
+  fragmentFanOut(
+    levels = this.pick([2, 3, 4, 5, 6]),
+    aliases = this.pick([2, 5, 10, 12, 30]),
+  ): HostileRequest {
+    const first = this.pick(["1", "0", "2"]);
+    const path: { field: GraphQLField<unknown, unknown>; on: string }[] = [];
+    let type: GraphQLObjectType | GraphQLInterfaceType = this.#query;
+    for (let i = 0; i <= levels; i++) {
+      const edges = this.#edges(type);
+      if (!edges.length) break;
+      const field = this.pick(edges);
+      const target = this.#target(field)!;
+      path.push({ field, on: target.name });
+      type = target;
+    }
+    const fragments: string[] = [];
+    for (let i = 1; i < path.length; i++) {
+      const { field } = path[i];
+      const next = i + 1 < path.length ? `...F${i + 1}` : "__typename";
+      const selections = Array.from(
+        { length: aliases },
+        (_, a) =>
+          `${this.#call(field, first, `a${a}: `)} ${
+            this.#around(field, `__typename ${next}`, true)
+          }`,
       );
-      return `{ ${chosen.map((f) => `${f.name}: ${this.literal(f.type, depth + 1)}`).join(", ")} }`;
+      fragments.push(`fragment F${i} on ${path[i - 1].on} { __typename ${selections.join(" ")} }`);
     }
-    if (isScalarType(inner)) {
-      switch (inner.name) {
-        case "Int":
-          return String(r.pick(INTS));
-        case "Float":
-          return r.pick(FLOATS);
-        case "Boolean":
-          return r.pick(["true", "false"]);
-        case "BigInt":
-          return `"${r.pick(BIGINTS)}"`;
-        case "Time":
-          return `"${r.pick(TIMES)}"`;
-        case "JSON":
-          return r.pick(["{}", "[1, 2]", '"x"', "null"]);
-        default:
-          return `"${r.pick(STRINGS)}"`;
+    const root = path[0];
+    const text = `{ ${this.#call(root.field, first)} ${
+      this.#around(root.field, path.length > 1 ? "...F1" : "__typename")
+    } }\n${fragments.join("\n")}`;
+    return this.#body(`fragment-fan-out ${fragments.length}x${aliases} first:${first}`, text);
+  }
+
+  /** `n` aliases of `__typename` or of a root field. */
+  aliasFlood(n = this.pick([100, 1_000, 10_000, 50_000])): HostileRequest {
+    const edges = this.#edges(this.#query);
+    const field = edges.length && this.rand() < 0.5 ? this.pick(edges) : undefined;
+    const one = (i: number) =>
+      field
+        ? `a${i}: ${this.#call(field).replace(/^a\d+: /, "")} { __typename }`
+        : `a${i}: __typename`;
+    return this.#body(
+      `alias-flood ${n}${field ? ` ${field.name}` : ""}`,
+      `{ ${Array.from({ length: n }, (_, i) => one(i)).join(" ")} }`,
+    );
+  }
+
+  /** Root connections' and fields' list arguments (`nodes(ids:)`, `idIn`, ...) with `n` values. */
+  hugeList(n = this.pick([1_000, 10_000, 100_000, 300_000])): HostileRequest {
+    const lists = this.#inputsOf((type) => getNullableType(type) instanceof GraphQLList);
+    if (!lists.length) return this.aliasFlood();
+    const { field, path, type } = this.pick(lists);
+    const item = this.#plain((getNullableType(type) as GraphQLList<GraphQLInputType>).ofType);
+    const value = `[${Array(n).fill(item).join(", ")}]`;
+    return this.#body(`huge-list ${n} ${field.name}.${path}`, this.#withInput(field, path, value));
+  }
+
+  /** A string argument or where predicate of `n` characters. */
+  hugeString(n = this.pick([1_000, 100_000, 1_000_000, 5_000_000])): HostileRequest {
+    const strings = this.#inputsOf((type) => getNamedType(type).name === "String");
+    if (!strings.length) return this.aliasFlood();
+    const { field, path } = this.pick(strings);
+    const value = JSON.stringify(this.pick(["x", "é", "\u{1F600}", "%"]).repeat(n));
+    return this.#body(
+      `huge-string ${n} ${field.name}.${path}`,
+      this.#withInput(field, path, value),
+    );
+  }
+
+  /** An odd literal in a random argument or where predicate of a root field. */
+  oddArgument(): HostileRequest {
+    const inputs = this.#inputsOf(() => true);
+    const { field, path, type } = this.pick(inputs);
+    const literal = oddLiteral(type, (l) => this.pick(l));
+    return this.#body(
+      `odd-value ${getNamedType(type).name} ${field.name}.${path}=${literal.slice(0, 30)}`,
+      this.#withInput(field, path, literal),
+    );
+  }
+
+  /** An odd JSON value for a variable of a random argument or where predicate's type. */
+  oddVariable(): HostileRequest {
+    const inputs = this.#inputsOf((type) =>
+      !(getNamedType(type) instanceof GraphQLInputObjectType)
+    );
+    const { field, path, type } = this.pick(inputs);
+    const named = getNamedType(type);
+    const json = this.pick(
+      named instanceof GraphQLEnumType
+        ? ['"NOPE"', "1", '"\\ud800"']
+        : ODD_JSON[named.name] ?? ODD_JSON.String,
+    );
+    const text = this.#withInput(field, path, "$v").replace(/^\{/, `query($v: ${String(type)}) {`);
+    return {
+      kind: `odd-variable ${String(type)} ${field.name}.${path}=${json.slice(0, 30)}`,
+      body: `{"query":${JSON.stringify(text)},"variables":{"v":${json}}}`,
+    };
+  }
+
+  /** A mutation whose input holds one odd value (and plain values where it needs them). */
+  oddMutation(): HostileRequest {
+    const mutations = Object.values(this.#mutation?.getFields() ?? {});
+    if (!mutations.length) return this.oddArgument();
+    const field = this.pick(mutations);
+    const args = field.args.map((arg) => {
+      const named = getNamedType(arg.type);
+      if (!(named instanceof GraphQLInputObjectType)) {
+        return `${arg.name}: ${
+          this.rand() < 0.5 ? oddLiteral(arg.type, (l) => this.pick(l)) : this.#plain(arg.type)
+        }`;
+      }
+      const fields = Object.values(named.getFields());
+      const odd = this.pick(fields);
+      const parts = fields.filter((f) => f === odd || f.type instanceof GraphQLNonNull).map((f) =>
+        `${f.name}: ${f === odd ? oddLiteral(f.type, (l) => this.pick(l)) : this.#plain(f.type)}`
+      );
+      return `${arg.name}: { ${parts.join(", ")} }`;
+    });
+    return this.#body(
+      `odd-mutation ${field.name}`,
+      `mutation { ${field.name}(${args.join(", ")}) { __typename } }`,
+    );
+  }
+
+  /** `where: { not: { not: ... } }` or `and: [{ and: [...] }]`, `n` deep. */
+  deepInput(n = this.pick([20, 100, 1_000, 3_000, 10_000])): HostileRequest {
+    const roots = this.#rootFieldsWith("where");
+    if (!roots.length) return this.deepListLiteral();
+    const field = this.pick(roots);
+    const key = this.pick(["not", "and", "or"]);
+    const [open, close] = key === "not" ? [`{ not: `, ` }`] : [`{ ${key}: [`, `] }`];
+    const where = open.repeat(n) + "{}" + close.repeat(n);
+    return this.#body(
+      `deep-input ${key} ${n}`,
+      `{ ${field.name}(first: 1, where: ${where}) { __typename } }`,
+    );
+  }
+
+  /** A list literal nested `n` deep in an argument. */
+  deepListLiteral(n = this.pick([100, 1_000, 5_000, 20_000])): HostileRequest {
+    const field = this.pick(this.#edges(this.#query));
+    const arg = field.args[0]?.name ?? "x";
+    return this.#body(
+      `deep-list-literal ${n}`,
+      `{ ${field.name}(${arg}: ${"[".repeat(n)}1${"]".repeat(n)}) { __typename } }`,
+    );
+  }
+
+  /** `n` directives on one field. */
+  directiveFlood(n = this.pick([100, 1_000, 10_000])): HostileRequest {
+    return this.#body(
+      `directive-flood ${n}`,
+      `{ __typename ${"@include(if: true) ".repeat(n)}}`,
+    );
+  }
+
+  /** `__schema { types { fields { type { ofType { ... } } } } }`, `n` deep, or fanned out. */
+  deepIntrospection(n = this.pick([5, 20, 100, 1_000])): HostileRequest {
+    if (this.rand() < 0.5) {
+      const inner = "ofType { ".repeat(n) + "name" + " }".repeat(n);
+      return this.#body(
+        `deep-introspection ${n}`,
+        `{ __schema { types { fields { type { ${inner} } } } } }`,
+      );
+    }
+    // fields { type { fields { type ... } } }: each level multiplies by the fields of every type.
+    const inner = "fields { type { ".repeat(Math.min(n, 50)) + "name" +
+      " } }".repeat(Math.min(n, 50));
+    return this.#body(
+      `fanned-introspection ${Math.min(n, 50)}`,
+      `{ __schema { types { ${inner} } } }`,
+    );
+  }
+
+  /** One fragment spread `n` times in one selection, or `n` fragments spread side by side. */
+  spreadFlood(n = this.pick([100, 1_000, 5_000])): HostileRequest {
+    if (this.rand() < 0.5) {
+      return this.#body(
+        `spread-flood ${n} same`,
+        `{ ${"...F ".repeat(n)}}\nfragment F on ${this.#query.name} { __typename }`,
+      );
+    }
+    const fragments = Array.from(
+      { length: n },
+      (_, i) => `fragment F${i} on ${this.#query.name} { __typename }`,
+    );
+    return this.#body(
+      `spread-flood ${n} distinct`,
+      `{ ${fragments.map((_, i) => `...F${i}`).join(" ")} }\n${fragments.join("\n")}`,
+    );
+  }
+
+  /** The same field selected `n` times (no aliases), at the root or in a node. */
+  repeatedFields(n = this.pick([100, 1_000, 10_000])): HostileRequest {
+    const edges = this.#edges(this.#query);
+    if (!edges.length || this.rand() < 0.5) {
+      return this.#body(`repeated-fields ${n}`, `{ ${"__typename ".repeat(n)}}`);
+    }
+    const field = this.pick(edges);
+    return this.#body(
+      `repeated-fields ${n} ${field.name}`,
+      `{ ${this.#call(field)} ${this.#around(field, "__typename ".repeat(n))} }`,
+    );
+  }
+
+  /** `n` operations in one document, the last one chosen. */
+  operationFlood(n = this.pick([100, 1_000, 10_000])): HostileRequest {
+    const text = Array.from({ length: n }, (_, i) => `query Q${i} { __typename }`).join("\n");
+    return {
+      kind: `operation-flood ${n}`,
+      body: JSON.stringify({ query: text, operationName: `Q${n - 1}` }),
+    };
+  }
+
+  /** `first`/`last`/`after`/`before` with odd values on a connection. */
+  oddPaging(): HostileRequest {
+    const connections = this.#rootFieldsWith("first");
+    if (!connections.length) return this.oddArgument();
+    const field = this.pick(connections);
+    const paging = this.pick([
+      "first: -1",
+      "first: 2147483647",
+      "last: 2147483647",
+      "first: 1, last: 1",
+      "first: 1e10",
+      'after: "\\ud800"',
+      'before: "eyJpZCI6WzEsMiwzXX0", last: 1',
+      `after: "${"A".repeat(100_000)}"`,
+    ]);
+    const args = field.args.filter((a) => a.type instanceof GraphQLNonNull).map((a) =>
+      `${a.name}: ${this.#plain(a.type)}`
+    );
+    return this.#body(
+      `odd-paging ${field.name}(${paging.slice(0, 40)})`,
+      `{ ${field.name}(${[...args, paging].join(", ")}) { __typename } }`,
+    );
+  }
+
+  #rootFieldsWith(argument: string) {
+    return Object.values(this.#query.getFields()).filter((f) =>
+      f.args.some((a) => a.name === argument) &&
+      f.args.every((a) => !(a.type instanceof GraphQLNonNull) || this.#canFill(a.type))
+    );
+  }
+
+  /** Root fields' inputs (arguments, and input fields one level down) that `accept` takes. */
+  #inputsOf(accept: (type: GraphQLInputType) => boolean) {
+    const out: { field: GraphQLField<unknown, unknown>; path: string; type: GraphQLInputType }[] =
+      [];
+    for (const field of Object.values(this.#query.getFields())) {
+      if (field.name.startsWith("__")) continue;
+      for (const arg of field.args as readonly GraphQLArgument[]) {
+        if (accept(arg.type)) out.push({ field, path: arg.name, type: arg.type });
+        const named = getNamedType(arg.type);
+        if (named instanceof GraphQLInputObjectType) {
+          for (const input of Object.values(named.getFields())) {
+            if (accept(input.type)) {
+              out.push({ field, path: `${arg.name}.${input.name}`, type: input.type });
+            }
+          }
+        }
       }
     }
-    return "null";
+    return out;
   }
 
-  jsonValue(type: GraphQLInputType, depth: number): unknown {
-    const r = this.random;
-    if (!isNonNullType(type) && r.chance(0.05)) return null;
-    const inner = getNullableType(type) as GraphQLInputType;
-    if (isListType(inner)) {
-      // a long list only at the top: long lists inside long lists grow without bound
-      const length = depth === 0 && r.chance(0.05) ? 1001 : r.int(depth < 3 ? 4 : 2);
-      return Array.from({ length }, () => this.jsonValue(inner.ofType, depth + 1));
-    }
-    if (isEnumType(inner)) return r.pick(inner.getValues()).name;
-    if (isInputObjectType(inner)) {
-      const fields = Object.values(inner.getFields());
-      return Object.fromEntries(
-        fields.filter((f) => isNonNullType(f.type) || (depth < 6 && r.chance(2 / fields.length)))
-          .map((f) => [f.name, this.jsonValue(f.type, depth + 1)]),
-      );
-    }
-    if (isScalarType(inner)) {
-      switch (inner.name) {
-        case "Int":
-          return r.pick([...INTS, 2 ** 31, 1.5, "1"]);
-        case "Float":
-          return r.pick([0, 1.5, 1e308, "1e400", "NaN"]);
-        case "Boolean":
-          return r.pick([true, false, "true"]);
-        case "BigInt":
-          return r.pick([...BIGINTS, 1.5]);
-        case "Time":
-          return r.pick(TIMES);
-        default:
-          return r.pick([...STRINGS.map((s) => JSON.parse(`"${s}"`)), ...VARIABLE_STRINGS]);
-      }
-    }
-    return null;
+  /** The root field with `value` at `path` (an argument, or an input field of one). */
+  #withInput(field: GraphQLField<unknown, unknown>, path: string, value: string): string {
+    const [arg, input] = path.split(".");
+    const args = field.args.filter((a) => a.name !== arg && a.type instanceof GraphQLNonNull).map(
+      (a) => `${a.name}: ${this.#plain(a.type)}`,
+    );
+    args.push(input ? `${arg}: { ${input}: ${value} }` : `${arg}: ${value}`);
+    const paged = field.args.some((a) => a.name === "first") && arg !== "first" && arg !== "last";
+    if (paged) args.push("first: 2");
+    return `{ ${field.name}(${args.join(", ")}) { __typename } }`;
+  }
+
+  #body(kind: string, query: string): HostileRequest {
+    return { kind, body: JSON.stringify({ query }) };
   }
 }
