@@ -15,7 +15,8 @@
  * 1. the document's size in bytes, then its tokens (`token_limits.ts`), counted on graphql-js's
  *    `Lexer` before parsing: their number (`QUERY_TOO_COMPLEX`) and how deep brackets nest
  *    (`QUERY_TOO_DEEP`), so no document overflows the parser's stack;
- * 2. before graphql-js validates the document: aliases and repeated fields per selection set
+ * 2. before graphql-js validates the document: the number of operations (`maxOperations`,
+ *    `QUERY_TOO_COMPLEX`), aliases and repeated fields per selection set
  *    (`selection_limits.ts`), then each operation's shape with its fragments expanded
  *    (`document_shape.ts`, each named fragment walked once, never expanded): how deep its
  *    node levels nest (`maxDepth`, `QUERY_TOO_DEEP`), how many fields it selects
@@ -38,7 +39,13 @@
  *
  * @module
  */
-import { type DocumentNode, getOperationAST, type GraphQLError, type GraphQLSchema } from "graphql";
+import {
+  type DocumentNode,
+  getOperationAST,
+  type GraphQLError,
+  type GraphQLSchema,
+  Kind,
+} from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { ArgumentChecker } from "./argument_limits.ts";
 import { operationCost } from "./cost.ts";
@@ -77,6 +84,12 @@ export interface LimitsOptions {
    * seconds.
    */
   maxSpreads?: number;
+  /**
+   * Most operations in one document; default 50 (`QUERY_TOO_COMPLEX`). graphql-js validates
+   * every operation of a document whichever one is run: 1,000 operations of `{ __typename }`
+   * (26 KB) cost about 110 ms of CPU.
+   */
+  maxOperations?: number;
   /** Most aliased fields in one selection set; default 30. */
   maxAliases?: number;
   /** Most occurrences of one field (response key) or fragment spread in one selection set; default 5. */
@@ -106,6 +119,7 @@ export const DEFAULT_LIMITS: Required<LimitsOptions> = {
   maxDepth: 10,
   maxFields: 5_000,
   maxSpreads: 50,
+  maxOperations: 50,
   maxAliases: 30,
   maxFieldRepeats: 5,
   maxCost: DEFAULT_MAX_NODES,
@@ -170,7 +184,8 @@ export function Limits(options: LimitsOptions = {}): Plugin {
       // once per parsed document (Yoga's cache hands the same document to every request)
       let error = refusals.get(params.documentAST);
       if (error === undefined) {
-        error = checkSelections(params.documentAST, limits) ??
+        error = checkOperations(params.documentAST, limits) ??
+          checkSelections(params.documentAST, limits) ??
           checkShape(params.schema, params.documentAST, limits) ?? null;
         refusals.set(params.documentAST, error);
       }
@@ -198,6 +213,23 @@ export function Limits(options: LimitsOptions = {}): Plugin {
       if (error) setResultAndStopExecution({ errors: [error] });
     },
   };
+}
+
+/** The number of operations in `document` against `maxOperations`. */
+function checkOperations(
+  document: DocumentNode,
+  limits: Required<LimitsOptions>,
+): GraphQLError | undefined {
+  let operations = 0;
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.OPERATION_DEFINITION) operations++;
+  }
+  return operations > limits.maxOperations
+    ? gqlError(
+      ErrorCode.QUERY_TOO_COMPLEX,
+      `the document holds ${operations} operations; the limit is maxOperations = ${limits.maxOperations}`,
+    )
+    : undefined;
 }
 
 /**
