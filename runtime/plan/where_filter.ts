@@ -176,7 +176,9 @@ class WhereCompiler {
     for (const [key, value] of Object.entries(input)) {
       if (value == null) continue;
       const at = `${path}.${key}`;
-      if (key === "not") parts.push({ $not: this.nested(type, value as Input, at) });
+      // `$not` holds an `$and`: MikroORM 7.2 resolves a key column of a bare `$not` inside a
+      // one-to-many `$some` against the outer query's alias (`b0.copyNumber`: no such column).
+      if (key === "not") parts.push({ $not: { $and: [this.nested(type, value as Input, at)] } });
       else if (key === "and" || key === "or") {
         parts.push({ [`$${key}`]: this.list(type, value, at) });
       } else {
