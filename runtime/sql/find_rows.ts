@@ -2,7 +2,8 @@
  * Reads of the rows of one node type: a root connection's page and its `totalCount`, the rows of
  * `node`/`nodes`, and a single parent's page. The lean read path (`lean_records.ts`) where the
  * selected properties allow it, else managed entities through `em.find`; the EntityManager's
- * MikroORM filters either way (`orm_filters.ts`).
+ * MikroORM filters either way (`orm_filters.ts`). The lean path's statements run with bound
+ * parameters (`bound_statement.ts`).
  *
  * @module
  */
@@ -15,6 +16,7 @@ import {
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { NodeType } from "../graph.ts";
 import { keyParts } from "../keys.ts";
+import { countRows as countOf, readRows } from "./bound_statement.ts";
 import { leanable, toRecords } from "./lean_records.ts";
 import { whereFiltered } from "./orm_filters.ts";
 import { readConnection } from "./read_from.ts";
@@ -60,7 +62,7 @@ export async function findRows(
   await whereFiltered(em, qb, type.entity, where, options.through);
   if (options.orderBy) qb.orderBy(options.orderBy as never);
   if (options.limit !== undefined) qb.limit(options.limit).setFlag(QueryFlag.DISABLE_PAGINATE);
-  return toRecords(em, meta, await qb.execute("all", false) as Row[], fields!);
+  return toRecords(em, meta, await readRows(qb), fields!);
 }
 
 /**
@@ -79,5 +81,5 @@ export async function countRows(
   }
   const qb = (em as SqlEntityManager).createQueryBuilder(type.entity, "e0", readConnection(em));
   await whereFiltered(em, qb, type.entity, where);
-  return await qb.getCount();
+  return await countOf(qb);
 }

@@ -15,6 +15,7 @@ import type { NodeType } from "../graph.ts";
 import { keyParts, keyText } from "../keys.ts";
 import { orderSql, type PagePlan } from "../plan/page_plan.ts";
 import type { RequestContext } from "../request_context.ts";
+import { readRows } from "./bound_statement.ts";
 import { leanable, toRecords } from "./lean_records.ts";
 import { whereFiltered } from "./orm_filters.ts";
 
@@ -51,7 +52,7 @@ export async function loadPartitioned(
     ] as never);
     // The pivot join of an m:n edge must not make MikroORM wrap the limit in a subquery.
     if (limit !== undefined) qb.limit(limit).setFlag(QueryFlag.DISABLE_PAGINATE);
-    rows = await qb.execute("all", false);
+    rows = await readRows(qb);
   } else {
     // Each parent's page: its rows numbered in page order, kept up to the page size (+ 1).
     qb.addSelect(
@@ -70,14 +71,14 @@ export async function loadPartitioned(
       .from(qb, "__page")
       .select(raw(columns) as never)
       .where({
-        [raw(quoteIdentifiers(em, "__rn")) as never]: { $lte: raw(String(page.query.limit)) },
+        [raw(quoteIdentifiers(em, "__rn")) as never]: { $lte: page.query.limit },
       })
       .orderBy([
         ...parentAliases(parent).map((c) => ({ [raw(quoteIdentifiers(em, c)) as never]: "asc" })),
         { [raw(quoteIdentifiers(em, "__rn")) as never]: "asc" },
       ] as never);
     if (limit !== undefined) pages.limit(limit);
-    rows = await pages.execute("all", false);
+    rows = await readRows(pages);
   }
   const meta = em.getMetadata().find(target.entity)!;
   const parentOfRow = (row: Row) =>
@@ -226,8 +227,7 @@ export async function countPartitioned(
   const { qb, parent } = await parentRows(ctx, parentType, target, inverse, ids, filter, [
     raw(`count(*) as ${quoteIdentifiers(em, "__count")}`),
   ]);
-  const rows: Row[] = await qb.groupBy(parent.columns.map((c) => raw(c)) as never)
-    .execute("all", false);
+  const rows = await readRows(qb.groupBy(parent.columns.map((c) => raw(c)) as never));
   const aliases = parentAliases(parent);
   return new Map(
     rows.map((r) => [keyText(parentType, aliases.map((a) => r[a])), Number(r.__count)]),
