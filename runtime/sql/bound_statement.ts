@@ -134,31 +134,50 @@ export const runDirect: StatementRunner = async (connection, statement, trx, log
  */
 export async function readRows(qb: unknown): Promise<Row[]> {
   const builder = qb as BuilderState;
-  const em = builder.em!;
-  const { sql, params } = builder.toQuery();
-  const connection = em.getDriver().getConnection(
-    builder.connectionType ?? (em.config.get("preferReadReplicas") ? "read" : "write"),
+  return await runStatement(
+    builder.em!,
+    builder.connectionType,
+    builder.toQuery(),
+    builder.context,
+    builder.loggerContext,
   );
-  const text = em.config.get("onQuery")(sql, params as unknown[]);
-  const statement = bind(em, text, params);
-  const logContext: LogContext = {
-    id: em.id,
-    ...builder.loggerContext,
-    ...abortOptions(em),
-  };
+}
+
+/**
+ * Runs `statement` (MikroORM's `?` placeholders and its values) as `em`'s QueryBuilders run
+ * theirs: on the connection of `connectionType`, in `trx` (default: `em`'s transaction), logged
+ * with `loggerContext` (default: `em`'s).
+ */
+export async function runStatement(
+  em: EntityManager,
+  connectionType: ConnectionType | undefined,
+  statement: Statement,
+  trx: Transaction | undefined = em.getTransactionContext(),
+  loggerContext: Record<string, unknown> | undefined = (em.getContext(false) as unknown as {
+    loggerContext?: Record<string, unknown>;
+  }).loggerContext,
+): Promise<Row[]> {
+  const connection = em.getDriver().getConnection(
+    connectionType ?? (em.config.get("preferReadReplicas") ? "read" : "write"),
+  );
+  const text = em.config.get("onQuery")(statement.sql, statement.params as unknown[]);
+  const bound = bind(em, text, statement.params);
+  const logContext: LogContext = { id: em.id, ...loggerContext, ...abortOptions(em) };
   const run = runnerOf(connection);
-  const trx = builder.context;
   const session = trx ? undefined : em.getTransactionSessionContext();
-  if (!session) return await run(connection, statement, trx, logContext);
+  if (!session) return await run(connection, bound, trx, logContext);
   // As `qb.execute`: a session context (row-level security) applies in a short transaction.
   return await connection.transactional(
-    (inner) => run(connection, statement, inner, logContext),
+    (inner) => run(connection, bound, inner, logContext),
     { sessionContext: session, loggerContext: logContext } as never,
   );
 }
 
-/** The number `qb`, a QueryBuilder of rows, counts (`qb.getCount()` with bound parameters). */
-export async function countRows(qb: unknown): Promise<number> {
+/**
+ * `qb`, a QueryBuilder of rows, made the statement counting them (`count` column), as
+ * `qb.getCount()` makes it before running it.
+ */
+export function countQuery<Q>(qb: Q): Q {
   const builder = qb as {
     processPopulateHint(): void;
     hasToManyJoins(): boolean;
@@ -166,8 +185,7 @@ export async function countRows(qb: unknown): Promise<number> {
   };
   builder.processPopulateHint();
   builder.count(undefined, builder.hasToManyJoins());
-  const [row] = await readRows(qb);
-  return row ? +(row.count as number) : 0;
+  return qb;
 }
 
 /** The abort options `em.createQueryBuilder` gives its builders (`Deadline`'s signal). */
