@@ -32,7 +32,7 @@
  *
  * @module
  */
-import { getOperationAST } from "graphql";
+import { type DocumentNode, getOperationAST, type GraphQLSchema } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { ArgumentChecker } from "./argument_limits.ts";
 import { operationCost } from "./cost.ts";
@@ -114,6 +114,13 @@ export function Limits(options: LimitsOptions = {}): Plugin {
     }
   }
   const parseWithLimits = parseWithTokenLimit(limits.maxTokens);
+  // What depends on the document alone is checked once per parsed document (the document cache
+  // hands every request of one text the same tree): the selections that pass, and the cost and
+  // arguments of operations that declare no variable (all their arguments are literals) that
+  // pass, by operation name and schema. Refusals are checked again each time, so no error object
+  // is shared between responses.
+  const selectionsPass = new WeakSet<DocumentNode>();
+  const literalPasses = new WeakMap<DocumentNode, Map<string, GraphQLSchema>>();
   return {
     onParse({ params, setParseFn }) {
       const source = typeof params.source === "string" ? params.source : params.source.body;
@@ -131,14 +138,19 @@ export function Limits(options: LimitsOptions = {}): Plugin {
       setParseFn(parseWithLimits);
     },
     onValidate({ params, setResult }) {
+      if (selectionsPass.has(params.documentAST)) return;
       const error = checkSelections(params.documentAST, limits);
       if (error) setResult([error]);
+      else selectionsPass.add(params.documentAST);
     },
     onExecute({ args, setResultAndStopExecution }) {
       const operation = getOperationAST(args.document, args.operationName);
       if (!operation) return;
       // The nodes the operation's statements may read in all (sql/row_limit.ts).
       startNodeBudget(args.contextValue as object, limits.maxCost);
+      const literal = !operation.variableDefinitions?.length;
+      const name = args.operationName ?? "";
+      if (literal && literalPasses.get(args.document)?.get(name) === args.schema) return;
       const argumentLimits = new ArgumentChecker(limits);
       // One walk of the document: the cost, and every argument checked on the way.
       const cost = operationCost(operation, {
@@ -154,6 +166,11 @@ export function Limits(options: LimitsOptions = {}): Plugin {
         )
         : argumentLimits.error;
       if (error) setResultAndStopExecution({ errors: [error] });
+      else if (literal) {
+        let passes = literalPasses.get(args.document);
+        if (!passes) literalPasses.set(args.document, passes = new Map());
+        passes.set(name, args.schema);
+      }
     },
   };
 }
