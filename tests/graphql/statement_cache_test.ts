@@ -9,6 +9,7 @@ import { assertEquals, assertGreater } from "@std/assert";
 import type { MikroORM } from "@mikro-orm/core";
 import { mikrogqlPreset } from "@mikrogql/ext";
 import { entities } from "../../examples/blog/entities.ts";
+import { Post } from "../../examples/blog/entities/post.ts";
 import { User } from "../../examples/blog/entities/user.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
@@ -37,6 +38,20 @@ const PAGE = `query Page($first: Int, $after: Cursor, $from: String, $prefix: St
   }
 }`;
 
+const NESTED = `query Nested($first: Int, $after: Cursor) {
+  users(first: 2, after: $after) {
+    edges { node { name posts(first: $first) { totalCount edges { node { title } } } } }
+  }
+}`;
+
+type Nested = {
+  users: {
+    edges: {
+      node: { name: string; posts: { totalCount: number; edges: { node: { title: string } }[] } };
+    }[];
+  };
+};
+
 type Page = { users: { pageInfo: { endCursor: string }; edges: { node: { name: string } }[] } };
 
 for (const dialect of dialects(["sqlite", "postgresql", "mariadb"])) {
@@ -47,9 +62,17 @@ for (const dialect of dialects(["sqlite", "postgresql", "mariadb"])) {
     fn: async () => {
       const db = await openTestOrm(dialect, entities);
       const em = db.orm.em.fork();
-      NAMES.forEach((name, i) =>
-        em.create(User, { id: i + 1, name, email: `${name}@x`, createdAt: new Date() })
-      );
+      NAMES.forEach((name, i) => {
+        const user = em.create(User, {
+          id: i + 1,
+          name,
+          email: `${name}@x`,
+          createdAt: new Date(),
+        });
+        for (let j = 1; j <= 3; j++) {
+          em.create(Post, { id: i * 10 + j, title: `${name} ${j}`, body: "", author: user });
+        }
+      });
       await em.flush();
       const built = countBuilders(db.orm);
       // A request may carry `x-filter`: its EntityManager then hides every user (`name is null`).
@@ -102,6 +125,35 @@ for (const dialect of dialects(["sqlite", "postgresql", "mariadb"])) {
         const withRaw = built();
         assertEquals(names(await page({ first: 5, prefix: "e" })), ["eve"]);
         assertGreater(built(), withRaw);
+        // Nested pages (one partitioned statement for all parents) and grouped counts: another
+        // page size and other parents of the same count build nothing.
+        const nested = async (variables: Record<string, unknown>) => {
+          const response = await fetch(server.url, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ query: NESTED, variables }),
+          });
+          const body = await response.json() as { data?: Nested; errors?: unknown };
+          assertEquals(body.errors, undefined);
+          return body.data!.users.edges.map(({ node }) =>
+            `${node.name}: ${node.posts.totalCount} ${
+              node.posts.edges.map((e) => e.node.title).join(",")
+            }`
+          );
+        };
+        assertEquals(await nested({ first: 2 }), ["ann: 3 ann 1,ann 2", "bob: 3 bob 1,bob 2"]);
+        const nestedBuilt = built();
+        assertEquals(await nested({ first: 1, after: first.pageInfo.endCursor }), [
+          "cid: 3 cid 1",
+          "dee: 3 dee 1",
+        ]);
+        // (the root page after a cursor is the shape of the cursor pages above)
+        assertEquals(built(), nestedBuilt);
+        assertEquals(await nested({ first: 3, after: after.pageInfo.endCursor }), [
+          "eve: 3 eve 1,eve 2,eve 3",
+          "fay: 3 fay 1,fay 2,fay 3",
+        ]);
+        assertEquals(built(), nestedBuilt);
         // A filter on the request's EntityManager: its condition is text the cached statement
         // lacks, so the request's statement is built, and the filter applies.
         assertEquals(names(await page({ first: 2 }, true)), []);
