@@ -167,7 +167,7 @@ function parentAliases(parent: ParentKey): string[] {
 /**
  * The QueryBuilder over `target` rows ("t") of the parents `ids` (their typed key values),
  * selecting `select` and the parent key as `__parent0`, ...: `<key> in (...)` (`(<a>, <b>) in
- * ((?, ?), ...)` for a composite key) as SQL with one parameter per value, which MikroORM inlines
+ * ((?, ?), ...)` for a composite key) as SQL with one parameter per value, which MikroORM takes
  * without walking a criteria object per id, then `where` with the EntityManager's filters
  * (`whereFiltered`).
  */
