@@ -142,9 +142,10 @@ export function phaseBreakdown(profile: Profile, cpuUsPerRequest: number): strin
     const { functionName, url } = leaf.callFrame;
     let found: string | undefined;
     // `writeBuffer` (a socket write) collects the samples of the event loop waiting for the
-    // database, as `bench/peers/profile.ts` found: idle time, not CPU.
+    // database, as `bench/peers/profile.ts` found: idle time, not CPU; so does `writev`, the
+    // write of a statement with bound parameters (pg corks parse/bind/execute/sync into one).
     // The inspector's own calls (starting and stopping the profile) are not the server's either.
-    if (["(idle)", "(root)", "writeBuffer"].includes(functionName)) found = undefined;
+    if (["(idle)", "(root)", "writeBuffer", "writev"].includes(functionName)) found = undefined;
     else if (url.endsWith("/inspector.js")) found = undefined;
     else if (functionName === "(garbage collector)") found = "garbage collection";
     else if (functionName === "(program)") found = "native, not attributed (program)";

@@ -21,9 +21,10 @@ export interface TracingOptions {
   /** Where the spans go: a provider with your exporter and span processor. */
   tracerProvider: TracerProvider;
   /**
-   * Record each statement's SQL text as `db.statement`; default `false`. MikroORM inlines the
-   * parameters into it, so it holds user data (names, e-mail addresses): turn it on only where
-   * the traces may hold that.
+   * Record each statement's SQL text as `db.statement`; default `false`. The runtime's reads
+   * carry placeholders (their values are bound parameters), but MikroORM inlines the values of
+   * its own statements (mutations), so the text holds user data (names, e-mail addresses): turn
+   * it on only where the traces may hold that.
    */
   statementText?: boolean;
   /** The tracer's name; default `mikrogql`. */

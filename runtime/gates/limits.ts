@@ -164,6 +164,10 @@ export function Limits(options: LimitsOptions = {}): Plugin {
   const parseWithLimits = parseWithTokenLimits(limits);
   /** Each parsed document's refusal before validation, `null` for none. */
   const refusals = new WeakMap<DocumentNode, GraphQLError | null>();
+  // The cost and arguments of operations that declare no variable (all their arguments are
+  // literals) that pass, by operation name and schema: checked once per parsed document (the
+  // document cache hands every request of one text the same tree); refusals are checked each time.
+  const literalPasses = new WeakMap<DocumentNode, Map<string, GraphQLSchema>>();
   return {
     onParse({ params, setParseFn }) {
       const source = typeof params.source === "string" ? params.source : params.source.body;
@@ -196,6 +200,9 @@ export function Limits(options: LimitsOptions = {}): Plugin {
       if (!operation) return;
       // The nodes the operation's statements may read in all (sql/row_limit.ts).
       startNodeBudget(args.contextValue as object, limits.maxCost);
+      const literal = !operation.variableDefinitions?.length;
+      const name = args.operationName ?? "";
+      if (literal && literalPasses.get(args.document)?.get(name) === args.schema) return;
       const argumentLimits = new ArgumentChecker(limits);
       // One walk of the document: the cost, and every argument checked on the way.
       const cost = operationCost(operation, {
@@ -211,6 +218,11 @@ export function Limits(options: LimitsOptions = {}): Plugin {
         )
         : argumentLimits.error;
       if (error) setResultAndStopExecution({ errors: [error] });
+      else if (literal) {
+        let passes = literalPasses.get(args.document);
+        if (!passes) literalPasses.set(args.document, passes = new Map());
+        passes.set(name, args.schema);
+      }
     },
   };
 }

@@ -2,7 +2,8 @@
  * Reads of the rows of one node type: a root connection's page and its `totalCount`, the rows of
  * `node`/`nodes`, and a single parent's page. The lean read path (`lean_records.ts`) where the
  * selected properties allow it, else managed entities through `em.find`; the EntityManager's
- * MikroORM filters either way (`orm_filters.ts`).
+ * MikroORM filters either way (`orm_filters.ts`). The lean path's statements run with bound
+ * parameters (`bound_statement.ts`).
  *
  * @module
  */
@@ -15,6 +16,8 @@ import {
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { NodeType } from "../graph.ts";
 import { keyParts } from "../keys.ts";
+import { countQuery } from "./bound_statement.ts";
+import { cachedRows, textKey } from "./statement_cache.ts";
 import { leanable, toRecords } from "./lean_records.ts";
 import { whereFiltered } from "./orm_filters.ts";
 import { readConnection } from "./read_from.ts";
@@ -55,12 +58,25 @@ export async function findRows(
       connectionType: readConnection(em),
     });
   }
-  const qb = (em as SqlEntityManager).createQueryBuilder(type.entity, "e0", readConnection(em))
-    .select(fields as never);
-  await whereFiltered(em, qb, type.entity, where, options.through);
-  if (options.orderBy) qb.orderBy(options.orderBy as never);
-  if (options.limit !== undefined) qb.limit(options.limit).setFlag(QueryFlag.DISABLE_PAGINATE);
-  return toRecords(em, meta, await qb.execute("all", false) as Row[], fields!);
+  const connectionType = readConnection(em);
+  const { orderBy, limit, through } = options;
+  const site = textKey([
+    "rows",
+    meta.className,
+    fields,
+    through ?? null,
+    orderBy ?? null,
+    limit === undefined ? "no limit" : "limit",
+  ]);
+  const rows = await cachedRows(em, connectionType, site, { where, limit }, async (inputs) => {
+    const qb = (em as SqlEntityManager).createQueryBuilder(type.entity, "e0", connectionType)
+      .select(fields as never);
+    await whereFiltered(em, qb, type.entity, inputs.where, through);
+    if (orderBy) qb.orderBy(orderBy as never);
+    if (inputs.limit !== undefined) qb.limit(inputs.limit).setFlag(QueryFlag.DISABLE_PAGINATE);
+    return qb;
+  });
+  return toRecords(em, meta, rows, fields!);
 }
 
 /**
@@ -77,7 +93,12 @@ export async function countRows(
   if (!leanable(meta, keyParts(type).map((part) => part.prop))) {
     return await em.count(type.entity, where, { connectionType: readConnection(em) });
   }
-  const qb = (em as SqlEntityManager).createQueryBuilder(type.entity, "e0", readConnection(em));
-  await whereFiltered(em, qb, type.entity, where);
-  return await qb.getCount();
+  const connectionType = readConnection(em);
+  const site = textKey(["count", meta.className]);
+  const [row] = await cachedRows(em, connectionType, site, where, async (inputs) => {
+    const qb = (em as SqlEntityManager).createQueryBuilder(type.entity, "e0", connectionType);
+    await whereFiltered(em, qb, type.entity, inputs);
+    return countQuery(qb);
+  });
+  return row ? +(row.count as number) : 0;
 }

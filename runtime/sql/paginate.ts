@@ -16,6 +16,7 @@ import {
 } from "../plan/connection.ts";
 import { keyParts, keyText, keyValues, rowsFilter } from "../keys.ts";
 import { type PagePlan, type PageQuery, planPage } from "../plan/page_plan.ts";
+import { readRows } from "./bound_statement.ts";
 import { readConnection } from "./read_from.ts";
 import { prepareReadFilters } from "./orm_filters.ts";
 import { orderTargets } from "../plan/order_terms.ts";
@@ -67,14 +68,15 @@ export async function fillOrderValues(
     const values = keyValues(type, row);
     return [keyText(type, values), values];
   }));
-  const found: Row[] = await (em as SqlEntityManager)
-    .createQueryBuilder(type.entity, "e0", readConnection(em))
-    .select([
-      ...parts.map((part) => part.prop),
-      ...terms.map((t, i) => t.sql!.value("e0").as(`__order_${i}`)),
-    ])
-    .where(rowsFilter(type, [...keys.values()]))
-    .execute("all", false);
+  const found = await readRows(
+    (em as SqlEntityManager)
+      .createQueryBuilder(type.entity, "e0", readConnection(em))
+      .select([
+        ...parts.map((part) => part.prop),
+        ...terms.map((t, i) => t.sql!.value("e0").as(`__order_${i}`)),
+      ])
+      .where(rowsFilter(type, [...keys.values()])),
+  );
   const byKey = new Map(found.map((r) => [
     keyText(type, columns.map((c) => r[c])),
     terms.map((t, i) => t.count ? Number(r[`__order_${i}`]) : r[`__order_${i}`] ?? null),

@@ -15,6 +15,7 @@ import type { NodeType } from "../graph.ts";
 import { keyParts, keyText } from "../keys.ts";
 import { orderSql, type PagePlan } from "../plan/page_plan.ts";
 import type { RequestContext } from "../request_context.ts";
+import { cachedRows, textKey } from "./statement_cache.ts";
 import { leanable, toRecords } from "./lean_records.ts";
 import { whereFiltered } from "./orm_filters.ts";
 
@@ -41,18 +42,33 @@ export async function loadPartitioned(
 ): Promise<[string, object][]> {
   const em = ctx.em as SqlEntityManager;
   const selected = fields ? selectColumns(em, target, fields, "t") : ["t.*"];
-  const { qb, parent } = await parentRows(ctx, parentType, target, inverse, ids, where, selected);
+  const parent = parentOf(em, parentType, target, inverse);
   const parentKey = parent.columns.join(", ");
-  let rows: Row[];
-  if (page.query.limit === undefined) {
-    qb.orderBy([
-      ...parent.columns.map((c) => ({ [raw(c) as never]: "asc" })),
-      ...page.query.orderBy,
-    ] as never);
-    // The pivot join of an m:n edge must not make MikroORM wrap the limit in a subquery.
-    if (limit !== undefined) qb.limit(limit).setFlag(QueryFlag.DISABLE_PAGINATE);
-    rows = await qb.execute("all", false);
-  } else {
+  const paged = page.query.limit !== undefined;
+  // The statement's text is the same for the same parents' count, where shape and page: planned
+  // once (statement_cache.ts), the ids, where values and limits bound.
+  const site = textKey([
+    "partitioned",
+    parentType.name,
+    target.name,
+    inverse,
+    fields ?? null,
+    page.query.orderBy,
+    paged ? orderSql(em, page, "t") : "all",
+    limit === undefined ? "no limit" : "limit",
+  ]);
+  const inputs = { ids, where, size: page.query.limit ?? null, limit: limit ?? null };
+  const rows = await cachedRows(em, ctx.read.connectionType, site, inputs, async (inputs) => {
+    const qb = await parentRows(ctx, parent, target, inverse, inputs.ids, inputs.where, selected);
+    if (!paged) {
+      qb.orderBy([
+        ...parent.columns.map((c) => ({ [raw(c) as never]: "asc" })),
+        ...page.query.orderBy,
+      ] as never);
+      // The pivot join of an m:n edge must not make MikroORM wrap the limit in a subquery.
+      if (inputs.limit !== null) qb.limit(inputs.limit).setFlag(QueryFlag.DISABLE_PAGINATE);
+      return qb;
+    }
     // Each parent's page: its rows numbered in page order, kept up to the page size (+ 1).
     qb.addSelect(
       raw(
@@ -70,15 +86,15 @@ export async function loadPartitioned(
       .from(qb, "__page")
       .select(raw(columns) as never)
       .where({
-        [raw(quoteIdentifiers(em, "__rn")) as never]: { $lte: raw(String(page.query.limit)) },
+        [raw(quoteIdentifiers(em, "__rn")) as never]: { $lte: inputs.size },
       })
       .orderBy([
         ...parentAliases(parent).map((c) => ({ [raw(quoteIdentifiers(em, c)) as never]: "asc" })),
         { [raw(quoteIdentifiers(em, "__rn")) as never]: "asc" },
       ] as never);
-    if (limit !== undefined) pages.limit(limit);
-    rows = await pages.execute("all", false);
-  }
+    if (inputs.limit !== null) pages.limit(inputs.limit);
+    return pages;
+  });
   const meta = em.getMetadata().find(target.entity)!;
   const parentOfRow = (row: Row) =>
     keyText(parentType, parentAliases(parent).map((alias) => row[alias]));
@@ -151,13 +167,13 @@ function parentAliases(parent: ParentKey): string[] {
 /**
  * The QueryBuilder over `target` rows ("t") of the parents `ids` (their typed key values),
  * selecting `select` and the parent key as `__parent0`, ...: `<key> in (...)` (`(<a>, <b>) in
- * ((?, ?), ...)` for a composite key) as SQL with one parameter per value, which MikroORM inlines
+ * ((?, ?), ...)` for a composite key) as SQL with one parameter per value, which MikroORM takes
  * without walking a criteria object per id, then `where` with the EntityManager's filters
  * (`whereFiltered`).
  */
 async function parentRows(
   ctx: RequestContext,
-  parentType: NodeType,
+  parent: ParentKey,
   target: NodeType,
   inverse: string,
   ids: readonly (readonly unknown[])[],
@@ -165,7 +181,6 @@ async function parentRows(
   select: unknown[],
 ) {
   const em = ctx.em as SqlEntityManager;
-  const parent = parentOf(em, parentType, target, inverse);
   const aliases = parentAliases(parent);
   const qb = em.createQueryBuilder(target.entity, "t", ctx.read.connectionType)
     .select([
@@ -182,7 +197,7 @@ async function parentRows(
     ids.flat(),
   );
   await whereFiltered(em, qb, target.entity, where, inverse);
-  return { qb, parent };
+  return qb;
 }
 
 /**
@@ -223,11 +238,18 @@ export async function countPartitioned(
   filter: FilterQuery<object>,
 ): Promise<Map<string, number>> {
   const em = ctx.em as SqlEntityManager;
-  const { qb, parent } = await parentRows(ctx, parentType, target, inverse, ids, filter, [
-    raw(`count(*) as ${quoteIdentifiers(em, "__count")}`),
-  ]);
-  const rows: Row[] = await qb.groupBy(parent.columns.map((c) => raw(c)) as never)
-    .execute("all", false);
+  const parent = parentOf(em, parentType, target, inverse);
+  const site = textKey(["grouped count", parentType.name, target.name, inverse]);
+  const rows = await cachedRows(
+    em,
+    ctx.read.connectionType,
+    site,
+    { ids, filter },
+    async (inputs) =>
+      (await parentRows(ctx, parent, target, inverse, inputs.ids, inputs.filter, [
+        raw(`count(*) as ${quoteIdentifiers(em, "__count")}`),
+      ])).groupBy(parent.columns.map((c) => raw(c)) as never),
+  );
   const aliases = parentAliases(parent);
   return new Map(
     rows.map((r) => [keyText(parentType, aliases.map((a) => r[a])), Number(r.__count)]),

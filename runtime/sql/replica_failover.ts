@@ -14,6 +14,7 @@
  * @module
  */
 import type { Connection, MikroORM } from "@mikro-orm/core";
+import { runDirect, wrapStatements } from "./bound_statement.ts";
 import { databaseFault } from "./database_faults.ts";
 
 /** Options of {@linkcode replicaFailover}. */
@@ -76,25 +77,37 @@ export function replicaFailover(orm: MikroORM, options: ReplicaFailoverOptions =
     throw new Error("replicaFailover: the MikroORM config has no `replicas`");
   }
   for (const replica of replicas) {
-    const execute = replica.execute.bind(replica);
     let downUntil = 0;
     let lastError: unknown;
-    const fallback = (args: Parameters<Connection["execute"]>, cause: unknown) => {
-      if (whenDown === "error") throw cause;
-      return primary.execute(...args);
-    };
-    replica.execute = (async (...args: Parameters<Connection["execute"]>) => {
-      // A transaction context (4th argument) runs on its own connection, never the replica's.
-      if (args[3] !== undefined) return await execute(...args);
-      if (Date.now() < downUntil) return await fallback(args, lastError);
+    /** `run` on the replica, or on the primary (`onPrimary`) while it is down. */
+    const failingOver = async <T>(run: () => Promise<T>, onPrimary: () => Promise<T>) => {
+      if (Date.now() < downUntil) {
+        if (whenDown === "error") throw lastError;
+        return await onPrimary();
+      }
       try {
-        return await execute(...args);
+        return await run();
       } catch (error) {
         if (databaseFault(error) !== "unavailable") throw error;
         downUntil = Date.now() + retryAfterMs;
         lastError = error;
-        return await fallback(args, error);
+        if (whenDown === "error") throw error;
+        return await onPrimary();
       }
+    };
+    const execute = replica.execute.bind(replica);
+    replica.execute = (async (...args: Parameters<Connection["execute"]>) => {
+      // A transaction context (4th argument) runs on its own connection, never the replica's.
+      if (args[3] !== undefined) return await execute(...args);
+      return await failingOver(() => execute(...args), () => primary.execute(...args));
     }) as Connection["execute"];
+    // The runtime's reads with bound parameters (bound_statement.ts) fail over the same way.
+    wrapStatements(replica, (run) => (connection, statement, trx, log) => {
+      if (trx !== undefined) return run(connection, statement, trx, log);
+      return failingOver(
+        () => run(connection, statement, trx, log),
+        () => runDirect(primary, statement, trx, log),
+      );
+    });
   }
 }

@@ -194,6 +194,40 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
         );
       });
 
+      await t.step("checks that pass are kept per document and per Limits", async () => {
+        // The same document text is the same parsed tree (the shared document cache): a pass
+        // is remembered by the Limits instance that checked it, a refusal checked every time.
+        const page = `{ users(first: 100) { edges { node { posts(first: 10) { totalCount } } } } }`;
+        for (let i = 0; i < 2; i++) assertEquals((await q(page)).errors, undefined);
+        for (let i = 0; i < 2; i++) {
+          await refused(h, "QUERY_TOO_COMPLEX", () => q(`{ ${"a: __typename ".repeat(31)}}`));
+        }
+        const strict = startServer(
+          h.test.orm,
+          createBlogSchema(),
+          [],
+          {
+            preset: { limits: { maxCost: 1_000, maxAliases: 2 } },
+            parserAndValidationCache: cache,
+          },
+        );
+        try {
+          for (let i = 0; i < 2; i++) {
+            const response = await strict.query(page);
+            assertEquals(response.errors?.[0]?.extensions?.code, "QUERY_TOO_COMPLEX");
+            assert(/maxCost = 1000/.test(response.errors![0].message));
+          }
+          const aliases = `{ a: __typename b: __typename c: __typename }`;
+          assertEquals((await q(aliases)).errors, undefined);
+          assertEquals(
+            (await strict.query(aliases)).errors?.[0]?.extensions?.code,
+            "QUERY_TOO_COMPLEX",
+          );
+        } finally {
+          await strict.close();
+        }
+      });
+
       await t.step("aliases add up in the cost, and are limited per selection", async () => {
         const page = `users(first: 1000) { edges { node { posts(first: 25) { totalCount } } } }`;
         assertEquals((await q(`{ ${page} }`)).errors, undefined);
