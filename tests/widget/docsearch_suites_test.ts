@@ -312,15 +312,16 @@ const CASES: Case[] = [
   }],
   // Cypress's {meta}K (caps lock) is left out: in headless Chromium on Linux, DocSearch 4.7.1
   // itself does not open on Playwright's Meta+K
-  ["open with Ctrl+K, Ctrl+K with caps lock, Meta+K, /", "{}", async (page) => {
-    for (const keys of ["Control+k", "Control+K", "Meta+k", "/"]) {
+  // Each shortcut on a page of its own: DocSearch 4.7.1 at times misses a shortcut pressed
+  // again just after its modal closed (seen with Control+K and / under load), which is not what
+  // these cases assert.
+  ...(["Control+k", "Control+K", "Meta+k", "/"].map((keys) =>
+    [`open with ${keys}`, "{}", async (page: Page) => {
       await blur(page);
       await page.keyboard.press(keys);
       await page.waitForSelector(`${INPUT}:focus`);
-      await page.keyboard.press("Escape");
-      await waitOpen(page, false);
-    }
-  }],
+    }] as Case
+  )),
   // End
   ["close with Escape, a click outside, Ctrl+K, Meta+K", "{}", async (page) => {
     for (const close of ["Escape", "outside", "Control+k", "Meta+k"]) {
