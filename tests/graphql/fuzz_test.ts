@@ -7,9 +7,9 @@
  * seed, on every database. For each request:
  * - the answer is a refusal with a code or an answer: no INTERNAL_SERVER_ERROR, no error without
  *   a code, no 5xx status, and the server process stays up;
- * - the request holds the server for less than 100 ms: the server process spends under 100 ms of
- *   CPU on it (from `/proc/<pid>/stat`, so the figure does not depend on what else the machine
- *   runs), and a health query (`{ __typename }`) sent while it is in flight is answered (within
+ * - a refused request holds the server for less than 100 ms: the server process spends under
+ *   100 ms of CPU on it (from `/proc/<pid>/stat`, so the figure does not depend on what else the
+ *   machine runs); an answered one, whose work its limits bound, under 1 s; and a health query (`{ __typename }`) sent while it is in flight is answered (within
  *   2 s; the latencies' median, 99th percentile and maximum are printed);
  * - the server's resident memory (VmRSS) grows by less than 100 MB during one request, and its
  *   peak (VmHWM) stays within 300 MB of where it started.
@@ -86,6 +86,8 @@ const MB = 1024 * 1024;
 interface Outcome {
   status: number;
   codes: string[];
+  /** The response holds data (the operation ran), not only errors. */
+  answered: boolean;
   ms: number;
 }
 
@@ -99,13 +101,18 @@ async function post(url: string, body: string): Promise<Outcome & { text: string
   const text = await response.text();
   const ms = performance.now() - started;
   let codes: string[] = [];
+  let answered = false;
   try {
-    const json = JSON.parse(text) as { errors?: { extensions?: { code?: string } }[] };
+    const json = JSON.parse(text) as {
+      data?: unknown;
+      errors?: { extensions?: { code?: string } }[];
+    };
     codes = (json.errors ?? []).map((e) => e.extensions?.code ?? "(no code)");
+    answered = json.data != null;
   } catch {
     codes = ["(not JSON)"];
   }
-  return { status: response.status, codes, ms, text };
+  return { status: response.status, codes, answered, ms, text };
 }
 
 for (const dialect of dialects()) {
@@ -171,7 +178,7 @@ for (const dialect of dialects()) {
                   : "",
                 answer.status >= 500 ? `status ${answer.status}` : "",
                 ...answer.codes.filter((c) => c === "INTERNAL_SERVER_ERROR" || c.startsWith("(")),
-                after.cpuMs - before.cpuMs > 100
+                after.cpuMs - before.cpuMs > (answer.answered ? 1_000 : 100)
                   ? `the server spent ${after.cpuMs - before.cpuMs} ms of CPU`
                   : "",
                 ok.ms > 2_000 ? `health waited ${ok.ms.toFixed(0)} ms` : "",
