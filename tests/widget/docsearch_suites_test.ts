@@ -236,11 +236,13 @@ const CASES: Case[] = [
     assertEquals(await page.locator(".DocSearch-Button-Keys").count(), 1);
     assertEquals(await page.locator(".DocSearch-Button-Key--ctrl").count(), 1);
   }],
-  ["shortcuts: Ctrl+K and / open by default", "{}", async (page) => {
+  // Each shortcut on a page of its own (DocSearch 4.7.1 at times misses one pressed again just
+  // after its modal closed).
+  ["shortcuts: Ctrl+K opens by default", "{}", async (page) => {
     await page.keyboard.press("Control+k");
     await waitOpen(page);
-    await page.keyboard.press("Escape");
-    await waitOpen(page, false);
+  }],
+  ["shortcuts: / opens by default", "{}", async (page) => {
     await blur(page);
     await page.keyboard.press("/");
     await waitOpen(page);
