@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { stripAnsiCode } from "@std/fmt/colors";
 
 /** One `deno test` run. */
 interface Suite {
@@ -33,12 +34,9 @@ interface Counts {
   ignored: number;
 }
 
-// deno-lint-ignore no-control-regex
-const ANSI = /\x1b\[[0-9;]*m/g;
-
 /** The counts in a closing line of `deno test`, or `undefined` for any other line. */
 export function closingCounts(line: string): Counts | undefined {
-  const plain = line.replace(ANSI, "");
+  const plain = stripAnsiCode(line);
   const match = /^(?:ok|FAILED) \| (\d+) passed.*?\| (\d+) failed(?:.*?\| (\d+) ignored)?/.exec(
     plain,
   );
