@@ -27,7 +27,7 @@ import {
 import type { Plugin } from "graphql-yoga";
 import { databaseFault, isTransactionConflict, unavailable } from "../sql/database_faults.ts";
 import { deadlineOf } from "./deadline.ts";
-import { dialectOf } from "../dialect.ts";
+import { dialectOf, quoteIdentifiers } from "../dialect.ts";
 import { ErrorCode } from "../error_codes.ts";
 import { nodeBudget, startNodeBudget } from "../node_budget.ts";
 import { bindTransaction, type MikroContext } from "../context.ts";
@@ -291,7 +291,7 @@ async function attemptTransaction(
         em = request.fork(deadline ? deadline.forkOptions(request) : {});
         em.setTransactionContext(trx);
         // Row-level security: the request's session variables and role, for this transaction.
-        if (ctx.databaseSession) await applySession(connection, trx, ctx.databaseSession);
+        if (ctx.databaseSession) await applySession(em, connection, trx, ctx.databaseSession);
         if (deadline) await setStatementTimeout(em, raw, deadline.remainingMs());
       } catch (error) {
         await release(raw);
@@ -385,9 +385,10 @@ async function setStatementTimeout(
 /**
  * Applies a database session (`ctx.databaseSession`) to the transaction `trx`, as MikroORM applies
  * `em.setSessionContext` at a `BEGIN` it sends itself: `select set_config(name, value, true), ...`
- * with bound parameters, then `set local role "<role>"` (the role quoted whole).
+ * with bound parameters, then `set local role "<role>"` (quoted by the platform, `quoteIdentifiers`).
  */
 async function applySession(
+  em: EntityManager,
   connection: AbstractSqlConnection,
   trx: unknown,
   session: SessionContext,
@@ -406,7 +407,7 @@ async function applySession(
   }
   if (session.role) {
     await connection.execute(
-      `set local role "${session.role.replaceAll('"', '""')}"`,
+      `set local role ${quoteIdentifiers(em, session.role)}`,
       [],
       "run",
       trx as never,
