@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { EntityManager } from "@mikro-orm/core";
+import type { EntityManager, Platform } from "@mikro-orm/core";
 import { BaseMySqlPlatform, BasePostgreSqlPlatform, SqlitePlatform } from "@mikro-orm/sql";
 
 /** The SQL dialect family of an EntityManager's database. */
@@ -17,7 +17,15 @@ export type Dialect = "sqlite" | "postgresql" | "mysql";
  * @throws Error for a platform mikrogql does not support (MongoDB, MSSQL, Oracle)
  */
 export function dialectOf(em: EntityManager): Dialect {
-  const platform = em.getPlatform();
+  return platformDialect(em.getPlatform());
+}
+
+/**
+ * The dialect of a MikroORM platform (a connection's, an EntityManager's).
+ *
+ * @throws Error for a platform mikrogql does not support (MongoDB, MSSQL, Oracle)
+ */
+export function platformDialect(platform: Platform): Dialect {
   if (platform instanceof SqlitePlatform) return "sqlite";
   if (platform instanceof BasePostgreSqlPlatform) return "postgresql";
   if (platform instanceof BaseMySqlPlatform) return "mysql";

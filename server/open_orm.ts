@@ -9,6 +9,7 @@
 import { type EntityName, MikroORM, type Options } from "@mikro-orm/core";
 import { NodeSqliteDialect, SqliteDriver } from "@mikro-orm/sql";
 import { CompiledQuery, type DatabaseConnection } from "kysely";
+import { bindConnections } from "../runtime/sql/bound_connection.ts";
 
 /** Options of {@linkcode openOrm}. */
 export interface OpenOrmOptions {
@@ -68,8 +69,9 @@ export function databaseKindOf(url: string | undefined): DatabaseKind {
 }
 
 /**
- * Opens and connects a MikroORM instance on the database of `options.url`. It creates no
- * tables: call `await orm.schema.update({ safe: true })` (adds missing tables and columns,
+ * Opens and connects a MikroORM instance on the database of `options.url`, every statement of
+ * which (`em.find`, `em.flush`, the QueryBuilder, the runtime's reads) sends its values as bound
+ * parameters, never in the SQL text. It creates no tables: call `await orm.schema.update({ safe: true })` (adds missing tables and columns,
  * drops nothing) or run your migrations.
  *
  * @example A server's ORM from the environment, SQLite when `DATABASE_URL` is unset
@@ -92,6 +94,13 @@ export function databaseKindOf(url: string | undefined): DatabaseKind {
  *   unreachable server, a wrong password, a missing database)
  */
 export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
+  const orm = await init(options);
+  bindConnections(orm);
+  return orm;
+}
+
+/** MikroORM, initialised and connected, for the database of `options.url`. */
+async function init(options: OpenOrmOptions): Promise<MikroORM> {
   const logging: Partial<Options> = options.onQuery
     ? {
       debug: ["query"],

@@ -25,6 +25,7 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { bindConnections } from "../sql/bound_connection.ts";
 import { databaseFault, isTransactionConflict, unavailable } from "../sql/database_faults.ts";
 import { deadlineOf } from "./deadline.ts";
 import { dialectOf, quoteIdentifiers } from "../dialect.ts";
@@ -136,6 +137,8 @@ export function Transactioner(options: TransactionerOptions): Plugin {
   const skipFields = new Set(options.skipFields ?? []);
   const readYourWrites = options.readYourWrites;
   if (readYourWrites) checkReadYourWrites(readYourWrites);
+  // Its statements (the session's `set_config` values) and the operation's go out bound.
+  bindConnections(options.txOpener.em);
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
       const operation = getOperationAST(args.document, args.operationName);

@@ -14,7 +14,7 @@
  * @module
  */
 import type { Connection, MikroORM } from "@mikro-orm/core";
-import { runDirect, wrapStatements } from "./bound_statement.ts";
+import { bindConnections } from "./bound_connection.ts";
 import { databaseFault } from "./database_faults.ts";
 
 /** Options of {@linkcode replicaFailover}. */
@@ -76,6 +76,8 @@ export function replicaFailover(orm: MikroORM, options: ReplicaFailoverOptions =
   if (replicas.length === 0) {
     throw new Error("replicaFailover: the MikroORM config has no `replicas`");
   }
+  // Bound parameters first, so the failover wraps the bound `execute` (bound_connection.ts).
+  bindConnections(orm);
   for (const replica of replicas) {
     let downUntil = 0;
     let lastError: unknown;
@@ -101,13 +103,5 @@ export function replicaFailover(orm: MikroORM, options: ReplicaFailoverOptions =
       if (args[3] !== undefined) return await execute(...args);
       return await failingOver(() => execute(...args), () => primary.execute(...args));
     }) as Connection["execute"];
-    // The runtime's reads with bound parameters (bound_statement.ts) fail over the same way.
-    wrapStatements(replica, (run) => (connection, statement, trx, log) => {
-      if (trx !== undefined) return run(connection, statement, trx, log);
-      return failingOver(
-        () => run(connection, statement, trx, log),
-        () => runDirect(primary, statement, trx, log),
-      );
-    });
   }
 }
