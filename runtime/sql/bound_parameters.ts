@@ -78,7 +78,12 @@ function splice(
 }
 
 /** The placeholder text of one parameter, its values appended to `into`. */
-function placeholders(platform: Platform, dialect: Dialect, value: unknown, into: unknown[]): string {
+function placeholders(
+  platform: Platform,
+  dialect: Dialect,
+  value: unknown,
+  into: unknown[],
+): string {
   if (isRaw(value)) return splice(platform, dialect, value.sql, value.params, into);
   if (isJson(value)) return placeholder(dialect, JSON.stringify(value), into);
   if (Array.isArray(value)) {

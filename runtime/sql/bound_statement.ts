@@ -72,7 +72,9 @@ export async function runStatement(
   const logContext = { id: em.id, ...loggerContext, ...abortOptions(em) } as LoggingOptions;
   const params = statement.params;
   const session = trx ? undefined : em.getTransactionSessionContext();
-  if (!session) return await connection.execute<Row[]>(statement.sql, params, "all", trx, logContext);
+  if (!session) {
+    return await connection.execute<Row[]>(statement.sql, params, "all", trx, logContext);
+  }
   // As `qb.execute`: a session context (row-level security) applies in a short transaction.
   return await connection.transactional(
     (inner) => connection.execute<Row[]>(statement.sql, params, "all", inner, logContext),

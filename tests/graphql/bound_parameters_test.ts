@@ -9,21 +9,14 @@
  */
 import { assert, assertEquals } from "@std/assert";
 import type { MikroORM } from "@mikro-orm/core";
-import { SqliteDialect } from "kysely";
-import { DatabaseSync } from "node:sqlite";
 import { mikrogqlPreset } from "@mikrogql/ext";
 import { entities } from "../../examples/blog/entities.ts";
 import { Post } from "../../examples/blog/entities/post.ts";
 import { User } from "../../examples/blog/entities/user.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
+import { recordingOptions, type Sent } from "../support/sent_statements.ts";
 import { startServer } from "../support/server.ts";
-
-/** One statement as the driver was asked to send it. */
-interface Sent {
-  text: string;
-  values: readonly unknown[];
-}
 
 /** Distinctive values: none of them can appear in SQL text by chance. */
 const NAME = "Zq'x\\ Ünïcode";
@@ -149,26 +142,11 @@ if (dialects(["postgresql"]).length > 0) {
     sanitizeResources: false,
     fn: async () => {
       const sent: Sent[] = [];
-      const db = await openTestOrm("postgresql", entities, {
-        driverOptions: {
-          // pg's own client: what it is asked to send, text and values apart.
-          onPoolCreated: (pool: {
-            on(
-              event: "connect",
-              listener: (client: { query: (...args: unknown[]) => unknown }) => void,
-            ): void;
-          }) =>
-            pool.on("connect", (client) => {
-              const query = client.query.bind(client);
-              client.query = (text: unknown, values: unknown, ...rest: unknown[]) => {
-                if (typeof text === "string") {
-                  sent.push({ text, values: Array.isArray(values) ? values : [] });
-                }
-                return query(text, values, ...rest);
-              };
-            }),
-        },
-      } as never);
+      const db = await openTestOrm(
+        "postgresql",
+        entities,
+        recordingOptions("postgresql", sent) as never,
+      );
       try {
         await seed(db.orm, "postgresql");
         sent.length = 0;
@@ -225,28 +203,7 @@ if (dialects(["sqlite"]).length > 0) {
     sanitizeResources: false,
     fn: async () => {
       const sent: Sent[] = [];
-      // MikroORM's node:sqlite dialect, recording what each prepared statement is run with.
-      const dialect = new SqliteDialect({
-        // deno-lint-ignore require-await
-        database: async () => {
-          const db = new DatabaseSync(":memory:");
-          return {
-            prepare(text: string) {
-              const statement = db.prepare(text);
-              const record = (values: unknown[]) => sent.push({ text, values });
-              return {
-                reader: /^\s*(select|pragma|explain|with)/i.test(text) ||
-                  /\breturning\b/i.test(text),
-                all: (values: never[]) => (record(values), statement.all(...values)),
-                run: (values: never[]) => (record(values), statement.run(...values)),
-                get: (values: never[]) => (record(values), statement.get(...values)),
-              };
-            },
-            close: () => db.close(),
-          } as never;
-        },
-      });
-      const db = await openTestOrm("sqlite", entities, { driverOptions: dialect } as never);
+      const db = await openTestOrm("sqlite", entities, recordingOptions("sqlite", sent) as never);
       try {
         await seed(db.orm, "sqlite");
         sent.length = 0;
