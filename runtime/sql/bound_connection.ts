@@ -18,10 +18,10 @@
  * What the databases receive: PostgreSQL, the extended protocol's parse/bind with an unnamed
  * statement (which PgBouncer in transaction mode allows); SQLite, a `node:sqlite` prepared
  * statement with bound values; MariaDB/MySQL, mysql2's `query(sql, values)` (Kysely's MySQL
- * dialect), which escapes the values into the text with the driver's own escaping (its
- * `execute`, server-side prepared statements, measured slower for the runtime's statements: see
- * ARCHITECTURE.md). A statement without values goes out as MikroORM sends it (the simple
- * protocol on PostgreSQL: schema dumps with many statements keep working).
+ * dialect), which escapes the values into the text with the driver's own escaping (why not its
+ * `execute`: ARCHITECTURE.md, "Databases and infrastructure"). A statement without values goes
+ * out as MikroORM sends it (the simple protocol on PostgreSQL: schema dumps with many statements
+ * keep working).
  *
  * Installed by `openOrm` (`server/open_orm.ts`), by `replicaFailover` before it wraps the
  * replicas, by the `Transactioner` and by `fromContext` (the first request on an ORM a user
