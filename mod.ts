@@ -144,10 +144,6 @@ export {
   type TransactionerOptions,
   type TxOpener,
 } from "./runtime/gates/transactioner.ts";
-export {
-  createNode,
-  deleteNode,
-  type MutationInput,
-  NodeMutation,
-  updateNode,
-} from "./runtime/resolve/node_mutation.ts";
+export { createNode, NodeMutation, updateNode } from "./runtime/write/node_mutation.ts";
+export { deleteNode } from "./runtime/write/delete_node.ts";
+export type { MutationInput } from "./runtime/write/input_fields.ts";

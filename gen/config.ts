@@ -60,6 +60,14 @@ export interface GenerateOptions {
    */
   ormConfig?: string;
   /**
+   * Path of the module holding the policies the server hands to `createSchema({ policies })`
+   * (its export `policies`, else its default export: an array of `definePolicy` results). The
+   * fields their field rules name are then nullable in the generated `schema.graphql`,
+   * `typedefs.ts` and `types.ts`, as the served schema makes them; without it those files show
+   * them non-null, and the served schema (`printSchema(createSchema({ policies }))`) is the truth.
+   */
+  policies?: string;
+  /**
    * Compare instead of write: nothing is written, and `GenerateResult.stale` lists the files
    * of `out` that differ from a fresh generation. Default `false`.
    */

@@ -46,6 +46,9 @@ options (each also a key of the config module, in camelCase):
       --orm-config FILE      a MikroORM config module (mikro-orm.config.ts) used as is: its
                              metadataProvider, discovery, namingStrategy and embeddables options,
                              and its entities/entitiesTs when --entities is not given
+      --policies FILE        the module of the policies given to createSchema (its export
+                             policies, or default): fields with a field rule are nullable in the
+                             generated schema.graphql and types.ts, as the server serves them
       --global-ids FORMAT    opaque (default) | universal | raw   (also --globalIds)
       --runtime-import SPEC  module the generated code imports the runtime from
                              (default @mikrogql/ext)
@@ -108,6 +111,7 @@ function parseArguments(argv: string[]) {
       "entities",
       "out",
       "orm-config",
+      "policies",
       "global-ids",
       "runtime-import",
       "deno-config",
@@ -143,6 +147,7 @@ const FLAGS = [
   "entities",
   "out",
   "orm-config",
+  "policies",
   "global-ids",
   "runtime-import",
   "deno-config",
@@ -199,7 +204,8 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
   const watchedFile = Deno.env.get(WATCHED);
   if (watchedFile) {
     const watched: Watched = {
-      paths: [options.entities, file, options.ormConfig].filter((p): p is string => !!p)
+      paths: [options.entities, file, options.ormConfig, options.policies]
+        .filter((p): p is string => !!p)
         .map((p) => resolve(p)),
       out: resolve(options.out),
       log: options.log ?? false,
@@ -224,6 +230,7 @@ async function resolveOptions(
     entities: args.entities ?? config.options.entities,
     out: args.out ?? config.options.out,
     ormConfig: args["orm-config"] ?? config.options.ormConfig,
+    policies: args.policies ?? config.options.policies,
     globalIds: (args["global-ids"] as GenerateOptions["globalIds"]) ?? config.options.globalIds,
     runtimeImport: args["runtime-import"] ?? config.options.runtimeImport,
     format: args.format ?? config.options.format,
@@ -242,6 +249,9 @@ async function resolveOptions(
   }
   if (options.ormConfig && !await exists(options.ormConfig, { isFile: true })) {
     throw new UsageError(`--orm-config ${options.ormConfig}: no such file`);
+  }
+  if (options.policies && !await exists(options.policies, { isFile: true })) {
+    throw new UsageError(`--policies ${options.policies}: no such file`);
   }
   if (!options.entities && !options.ormConfig && !options.orm?.entities) {
     throw new UsageError(
@@ -332,7 +342,10 @@ async function watch(denoConfig: string | undefined, argv: string[]): Promise<nu
  * module and the flags (absolute paths).
  */
 interface Watched {
-  /** The entity directory, the config module and the MikroORM config module, those given. */
+  /**
+   * The entity directory, the config module, the MikroORM config module and the policies module,
+   * those given.
+   */
   paths: string[];
   /** The output directory, whose changes are not the user's. */
   out: string;
@@ -389,6 +402,7 @@ async function readConfig(
       entities: at(options.entities),
       out: at(options.out),
       ormConfig: at(options.ormConfig),
+      policies: at(options.policies),
     },
   };
 }
@@ -404,6 +418,7 @@ const CONFIG_KEYS: Record<string, string> = {
   format: "boolean",
   orm: "object",
   ormConfig: "string",
+  policies: "string",
   check: "boolean",
   log: "boolean",
 };

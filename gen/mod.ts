@@ -16,6 +16,7 @@ import { emitMutationInput } from "./emit/mutation_input.ts";
 import { emitWhereInput } from "./emit/where_input.ts";
 import { emitCollection, emitEdges, emitEnums, emitPagination } from "./emit/tables.ts";
 import { buildModel } from "./build_model.ts";
+import { loadPolicies, nullableRuledFields } from "./policies_module.ts";
 import { applyGlobalIds } from "./ids.ts";
 import { checkForeignKeyIndexes } from "./indexes.ts";
 import { loadModel } from "./load_entities.ts";
@@ -107,7 +108,8 @@ export interface GenerateResult {
  *   (default: none, and `console.log`)
  * @throws GenerateError listing every problem of an invalid model, each naming the entity
  *   file and property (`diagnostics` holds them, and the run's warnings); nothing is written then.
- *   Also when there is no entity, or `ormConfig` cannot be imported.
+ *   Also when there is no entity, `ormConfig` cannot be imported, or `policies` cannot be
+ *   imported, exports no policies or names a field its entity does not have.
  */
 export async function generate(
   options: GenerateOptions,
@@ -134,6 +136,9 @@ export async function generate(
   applyGlobalIds(model, options.globalIds ?? "opaque", diagnostics);
   checkForeignKeyIndexes(model, diagnostics);
   const schema = buildSchema(model);
+  if (options.policies) {
+    nullableRuledFields(schema, model, await loadPolicies(resolve(options.policies)));
+  }
   const sdl = printSchema(schema) + "\n";
   const files = new Map<string, string>([
     ["schema.graphql", sdl],

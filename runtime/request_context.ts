@@ -1,7 +1,7 @@
 /**
  * The request context: what every runtime step of a request needs, built once per request (the
  * first resolver call on the request's EntityManager, in `resolve/resolvers.ts` or
- * `resolve/node_mutation.ts`) and passed down to root and edge resolution, the SQL reads and
+ * `resolve/mutation_resolvers.ts`) and passed down to root and edge resolution, the SQL reads and
  * field collection instead of
  * `(em, graph, limits)` by position.
  *

@@ -11,7 +11,7 @@ import { EntitySchema, ScalarReference } from "@mikro-orm/core";
 import type { CollectLimits } from "../plan/field_collection.ts";
 import { resolveEdge } from "./edge_fields.ts";
 import { type Graph, type GraphHooks, type NodeType, nodeTypeOf, withHooks } from "../graph.ts";
-import { mutationResolvers } from "./node_mutation.ts";
+import { mutationResolvers } from "./mutation_resolvers.ts";
 import { connectionName } from "../names.ts";
 import { globalIdOf } from "../plan/global_id.ts";
 import { primaryKeyOf } from "../keys.ts";

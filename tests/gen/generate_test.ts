@@ -43,7 +43,8 @@ for (const [example, types] of EXAMPLES) {
       const second = `${first}-again`;
       try {
         const config = (await import(toFileUrl(join(base, "gen.config.ts")).href)).default;
-        const options = { ...config, entities: join(base, config.entities) };
+        const at = (path?: string) => path && join(base, path);
+        const options = { ...config, entities: at(config.entities), policies: at(config.policies) };
         const result = await generate({ ...options, out: first });
         await generate({ ...options, out: second });
         assertEquals(result.model.types.length, types);

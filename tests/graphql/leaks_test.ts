@@ -10,6 +10,15 @@
  * Mutations: the row to update or delete, the ids of an input and the payload are read through
  * the request's filters (a hidden row is `NOT_FOUND` with the text of a missing one), and a row
  * written must be readable by its writer (`FORBIDDEN`, nothing written).
+ *
+ * Constraints (the workspace example, its JWT viewers and policies): a database constraint sees
+ * every row, as PostgreSQL's own row-level security documents for unique and foreign keys (a
+ * "covert channel"). A unique constraint scoped to what the writer sees (a project name per
+ * organization) answers exactly as if the hidden rows did not exist; a constraint across tenants
+ * (a name unique over all projects) cannot (the write would succeed without the hidden row, and
+ * must not): its error is the one a visible row gives, carrying nothing of the hidden row and
+ * writing nothing. The workspace's delete rules ask for an OWNER, who sees every row that
+ * references the deleted one, so "other rows still reference" concerns visible rows only.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import type { EntityManager } from "@mikro-orm/core";
@@ -22,6 +31,10 @@ import { seed } from "../../examples/blog/seed.ts";
 import { definePolicy } from "@mikrogql/ext";
 import type { GraphQLSchema } from "graphql";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
+import { entities as workspaceEntities } from "../../examples/workspace/entities.ts";
+import { seed as seedWorkspace } from "../../examples/workspace/seed.ts";
+import { workspaceSchema } from "../../examples/workspace/schema.ts";
+import { DEV_SECRET, signToken, viewerOf } from "../../examples/workspace/auth.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
 import { startServer } from "../support/server.ts";
 
@@ -239,4 +252,186 @@ for (const dialect of dialects()) {
       },
     });
   }
+}
+
+/** Posts `query` to the workspace server as `viewer` (a seeded username), with a real JWT. */
+async function askAs(
+  url: string,
+  viewer: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<Answer> {
+  const secret = new TextEncoder().encode(DEV_SECRET);
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${await signToken(viewer, secret)}`,
+    },
+    body: JSON.stringify({ query, variables }),
+  });
+  return await response.json();
+}
+
+const CREATE_PROJECT =
+  `mutation($input: CreateProjectInput!) { createProject(input: $input) { name organization { name } } }`;
+const RENAME_PROJECT =
+  `mutation($id: ID!, $name: String!) { updateProject(id: $id, input: { name: $name }) { name } }`;
+
+/** The workspace's projects as the database holds them, `organization/name` sorted. */
+async function projectRows(db: TestOrm): Promise<string[]> {
+  const rows: { organization_id: number; name: string }[] = await db.orm.em.fork()
+    .getConnection().execute("select organization_id, name from project");
+  return rows.map((r) => `${r.organization_id}/${r.name}`).sort();
+}
+
+/** The workspace server on a fresh seeded database, with `constraint` (SQL) added when given. */
+async function workspaceServer(
+  dialect: Parameters<typeof openTestOrm>[0],
+  constraint?: string,
+): Promise<{ db: TestOrm; url: string; close: () => Promise<void> }> {
+  const db = await openTestOrm(dialect, workspaceEntities);
+  await seedWorkspace(db.orm.em.fork());
+  if (constraint) await db.orm.em.fork().getConnection().execute(constraint);
+  const secret = new TextEncoder().encode(DEV_SECRET);
+  const server = startServer(db.orm, workspaceSchema(), [], {
+    context: async ({ request }: { request: Request }) => ({
+      em: db.orm.em.fork(),
+      viewer: await viewerOf(request, secret),
+    }),
+  } as never);
+  return {
+    db,
+    url: server.url,
+    close: async () => {
+      await server.close();
+      await db.close();
+    },
+  };
+}
+
+const ACME = encodeGlobalId("Organization", 1);
+const WEBSITE = encodeGlobalId("Project", 1);
+
+for (const dialect of dialects()) {
+  Deno.test({
+    name:
+      `leaks: a unique constraint per organization answers as if hidden rows did not exist (${dialect})`,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async () => {
+      const { db, url, close } = await workspaceServer(
+        dialect,
+        "create unique index project_organization_name on project (organization_id, name)",
+      );
+      try {
+        // "Apollo" is Globex's, which ann (OWNER of Acme) cannot see: the create and the rename
+        // succeed, as on a database without Globex.
+        const created = await askAs(url, "ann", CREATE_PROJECT, {
+          input: { name: "Apollo", organizationID: ACME },
+        });
+        assertEquals(created, {
+          data: { createProject: { name: "Apollo", organization: { name: "Acme" } } },
+        });
+        const renamed = await askAs(url, "ann", RENAME_PROJECT, { id: WEBSITE, name: "Apollo 2" });
+        assertEquals(renamed, { data: { updateProject: { name: "Apollo 2" } } });
+        // A name ann can see taken is refused, and nothing is written.
+        const before = await projectRows(db);
+        const taken = await askAs(url, "ann", CREATE_PROJECT, {
+          input: { name: "Launch", organizationID: ACME },
+        });
+        assertEquals(taken.data, null);
+        assertEquals(taken.errors?.map((e) => [e.extensions?.code, e.message]), [[
+          "BAD_USER_INPUT",
+          "cannot create Project: another Project already has the same value of a unique field",
+        ]]);
+        assertEquals(await projectRows(db), before);
+        assertEquals(before, ["1/Apollo", "1/Apollo 2", "1/Launch", "2/Apollo"]);
+      } finally {
+        await close();
+      }
+    },
+  });
+
+  Deno.test({
+    name:
+      `leaks: a unique constraint across organizations tells a hidden row only as a visible one (${dialect})`,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async () => {
+      const { db, url, close } = await workspaceServer(
+        dialect,
+        "create unique index project_name on project (name)",
+      );
+      try {
+        const before = await projectRows(db);
+        const answers = [];
+        for (
+          const [query, variables] of [
+            [CREATE_PROJECT, { input: { name: "Apollo", organizationID: ACME } }], // Globex's
+            [CREATE_PROJECT, { input: { name: "Launch", organizationID: ACME } }], // Acme's
+            [RENAME_PROJECT, { id: WEBSITE, name: "Apollo" }],
+            [RENAME_PROJECT, { id: WEBSITE, name: "Launch" }],
+          ] as const
+        ) {
+          const answer = await askAs(url, "ann", query, variables);
+          assertEquals(answer.data, null);
+          answers.push(answer.errors);
+          // Nothing of the hidden row: not its organization, its id or the constraint's name.
+          for (const secret of ["Globex", "project_name", encodeGlobalId("Project", 3)]) {
+            assert(!JSON.stringify(answer).includes(secret), secret);
+          }
+        }
+        assertEquals(answers[0], answers[1]);
+        assertEquals(answers[2], answers[3]);
+        assertEquals(answers[0]?.map((e) => e.extensions?.code), ["BAD_USER_INPUT"]);
+        // The write rule is asked before the database: cat (a VIEWER of Acme, who may not create
+        // projects) learns nothing from the constraint (Hasura's issue 9838 is this the other way).
+        for (const name of ["Apollo", "Launch", "Free"]) {
+          const refused = await askAs(url, "cat", CREATE_PROJECT, {
+            input: { name, organizationID: ACME },
+          });
+          assertEquals(refused.errors?.map((e) => [e.extensions?.code, e.message]), [[
+            "FORBIDDEN",
+            "cannot create Project: the policy does not allow this request to",
+          ]]);
+        }
+        assertEquals(await projectRows(db), before);
+      } finally {
+        await close();
+      }
+    },
+  });
+
+  Deno.test({
+    name:
+      `leaks: the rows that keep an OWNER's delete from happening are rows the OWNER sees (${dialect})`,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async () => {
+      // No constraint added: the workspace's own foreign keys.
+      const { db, url, close } = await workspaceServer(dialect);
+      try {
+        const seen = await askAs(
+          url,
+          "ann",
+          `query($id: ID!) { node(id: $id) { ... on Project { tasks { totalCount } } } }`,
+          { id: WEBSITE },
+        );
+        const [{ count }]: { count: number }[] = await db.orm.em.fork().getConnection()
+          .execute("select count(*) as count from task where project_id = 1");
+        assertEquals(seen, { data: { node: { tasks: { totalCount: Number(count) } } } });
+        assert(Number(count) > 0);
+        const refused = await askAs(url, "ann", `mutation($id: ID!) { deleteProject(id: $id) }`, {
+          id: WEBSITE,
+        });
+        assertEquals(refused.errors?.map((e) => [e.extensions?.code, e.message]), [[
+          "BAD_USER_INPUT",
+          "cannot delete Project: other rows still reference this Project",
+        ]]);
+      } finally {
+        await close();
+      }
+    },
+  });
 }

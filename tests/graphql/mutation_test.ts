@@ -650,3 +650,31 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
     },
   });
 }
+
+for (const dialect of dialects()) {
+  Deno.test({
+    name: `blog example on ${dialect}: a field the user's SDL adds to a generated input is theirs`,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async () => {
+      const db = await openTestOrm(dialect, blogEntities);
+      const server = startServer(
+        db.orm,
+        createBlogSchema({ typeDefs: "extend input CreateUserInput { note: String }" }),
+      );
+      try {
+        // The generated createUser applies the generated fields and leaves `note` to the user.
+        const created = ok(
+          await server.query<{ createUser: { name: string; email: string } }>(
+            `mutation { createUser(input: { name: "ann", email: "ann@example.com", note: "hi" }) { name email } }`,
+          ),
+        );
+        assertEquals(created, { createUser: { name: "ann", email: "ann@example.com" } });
+        assertEquals(await count(db, "user"), 1);
+      } finally {
+        await server.close();
+        await db.close();
+      }
+    },
+  });
+}

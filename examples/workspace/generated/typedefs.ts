@@ -876,7 +876,7 @@ type User implements Node {
   name: String!
 
   """Readable by the user and by OWNERs of an organization they share."""
-  email: String!
+  email: String
 
   """The user's memberships of organizations."""
   memberships(

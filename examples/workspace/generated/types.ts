@@ -689,7 +689,7 @@ export interface UserResolvers {
   id?: $Resolver<string | number, User>;
   username?: $Resolver<string, User>;
   name?: $Resolver<string, User>;
-  email?: $Resolver<string, User>;
+  email?: $Resolver<$Maybe<string>, User>;
   memberships?: $Resolver<MembershipConnection, User, UserMembershipsArgs>;
 }
 
