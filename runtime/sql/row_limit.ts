@@ -35,48 +35,78 @@ export interface RowBound {
 }
 
 /**
+ * Most nodes a statement that may exceed the budget reads before its caller's count is asked:
+ * a smaller result is its answer (one statement, the common case); a larger one is read again
+ * only if the count fits what is left, so a refused statement materialises at most this many
+ * nodes + 1.
+ */
+export const PROBE_NODES = 1_000;
+
+/**
  * Runs the statement `read` within `budget`: `read` receives the SQL `LIMIT` to apply (besides
  * its page's own), or `undefined` when its page's bound fits the budget; `nodes` counts the nodes
  * of what it read, which are charged.
  *
- * @throws GraphQLError `QUERY_TOO_COMPLEX` ("reads more than N nodes") when the nodes read go
- *   over the budget, or when another statement of the request did; `read`'s own errors
+ * A statement that may exceed what is left runs alone and first with a `LIMIT` of
+ * {@linkcode PROBE_NODES} + 1 nodes; when it has more, `count` (the nodes the statement reads,
+ * counted by SQL without reading them) decides before the rows are read with `LIMIT` = the nodes
+ * left + 1: a count over what is left refuses the request with nothing more read. Without
+ * `count`, the statement reads up to the nodes left + 1.
+ *
+ * @throws GraphQLError `QUERY_TOO_COMPLEX` ("reads more than N nodes") when the nodes read (or
+ *   counted) go over the budget, or when another statement of the request did; `read`'s and
+ *   `count`'s own errors
  */
 export async function readWithinBudget<T>(
   budget: NodeBudget,
   bound: RowBound,
   read: (limit: number | undefined) => Promise<T>,
   nodes: (result: T) => number,
+  count?: () => Promise<number>,
 ): Promise<T> {
   const reservation = await admission(budget, bound.nodes);
-  if (budget.exceeded) {
-    release(budget, reservation);
-    throw overBudget(budget);
-  }
-  const fits = bound.nodes !== undefined && bound.nodes <= reservation;
-  let result: T;
   try {
-    result = await read(fits ? undefined : reservation + 1 + bound.extra);
-  } catch (error) {
+    if (budget.exceeded) throw overBudget(budget);
+    if (bound.nodes !== undefined && bound.nodes <= reservation) {
+      return charge(budget, reservation, await read(undefined), nodes);
+    }
+    const probe = count ? Math.min(PROBE_NODES, reservation) : reservation;
+    const first = await read(probe + 1 + bound.extra);
+    // Fewer nodes than the LIMIT: every row was read (the extra rows are not nodes).
+    if (nodes(first) <= probe || probe === reservation) {
+      return charge(budget, reservation, first, nodes);
+    }
+    if (await count!() > reservation) throw exceeded(budget);
+    return charge(budget, reservation, await read(reservation + 1 + bound.extra), nodes);
+  } finally {
     release(budget, reservation);
-    throw error;
   }
+}
+
+/** Charges the nodes of `result` within `reservation`, or refuses the request over it. */
+function charge<T>(
+  budget: NodeBudget,
+  reservation: number,
+  result: T,
+  nodes: (result: T) => number,
+): T {
   const count = nodes(result);
-  if (count > reservation) {
-    budget.exceeded = true;
-    release(budget, reservation);
-    throw overBudget(budget);
-  }
+  if (count > reservation) throw exceeded(budget);
   budget.spent += count;
-  release(budget, reservation);
   return result;
+}
+
+/** Marks the budget exceeded: no statement of the request reads anything more. */
+function exceeded(budget: NodeBudget): GraphQLError {
+  budget.exceeded = true;
+  return overBudget(budget);
 }
 
 /** The `QUERY_TOO_COMPLEX` error of a request over its node budget. */
 function overBudget(budget: NodeBudget): GraphQLError {
   return gqlError(
     ErrorCode.QUERY_TOO_COMPLEX,
-    `the operation reads more than ${budget.max} nodes of lists and connections; the limit is maxCost = ${budget.max}: add first/last to its connections`,
+    `the operation reads more than ${budget.max} nodes of lists and connections; the limit is ${budget.limit}: add first/last to its connections`,
   );
 }
 
