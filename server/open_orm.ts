@@ -7,7 +7,8 @@
  * @module
  */
 import { type EntityName, MikroORM, type Options } from "@mikro-orm/core";
-import { NodeSqliteDialect, SqliteDriver } from "@mikro-orm/sql";
+import { SqliteDriver } from "@mikro-orm/sql";
+import { exactSqliteDialect } from "./sqlite_dialect.ts";
 import { CompiledQuery, type DatabaseConnection } from "kysely";
 
 /** Options of {@linkcode openOrm}. */
@@ -111,7 +112,7 @@ export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
       return await MikroORM.init({
         driver: SqliteDriver,
         dbName: path,
-        driverOptions: new NodeSqliteDialect(path),
+        driverOptions: exactSqliteDialect(path),
         ...common,
       } as Options);
     }
