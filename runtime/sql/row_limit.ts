@@ -9,7 +9,10 @@
  * - Any other statement (no `first`/`last`, or a bound over what is left) waits until the
  *   statements before it finished and runs alone, with `LIMIT` = the nodes left + 1 (+ the rows
  *   that only tell `hasNextPage`): reading more nodes than are left makes the request
- *   `QUERY_TOO_COMPLEX`, and no statement of the request reads anything after it.
+ *   `QUERY_TOO_COMPLEX`, and no statement of the request reads anything after it. When its caller
+ *   can count its nodes in SQL, it reads {@linkcode PROBE_NODES} + 1 first, and only when it has
+ *   more, the count decides before the rows are read: a refused statement materialises at most
+ *   1,001 nodes.
  *
  * The outcome does not depend on the order statements run in: a request is refused exactly when
  * its nodes add up to more than the budget. The `LIMIT` is a number the statement's query
