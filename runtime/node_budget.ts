@@ -33,6 +33,11 @@ export interface NodeBudget {
   spent: number;
   /** Nodes reserved by statements running now, at most their page bound each. */
   reserved: number;
+  /**
+   * Nodes promised to counted statements reading now (`sql/row_limit.ts`): a count over what is
+   * neither spent nor promised refuses the request before its rows are read.
+   */
+  counted: number;
   /** Set once a statement went over the budget: nothing more is read. */
   exceeded: boolean;
   /** Statements waiting for their turn, first come first served (`sql/row_limit.ts`). */
@@ -53,7 +58,7 @@ const BUDGET = Symbol.for("mikrogql.nodeBudget");
 type BudgetHolder = { [BUDGET]?: NodeBudget };
 
 function newBudget(max: number, limit: string): NodeBudget {
-  return { max, limit, spent: 0, reserved: 0, exceeded: false, waiting: [] };
+  return { max, limit, spent: 0, reserved: 0, counted: 0, exceeded: false, waiting: [] };
 }
 
 /**

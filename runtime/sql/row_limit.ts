@@ -38,10 +38,9 @@ export interface RowBound {
 }
 
 /**
- * Most nodes a statement that may exceed the budget reads before its caller's count is asked:
- * a smaller result is its answer (one statement, the common case); a larger one is read again
- * only if the count fits what is left, so a refused statement materialises at most this many
- * nodes + 1.
+ * Most nodes a statement with a count reads before its count is asked: a smaller result is its
+ * answer (one statement, the common case); for a larger one the count decides before the rows
+ * are read, so a refused statement materialises at most this many nodes + 1.
  */
 export const PROBE_NODES = 1_000;
 
@@ -50,11 +49,13 @@ export const PROBE_NODES = 1_000;
  * its page's own), or `undefined` when its page's bound fits the budget; `nodes` counts the nodes
  * of what it read, which are charged.
  *
- * A statement that may exceed what is left runs alone and first with a `LIMIT` of
- * {@linkcode PROBE_NODES} + 1 nodes; when it has more, `count` (the nodes the statement reads,
- * counted by SQL without reading them) decides before the rows are read with `LIMIT` = the nodes
- * left + 1: a count over what is left refuses the request with nothing more read. Without
- * `count`, the statement reads up to the nodes left + 1.
+ * With `count` (the nodes the statement reads, counted by SQL without reading them), a statement
+ * whose bound is over {@linkcode PROBE_NODES} reads that many nodes + 1 first, concurrently with
+ * the others; when it has more, its count is compared with what the budget has not spent nor
+ * promised to counted statements running now: over it, the request is refused at once with those
+ * rows unread, and statements still reading drop their rows when they finish; else it reserves
+ * its count and reads. Without `count`, a statement that may exceed what is left runs alone with
+ * `LIMIT` = the nodes left + 1.
  *
  * @throws GraphQLError `QUERY_TOO_COMPLEX` ("reads more than N nodes") when the nodes read (or
  *   counted) go over the budget, or when another statement of the request did; `read`'s and
@@ -67,20 +68,76 @@ export async function readWithinBudget<T>(
   nodes: (result: T) => number,
   count?: () => Promise<number>,
 ): Promise<T> {
-  const reservation = await admission(budget, bound.nodes);
+  if (!count || (bound.nodes !== undefined && bound.nodes <= PROBE_NODES)) {
+    return await reserved(budget, bound.nodes, (reservation) => {
+      const fits = bound.nodes !== undefined && bound.nodes <= reservation;
+      return readAndCharge(
+        budget,
+        reservation,
+        fits ? undefined : reservation + 1 + bound.extra,
+        read,
+        nodes,
+      );
+    });
+  }
+  const probed = await reserved(budget, PROBE_NODES, async (reservation) => {
+    const result = await read(reservation + 1 + bound.extra);
+    // Fewer nodes than the LIMIT: every row was read (the extra rows are not nodes).
+    if (nodes(result) <= reservation || reservation < PROBE_NODES) {
+      return { result: charge(budget, reservation, result, nodes) };
+    }
+    return undefined;
+  });
+  if (probed) return probed.result;
+  const counted = await count();
+  if (budget.exceeded) throw overBudget(budget);
+  if (counted > budget.max - budget.spent - budget.counted) throw exceeded(budget);
+  budget.counted += counted;
+  let result: T | undefined;
+  try {
+    result = await reserved(budget, counted, async (reservation) => {
+      const result = await read(reservation + 1 + bound.extra);
+      // over its count: rows came in since; read again below, alone
+      return nodes(result) > counted && reservation === counted
+        ? undefined
+        : charge(budget, reservation, result, nodes);
+    });
+  } finally {
+    budget.counted -= counted;
+  }
+  return result ?? await reserved(
+    budget,
+    undefined,
+    (reservation) => readAndCharge(budget, reservation, reservation + 1 + bound.extra, read, nodes),
+  );
+}
+
+/** `read` with `limit`, its nodes charged within `reservation`. */
+async function readAndCharge<T>(
+  budget: NodeBudget,
+  reservation: number,
+  limit: number | undefined,
+  read: (limit: number | undefined) => Promise<T>,
+  nodes: (result: T) => number,
+): Promise<T> {
+  return charge(budget, reservation, await read(limit), nodes);
+}
+
+/**
+ * Runs `run` with the nodes reserved for a statement bounded by `nodes` (`undefined`: no
+ * bound), once its turn comes; the reservation is given back when `run` settles.
+ *
+ * @throws GraphQLError `QUERY_TOO_COMPLEX` when the budget is exceeded by then
+ */
+async function reserved<T>(
+  budget: NodeBudget,
+  nodes: number | undefined,
+  run: (reservation: number) => Promise<T>,
+): Promise<T> {
+  const reservation = await admission(budget, nodes);
   try {
     if (budget.exceeded) throw overBudget(budget);
-    if (bound.nodes !== undefined && bound.nodes <= reservation) {
-      return charge(budget, reservation, await read(undefined), nodes);
-    }
-    const probe = count ? Math.min(PROBE_NODES, reservation) : reservation;
-    const first = await read(probe + 1 + bound.extra);
-    // Fewer nodes than the LIMIT: every row was read (the extra rows are not nodes).
-    if (nodes(first) <= probe || probe === reservation) {
-      return charge(budget, reservation, first, nodes);
-    }
-    if (await count!() > reservation) throw exceeded(budget);
-    return charge(budget, reservation, await read(reservation + 1 + bound.extra), nodes);
+    return await run(reservation);
   } finally {
     release(budget, reservation);
   }
@@ -95,6 +152,8 @@ function charge<T>(
 ): T {
   const count = nodes(result);
   if (count > reservation) throw exceeded(budget);
+  // refused meanwhile: the rows are dropped at once, not answered
+  if (budget.exceeded) throw overBudget(budget);
   budget.spent += count;
   return result;
 }
