@@ -11,9 +11,9 @@
 
 /**
  * The budget of a request without the `Limits` plugin, and `Limits`' default `maxCost`, in
- * nodes. A request refused at run time has read at most this many nodes (+ 1,000 of the
- * statement that went over, `sql/row_limit.ts`): on the blog's posts about 1 KB of the server's
- * memory each while the request runs.
+ * nodes: what a request reads stays in memory until it is answered, on the blog's posts about
+ * 1 KB of the server's memory per node with the JSON (`sql/row_limit.ts` refuses a large read on
+ * its count, before its rows are read).
  */
 export const DEFAULT_MAX_NODES = 100_000;
 
