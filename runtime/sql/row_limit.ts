@@ -6,13 +6,19 @@
  * - A statement whose page bounds its nodes (`first`/`last` times its parents) to what the
  *   budget has neither spent nor reserved reserves that bound and runs at once, concurrently
  *   with the others, without a budget `LIMIT`.
+ * - A statement over {@linkcode PROBE_NODES} whose caller can count its nodes in SQL (root pages,
+ *   the pages and list edges `load_plan.ts` reads for all parents of a level) reads that many
+ *   nodes + 1 first, as a bounded statement; when it has more, its count is compared with what
+ *   is neither spent nor promised to the counted statements reading now: over it, the request is
+ *   `QUERY_TOO_COMPLEX` at once (a refused statement materialises at most 1,001 nodes), else it
+ *   reserves its count and reads.
  * - Any other statement (no `first`/`last`, or a bound over what is left) waits until the
  *   statements before it finished and runs alone, with `LIMIT` = the nodes left + 1 (+ the rows
  *   that only tell `hasNextPage`): reading more nodes than are left makes the request
- *   `QUERY_TOO_COMPLEX`, and no statement of the request reads anything after it. When its caller
- *   can count its nodes in SQL, it reads {@linkcode PROBE_NODES} + 1 first, and only when it has
- *   more, the count decides before the rows are read: a refused statement materialises at most
- *   1,001 nodes.
+ *   `QUERY_TOO_COMPLEX`.
+ *
+ * Once the request is refused no statement reads anything more, and those still reading drop
+ * their rows when they arrive.
  *
  * The outcome does not depend on the order statements run in: a request is refused exactly when
  * its nodes add up to more than the budget. The `LIMIT` is a number the statement's query
