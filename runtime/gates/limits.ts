@@ -6,7 +6,7 @@
  *   schema: createSchema(),
  *   context: () => ({ em: orm.em.fork() }),
  *   parserAndValidationCache: documentCache(),
- *   plugins: [Limits({ maxCost: 100_000 }), Transactioner({ txOpener: orm })],
+ *   plugins: [Limits({ maxCost: 20_000 }), Transactioner({ txOpener: orm })],
  * });
  * ```
  *
@@ -158,7 +158,7 @@ const encoder = new TextEncoder();
  *   plugins: [
  *     // `users(first: 100) { posts(first: 100) { comments(first: 100) } }` costs 1,010,100
  *     // nodes: refused with QUERY_TOO_COMPLEX before any SQL runs
- *     Limits({ maxCost: 100_000, maxWhereDepth: 3 }),
+ *     Limits({ maxCost: 20_000, maxWhereDepth: 3 }),
  *   ],
  * });
  * ```
