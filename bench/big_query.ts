@@ -65,7 +65,7 @@ console.log(
 );
 
 const script = new URL("./graphql_server.ts", import.meta.url);
-for (const [label, maxCost] of [["default limits", "500000"], ["maxCost 2e9", "2000000000"]]) {
+for (const [label, maxCost] of [["default limits", "100000"], ["maxCost 2e9", "2000000000"]]) {
   const server = await startServerProcess(script, ["generated", db.url, maxCost]);
   const base = `http://127.0.0.1:${server.port}`;
   try {

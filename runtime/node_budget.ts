@@ -9,8 +9,13 @@
  * @module
  */
 
-/** The budget of a request without the `Limits` plugin, and `Limits`' default `maxCost`. */
-export const DEFAULT_MAX_NODES = 500_000;
+/**
+ * The budget of a request without the `Limits` plugin, and `Limits`' default `maxCost`, in
+ * nodes: what a request reads stays in memory until it is answered, on the blog's posts about
+ * 1 KB of the server's memory per node with the JSON (`sql/row_limit.ts` refuses a large read on
+ * its count, before its rows are read).
+ */
+export const DEFAULT_MAX_NODES = 100_000;
 
 /**
  * A request's node budget. Statements that fit in what is neither spent nor reserved run at
@@ -19,10 +24,20 @@ export const DEFAULT_MAX_NODES = 500_000;
 export interface NodeBudget {
   /** The nodes the request may read in all (`Limits({ maxCost })`). */
   readonly max: number;
+  /**
+   * The limit that set `max`, as its refusal names it: `maxCost = 100000`, or `maxCells` and the
+   * fields per node it was divided by.
+   */
+  readonly limit: string;
   /** Nodes read so far, by statements that finished. */
   spent: number;
   /** Nodes reserved by statements running now, at most their page bound each. */
   reserved: number;
+  /**
+   * Nodes promised to counted statements reading now (`sql/row_limit.ts`): a count over what is
+   * neither spent nor promised refuses the request before its rows are read.
+   */
+  counted: number;
   /** Set once a statement went over the budget: nothing more is read. */
   exceeded: boolean;
   /** Statements waiting for their turn, first come first served (`sql/row_limit.ts`). */
@@ -42,16 +57,16 @@ const BUDGET = Symbol.for("mikrogql.nodeBudget");
 
 type BudgetHolder = { [BUDGET]?: NodeBudget };
 
-function newBudget(max: number): NodeBudget {
-  return { max, spent: 0, reserved: 0, exceeded: false, waiting: [] };
+function newBudget(max: number, limit: string): NodeBudget {
+  return { max, limit, spent: 0, reserved: 0, counted: 0, exceeded: false, waiting: [] };
 }
 
 /**
  * Starts a budget of `max` nodes on the GraphQL context `ctx` for the operation about to run
- * (called by the `Limits` plugin before execution).
+ * (called by the `Limits` plugin before execution); `limit` names the limit that set it.
  */
-export function startNodeBudget(ctx: object, max: number): void {
-  (ctx as BudgetHolder)[BUDGET] = newBudget(max);
+export function startNodeBudget(ctx: object, max: number, limit: string): void {
+  (ctx as BudgetHolder)[BUDGET] = newBudget(max, limit);
 }
 
 /**
@@ -59,5 +74,8 @@ export function startNodeBudget(ctx: object, max: number): void {
  * budget of {@linkcode DEFAULT_MAX_NODES} kept on `ctx` for the request's other resolvers.
  */
 export function nodeBudget(ctx: object): NodeBudget {
-  return (ctx as BudgetHolder)[BUDGET] ??= newBudget(DEFAULT_MAX_NODES);
+  return (ctx as BudgetHolder)[BUDGET] ??= newBudget(
+    DEFAULT_MAX_NODES,
+    `maxCost = ${DEFAULT_MAX_NODES}`,
+  );
 }

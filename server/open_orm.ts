@@ -7,7 +7,8 @@
  * @module
  */
 import { type EntityName, MikroORM, type Options } from "@mikro-orm/core";
-import { NodeSqliteDialect, SqliteDriver } from "@mikro-orm/sql";
+import { SqliteDriver } from "@mikro-orm/sql";
+import { exactSqliteDialect } from "./sqlite_dialect.ts";
 import { CompiledQuery, type DatabaseConnection } from "kysely";
 import { bindConnections } from "../runtime/sql/bound_connection.ts";
 
@@ -120,7 +121,7 @@ async function init(options: OpenOrmOptions): Promise<MikroORM> {
       return await MikroORM.init({
         driver: SqliteDriver,
         dbName: path,
-        driverOptions: new NodeSqliteDialect(path),
+        driverOptions: exactSqliteDialect(path),
         ...common,
       } as Options);
     }

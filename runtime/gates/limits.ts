@@ -6,7 +6,7 @@
  *   schema: createSchema(),
  *   context: () => ({ em: orm.em.fork() }),
  *   parserAndValidationCache: documentCache(),
- *   plugins: [Limits({ maxCost: 100_000 }), Transactioner({ txOpener: orm })],
+ *   plugins: [Limits({ maxCost: 20_000 }), Transactioner({ txOpener: orm })],
  * });
  * ```
  *
@@ -22,14 +22,16 @@
  *    node levels nest (`maxDepth`, `QUERY_TOO_DEEP`), how many fields it selects
  *    (`maxFields`, `QUERY_TOO_COMPLEX`) and how many fragment spreads one selection collects
  *    (`maxSpreads`, `QUERY_TOO_COMPLEX`: graphql-js's overlap validation is quadratic in them);
- * 3. the operation's static cost, the nodes its document bounds (`cost.ts`):
- *    `QUERY_TOO_COMPLEX`;
+ * 3. the operation's static cost, the nodes its document bounds (`cost.ts`), against `maxCost`,
+ *    and those nodes times the fields of its widest list item (`node_width.ts`) against
+ *    `maxCells`: `QUERY_TOO_COMPLEX`;
  * 4. argument values (`argument_limits.ts`): string and list lengths and `orderBy` terms
  *    `BAD_USER_INPUT`, `where` tree size and `has<Edge>With` depth `QUERY_TOO_COMPLEX`; the
  *    first one in document order. 3 and 4 come from one walk of the document (`cost.ts`);
- * 5. at run time, the nodes the operation's statements read, `maxCost` in all
- *    (`node_budget.ts`, `sql/row_limit.ts`): `QUERY_TOO_COMPLEX` ("reads more than N nodes"), and
- *    nothing more is read.
+ * 5. at run time, the nodes the operation's statements read, `maxCost` in all, or
+ *    `maxCells` / (the fields of its widest list item) when fewer (`node_budget.ts`,
+ *    `sql/row_limit.ts`): `QUERY_TOO_COMPLEX` ("reads more than N nodes"), and nothing more is
+ *    read.
  *
  * 1 to 4 run before the execute function is called, so graphql-jit (`jit.ts`, which compiles
  * in it) compiles only an operation that passed them; every check is linear in the document.
@@ -45,6 +47,7 @@ import {
   type GraphQLError,
   type GraphQLSchema,
   Kind,
+  type OperationDefinitionNode,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { ArgumentChecker } from "./argument_limits.ts";
@@ -52,6 +55,7 @@ import { operationCost } from "./cost.ts";
 import { ErrorCode, gqlError } from "../error_codes.ts";
 import { DEFAULT_MAX_NODES, startNodeBudget } from "../node_budget.ts";
 import { documentShape } from "./document_shape.ts";
+import { widestNode } from "./node_width.ts";
 import { checkSelections } from "./selection_limits.ts";
 import { parseWithTokenLimits } from "./token_limits.ts";
 
@@ -98,9 +102,17 @@ export interface LimitsOptions {
    * Most nodes of lists and connections an operation may return: checked before execution on
    * what the document bounds (`first`/`last`, list arguments, multiplied down each level), and
    * at run time on the nodes its statements read (a connection without `first`/`last` reads all
-   * its rows within what is left); default 500,000.
+   * its rows within what is left); default 100,000.
    */
   maxCost?: number;
+  /**
+   * Most field values the answer may hold in its lists: the nodes times the fields of the
+   * operation's widest list item (`node_width.ts`; an edge's `cursor`, `node` and the node's
+   * fields, aliases and fragments expanded). Checked before execution on the nodes the document
+   * bounds, and at run time as the node budget: `maxCells` / widest nodes when that is fewer
+   * than `maxCost`; default 1,000,000.
+   */
+  maxCells?: number;
   /** Longest string in an argument (variables included), in UTF-16 code units; default 65,536. */
   maxStringLength?: number;
   /** Most items of a list argument (`idIn`, `nodes(ids)`, `or`); default 1,000. */
@@ -123,6 +135,7 @@ export const DEFAULT_LIMITS: Required<LimitsOptions> = {
   maxAliases: 30,
   maxFieldRepeats: 5,
   maxCost: DEFAULT_MAX_NODES,
+  maxCells: 1_000_000,
   maxStringLength: 65_536,
   maxListLength: 1_000,
   maxWhereSize: 200,
@@ -145,7 +158,7 @@ const encoder = new TextEncoder();
  *   plugins: [
  *     // `users(first: 100) { posts(first: 100) { comments(first: 100) } }` costs 1,010,100
  *     // nodes: refused with QUERY_TOO_COMPLEX before any SQL runs
- *     Limits({ maxCost: 100_000, maxWhereDepth: 3 }),
+ *     Limits({ maxCost: 20_000, maxWhereDepth: 3 }),
  *   ],
  * });
  * ```
@@ -168,6 +181,23 @@ export function Limits(options: LimitsOptions = {}): Plugin {
   // literals) that pass, by operation name and schema: checked once per parsed document (the
   // document cache hands every request of one text the same tree); refusals are checked each time.
   const literalPasses = new WeakMap<DocumentNode, Map<string, GraphQLSchema>>();
+  // Each operation's widest list item (node_width.ts) by parsed document, operation name and
+  // schema: it does not depend on variables.
+  const widths = new WeakMap<DocumentNode, Map<string, [GraphQLSchema, number]>>();
+  const widestOf = (
+    schema: GraphQLSchema,
+    document: DocumentNode,
+    name: string,
+    operation: OperationDefinitionNode,
+  ) => {
+    let known = widths.get(document);
+    if (!known) widths.set(document, known = new Map());
+    const width = known.get(name);
+    if (width?.[0] === schema) return width[1];
+    const widest = widestNode(schema, document, operation);
+    known.set(name, [schema, widest]);
+    return widest;
+  };
   return {
     onParse({ params, setParseFn }) {
       const source = typeof params.source === "string" ? params.source : params.source.body;
@@ -198,10 +228,19 @@ export function Limits(options: LimitsOptions = {}): Plugin {
     onExecute({ args, setResultAndStopExecution }) {
       const operation = getOperationAST(args.document, args.operationName);
       if (!operation) return;
-      // The nodes the operation's statements may read in all (sql/row_limit.ts).
-      startNodeBudget(args.contextValue as object, limits.maxCost);
-      const literal = !operation.variableDefinitions?.length;
       const name = args.operationName ?? "";
+      const widest = Math.max(1, widestOf(args.schema, args.document, name, operation));
+      // The nodes the operation's statements may read in all (sql/row_limit.ts): maxCost, or
+      // fewer so that they hold at most maxCells fields.
+      const cellNodes = Math.floor(limits.maxCells / widest);
+      startNodeBudget(
+        args.contextValue as object,
+        Math.min(limits.maxCost, cellNodes),
+        cellNodes < limits.maxCost
+          ? `maxCells = ${limits.maxCells} (${widest} fields per node)`
+          : `maxCost = ${limits.maxCost}`,
+      );
+      const literal = !operation.variableDefinitions?.length;
       if (literal && literalPasses.get(args.document)?.get(name) === args.schema) return;
       const argumentLimits = new ArgumentChecker(limits);
       // One walk of the document: the cost, and every argument checked on the way.
@@ -215,6 +254,13 @@ export function Limits(options: LimitsOptions = {}): Plugin {
         ? gqlError(
           ErrorCode.QUERY_TOO_COMPLEX,
           `the operation may return ${cost} nodes; the limit is maxCost = ${limits.maxCost}`,
+        )
+        : cost * widest > limits.maxCells
+        ? gqlError(
+          ErrorCode.QUERY_TOO_COMPLEX,
+          `the operation may return ${cost} nodes of up to ${widest} fields each (${
+            cost * widest
+          } values); the limit is maxCells = ${limits.maxCells}`,
         )
         : argumentLimits.error;
       if (error) setResultAndStopExecution({ errors: [error] });

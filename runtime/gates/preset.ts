@@ -83,7 +83,7 @@ export interface Preset {
  * import { createSchema } from "./generated/mod.ts";
  *
  * const orm = await MikroORM.init(config);
- * const preset = mikrogqlPreset({ txOpener: orm, limits: { maxCost: 100_000 } });
+ * const preset = mikrogqlPreset({ txOpener: orm, limits: { maxCost: 20_000 } });
  * const yoga = createYoga({
  *   schema: createSchema(),
  *   context: () => ({ em: orm.em.fork() }),

@@ -210,7 +210,8 @@ async function inTransaction(
     // full jitter: the two sides of a deadlock rarely meet again
     await pause(Math.random() * CONFLICT_PAUSE_MS * 2 ** (attempt - 1), signal);
     // the operation starts again with its whole node budget
-    startNodeBudget(ctx, nodeBudget(ctx).max);
+    const budget = nodeBudget(ctx);
+    startNodeBudget(ctx, budget.max, budget.limit);
   }
 }
 

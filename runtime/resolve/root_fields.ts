@@ -77,6 +77,7 @@ export async function resolveConnection(
         fields: fieldsOf(plan.node, ordered),
       }),
     (rows) => pageNodes(page, [rows.length]),
+    async () => pageNodes(page, [await countRows(em, type, allOf(filter, page.query.where))]),
   );
   const connection = toConnection(
     page,

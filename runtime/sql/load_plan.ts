@@ -158,7 +158,21 @@ async function loadMany(
     : undefined;
   const wanted = countOnly ? [] : counts ? ids.filter((id) => (counts.get(id) ?? 0) > 0) : ids;
   const rowsByParent = new Map<string, object[]>(ids.map((id) => [id, []]));
-  // Each statement draws its nodes from the request's budget (row_limit.ts).
+  // Each statement draws its nodes from the request's budget (row_limit.ts), which asks for the
+  // nodes of a large unbounded read by one grouped count before reading them.
+  const count = async () =>
+    pageNodes(
+      page,
+      (await countPartitioned(
+        ctx,
+        parentType,
+        target,
+        inverse,
+        wanted.map((id) => typed.get(id)!),
+        where,
+      ))
+        .values(),
+    );
   if (wanted.length === 1) {
     const rows = await readWithinBudget(
       ctx.budget,
@@ -176,6 +190,7 @@ async function loadMany(
           },
         ),
       (rows) => pageNodes(page, [rows.length]),
+      count,
     );
     rowsByParent.set(wanted[0], rows);
   } else if (wanted.length > 1) {
@@ -195,6 +210,7 @@ async function loadMany(
           limit,
         ),
       (rows) => pageNodes(page, rowCounts(rows)),
+      count,
     );
     for (const [parent, row] of rows) rowsByParent.get(parent)?.push(row);
   }

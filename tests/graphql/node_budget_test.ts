@@ -7,9 +7,10 @@
  * whose static cost fits never fail at run time (the row past `first`/`last` is no node); a
  * connection selecting only its `totalCount` is one `count(*)` (grouped when nested), no row read.
  */
-import { assertEquals, assertMatch } from "@std/assert";
+import { assert, assertEquals, assertMatch } from "@std/assert";
 import { entities } from "../../examples/blog/entities.ts";
 import { Photo } from "../../examples/blog/entities/photo.ts";
+import { Post, PostStatus } from "../../examples/blog/entities/post.ts";
 import { User } from "../../examples/blog/entities/user.ts";
 import { seed } from "../../examples/blog/seed.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";
@@ -55,9 +56,9 @@ for (const dialect of dialects()) {
       const db = await openTestOrm(dialect, entities);
       await seed(db.orm.em.fork());
       const servers: TestServer[] = [];
-      const serve = (maxCost: number) => {
+      const serve = (maxCost: number, maxCells?: number) => {
         const server = startServer(db.orm, createSchema(), [], {
-          preset: { limits: { maxCost } },
+          preset: { limits: { maxCost, ...(maxCells ? { maxCells } : {}) } },
         });
         servers.push(server);
         return server;
@@ -176,6 +177,79 @@ for (const dialect of dialects()) {
           assertEquals(likes.length, 20);
           assertOverBudget(await serve(34).query(query), 34);
         });
+
+        await t.step("maxCells: nodes times the fields of the widest list item", async () => {
+          // { id title body } on an edge's node: 4 fields per edge (node + 3); 40 / 4 = 10 nodes
+          const wide = `{ posts { edges { node { id title body } } } }`;
+          const r = await counted(db, serve(1_000, 40), wide);
+          assertEquals(r.errors?.[0]?.extensions?.code, "QUERY_TOO_COMPLEX");
+          assertMatch(
+            r.errors![0].message,
+            /reads more than 10 nodes .*maxCells = 40 \(4 fields per node\): add first\/last/,
+          );
+          assertEquals(rowsRead(r.log), [11], "the 10 nodes left + 1");
+          // { id }: 2 fields per edge, 20 nodes: all 15 posts, as em.find reads them
+          const narrow = await counted<{ posts: Page }>(
+            db,
+            serve(1_000, 40),
+            `{ posts { edges { node { id } } } }`,
+          );
+          assertEquals(narrow.errors, undefined);
+          assertEquals(narrow.data!.posts.edges.length, await db.orm.em.fork().count(Post, {}));
+          // bounded by first: refused before any SQL, 15 nodes x 4 fields = 60 values
+          const bounded = await counted(
+            db,
+            serve(1_000, 40),
+            `{ posts(first: 15) { edges { node { id title body } } } }`,
+          );
+          assertEquals(bounded.errors?.[0]?.extensions?.code, "QUERY_TOO_COMPLEX");
+          assertMatch(
+            bounded.errors![0].message,
+            /may return 15 nodes of up to 4 fields each \(60 values\); the limit is maxCells = 40/,
+          );
+          assertEquals(bounded.log, []);
+        });
+
+        await t.step(
+          "a large unbounded read over the budget is counted, not read (1,000 nodes first)",
+          async () => {
+            const em = db.orm.em.fork();
+            const author = await em.findOneOrFail(User, { name: "user000" });
+            for (let i = 0; i < 1_200; i++) {
+              em.create(Post, {
+                title: `extra ${i}`,
+                body: "",
+                status: PostStatus[0],
+                views: 0,
+                author,
+              } as never);
+            }
+            await em.flush();
+            const all = await em.fork().count(Post, {});
+            // one connection of all posts: 1,001 nodes, the count, then all of them
+            const one = await counted<{ posts: Page }>(
+              db,
+              serve(2_000),
+              `{ posts { edges { node { id } } } }`,
+            );
+            assertEquals(one.errors, undefined);
+            assertEquals(one.data!.posts.edges.length, all);
+            assertEquals(rowsRead(one.log), [1_001, 1, all]);
+            assertMatch(one.log[1], /count\(\*\)/i);
+            // two of them in 2,300 nodes: each reads 1,001 nodes, then its count; the second count
+            // (1,215 over the 1,085 not promised to the first) refuses the request, its rows unread
+            const two = await counted(
+              db,
+              serve(2_300),
+              `{ a: posts { edges { node { id } } } b: posts { edges { node { id } } } }`,
+            );
+            assertOverBudget(two, 2_300);
+            const rows = rowsRead(two.log);
+            assertEquals(rows.filter((n) => n === 1_001).length, 2, rows.join());
+            assertEquals(two.log.filter((sql) => /count\(\*\)/i.test(sql)).length, 2);
+            assert(rows.filter((n) => n === all).length <= 1, rows.join());
+          },
+        );
       } finally {
         for (const server of servers) await server.close();
         await db.close();

@@ -1,0 +1,83 @@
+/**
+ * The Kysely dialect `openOrm` gives MikroORM for SQLite: MikroORM's `NodeSqliteDialect`
+ * (`node:sqlite`'s `DatabaseSync` behind the interface Kysely's `SqliteDialect` expects), except
+ * that an integer column holding a value beyond ±2^53 − 1 (a `bigint` property at 2^63 − 1)
+ * reads back exactly. `node:sqlite` reads integers as JavaScript numbers and throws
+ * `ERR_OUT_OF_RANGE` for one a number cannot hold; such a statement is read again with
+ * `setReadBigInts(true)`, its integers within the safe range turned back into numbers and the
+ * others kept as `bigint`, which MikroORM's `BigIntType` maps as it does on PostgreSQL and
+ * MariaDB (a string, by default). Statements without such a value run once, as before.
+ *
+ * @module
+ */
+import { SqliteDialect } from "kysely";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+
+type Row = Record<string, unknown>;
+
+/** `node:sqlite`'s error for an integer a JavaScript number cannot hold. */
+function outOfRange(error: unknown): boolean {
+  return (error as { code?: unknown })?.code === "ERR_OUT_OF_RANGE";
+}
+
+/** A row's `bigint`s within the safe integer range as numbers; the others kept. */
+function narrowed(row: Row): Row {
+  for (const [column, value] of Object.entries(row)) {
+    if (
+      typeof value === "bigint" && value <= BigInt(Number.MAX_SAFE_INTEGER) &&
+      value >= BigInt(Number.MIN_SAFE_INTEGER)
+    ) {
+      row[column] = Number(value);
+    }
+  }
+  return row;
+}
+
+/**
+ * `read` of `statement`; when an integer is out of a number's range, read again with bigints
+ * and each row {@linkcode narrowed} (only then: a statement without such a value pays nothing).
+ */
+function exactly(statement: StatementSync, read: () => Row[]): Row[] {
+  try {
+    return read();
+  } catch (error) {
+    if (!outOfRange(error)) throw error;
+    statement.setReadBigInts(true);
+    try {
+      return read().map(narrowed);
+    } finally {
+      statement.setReadBigInts(false);
+    }
+  }
+}
+
+/**
+ * A Kysely SQLite dialect over `node:sqlite` on the database file `path` (`":memory:"` for an
+ * in-memory database), reading integers beyond ±2^53 − 1 exactly (see the module
+ * documentation).
+ */
+export function exactSqliteDialect(path: string): SqliteDialect {
+  return new SqliteDialect({
+    database: () => {
+      const db = new DatabaseSync(path);
+      return {
+        prepare(sql: string) {
+          const statement = db.prepare(sql);
+          return {
+            reader: /^\s*(select|pragma|explain|with)/i.test(sql) || /\breturning\b/i.test(sql),
+            all: (params: never[]) => exactly(statement, () => statement.all(...params) as Row[]),
+            run: (params: never[]) => statement.run(...params),
+            get: (params: never[]) =>
+              exactly(statement, () => {
+                const row = statement.get(...params) as Row | undefined;
+                return row ? [row] : [];
+              })[0],
+          };
+        },
+        close() {
+          db.close();
+        },
+      } as never;
+    },
+  });
+}
