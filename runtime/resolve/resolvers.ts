@@ -10,7 +10,7 @@ import type { GraphQLFieldResolver, GraphQLScalarType } from "graphql";
 import { ScalarReference } from "@mikro-orm/core";
 import type { CollectLimits } from "../plan/field_collection.ts";
 import { resolveEdge } from "./edge_fields.ts";
-import { type Graph, type GraphHooks, type NodeType, nodeTypeOf, withHooks } from "../graph.ts";
+import { type Graph, type GraphHooks, nodeTypeOf, withHooks } from "../graph.ts";
 import { mutationResolvers } from "./node_mutation.ts";
 import { connectionName } from "../names.ts";
 import { globalIdOf } from "../plan/global_id.ts";
