@@ -8,7 +8,8 @@
  * against `em.find` on the same database: each row's `__typename` is its class's object type, it
  * has one global id whatever the path (root, subclass and intermediate connections and their where
  * inputs, edges typed by the intermediate class, `node` and `nodes` of ids typed by the root or an
- * ancestor), and only the classes that can be created have a create mutation.
+ * ancestor), and only the classes that can be created have a create mutation; a policy on the
+ * root covers every subclass's rows (reads and writes).
  */
 import { assert, assertEquals } from "@std/assert";
 import { buildSchema, type GraphQLInterfaceType, type GraphQLObjectType } from "graphql";
@@ -17,6 +18,7 @@ import { entities } from "../../examples/shop/entities.ts";
 import { Clerk, Manager, Owner, Staff } from "../../examples/shop/entities/staff.ts";
 import { createSchema, graph, typeDefs } from "../../examples/shop/generated/mod.ts";
 import { globalIdOf } from "../../runtime/plan/global_id.ts";
+import { definePolicy } from "../../runtime/policy.ts";
 import { primaryKeyOf } from "../../runtime/keys.ts";
 import { nodeTypeOf } from "../../runtime/graph.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
@@ -269,6 +271,58 @@ for (const dialect of dialects()) {
             data.nodes,
             rows.flatMap((r) => Array(r instanceof Owner ? 3 : 2).fill(expected(r))),
           );
+        });
+
+        await t.step("a policy on the root covers the rows of every subclass", async () => {
+          // The viewer may not see staff named "ann", nor create one named "zed".
+          const hidden = "ann";
+          const policy = definePolicy(Staff, {
+            read: () => ({ name: { $ne: hidden } }),
+            create: ({ after }) => after!.name !== "zed",
+          });
+          const guarded = startServer(db.orm, createSchema({ policies: [policy] }));
+          try {
+            for (
+              const [field, entity, on] of [
+                ["staff", Staff, "Staff"],
+                ["clerks", Clerk, "Clerk"],
+                ["managers", Manager, "Manager"],
+              ] as const
+            ) {
+              const data = await ok<
+                Record<string, { totalCount: number; edges: { node: Data }[] }>
+              >(
+                guarded,
+                `{ ${field}(first: 100) { totalCount edges { node { ${staffFields(on)} } } } }`,
+              );
+              const rows = (await all(entity as typeof Staff)).filter((r) => r.name !== hidden);
+              // An assistant named "ann" is invisible: the edge answers null, as for a missing row.
+              const shown = rows.map((r) => {
+                const row = expected(r);
+                const assistant = (r as Manager).assistant?.unwrap();
+                return assistant?.name === hidden ? { ...row, assistant: null } : row;
+              });
+              assertEquals(data[field].edges.map((e) => e.node), shown, field);
+              assertEquals(data[field].totalCount, rows.length, field);
+            }
+            const everyone = await all(Staff);
+            const ids = everyone.map(idOf);
+            const nodes = await guarded.query<{ nodes: (Data | null)[] }>(
+              `query($ids: [ID!]!) { nodes(ids: $ids) { id } }`,
+              { ids },
+            );
+            assertEquals(
+              nodes.data!.nodes,
+              everyone.map((r) => r.name === hidden ? null : { id: idOf(r) }),
+            );
+            const refused = await guarded.query(
+              `mutation { createClerk(input: { name: "zed" }) { id } }`,
+            );
+            assertEquals(refused.errors?.[0].extensions?.code, "FORBIDDEN");
+            assertEquals(await em().count(Staff, { name: "zed" }), 0);
+          } finally {
+            await guarded.close();
+          }
         });
 
         await t.step("create mutations write the discriminator of their class", async () => {
