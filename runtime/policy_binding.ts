@@ -6,7 +6,7 @@
  * reads (`sql/orm_filters.ts`) apply it in the statement they build. A policy on a class of a
  * single-table or table-per-type inheritance covers the rows of its subclasses too: its read rule
  * is a filter of every class extending it (MikroORM matches a filter's entities by class), and
- * its write and field rules are those of each subclass without a policy of its own.
+ * its write rules are those of each subclass without a policy of its own.
  *
  * @module
  */
