@@ -174,7 +174,8 @@ class ModelBuilder {
         continue;
       }
       const file = relative(this.cwd, loaded.file);
-      const name = find(annotations, "Type")?.name ?? meta.className;
+      // A subclass's name is its own: its ancestors' `Type()` names them.
+      const name = find(this.#own(loaded, annotations), "Type")?.name ?? meta.className;
       if (!NAME.test(name)) {
         this.diagnostics.error({
           file,
@@ -211,7 +212,7 @@ class ModelBuilder {
     }
     for (const c of candidates) {
       if (inheritanceRoot(c.meta) || this.#subclasses(c.meta).length === 0) continue;
-      const rows = find(this.#annotations.of(c.loaded).entity, "Type")?.rows ??
+      const rows = find(this.#own(c.loaded, this.#annotations.of(c.loaded).entity), "Type")?.rows ??
         rowsTypeName(c.name);
       if (!NAME.test(rows)) {
         this.diagnostics.error({
@@ -300,21 +301,27 @@ class ModelBuilder {
   }
 
   /**
-   * `QueryField(name?)`: the root connection field. A decorated subclass inherits its ancestors'
-   * decorators (the same annotation objects, listed before its own): theirs list their own rows,
-   * so only a `QueryField()` of the class itself counts.
+   * The annotations of the class `entity` itself among `annotations`: a decorated subclass
+   * inherits its ancestors' decorators (the same annotation objects, listed before its own).
    */
-  #queryField(type: ModelType, annotations: Annotation[]): void {
-    const { entity } = type;
+  #own(entity: LoadedEntity, annotations: Annotation[]): Annotation[] {
     const ancestors = this.loaded.entities.filter((e) =>
       e !== entity && typeof e.entity === "function" && typeof entity.entity === "function" &&
       entity.entity.prototype instanceof e.entity
     );
-    const inherited = (a: Annotation) =>
-      ancestors.some((e) => this.#annotations.of(e).entity.includes(a));
-    const query = annotations.find((a): a is Extract<Annotation, { kind: "QueryField" }> =>
-      a.kind === "QueryField" && !inherited(a)
+    return annotations.filter((a) =>
+      !ancestors.some((e) => this.#annotations.of(e).entity.includes(a))
     );
+  }
+
+  /**
+   * `QueryField(name?)`: the root connection field. Only a `QueryField()` of the class itself
+   * counts: an ancestor's lists the ancestor's rows.
+   */
+  #queryField(type: ModelType, annotations: Annotation[]): void {
+    const query = this.#own(type.entity, annotations).find((
+      a,
+    ): a is Extract<Annotation, { kind: "QueryField" }> => a.kind === "QueryField");
     if (!query) return;
     type.queryField = query.name ?? queryFieldName(type.name);
     if (!NAME.test(type.queryField)) {
@@ -676,11 +683,11 @@ function removable(prop: EntityProperty): boolean {
 
 /**
  * An interface's field is non-null when it is in every class implementing it (MikroORM makes
- * the columns of a single table nullable); the object type of a class's own rows shares its
- * interface's fields.
+ * the columns of a single table nullable, a root's own among them); the object type of a class's
+ * own rows shares its interface's fields, declared as its subclasses inherit them.
  */
 function interfaceNullability(types: ModelType[]): void {
-  for (const root of types.filter((t) => t.abstract && !t.rows)) {
+  for (const root of types.filter((t) => t.abstract)) {
     const subs = types.filter((t) => t.implements?.includes(root.name));
     if (subs.length === 0) continue;
     for (const f of root.fields) {

@@ -180,6 +180,22 @@ Deno.test("generator reports every problem of a model in one run: three broken e
   assertEquals(await exists(out), false);
 });
 
+Deno.test("generate: a class with rows of its own and a subclass is an interface and its own rows' object type, named by Type(name, { rows })", async () => {
+  const out = join(await Deno.makeTempDir(), "out");
+  try {
+    const result = await generate({ entities: join(root, "tests/gen/fixtures/rows_name"), out });
+    assertEquals(result.warnings, []);
+    const sdl = await Deno.readTextFile(join(out, "schema.graphql"));
+    assertMatch(sdl, /\ninterface Boss implements Node \{/);
+    assertMatch(sdl, /\ntype PlainBoss implements Node & Boss \{\n[^}]*\n {2}name: String!\n\}/);
+    assertMatch(sdl, /\ntype Chief implements Node & Boss \{/);
+    assertMatch(sdl, /\n {2}bosss?e?s?\(/);
+    assertEquals(/\bBossOnly\b/.test(sdl), false);
+  } finally {
+    await Deno.remove(out, { recursive: true }).catch(() => {});
+  }
+});
+
 Deno.test("generate: an edge into a type that is not generated is a warning naming file, entity and property", async () => {
   const out = join(await Deno.makeTempDir(), "out");
   try {
