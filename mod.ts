@@ -46,6 +46,7 @@ export {
   SkipType,
   SkipWhereInput,
   Type,
+  type TypeOptions,
   Unbind,
 } from "./runtime/annotations.ts";
 export {

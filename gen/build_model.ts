@@ -18,7 +18,7 @@ import {
   SkipType,
 } from "../runtime/annotations.ts";
 import type { EdgeOrderTerm, IdDescription, ScalarKind } from "../runtime/graph.ts";
-import { queryFieldName } from "../runtime/names.ts";
+import { queryFieldName, rowsTypeName } from "../runtime/names.ts";
 import { DocComments } from "./doc_comments.ts";
 import { find, ModelAnnotations, skipModes } from "./read_annotations.ts";
 import { declaredOrder } from "./collection_order.ts";
@@ -101,6 +101,11 @@ class ModelBuilder {
   readonly #leftOut = new Map<string, string>();
   /** Class name -> GraphQL type name of the node types. */
   readonly #typeOfClass = new Map<string, string>();
+  /**
+   * Class name -> GraphQL object type name of its own rows, for the classes with rows of their
+   * own and node-type subclasses (interfaces).
+   */
+  readonly #rowsOfClass = new Map<string, string>();
   /** GraphQL type name -> where it is defined, for the name clash errors. */
   readonly #fileOfName = new Map<string, string>();
   readonly #enums: ModelEnum[] = [];
@@ -169,7 +174,8 @@ class ModelBuilder {
         continue;
       }
       const file = relative(this.cwd, loaded.file);
-      const name = find(annotations, "Type")?.name ?? meta.className;
+      // A subclass's name is its own: its ancestors' `Type()` names them.
+      const name = find(this.#own(loaded, annotations), "Type")?.name ?? meta.className;
       if (!NAME.test(name)) {
         this.diagnostics.error({
           file,
@@ -183,21 +189,65 @@ class ModelBuilder {
     return candidates;
   }
 
-  /** Gives each candidate its GraphQL type name, unless another entity has it. */
+  /**
+   * Gives each candidate its GraphQL type name, unless another entity has it; then each class
+   * with rows of its own and node-type subclasses the name of its own rows' object type.
+   */
   #nameTypes(candidates: Candidate[]): void {
-    for (const c of candidates) {
-      const other = this.#fileOfName.get(c.name);
+    const claim = (c: Candidate, name: string) => {
+      const other = this.#fileOfName.get(name);
       if (other) {
         this.diagnostics.error({
           file: c.file,
           entity: c.meta.className,
-          message: `GraphQL type name "${c.name}" is already used by an entity in ${other}`,
+          message: `GraphQL type name "${name}" is already used by an entity in ${other}`,
         });
-        continue;
+        return false;
       }
-      this.#fileOfName.set(c.name, `${c.file} (${c.meta.className})`);
-      this.#typeOfClass.set(c.meta.className, c.name);
+      this.#fileOfName.set(name, `${c.file} (${c.meta.className})`);
+      return true;
+    };
+    for (const c of candidates) {
+      if (claim(c, c.name)) this.#typeOfClass.set(c.meta.className, c.name);
     }
+    for (const c of candidates) {
+      if (inheritanceRoot(c.meta) || this.#subclasses(c.meta).length === 0) continue;
+      const rows = find(this.#own(c.loaded, this.#annotations.of(c.loaded).entity), "Type")?.rows ??
+        rowsTypeName(c.name);
+      if (!NAME.test(rows)) {
+        this.diagnostics.error({
+          file: c.file,
+          entity: c.meta.className,
+          message: `invalid GraphQL type name "${rows}" of its own rows (Type(name, { rows }))`,
+        });
+      } else if (claim(c, rows)) this.#rowsOfClass.set(c.meta.className, rows);
+    }
+  }
+
+  /**
+   * The node types whose classes extend `meta`'s within one single-table or table-per-type
+   * inheritance.
+   */
+  #subclasses(meta: EntityMetadata): string[] {
+    if (meta.root.inheritanceType !== "sti" && meta.root.inheritanceType !== "tpt") return [];
+    return [...this.loaded.metadata.values()].filter((m) =>
+      m !== meta && m.root === meta.root && this.#typeOfClass.has(m.className) &&
+      typeof m.class === "function" && typeof meta.class === "function" &&
+      m.class.prototype instanceof meta.class
+    ).map((m) => m.className);
+  }
+
+  /**
+   * The GraphQL interfaces of `meta`'s ancestor classes within its inheritance, nearest first:
+   * every node type an ancestor's class becomes is an interface (the ancestor has a subclass).
+   */
+  #interfacesOf(meta: EntityMetadata): string[] {
+    const names: string[] = [];
+    for (let m = this.#parentOf(meta); m && m.root === meta.root; m = this.#parentOf(m)) {
+      const name = this.#typeOfClass.get(m.className);
+      if (name) names.push(name);
+    }
+    return names;
   }
 
   /** The node type of a candidate, with its fields, edges, order fields and mutations. */
@@ -219,10 +269,13 @@ class ModelBuilder {
       prefix: find(annotations.entity, "IdPrefix")?.prefix,
       description: meta.comment ?? this.#docs.entity(loaded.file, loaded.exportName),
     };
-    if (inheritanceRoot(meta)) type.abstract = true;
-    const rootName = meta.root !== meta ? this.#typeOfClass.get(meta.root.className) : undefined;
-    if (rootName && inheritanceRoot(meta.root)) type.implements = rootName;
-    if (!type.abstract) this.#warnSubclasses(type);
+    // A class whose rows can be of several classes is an interface; with rows of its own, they
+    // are the object type `rows`.
+    const rows = this.#rowsOfClass.get(meta.className);
+    if (inheritanceRoot(meta) || rows) type.abstract = true;
+    if (rows) type.rows = rows;
+    const interfaces = meta.root !== meta ? this.#interfacesOf(meta) : [];
+    if (interfaces.length > 0) type.implements = interfaces;
     this.#queryField(type, annotations.entity);
     const claimed = new Set(["id"]);
     this.diagnostics.forEach(
@@ -236,7 +289,7 @@ class ModelBuilder {
         delete type.collectedFor[field.name];
       }
     }
-    if (!type.abstract) {
+    if (!type.abstract || type.rows) {
       type.mutations = buildMutations(
         type,
         find(annotations.entity, "Mutations"),
@@ -248,21 +301,27 @@ class ModelBuilder {
   }
 
   /**
-   * `QueryField(name?)`: the root connection field. A decorated subclass inherits its ancestors'
-   * decorators (the same annotation objects, listed before its own): theirs list their own rows,
-   * so only a `QueryField()` of the class itself counts.
+   * The annotations of the class `entity` itself among `annotations`: a decorated subclass
+   * inherits its ancestors' decorators (the same annotation objects, listed before its own).
    */
-  #queryField(type: ModelType, annotations: Annotation[]): void {
-    const { entity } = type;
+  #own(entity: LoadedEntity, annotations: Annotation[]): Annotation[] {
     const ancestors = this.loaded.entities.filter((e) =>
       e !== entity && typeof e.entity === "function" && typeof entity.entity === "function" &&
       entity.entity.prototype instanceof e.entity
     );
-    const inherited = (a: Annotation) =>
-      ancestors.some((e) => this.#annotations.of(e).entity.includes(a));
-    const query = annotations.find((a): a is Extract<Annotation, { kind: "QueryField" }> =>
-      a.kind === "QueryField" && !inherited(a)
+    return annotations.filter((a) =>
+      !ancestors.some((e) => this.#annotations.of(e).entity.includes(a))
     );
+  }
+
+  /**
+   * `QueryField(name?)`: the root connection field. Only a `QueryField()` of the class itself
+   * counts: an ancestor's lists the ancestor's rows.
+   */
+  #queryField(type: ModelType, annotations: Annotation[]): void {
+    const query = this.#own(type.entity, annotations).find((
+      a,
+    ): a is Extract<Annotation, { kind: "QueryField" }> => a.kind === "QueryField");
     if (!query) return;
     type.queryField = query.name ?? queryFieldName(type.name);
     if (!NAME.test(type.queryField)) {
@@ -273,30 +332,6 @@ class ModelBuilder {
         message: `invalid QueryField name "${type.queryField}"`,
       });
     }
-  }
-
-  /**
-   * A class with rows of its own and subclasses that are node types (a concrete intermediate
-   * class of an inheritance, or a root with a discriminator value): GraphQL cannot give a field
-   * typed as this object type a row of a subclass, so such a row shows as this type (its global
-   * id stays its own class's). Warned, with the way out.
-   */
-  #warnSubclasses(type: ModelType): void {
-    const { meta } = type;
-    if (meta.root.inheritanceType !== "sti" && meta.root.inheritanceType !== "tpt") return;
-    const subclasses = [...this.loaded.metadata.values()].filter((m) =>
-      m !== meta && m.root === meta.root && this.#typeOfClass.has(m.className) &&
-      typeof m.class === "function" && typeof meta.class === "function" &&
-      m.class.prototype instanceof meta.class
-    ).map((m) => m.className);
-    if (subclasses.length === 0) return;
-    this.diagnostics.warn({
-      file: type.file,
-      entity: meta.className,
-      message: `${meta.className} has rows of its own and subclasses (${
-        subclasses.join(", ")
-      }): fields and connections typed ${type.name} show their rows as ${type.name} (each row keeps the global id of its own class); an abstract class, or a root without a discriminator value, becomes an interface instead`,
-    });
   }
 
   /**
@@ -648,11 +683,12 @@ function removable(prop: EntityProperty): boolean {
 
 /**
  * An interface's field is non-null when it is in every class implementing it (MikroORM makes
- * the columns of a single table nullable).
+ * the columns of a single table nullable, a root's own among them); the object type of a class's
+ * own rows shares its interface's fields, declared as its subclasses inherit them.
  */
 function interfaceNullability(types: ModelType[]): void {
   for (const root of types.filter((t) => t.abstract)) {
-    const subs = types.filter((t) => t.implements === root.name);
+    const subs = types.filter((t) => t.implements?.includes(root.name));
     if (subs.length === 0) continue;
     for (const f of root.fields) {
       f.nullable = !!f.computed ||

@@ -311,9 +311,11 @@ function discover(
     });
   } catch (error) {
     const message = (error as Error).message;
-    const culprit = entities.find((e) =>
-      new RegExp(`\\b${e.className.replace(/\$/g, "\\$")}\\b`).test(message)
-    );
+    // The entity whose property the message names (`... given instead for Book2.author`), else
+    // the first entity it names.
+    const named = (e: LoadedEntity, after = "\\b") =>
+      new RegExp(`\\b${e.className.replace(/\$/g, "\\$")}${after}`).test(message);
+    const culprit = entities.find((e) => named(e, "\\.\\w")) ?? entities.find((e) => named(e));
     throw new GenerateError(
       `${
         culprit ? `${relative(Deno.cwd(), culprit.file)}: ${culprit.className}: ` : ""

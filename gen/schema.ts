@@ -92,7 +92,10 @@ class SchemaBuilder {
       model,
       (name) => this.#enums.get(name) ?? this.#scalar(name),
     );
-    for (const type of model.types) this.#objects.set(type.name, this.#nodeType(type));
+    for (const type of model.types) {
+      this.#objects.set(type.name, this.#nodeType(type));
+      if (type.rows) this.#objects.set(type.rows, this.#nodeType(type, type.rows));
+    }
   }
 
   /**
@@ -104,7 +107,9 @@ class SchemaBuilder {
   build(): GraphQLSchema {
     const named: GraphQLNamedType[] = [this.#node, this.#cursor, this.#pageInfo, this.#direction];
     for (const type of this.model.types) {
-      named.push(this.#objects.get(type.name)!, this.#connections.get(type.name)!);
+      named.push(this.#objects.get(type.name)!);
+      if (type.rows) named.push(this.#objects.get(type.rows)!);
+      named.push(this.#connections.get(type.name)!);
       const order = this.#orders.get(type.name);
       if (order) named.push(order);
       const where = this.#wheres.get(type.name);
@@ -289,16 +294,26 @@ class SchemaBuilder {
     return args;
   }
 
-  /** A node type's object (an interface for an inheritance root): id, fields, edges. */
-  #nodeType(type: ModelType): GraphQLObjectType | GraphQLInterfaceType {
+  /**
+   * A node type's object (an interface for a class whose rows can be of several classes): id,
+   * fields, edges. With `rows`, the object type of the rows that are exactly the class of the
+   * interface `type`, which it implements.
+   */
+  #nodeType(type: ModelType, rows?: string): GraphQLObjectType | GraphQLInterfaceType {
     const config = {
-      name: type.name,
-      description: type.description,
-      // An inheritance root is an interface; its concrete classes implement it.
+      name: rows ?? type.name,
+      description: rows
+        ? `${
+          type.description ? `${type.description}\n\n` : ""
+        }The rows that are exactly a ${type.name}, not of a class extending it.`
+        : type.description,
+      // A class implements the interfaces of its ancestors (GraphQL lists them all, nearest
+      // first), and its own rows' object type the class's interface too.
       interfaces: () =>
-        type.implements
-          ? [this.#node, this.#objects.get(type.implements) as GraphQLInterfaceType]
-          : [this.#node],
+        [...rows ? [type.name] : [], ...type.implements ?? []].reduce(
+          (list, name) => [...list, this.#objects.get(name) as GraphQLInterfaceType],
+          [this.#node],
+        ),
       fields: () => {
         const fields: GraphQLFieldConfigMap<unknown, unknown> = {
           id: { type: nonNull(GraphQLID), description: "The ID of the object." },
@@ -330,7 +345,9 @@ class SchemaBuilder {
         return fields;
       },
     };
-    return type.abstract ? new GraphQLInterfaceType(config) : new GraphQLObjectType(config);
+    return type.abstract && !rows
+      ? new GraphQLInterfaceType(config)
+      : new GraphQLObjectType(config);
   }
 
   /** `Query`: `node`, `nodes`, and each node type's root connection. */

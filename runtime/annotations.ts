@@ -46,7 +46,7 @@ export type Annotation =
   | { kind: "Expose" }
   | { kind: "RelayConnection" }
   | { kind: "QueryField"; name?: string }
-  | { kind: "Type"; name: string }
+  | { kind: "Type"; name: string; rows?: string }
   | { kind: "MultiOrder" }
   | { kind: "IdPrefix"; prefix: string }
   | { kind: "Mutations"; create: boolean; update: boolean; delete: boolean };
@@ -219,11 +219,40 @@ export function QueryField(
   return decorator({ kind: "QueryField", name });
 }
 
-/** `Type(name)`: the GraphQL type name of the entity, instead of its class name (entgql `Type`). */
+/** Options of {@linkcode Type}. */
+export interface TypeOptions {
+  /**
+   * For a class with rows of its own and subclasses (a GraphQL interface named `name`): the
+   * object type of the rows that are exactly this class, instead of `<name>Only`.
+   */
+  rows?: string;
+}
+
+/**
+ * `Type(name, options?)`: the GraphQL type name of the entity, instead of its class name (entgql
+ * `Type`); `rows` names the object type of a class with rows of its own and subclasses.
+ *
+ * @example A manager class extended by `Owner`: interface `Manager`, its own rows `PlainManager`
+ * ```ts
+ * import { Entity } from "@mikro-orm/decorators/es";
+ * import { Type } from "@mikrogql/ext";
+ *
+ * @Entity()
+ * @Type("Manager", { rows: "PlainManager" })
+ * class Manager {}
+ * ```
+ */
 export function Type(
   name: string,
-): AnnotationDecorator<{ kind: "Type"; name: string }> {
-  return decorator({ kind: "Type", name });
+  options: TypeOptions = {},
+): AnnotationDecorator<{ kind: "Type"; name: string; rows?: string }> {
+  return decorator(
+    options.rows === undefined ? { kind: "Type", name } : {
+      kind: "Type",
+      name,
+      rows: options.rows,
+    },
+  );
 }
 
 /** Which generated mutations of {@linkcode Mutations} are on; each defaults to `true`. */

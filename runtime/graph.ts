@@ -46,12 +46,23 @@ export interface NodeTypeDescription {
   /** The primary key. */
   id: IdDescription;
   /**
-   * The abstract root of a single-table or table-per-type inheritance, exposed as a GraphQL
-   * interface: its rows resolve to the types of their concrete classes.
+   * A class of a single-table or table-per-type inheritance whose rows can be of several classes
+   * (a root without rows of its own, or a class with node-type subclasses), exposed as a GraphQL
+   * interface: its rows resolve to the types of their own classes.
    */
   abstract?: boolean;
-  /** For a concrete class of such an inheritance: the GraphQL interface (root type) it implements. */
-  implements?: string;
+  /**
+   * For an interface class with rows of its own (`abstract` with subclasses, e.g. a `Manager`
+   * extended by `Owner`): the GraphQL object type of the rows that are exactly this class
+   * (`ManagerOnly`, `rowsTypeName`); its fields are the interface's. Global ids, `node`,
+   * connections, where and order inputs are the interface's (`Manager`).
+   */
+  rows?: string;
+  /**
+   * For a class of such an inheritance: the GraphQL interfaces of its ancestor classes it
+   * implements, nearest first (`Owner`: `["Manager", "Staff"]`).
+   */
+  implements?: string[];
   /**
    * `IdPrefix(prefix)`: with `raw` global ids, the prefix before `_` of this type's keys
    * (`todo_01H…`), which names the type in `node(id)`.

@@ -6,12 +6,22 @@
  * predicates (`textNEQ`, `hasParentWith`), the mutation input fields (`authorID`, `tagIDs`,
  * `addTagIDs`, `clearTitle`) and the edge order fields (`COMMENTS_COUNT`); per property the enum
  * of an enum property without a TypeScript enum (`TodoStatus`); per embeddable its input
- * (`AddressInput`). The names follow entgql's.
+ * (`AddressInput`); per class with rows of its own and subclasses the object type of its own
+ * rows (`ManagerOnly`). The names follow entgql's.
  *
  * @module
  */
 import pluralize from "pluralize";
 import type { WhereOp } from "./graph.ts";
+
+/**
+ * `<T>Only`: the object type of the rows that are exactly the class of the interface `type`,
+ * for a class with rows of its own and subclasses (`ManagerOnly` for `Manager`, whose interface
+ * `Owner` implements too); `Type(name, { rows })` names it otherwise.
+ */
+export function rowsTypeName(type: string): string {
+  return `${type}Only`;
+}
 
 /** `<T>Connection`: the Relay connection type of the node type `type`. */
 export function connectionName(type: string): string {

@@ -3,11 +3,21 @@
  * the GraphQL context by the schema's resolvers and put on every EntityManager `fromContext`
  * returns for the request (the request's, the Transactioner's fork): each read rule becomes a
  * MikroORM filter of the EntityManager, so `em.find`, `em.count` and the runtime's QueryBuilder
- * reads (`sql/orm_filters.ts`) apply it in the statement they build.
+ * reads (`sql/orm_filters.ts`) apply it in the statement they build. A policy on a class of a
+ * single-table or table-per-type inheritance covers the rows of its subclasses too: its read rule
+ * is a filter of every class extending it (MikroORM matches a filter's entities by class), and
+ * its write rules are those of each subclass without a policy of its own.
  *
  * @module
  */
-import { type EntityManager, type FilterQuery, raw, Utils } from "@mikro-orm/core";
+import {
+  type EntityManager,
+  type EntityMetadata,
+  type EntityName,
+  type FilterQuery,
+  raw,
+  Utils,
+} from "@mikro-orm/core";
 import type { Policy, PolicyRules, RowCondition } from "./policy.ts";
 import { ErrorCode, gqlError } from "./error_codes.ts";
 
@@ -56,7 +66,7 @@ export function bindPolicies(em: EntityManager, binding: PolicyBinding): EntityM
     if (!read) continue;
     em.addFilter({
       name: policyFilterName(Utils.className(policy.entity as never)),
-      entity: [policy.entity as never],
+      entity: coveredClasses(em, policy.entity) as never,
       cond: () => rowFilter(read(binding.viewer)),
       default: true,
     });
@@ -64,7 +74,44 @@ export function bindPolicies(em: EntityManager, binding: PolicyBinding): EntityM
   return em;
 }
 
-/** The rules of `entity` under `em`'s binding, with the viewer they are evaluated for. */
+/**
+ * The entity classes a policy on `entity` covers: its own and every class extending it (the
+ * subclasses of an inheritance root or of an intermediate class).
+ */
+// deno-lint-ignore no-explicit-any
+function coveredClasses(em: EntityManager, entity: EntityName<any>): unknown[] {
+  const storage = em.getMetadata();
+  let known = COVERED.get(storage);
+  if (!known) COVERED.set(storage, known = new Map());
+  let covered = known.get(entity);
+  if (!covered) {
+    const base = classOf(em, entity);
+    covered = [
+      entity,
+      ...[...storage.getAll().values()].flatMap((meta: EntityMetadata) =>
+        base && typeof meta.class === "function" && meta.class.prototype instanceof base
+          ? [meta.class]
+          : []
+      ),
+    ];
+    known.set(entity, covered);
+  }
+  return covered;
+}
+
+/** Per metadata storage (one per ORM): the classes a policy's entity covers, found once. */
+const COVERED = new WeakMap<object, Map<unknown, unknown[]>>();
+
+/** The class MikroORM discovered for an entity given as a class, a schema or a name. */
+function classOf(em: EntityManager, entity: unknown): (abstract new () => unknown) | undefined {
+  const found = em.getMetadata().find(entity as never)?.class;
+  return typeof found === "function" ? found as abstract new () => unknown : undefined;
+}
+
+/**
+ * The rules of `entity` under `em`'s binding, with the viewer they are evaluated for: the policy
+ * of its class, else of the nearest class it extends that has one.
+ */
 export function rulesOf(
   em: EntityManager,
   entity: unknown,
@@ -72,7 +119,11 @@ export function rulesOf(
   const binding = BOUND.get(em);
   if (!binding) return undefined;
   const name = Utils.className(entity as never);
-  const policy = binding.policies.find((p) => Utils.className(p.entity as never) === name);
+  let policy = binding.policies.find((p) => Utils.className(p.entity as never) === name);
+  const own = policy ? undefined : classOf(em, entity);
+  for (let c = own && Object.getPrototypeOf(own); c && !policy; c = Object.getPrototypeOf(c)) {
+    policy = binding.policies.find((p) => classOf(em, p.entity) === c);
+  }
   return policy &&
     {
       rules: policy.rules as PolicyRules<Record<string, unknown>, unknown>,

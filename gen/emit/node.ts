@@ -44,12 +44,12 @@ export function emitNode(model: Model, runtime: string, out: string): string {
       local === t.entity.exportName ? local : `${t.entity.exportName} as ${local}`,
     );
     const prefix = t.prefix ? `, prefix: ${literal(t.prefix)}` : "";
-    const abstract = t.abstract
-      ? ", abstract: true"
-      : t.implements
-      ? `, implements: ${literal(t.implements)}`
-      : "";
-    return `${t.name}: { entity: ${local}, id: ${literal(t.id)}${prefix}${abstract} }`;
+    const inheritance = [
+      t.abstract ? ", abstract: true" : "",
+      t.rows ? `, rows: ${literal(t.rows)}` : "",
+      t.implements ? `, implements: ${literal(t.implements)}` : "",
+    ].join("");
+    return `${t.name}: { entity: ${local}, id: ${literal(t.id)}${prefix}${inheritance} }`;
   });
   const body = `
 /** GraphQL type -> MikroORM entity and primary key. */

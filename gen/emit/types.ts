@@ -69,7 +69,11 @@ export function emitTypes(
     "type TypedResolvers as $TypedResolvers",
   );
   addImport(imports, "./node.ts", "type nodeTypes");
-  const nodes = new Set(model.types.map((t) => t.name));
+  // Object type name -> its node type (the own rows' object type of an interface class: the
+  // class's).
+  const nodes = new Map(
+    model.types.flatMap((t) => t.rows ? [[t.name, t.name], [t.rows, t.name]] : [[t.name, t.name]]),
+  );
   const enumValues = new Map<string, (string | number)[]>(
     model.enums.map((e) => [e.name, e.values.map((v) => v.value)]),
   );
@@ -108,10 +112,11 @@ export type ${type.name} = ${implementations.join(" | ") || "never"};`,
     } else if (type instanceof GraphQLObjectType) {
       const fields = Object.values(type.getFields());
       const root = type === schema.getQueryType() || type === schema.getMutationType();
-      if (nodes.has(type.name)) {
+      const node = nodes.get(type.name);
+      if (node) {
         out.push(
           `/** \`${type.name}\`: the entity. */
-export type ${type.name} = $EntityOf<typeof nodeTypes.${type.name}.entity>;`,
+export type ${type.name} = $EntityOf<typeof nodeTypes.${node}.entity>;`,
         );
       } else if (!root) {
         out.push(

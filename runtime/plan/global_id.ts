@@ -164,9 +164,10 @@ function keyOf(type: NodeType, raw: string): GlobalId | undefined {
 }
 
 /**
- * A node of `type` is a `target`: the same type, or a class of the inheritance root `target`
- * (a `CardPayment` id where a `Payment` id is expected).
+ * A node of `type` is a `target`: the same type, or a class extending `target`'s within an
+ * inheritance (a `CardPayment` id where a `Payment` id is expected, an `Owner` id where a
+ * `Manager` or a `Staff` id is).
  */
 export function isOfType(type: NodeType, target: string): boolean {
-  return type.name === target || type.implements === target;
+  return type.name === target || !!type.implements?.includes(target);
 }

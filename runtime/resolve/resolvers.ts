@@ -7,10 +7,10 @@
  * @module
  */
 import type { GraphQLFieldResolver, GraphQLScalarType } from "graphql";
-import { EntitySchema, ScalarReference } from "@mikro-orm/core";
+import { ScalarReference } from "@mikro-orm/core";
 import type { CollectLimits } from "../plan/field_collection.ts";
 import { resolveEdge } from "./edge_fields.ts";
-import { type Graph, type GraphHooks, type NodeType, nodeTypeOf, withHooks } from "../graph.ts";
+import { type Graph, type GraphHooks, nodeTypeOf, withHooks } from "../graph.ts";
 import { mutationResolvers } from "./mutation_resolvers.ts";
 import { connectionName } from "../names.ts";
 import { globalIdOf } from "../plan/global_id.ts";
@@ -133,9 +133,7 @@ export function createResolvers(
     ...(kinds.has("bigint") ? { BigInt: BigIntScalar } : {}),
     ...(kinds.has("json") ? { JSON: JSONScalar } : {}),
     ...(kinds.has("bytes") ? { Bytes: BytesScalar } : {}),
-    Node: {
-      __resolveType: (obj: object) => nodeTypeOf(graph, obj)?.name,
-    },
+    Node: { __resolveType: (obj: object) => objectTypeOf(graph, obj) },
     ...graph.enums,
   };
   // A type's connection is in the schema when a root field or a connection edge returns it.
@@ -149,16 +147,8 @@ export function createResolvers(
       query[queryField] = (_root, args, ctx, info) =>
         resolveConnection(request(ctx), type, args as PaginationArgs, info);
     }
-    // A class with subclasses (an inheritance's concrete intermediate class) may be given a
-    // subclass's row: the row keeps its own class's global id, the same on every path.
-    const subclassed = hasSubclasses(graph, type);
     const fields: Record<string, Resolver> = {
-      id: subclassed
-        ? (row) => {
-          const own = nodeTypeOf(graph, row) ?? type;
-          return globalIdOf(graph, own, primaryKeyOf(own, row));
-        }
-        : (row) => globalIdOf(graph, type, primaryKeyOf(type, row)),
+      id: (row) => globalIdOf(graph, type, primaryKeyOf(type, row)),
     };
     for (const [name, field] of Object.entries(type.fields)) {
       // A scalar reference (`ref: true`) of a managed entity holds its value in a `Ref`.
@@ -172,10 +162,13 @@ export function createResolvers(
       fields[name] = (row, args, ctx, info) =>
         resolveEdge(request(ctx), name, edge, row, args, info);
     }
-    // An inheritance root is an interface: each row resolves to its concrete class's type.
-    map[type.name] = type.abstract
-      ? { __resolveType: (obj: object) => nodeTypeOf(graph, obj)?.name }
-      : fields;
+    // A class whose rows can be of several classes is an interface: each row resolves to its own
+    // class's object type (a class with rows of its own and subclasses: its `rows` type).
+    if (!type.abstract) map[type.name] = fields;
+    else {
+      map[type.name] = { __resolveType: (obj: object) => objectTypeOf(graph, obj) };
+      if (type.rows) map[type.rows] = fields;
+    }
     if (connections.has(type.name)) {
       map[connectionName(type.name)] = {
         totalCount: ((connection: Connection<object>) =>
@@ -202,19 +195,13 @@ export function createResolvers(
   return map;
 }
 
-/** Whether another node type's entity class extends `type`'s (single-table or table-per-type). */
-function hasSubclasses(graph: Graph, type: NodeType): boolean {
-  const base = classOf(type.entity);
-  return !!base && Object.values(graph.types).some((t) => {
-    const sub = classOf(t.entity);
-    return t !== type && !!sub && sub.prototype instanceof base;
-  });
-}
-
-/** The class of an entity given as a decorated class or a schema (`defineEntity`, `EntitySchema`). */
-function classOf(entity: unknown): (new (...args: never[]) => object) | undefined {
-  const found = entity instanceof EntitySchema ? entity.meta.class : entity;
-  return typeof found === "function" ? found as new (...args: never[]) => object : undefined;
+/**
+ * The GraphQL object type of a row: its class's node type, or for a class with rows of its own
+ * and subclasses (an interface) the object type of its own rows.
+ */
+function objectTypeOf(graph: Graph, row: object): string | undefined {
+  const type = nodeTypeOf(graph, row);
+  return type?.rows ?? type?.name;
 }
 
 /** The value of a scalar reference (`ref: true`): unwrapped from its `Ref`, or as read. */

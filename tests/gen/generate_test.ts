@@ -59,10 +59,9 @@ for (const [example, types] of EXAMPLES) {
           );
         }
         assertEquals(await readDir(second), fresh);
-        // The shop's `Manager` has rows of its own and a subclass on purpose (staff.ts).
         assertEquals(
           result.warnings.map((w) => `${w.entity}: ${w.message.split(":")[0]}`),
-          example === "shop" ? ["Manager: Manager has rows of its own and subclasses (Owner)"] : [],
+          [],
           "every exposed edge's foreign key is indexed",
         );
       } finally {
@@ -105,6 +104,11 @@ const invalid: [string, RegExp][] = [
   [
     "ts_clash",
     /ts_clash\/models\.ts: Resolvers: the TypeScript name "Resolvers" of types\.ts would be declared twice/,
+  ],
+  [
+    // The discovery error names Critic first, but Essay's property is the culprit.
+    "discovery_culprit",
+    /discovery_culprit\/essay\.ts: Essay: MikroORM metadata discovery failed: .*string 'Critic' given instead for Essay\./,
   ],
   [
     "mutation_clash",
@@ -175,6 +179,22 @@ Deno.test("generator reports every problem of a model in one run: three broken e
     "error: tests/gen/fixtures/three_broken/beta.ts: Beta.alpha: RelayConnection() on a unique edge",
   ]);
   assertEquals(await exists(out), false);
+});
+
+Deno.test("generate: a class with rows of its own and a subclass is an interface and its own rows' object type, named by Type(name, { rows })", async () => {
+  const out = join(await Deno.makeTempDir(), "out");
+  try {
+    const result = await generate({ entities: join(root, "tests/gen/fixtures/rows_name"), out });
+    assertEquals(result.warnings, []);
+    const sdl = await Deno.readTextFile(join(out, "schema.graphql"));
+    assertMatch(sdl, /\ninterface Boss implements Node \{/);
+    assertMatch(sdl, /\ntype PlainBoss implements Node & Boss \{\n[^}]*\n {2}name: String!\n\}/);
+    assertMatch(sdl, /\ntype Chief implements Node & Boss \{/);
+    assertMatch(sdl, /\n {2}bosss?e?s?\(/);
+    assertEquals(/\bBossOnly\b/.test(sdl), false);
+  } finally {
+    await Deno.remove(out, { recursive: true }).catch(() => {});
+  }
 });
 
 Deno.test("generate: an edge into a type that is not generated is a warning naming file, entity and property", async () => {

@@ -133,7 +133,7 @@ for (const dialect of dialects()) {
               const id = globalIdOf(example.graph, type, primaryKeyOf(type, row));
               types.set(id, type.name);
               // A class's ids are ids of its interface too (where inputs of the root type).
-              for (const name of [type.name, type.implements].filter((n) => n !== undefined)) {
+              for (const name of [type.name, ...type.implements ?? []]) {
                 pools.ids.set(name, [...pools.ids.get(name) ?? [], id]);
               }
             }

@@ -2,12 +2,14 @@
  * Inheritance as MikroORM defines it, on the shop example's staff (examples/shop/entities/
  * staff.ts): a single-table inheritance whose root `Staff` is not declared abstract but has no
  * discriminator value (MikroORM's `BaseUser2`), a concrete intermediate class (`Manager`, with
- * rows of its own and the subclass `Owner`) and `QueryField()` on subclasses. Over HTTP on SQLite,
- * PostgreSQL and MariaDB, on random rows (the seed is printed; `INHERITANCE_SEED=<n>` replays),
- * every answer is checked against `em.find` on the same database: each row's `__typename` is its
- * class, it has one global id whatever the path (root, subclass and intermediate connections,
- * edges, `node` and `nodes` of ids typed by the root or an ancestor), and only the classes that
- * can be created have a create mutation.
+ * rows of its own and the subclass `Owner`: the interface `Manager` and the object type
+ * `ManagerOnly`) and `QueryField()` on subclasses. Over HTTP on SQLite, PostgreSQL and MariaDB, on
+ * random rows (the seed is printed; `INHERITANCE_SEED=<n>` replays), every answer is checked
+ * against `em.find` on the same database: each row's `__typename` is its class's object type, it
+ * has one global id whatever the path (root, subclass and intermediate connections and their where
+ * inputs, edges typed by the intermediate class, `node` and `nodes` of ids typed by the root or an
+ * ancestor), and only the classes that can be created have a create mutation; a policy on the
+ * root covers every subclass's rows (reads and writes).
  */
 import { assert, assertEquals } from "@std/assert";
 import { buildSchema, type GraphQLInterfaceType, type GraphQLObjectType } from "graphql";
@@ -16,6 +18,7 @@ import { entities } from "../../examples/shop/entities.ts";
 import { Clerk, Manager, Owner, Staff } from "../../examples/shop/entities/staff.ts";
 import { createSchema, graph, typeDefs } from "../../examples/shop/generated/mod.ts";
 import { globalIdOf } from "../../runtime/plan/global_id.ts";
+import { definePolicy } from "../../runtime/policy.ts";
 import { primaryKeyOf } from "../../runtime/keys.ts";
 import { nodeTypeOf } from "../../runtime/graph.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
@@ -71,9 +74,15 @@ async function seedStaff(em: EntityManager, seed: number): Promise<void> {
   await em.flush();
 }
 
+/** The `__typename` of a row: its class's object type (`ManagerOnly` for a manager's row). */
+function typename(row: object): string {
+  const type = nodeTypeOf(graph, row)!;
+  return type.rows ?? type.name;
+}
+
 /** What the server should answer for a staff row selected with `staffFields("Node")`. */
 function expected(row: Staff): Data {
-  const base: Data = { __typename: row.constructor.name, id: idOf(row), name: row.name };
+  const base: Data = { __typename: typename(row), id: idOf(row), name: row.name };
   if (row instanceof Clerk) return { ...base, desk: row.desk ?? null };
   const manager = row as Manager;
   const assistant = manager.assistant?.unwrap();
@@ -89,19 +98,39 @@ function expected(row: Staff): Data {
 function staffFields(on: "Staff" | "Node" | "Clerk" | "Manager"): string {
   const manager = "budget assistant { __typename id }";
   if (on === "Clerk") return "__typename id name desk";
-  if (on === "Manager") return `__typename id name ${manager}`;
+  if (on === "Manager") return `__typename id name ${manager} ... on Owner { shares }`;
   return `__typename id ... on Staff { name } ... on Clerk { desk } ... on Manager { ${manager} }
     ... on Owner { ${manager} shares }`;
 }
 
-Deno.test("inheritance SDL: the root without rows of its own is an interface", () => {
+Deno.test("inheritance SDL: a class whose rows can be of several classes is an interface", () => {
   const schema = buildSchema(typeDefs);
   const staff = schema.getType("Staff") as GraphQLInterfaceType;
   assertEquals(staff.constructor.name, "GraphQLInterfaceType");
-  for (const name of ["Clerk", "Manager", "Owner"]) {
+  // Manager has rows of its own and the subclass Owner: the interface Manager, whose own rows
+  // are ManagerOnly.
+  const manager = schema.getType("Manager") as GraphQLInterfaceType;
+  assertEquals(manager.constructor.name, "GraphQLInterfaceType");
+  assertEquals(manager.getInterfaces().map((i) => i.name).sort(), ["Node", "Staff"]);
+  for (
+    const [name, interfaces] of [
+      ["Clerk", ["Node", "Staff"]],
+      ["ManagerOnly", ["Manager", "Node", "Staff"]],
+      ["Owner", ["Manager", "Node", "Staff"]],
+    ] as const
+  ) {
     const type = schema.getType(name) as GraphQLObjectType;
-    assertEquals(type.getInterfaces().map((i) => i.name).sort(), ["Node", "Staff"], name);
+    assertEquals(type.constructor.name, "GraphQLObjectType", name);
+    assertEquals(type.getInterfaces().map((i) => i.name).sort(), [...interfaces], name);
   }
+  assertEquals(
+    Object.keys((schema.getType("ManagerOnly") as GraphQLObjectType).getFields()),
+    Object.keys(manager.getFields()),
+  );
+  assertEquals(
+    String((schema.getType("Clerk") as GraphQLObjectType).getFields().assists.type),
+    "[Manager!]",
+  );
   const query = schema.getQueryType()!.getFields();
   // QueryField() on the subclasses is theirs, not the root's inherited one.
   assertEquals(String(query.staff.type), "StaffConnection!");
@@ -129,7 +158,7 @@ for (const dialect of dialects()) {
       const all = async <T extends Staff>(entity: new (...a: never[]) => T) =>
         await em().find(entity, {}, {
           orderBy: { id: "asc" },
-          populate: (entity === Clerk ? [] : ["assistant"]) as never,
+          populate: ((entity as unknown) === Clerk ? [] : ["assistant"]) as never,
         });
       try {
         await t.step("root and subclass connections type each row by its class", async () => {
@@ -145,19 +174,55 @@ for (const dialect of dialects()) {
               `{ ${field}(first: 100) { edges { node { ${staffFields(on)} } } } }`,
             );
             const rows = await all(entity as typeof Staff);
-            const nodes = data[field].edges.map((e) => e.node);
-            if (field === "managers") {
-              // An owner's row in a Manager connection shows as a Manager, with its own id.
-              assertEquals(
-                nodes,
-                rows.map((r) => {
-                  const { shares: _, ...shown }: Data = { ...expected(r), __typename: "Manager" };
-                  return shown;
-                }),
-              );
-            } else assertEquals(nodes, rows.map(expected), field);
+            // An owner's row in the Manager connection is an Owner, with its own id.
+            assertEquals(data[field].edges.map((e) => e.node), rows.map(expected), field);
           }
         });
+
+        await t.step(
+          "where inputs of the intermediate class's connection cover its subclass",
+          async () => {
+            const rand = random(SEED + 1);
+            for (let i = 0; i < 4; i++) {
+              const budget = Math.floor(rand() * 5) * 100;
+              const data = await ok<{ managers: { totalCount: number; edges: { node: Data }[] } }>(
+                server,
+                `query($budget: Int!) { managers(first: 100, where: { budgetGTE: $budget }) {
+                totalCount edges { node { ${staffFields("Manager")} } } } }`,
+                { budget },
+              );
+              const rows = await em().find(Manager, { budget: { $gte: budget } }, {
+                orderBy: { id: "asc" },
+                populate: ["assistant"],
+              });
+              assertEquals(data.managers.edges.map((e) => e.node), rows.map(expected), `${budget}`);
+              assertEquals(data.managers.totalCount, rows.length);
+            }
+          },
+        );
+
+        await t.step(
+          "an edge typed by the intermediate class holds its subclass's rows",
+          async () => {
+            const data = await ok<
+              { clerks: { edges: { node: { id: string; assists: Data[] } }[] } }
+            >(
+              server,
+              `{ clerks(first: 100) { edges { node { id assists { ${
+                staffFields("Manager")
+              } } } } } }`,
+            );
+            const clerks = await all(Clerk);
+            const managers = await all(Manager);
+            assertEquals(
+              data.clerks.edges.map((e) => e.node),
+              clerks.map((c) => ({
+                id: idOf(c),
+                assists: managers.filter((m) => m.assistant?.id === c.id).map(expected),
+              })),
+            );
+          },
+        );
 
         await t.step("root connection pages by name with cursors", async () => {
           const rows = await em().find(Staff, {}, { orderBy: [{ name: "asc" }, { id: "asc" }] });
@@ -208,6 +273,58 @@ for (const dialect of dialects()) {
           );
         });
 
+        await t.step("a policy on the root covers the rows of every subclass", async () => {
+          // The viewer may not see staff named "ann", nor create one named "zed".
+          const hidden = "ann";
+          const policy = definePolicy(Staff, {
+            read: () => ({ name: { $ne: hidden } }),
+            create: ({ after }) => after!.name !== "zed",
+          });
+          const guarded = startServer(db.orm, createSchema({ policies: [policy] }));
+          try {
+            for (
+              const [field, entity, on] of [
+                ["staff", Staff, "Staff"],
+                ["clerks", Clerk, "Clerk"],
+                ["managers", Manager, "Manager"],
+              ] as const
+            ) {
+              const data = await ok<
+                Record<string, { totalCount: number; edges: { node: Data }[] }>
+              >(
+                guarded,
+                `{ ${field}(first: 100) { totalCount edges { node { ${staffFields(on)} } } } }`,
+              );
+              const rows = (await all(entity as typeof Staff)).filter((r) => r.name !== hidden);
+              // An assistant named "ann" is invisible: the edge answers null, as for a missing row.
+              const shown = rows.map((r) => {
+                const row = expected(r);
+                const assistant = (r as Manager).assistant?.unwrap();
+                return assistant?.name === hidden ? { ...row, assistant: null } : row;
+              });
+              assertEquals(data[field].edges.map((e) => e.node), shown, field);
+              assertEquals(data[field].totalCount, rows.length, field);
+            }
+            const everyone = await all(Staff);
+            const ids = everyone.map(idOf);
+            const nodes = await guarded.query<{ nodes: (Data | null)[] }>(
+              `query($ids: [ID!]!) { nodes(ids: $ids) { id } }`,
+              { ids },
+            );
+            assertEquals(
+              nodes.data!.nodes,
+              everyone.map((r) => r.name === hidden ? null : { id: idOf(r) }),
+            );
+            const refused = await guarded.query(
+              `mutation { createClerk(input: { name: "zed" }) { id } }`,
+            );
+            assertEquals(refused.errors?.[0].extensions?.code, "FORBIDDEN");
+            assertEquals(await em().count(Staff, { name: "zed" }), 0);
+          } finally {
+            await guarded.close();
+          }
+        });
+
         await t.step("create mutations write the discriminator of their class", async () => {
           const data = await ok<{ createOwner: { __typename: string; id: string } }>(
             server,
@@ -219,6 +336,13 @@ for (const dialect of dialects()) {
           assert(row instanceof Owner);
           assertEquals(row.role, "owner");
           assertEquals(data.createOwner.id, idOf(row));
+          // A manager's own row is a ManagerOnly.
+          const manager = await ok<{ createManager: Data }>(
+            server,
+            `mutation { createManager(input: { name: "fay", budget: 3 }) {
+              __typename ... on Manager { budget } } }`,
+          );
+          assertEquals(manager.createManager, { __typename: "ManagerOnly", budget: 3 });
         });
       } finally {
         await server.close();

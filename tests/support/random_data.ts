@@ -42,7 +42,7 @@ function value(
   if (prop.enum && prop.items?.length) return pick(prop.items);
   const column = (prop.columnTypes?.[0] ?? "").toLowerCase();
   const declared = String(prop.type).toLowerCase();
-  if (/^uuid/.test(column) || declared === "uuid") return uuid(rand);
+  if (/^uuid/.test(column) || declared === "uuid" || declared === "uuidtype") return uuid(rand);
   // Decimals of one shape (ordered alike as text and as numbers), ISO dates and times as text.
   if (/^(decimal|numeric)/.test(column) || declared === "decimal") {
     return pick(["1.50", "2.00", "3.25", "4.00"]);
@@ -50,7 +50,10 @@ function value(
   if (column === "date" || declared === "date") return pick(["2026-01-02", "2026-03-04"]);
   if (/^time\b(?!stamp)/.test(column) || declared === "time") return pick(["06:30:00", "12:00:00"]);
   if (/blob|bytea|binary/.test(column)) return Buffer.from([pick([0, 1, 255]), i % 256]);
-  if (prop.runtimeType === "string[]" || /\[\]$/.test(declared)) {
+  if (prop.runtimeType === "number[]" || declared === "number[]") {
+    return [1, 2, 3].filter(() => rand() < 0.5);
+  }
+  if (prop.runtimeType === "string[]" || /\[\]$/.test(declared) || declared === "array") {
     return WORDS.filter(() => rand() < 0.3);
   }
   const type = String(prop.runtimeType ?? prop.type).toLowerCase();
@@ -208,6 +211,31 @@ export async function seedRandom(
         }
       }
     });
+    // A key made of relations (`FooParam2` keyed by its bar and baz) drawn twice: the later row
+    // is dropped, before a later entity can point at it.
+    if (meta.primaryKeys.some((k) => meta.properties[k].kind !== "scalar")) {
+      const seen = new Set<string>();
+      const objects = new Map<object, number>();
+      const part = (value: unknown) => {
+        if (value === null || typeof value !== "object") return value;
+        const target = Reference.unwrapReference(value);
+        if (!objects.has(target)) objects.set(target, objects.size);
+        return `row ${objects.get(target)}`;
+      };
+      rows.set(
+        meta.className,
+        list.filter((row) => {
+          const r = row as Record<string, unknown>;
+          const key = JSON.stringify(meta.primaryKeys.map((k) => part(r[k])));
+          if (seen.has(key)) {
+            em.remove(row);
+            return false;
+          }
+          seen.add(key);
+          return true;
+        }),
+      );
+    }
   }
   await em.flush();
   if (keyed.length > 0) {

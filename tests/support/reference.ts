@@ -68,7 +68,8 @@ export function referenceSchema(
         return await connection(ctx.em, type, rows as Row[], args);
       };
     }
-    const fields = map[type.name] as Record<string, unknown>;
+    // A class with rows of its own and subclasses: its fields resolve on its own rows' type.
+    const fields = map[type.rows ?? type.name] as Record<string, unknown>;
     for (const [name, field] of Object.entries(type.fields)) {
       // A lazy property (a `ref: true` scalar among them) is loaded per row when selected.
       fields[name] = async (row: Row, _: unknown, ctx: Ctx) => {

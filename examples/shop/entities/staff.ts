@@ -1,12 +1,12 @@
-import type { Opt, Ref } from "@mikro-orm/core";
-import { Entity, ManyToOne, PrimaryKey, Property } from "@mikro-orm/decorators/es";
+import { Collection, type Opt, type Ref } from "@mikro-orm/core";
+import { Entity, ManyToOne, OneToMany, PrimaryKey, Property } from "@mikro-orm/decorators/es";
 import { Mutations, OrderField, QueryField } from "@mikrogql/ext";
 
 /**
  * A member of the shop's staff: the root of a single-table inheritance that is not declared
  * abstract but has no discriminator value of its own (MikroORM's `BaseUser2` shape), so it has no
- * rows of its own. GraphQL: the interface `Staff`, implemented by `Clerk`, `Manager` and `Owner`;
- * no `createStaff`, which could never succeed.
+ * rows of its own. GraphQL: the interface `Staff`, implemented by `Clerk`, `ManagerOnly` and
+ * `Owner` (and the interface `Manager`); no `createStaff`, which could never succeed.
  */
 @Entity({
   discriminatorColumn: "role",
@@ -35,11 +35,17 @@ export class Clerk extends Staff {
   /** The clerk's desk, if any. */
   @Property({ type: "string", nullable: true })
   desk?: string;
+
+  /** The managers this clerk assists (owners among them: the edge is typed by the interface). */
+  @OneToMany({ entity: () => Manager, mappedBy: (m: Manager) => m.assistant })
+  assists = new Collection<Manager>(this);
 }
 
 /**
- * A manager: a class with rows of its own and a subclass (`Owner`); edges and connections typed
- * `Manager` show an owner's row as a `Manager` (with the owner's global id).
+ * A manager: a class with rows of its own and a subclass (`Owner`). GraphQL: the interface
+ * `Manager` (what fields, edges, connections and `... on Manager` fragments are typed by: owners
+ * included, as `instanceof Manager`) and the object type `ManagerOnly` of the rows that are
+ * exactly a manager.
  */
 @Entity()
 @QueryField()

@@ -91,7 +91,15 @@ export const edges = {
   Gadget: {},
   Product: {},
   Shipment: { order: { prop: "order", target: "Order", kind: "1:1", connection: false } },
-  Clerk: {},
+  Clerk: {
+    assists: {
+      prop: "assists",
+      target: "Manager",
+      kind: "1:m",
+      connection: false,
+      inverse: "assistant",
+    },
+  },
   Manager: { assistant: { prop: "assistant", target: "Clerk", kind: "m:1", connection: false } },
   Owner: { assistant: { prop: "assistant", target: "Clerk", kind: "m:1", connection: false } },
   Staff: {},

@@ -265,6 +265,7 @@ export const mutations = {
       input: {
         name: { op: "set", kind: "field", prop: "name" },
         desk: { op: "set", kind: "field", prop: "desk" },
+        assistIDs: { op: "set", kind: "edges", prop: "assists", target: "Manager" },
       },
     },
     update: {
@@ -273,6 +274,9 @@ export const mutations = {
         name: { op: "set", kind: "field", prop: "name" },
         desk: { op: "set", kind: "field", prop: "desk" },
         clearDesk: { op: "clear", kind: "field", prop: "desk" },
+        addAssistIDs: { op: "add", kind: "edges", prop: "assists", target: "Manager" },
+        removeAssistIDs: { op: "remove", kind: "edges", prop: "assists", target: "Manager" },
+        clearAssists: { op: "clear", kind: "edges", prop: "assists" },
       },
     },
     delete: { field: "deleteClerk" },

@@ -2407,6 +2407,11 @@ type Clerk implements Node & Staff {
 
   """The clerk's desk, if any."""
   desk: String
+
+  """
+  The managers this clerk assists (owners among them: the edge is typed by the interface).
+  """
+  assists: [Manager!]
 }
 
 """A connection to a list of items."""
@@ -2565,13 +2570,43 @@ input ClerkWhereInput {
 
   """desk contains the value, ignoring case."""
   deskContainsFold: String
+
+  """assists edge predicates: \`true\` when it has any, \`false\` when none."""
+  hasAssists: Boolean
+
+  """Has assists matching any of the given objects."""
+  hasAssistsWith: [ManagerWhereInput!]
 }
 
 """
-A manager: a class with rows of its own and a subclass (\`Owner\`); edges and connections typed
-\`Manager\` show an owner's row as a \`Manager\` (with the owner's global id).
+A manager: a class with rows of its own and a subclass (\`Owner\`). GraphQL: the interface
+\`Manager\` (what fields, edges, connections and \`... on Manager\` fragments are typed by: owners
+included, as \`instanceof Manager\`) and the object type \`ManagerOnly\` of the rows that are
+exactly a manager.
 """
-type Manager implements Node & Staff {
+interface Manager implements Node & Staff {
+  """The ID of the object."""
+  id: ID!
+
+  """The staff member's name."""
+  name: String!
+
+  """The manager's budget."""
+  budget: Int!
+
+  """The clerk assisting this manager."""
+  assistant: Clerk
+}
+
+"""
+A manager: a class with rows of its own and a subclass (\`Owner\`). GraphQL: the interface
+\`Manager\` (what fields, edges, connections and \`... on Manager\` fragments are typed by: owners
+included, as \`instanceof Manager\`) and the object type \`ManagerOnly\` of the rows that are
+exactly a manager.
+
+The rows that are exactly a Manager, not of a class extending it.
+"""
+type ManagerOnly implements Node & Manager & Staff {
   """The ID of the object."""
   id: ID!
 
@@ -2749,7 +2784,7 @@ input ManagerWhereInput {
 """
 An owner: a manager with shares (a second level of the single-table inheritance).
 """
-type Owner implements Node & Staff {
+type Owner implements Node & Manager & Staff {
   """The ID of the object."""
   id: ID!
 
@@ -2769,8 +2804,8 @@ type Owner implements Node & Staff {
 """
 A member of the shop's staff: the root of a single-table inheritance that is not declared
 abstract but has no discriminator value of its own (MikroORM's \`BaseUser2\` shape), so it has no
-rows of its own. GraphQL: the interface \`Staff\`, implemented by \`Clerk\`, \`Manager\` and \`Owner\`;
-no \`createStaff\`, which could never succeed.
+rows of its own. GraphQL: the interface \`Staff\`, implemented by \`Clerk\`, \`ManagerOnly\` and
+\`Owner\` (and the interface \`Manager\`); no \`createStaff\`, which could never succeed.
 """
 interface Staff implements Node {
   """The ID of the object."""
@@ -3521,6 +3556,9 @@ input CreateClerkInput {
 
   """Sets desk."""
   desk: String
+
+  """Sets the assists edge by global ID."""
+  assistIDs: [ID!]
 }
 
 """
@@ -3535,6 +3573,15 @@ input UpdateClerkInput {
 
   """Sets desk to null."""
   clearDesk: Boolean
+
+  """Adds nodes to the assists edge by global ID."""
+  addAssistIDs: [ID!]
+
+  """Removes nodes from the assists edge by global ID."""
+  removeAssistIDs: [ID!]
+
+  """Removes every node of the assists edge."""
+  clearAssists: Boolean
 }
 
 """Input of \`createManager\`."""

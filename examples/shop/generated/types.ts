@@ -225,6 +225,7 @@ export interface ClerkResolvers {
   id?: $Resolver<string | number, Clerk>;
   name?: $Resolver<string, Clerk>;
   desk?: $Resolver<$Maybe<string>, Clerk>;
+  assists?: $Resolver<$Maybe<Array<Manager>>, Clerk>;
 }
 
 /** `ClerkConnection`, as resolvers return it. */
@@ -303,6 +304,8 @@ export type ClerkWhereInput = {
   deskNotNil?: $Maybe<boolean>;
   deskEqualFold?: $Maybe<string>;
   deskContainsFold?: $Maybe<string>;
+  hasAssists?: $Maybe<boolean>;
+  hasAssistsWith?: $Maybe<Array<ManagerWhereInput>>;
 };
 
 /** `Contribution`: the entity. */
@@ -374,6 +377,7 @@ export type CreateCardPaymentInput = {
 export type CreateClerkInput = {
   name: string;
   desk?: $Maybe<string>;
+  assistIDs?: $Maybe<Array<string>>;
 };
 
 /** `CreateContributionInput`. */
@@ -794,16 +798,8 @@ export type GeoInput = {
 /** `Interest`, as resolvers see it (entity values). */
 export type Interest = "books" | "gadgets" | "music";
 
-/** `Manager`: the entity. */
-export type Manager = $EntityOf<typeof nodeTypes.Manager.entity>;
-
-/** Resolvers of `Manager`'s fields. */
-export interface ManagerResolvers {
-  id?: $Resolver<string | number, Manager>;
-  name?: $Resolver<string, Manager>;
-  budget?: $Resolver<number, Manager>;
-  assistant?: $Resolver<$Maybe<Clerk>, Manager>;
-}
+/** `Manager`: one of its implementations. */
+export type Manager = ManagerOnly | Owner;
 
 /** `ManagerConnection`, as resolvers return it. */
 export interface ManagerConnection {
@@ -829,6 +825,17 @@ export interface ManagerEdge {
 export interface ManagerEdgeResolvers {
   node?: $Resolver<$Maybe<Manager>, ManagerEdge>;
   cursor?: $Resolver<string, ManagerEdge>;
+}
+
+/** `ManagerOnly`: the entity. */
+export type ManagerOnly = $EntityOf<typeof nodeTypes.Manager.entity>;
+
+/** Resolvers of `ManagerOnly`'s fields. */
+export interface ManagerOnlyResolvers {
+  id?: $Resolver<string | number, ManagerOnly>;
+  name?: $Resolver<string, ManagerOnly>;
+  budget?: $Resolver<number, ManagerOnly>;
+  assistant?: $Resolver<$Maybe<Clerk>, ManagerOnly>;
 }
 
 /** `ManagerOrder`. */
@@ -1110,7 +1117,7 @@ export type Node =
   | Gadget
   | Shipment
   | Clerk
-  | Manager
+  | ManagerOnly
   | Owner;
 
 /** `Order`: the entity. */
@@ -1753,7 +1760,7 @@ export type ShipmentWhereInput = {
 };
 
 /** `Staff`: one of its implementations. */
-export type Staff = Clerk | Manager | Owner;
+export type Staff = Clerk | ManagerOnly | Owner;
 
 /** `StaffConnection`, as resolvers return it. */
 export interface StaffConnection {
@@ -1861,6 +1868,9 @@ export type UpdateClerkInput = {
   name?: $Maybe<string>;
   desk?: $Maybe<string>;
   clearDesk?: $Maybe<boolean>;
+  addAssistIDs?: $Maybe<Array<string>>;
+  removeAssistIDs?: $Maybe<Array<string>>;
+  clearAssists?: $Maybe<boolean>;
 };
 
 /** `UpdateContributionInput`. */
@@ -1991,9 +2001,9 @@ export type Resolvers<Extra = Record<never, never>> = $TypedResolvers<{
   CustomerEdge: CustomerEdgeResolvers;
   Gadget: GadgetResolvers;
   Geo: GeoResolvers;
-  Manager: ManagerResolvers;
   ManagerConnection: ManagerConnectionResolvers;
   ManagerEdge: ManagerEdgeResolvers;
+  ManagerOnly: ManagerOnlyResolvers;
   Mutation: MutationResolvers;
   Order: OrderResolvers;
   OrderConnection: OrderConnectionResolvers;

@@ -132,7 +132,7 @@ export const whereInputs = {
       name: { prop: "name", kind: "string", ops: "string" },
       desk: { prop: "desk", kind: "string", ops: "string", nullable: true },
     },
-    edges: [],
+    edges: ["assists"],
   },
   Manager: {
     name: "ManagerWhereInput",
