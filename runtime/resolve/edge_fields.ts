@@ -196,10 +196,13 @@ async function loadEdge(
         ...read,
       }));
   }
-  await prepareReadFilters(em, [
+  // Read filters of the entities a where input's or an order's subqueries read (none: no
+  // call, nor a per-request entry in their cache).
+  const targets = [
     ...whereTargets(em, graph, target.name, (args as { where?: unknown }).where),
     ...orderTargets(em, target, args.orderBy),
-  ]);
+  ];
+  if (targets.length > 0) await prepareReadFilters(em, targets);
   const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
   return paginate(
     target,
@@ -265,10 +268,13 @@ async function loadRecordEdge(
         ...read,
       }));
   }
-  await prepareReadFilters(em, [
+  // Read filters of the entities a where input's or an order's subqueries read (none: no
+  // call, nor a per-request entry in their cache).
+  const targets = [
     ...whereTargets(em, graph, target.name, (args as { where?: unknown }).where),
     ...orderTargets(em, target, args.orderBy),
-  ]);
+  ];
+  if (targets.length > 0) await prepareReadFilters(em, targets);
   const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
   return paginate(
     target,
