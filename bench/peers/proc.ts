@@ -18,10 +18,16 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 1000 / TICKS_PER_SECOND;
 }
 
-/** Resident set size of the process, in bytes (`VmRSS` of `/proc/<pid>/status`). */
-export function rssBytes(pid: number): number {
+/**
+ * Resident set size of the process, in bytes (`VmRSS` of `/proc/<pid>/status`), or `undefined`
+ * when the status holds none (a process that has exited; at a load average of 15 a sample came
+ * back without it in the second round of `deno task bench:peers`, on main too, while ps still
+ * listed the three servers, and the benchmark stopped there).
+ */
+export function rssBytes(pid: number): number | undefined {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-  return Number(status.match(/^VmRSS:\s+(\d+) kB/m)![1]) * 1024;
+  const kB = status.match(/^VmRSS:\s+(\d+) kB/m)?.[1];
+  return kB === undefined ? undefined : Number(kB) * 1024;
 }
 
 /**
@@ -30,10 +36,12 @@ export function rssBytes(pid: number): number {
  * @returns a function that stops sampling and returns the highest RSS seen, in bytes
  */
 export function sampleRss(pid: number, intervalMs = 100): () => number {
-  let peak = rssBytes(pid);
-  const timer = setInterval(() => peak = Math.max(peak, rssBytes(pid)), intervalMs);
+  let peak = 0;
+  const sample = () => peak = Math.max(peak, rssBytes(pid) ?? 0);
+  sample();
+  const timer = setInterval(sample, intervalMs);
   return () => {
     clearInterval(timer);
-    return Math.max(peak, rssBytes(pid));
+    return sample();
   };
 }

@@ -11,7 +11,8 @@
  * ```
  *
  * - The request's EntityManager (`ctx.em`) is replaced by a fork bound to an `AbortSignal` that
- *   fires when the budget runs out or the client disconnects; MikroORM then cancels the running
+ *   fires when the budget runs out or the client disconnects (forked when `ctx.em` is first read,
+ *   so a request that reads nothing forks nothing); MikroORM then cancels the running
  *   statement (`inflightQueryAbortStrategy`, default `"cancel query"`: `pg_cancel_backend`,
  *   `KILL QUERY`). The Transactioner binds its transaction to the same signal and sets the
  *   statement timeout of the transaction to the budget (PostgreSQL `SET LOCAL
@@ -26,6 +27,10 @@
  * Install it after the Transactioner and `ReadRetry`, so that the budget covers the transaction's
  * begin and commit and every attempt of a read. SQLite statements cannot be interrupted (they run synchronously); there the limits
  * bound them.
+ *
+ * Per request the plugin does no more than execution needs: one timer serves every request's
+ * budget (`deadline_clock.ts`), and an operation answered synchronously (`{ __typename }`, no
+ * statement) never waits in it nor listens for a disconnect.
  *
  * A disconnect is seen through the request's `request.signal`, the only way a `Deno.serve`
  * handler learns of one before it answers (the handler's `info.completed` settles only once the
@@ -44,6 +49,7 @@ import { databaseFault, unavailable } from "../sql/database_faults.ts";
 import { dialectOf } from "../dialect.ts";
 import { ErrorCode, gqlError } from "../error_codes.ts";
 import type { MikroContext } from "../context.ts";
+import { DeadlineClock } from "./deadline_clock.ts";
 
 /** Where the Deadline plugin keeps the request's deadline in the GraphQL context. */
 const DEADLINE = Symbol.for("mikrogql.deadline");
@@ -51,7 +57,7 @@ const DEADLINE = Symbol.for("mikrogql.deadline");
 /** The time budget of one request. */
 export interface RequestDeadline {
   /** Fires when the budget runs out or the client disconnects. */
-  signal: AbortSignal;
+  readonly signal: AbortSignal;
   /**
    * The options that bind an EntityManager fork to this budget: the signal, and how a cancelled
    * statement is stopped on `em`'s database (the configured strategy, or by default "cancel query"
@@ -63,7 +69,7 @@ export interface RequestDeadline {
     inflightQueryAbortStrategy: InflightQueryAbortStrategy;
   };
   /** The budget, in milliseconds. */
-  timeoutMs: number;
+  readonly timeoutMs: number;
   /** Milliseconds left (0 when the budget is spent; the whole budget before execution starts). */
   remainingMs(): number;
 }
@@ -87,6 +93,9 @@ export function deadlineOf(ctx: object): RequestDeadline | undefined {
 }
 
 type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
+
+/** A GraphQL context as the plugin sees it. */
+type Context = MikroContext & { request?: Request; [DEADLINE]?: Budget };
 
 /**
  * The deadline plugin (see the module documentation).
@@ -123,81 +132,179 @@ export function Deadline(options: DeadlineOptions = {}): Plugin {
   for (const [name, value] of Object.entries({ timeoutMs, graceMs })) {
     if (!(value > 0)) throw new Error(`Deadline: option ${name} must be a positive number`);
   }
-  const timeout = () =>
-    gqlError(
-      ErrorCode.QUERY_TIMEOUT,
-      `the request ran out of its time budget of ${timeoutMs} ms; its statements were cancelled`,
-    );
+  const settings: Settings = {
+    timeoutMs,
+    graceMs,
+    strategy: options.inflightQueryAbortStrategy,
+    clock: new DeadlineClock(),
+    timeout: () =>
+      gqlError(
+        ErrorCode.QUERY_TIMEOUT,
+        `the request ran out of its time budget of ${timeoutMs} ms; its statements were cancelled`,
+      ),
+  };
+  // After every other plugin's context building, so the request's `em` is set, whoever sets it.
+  const afterContext = ({ context }: { context: object }) => {
+    const ctx = context as Context;
+    const budget = new Budget(settings, ctx.request, ctx.em);
+    ctx[DEADLINE] = budget;
+    if (ctx.em) Object.defineProperty(ctx, "em", BOUND_EM);
+  };
   return {
-    onContextBuilding() {
-      return ({ context, extendContext }) => {
-        const controller = new AbortController();
-        const request = (context as { request?: Request }).request;
-        let expiresAt: number | undefined;
-        const deadline: RequestDeadline & {
-          controller: AbortController;
-          start(): () => void;
-        } = {
-          signal: controller.signal,
-          forkOptions: (em) => ({
-            signal: controller.signal,
-            inflightQueryAbortStrategy: options.inflightQueryAbortStrategy ??
-              (dialectOf(em) === "sqlite" ? "ignore query" : "cancel query"),
-          }),
-          timeoutMs,
-          controller,
-          remainingMs: () =>
-            expiresAt === undefined ? timeoutMs : Math.max(0, expiresAt - Date.now()),
-          start: () => {
-            expiresAt = Date.now() + timeoutMs;
-            const timer = setTimeout(
-              () => controller.abort(new DOMException("time budget spent", "TimeoutError")),
-              timeoutMs,
-            );
-            const disconnect = () => controller.abort(request?.signal.reason);
-            request?.signal.addEventListener("abort", disconnect, { once: true });
-            // stopped when execution ends: under Deno.serve's legacy abort behaviour
-            // request.signal also aborts after every response, which is not a disconnect
-            return () => {
-              clearTimeout(timer);
-              request?.signal.removeEventListener("abort", disconnect);
-            };
-          },
-        };
-        const em = (context as MikroContext).em;
-        extendContext({
-          [DEADLINE]: deadline,
-          ...(em ? { em: em.fork(deadline.forkOptions(em)) } : {}),
-        } as Record<string, unknown>);
-      };
-    },
+    onContextBuilding: () => afterContext,
     onExecute({ args, executeFn, setExecuteFn }) {
-      const deadline = deadlineOf(args.contextValue as object) as
-        | (RequestDeadline & { start(): () => void })
-        | undefined;
-      if (!deadline) return;
-      /** The execution within the budget, its faults as clean errors. */
-      const execute: Execute = async (args) => {
-        const stop = deadline.start();
-        try {
-          const run = Promise.resolve((executeFn as Execute)(args));
-          const spent = new Promise<"spent">((resolve) =>
-            deadline.signal.addEventListener("abort", () => resolve("spent"), { once: true })
-          );
-          let result = await Promise.race([run, spent]);
-          if (result === "spent") {
-            const grace = new Promise<"spent">((resolve) => setTimeout(resolve, graceMs, "spent"));
-            result = await Promise.race([run, grace]);
-            if (result === "spent") return { errors: [timeout()], data: null };
-          }
-          return cleanResult(result as ExecutionResult, deadline.signal.aborted, timeout);
-        } finally {
-          stop();
-        }
-      };
-      setExecuteFn(execute as never);
+      const budget = (args.contextValue as Context)[DEADLINE];
+      if (budget) {
+        setExecuteFn(((args: ExecutionArgs) => budget.run(executeFn as Execute, args)) as never);
+      }
     },
   };
+}
+
+/** What every request's budget of one plugin shares. */
+interface Settings {
+  readonly timeoutMs: number;
+  readonly graceMs: number;
+  readonly strategy: InflightQueryAbortStrategy | undefined;
+  readonly clock: DeadlineClock;
+  readonly timeout: () => GraphQLError;
+}
+
+/**
+ * The context's `em` until it is first read: the request's EntityManager forked with the
+ * budget's signal then, once (a request that reads no row, `{ __typename }`, forks none: a fork
+ * costs some 5 µs of CPU).
+ */
+const BOUND_EM: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: Context) {
+    const budget = this[DEADLINE]!;
+    const em = budget.em!;
+    const fork = em.fork(budget.forkOptions(em));
+    setEm(this, fork);
+    return fork;
+  },
+  set(this: Context, em: EntityManager | undefined) {
+    setEm(this, em);
+  },
+};
+
+function setEm(ctx: Context, em: EntityManager | undefined): void {
+  Object.defineProperty(ctx, "em", {
+    value: em,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  });
+}
+
+/**
+ * One request's budget. It costs nothing until execution goes asynchronous: then it waits in the
+ * plugin's clock (`deadline_clock.ts`) and listens for the client's disconnect; its
+ * `AbortController` is made only when the signal is read (by the EntityManager's fork).
+ */
+class Budget implements RequestDeadline {
+  /** When the budget runs out, in `performance.now()` milliseconds (`Infinity` before start). */
+  expiresAt = Infinity;
+  /** Whether the clock waits for it. */
+  waiting = false;
+  #controller: AbortController | undefined;
+  #spent = false;
+  #reason: unknown;
+  #onSpent: ((value: "spent") => void) | undefined;
+
+  constructor(
+    readonly settings: Settings,
+    readonly request: Request | undefined,
+    /** The request's EntityManager, before the budget's fork of it. */
+    readonly em: EntityManager | undefined,
+  ) {}
+
+  get timeoutMs(): number {
+    return this.settings.timeoutMs;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#spent) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  forkOptions(em: EntityManager): {
+    signal: AbortSignal;
+    inflightQueryAbortStrategy: InflightQueryAbortStrategy;
+  } {
+    return {
+      signal: this.signal,
+      inflightQueryAbortStrategy: this.settings.strategy ??
+        (dialectOf(em) === "sqlite" ? "ignore query" : "cancel query"),
+    };
+  }
+
+  remainingMs(): number {
+    return this.expiresAt === Infinity
+      ? this.settings.timeoutMs
+      : Math.max(0, this.expiresAt - performance.now());
+  }
+
+  /**
+   * Runs `execute` within the budget, its faults as clean errors; a result given synchronously
+   * (no statement awaited) is returned as it is.
+   */
+  run(execute: Execute, args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
+    this.expiresAt = performance.now() + this.settings.timeoutMs;
+    const result = execute(args);
+    if (!isPromise(result)) return cleanResult(result, this.#spent, this.settings.timeout);
+    return this.#race(result);
+  }
+
+  async #race(run: Promise<ExecutionResult>): Promise<ExecutionResult> {
+    const spent = new Promise<"spent">((resolve) => this.#onSpent = resolve);
+    this.settings.clock.add(this);
+    // A disconnect is listened for only while the operation executes: under Deno.serve's legacy
+    // abort behaviour request.signal also aborts after every response, which is not a disconnect.
+    const signal = this.request?.signal;
+    if (signal?.aborted) this.#spend(signal.reason);
+    else signal?.addEventListener("abort", this);
+    try {
+      let result = await Promise.race([run, spent]);
+      if (result === "spent") {
+        const { graceMs } = this.settings;
+        const grace = new Promise<"spent">((resolve) => setTimeout(resolve, graceMs, "spent"));
+        result = await Promise.race([run, grace]);
+        if (result === "spent") return { errors: [this.settings.timeout()], data: null };
+      }
+      return cleanResult(result, this.#spent, this.settings.timeout);
+    } finally {
+      this.settings.clock.remove(this);
+      signal?.removeEventListener("abort", this);
+    }
+  }
+
+  /** The clock's call: the budget ran out. */
+  expire(): void {
+    this.#spend(new DOMException("time budget spent", "TimeoutError"));
+  }
+
+  /** The client disconnected (`request.signal`'s abort event). */
+  handleEvent(): void {
+    this.#spend(this.request?.signal.reason);
+  }
+
+  #spend(reason: unknown): void {
+    if (this.#spent) return;
+    this.#spent = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+    this.#onSpent?.("spent");
+  }
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown })?.then === "function";
 }
 
 /** `result` with database faults (and anything failing after the deadline) as clean errors. */

@@ -38,19 +38,33 @@ export function ReadRetry(): Plugin {
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
       if (getOperationAST(args.document, args.operationName)?.operation !== "query") return;
-      const execute: Execute = async (args) => {
-        let result = await (executeFn as Execute)(args);
-        const ctx = args.contextValue as MikroContext;
-        for (let i = 1; i < READ_ATTEMPTS && lostConnection(result); i++) {
-          if (deadlineOf(ctx)?.signal.aborted) break;
-          ctx.em?.clear();
-          result = await (executeFn as Execute)(args);
-        }
-        return result;
+      // A result given synchronously read nothing: it is passed on as it is, not as a promise, so
+      // the Deadline plugin after this one does not wait for it.
+      const execute: Execute = (args) => {
+        const first = (executeFn as Execute)(args);
+        return typeof (first as { then?: unknown }).then === "function"
+          ? retried(first as Promise<ExecutionResult>, executeFn as Execute, args)
+          : first;
       };
       setExecuteFn(execute as never);
     },
   };
+}
+
+/** `first` and, while it failed for a lost connection, the operation run again. */
+async function retried(
+  first: Promise<ExecutionResult>,
+  executeFn: Execute,
+  args: ExecutionArgs,
+): Promise<ExecutionResult> {
+  let result = await first;
+  const ctx = args.contextValue as MikroContext;
+  for (let i = 1; i < READ_ATTEMPTS && lostConnection(result); i++) {
+    if (deadlineOf(ctx)?.signal.aborted) break;
+    ctx.em?.clear();
+    result = await executeFn(args);
+  }
+  return result;
 }
 
 /** Whether `result` failed for a lost connection, as opposed to a pool that had none free in time. */

@@ -139,7 +139,7 @@ export function Transactioner(options: TransactionerOptions): Plugin {
   if (readYourWrites) checkReadYourWrites(readYourWrites);
   // Its statements (the session's `set_config` values) and the operation's go out bound.
   bindConnections(options.txOpener.em);
-  return {
+  const plugin: Plugin = {
     onExecute({ args, executeFn, setExecuteFn }) {
       const operation = getOperationAST(args.document, args.operationName);
       const ctx = args.contextValue as MikroContext;
@@ -169,10 +169,12 @@ export function Transactioner(options: TransactionerOptions): Plugin {
         inTransaction(options.txOpener, args, executeFn as Execute) as ReturnType<Execute>
       );
     },
-    onResponse({ request, response }) {
-      if (readYourWrites) stampWriter(request, response, readYourWrites);
-    },
   };
+  // A response hook only with read-your-writes: a hook that does nothing still runs per request.
+  if (readYourWrites) {
+    plugin.onResponse = ({ request, response }) => stampWriter(request, response, readYourWrites);
+  }
+  return plugin;
 }
 
 type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;

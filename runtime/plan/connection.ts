@@ -169,14 +169,21 @@ export function toConnection<T extends object>(
   };
 }
 
-/** An edge whose cursor is encoded only when the operation selects it. */
+/**
+ * An edge whose cursor is encoded only when the operation selects it, once (`endCursor` is the
+ * last edge's).
+ */
 class LazyEdge<T extends object> implements Edge<T> {
+  #cursor: string | undefined;
+
   constructor(private readonly plan: ConnectionPlan, readonly node: T) {}
 
   get cursor(): string {
-    return cursorOf(this.plan, this.node);
+    return this.#cursor ??= cursorOf(this.plan, this.node);
   }
 }
+
+const NO_VALUES: readonly unknown[] = Object.freeze([]);
 
 /**
  * The cursor of `node` under `plan`.
@@ -184,14 +191,23 @@ class LazyEdge<T extends object> implements Edge<T> {
  * @throws Error when the order has SQL terms and `fillOrderValues` did not read them
  */
 export function cursorOf(plan: ConnectionPlan, node: object): string {
-  const sqlValues = plan.terms.some((t) => t.sql) ? plan.values.get(node) : undefined;
-  if (plan.terms.some((t) => t.sql) && !sqlValues) {
-    throw new Error("cursor values of SQL order terms were not read: call fillOrderValues()");
+  const { terms } = plan;
+  let values = NO_VALUES as unknown[];
+  if (terms.length > 0) {
+    const sqlValues = plan.values.get(node);
+    values = new Array(terms.length);
+    let next = 0;
+    for (let i = 0; i < terms.length; i++) {
+      if (!terms[i].sql) values[i] = valueAt(node, terms[i].path);
+      else if (sqlValues) values[i] = sqlValues[next++];
+      else {throw new Error(
+          "cursor values of SQL order terms were not read: call fillOrderValues()",
+        );}
+    }
   }
-  let next = 0;
   const cursor: Cursor = {
     id: cursorId(plan.type, node),
-    values: plan.terms.map((t) => t.sql ? sqlValues![next++] : valueAt(node, t.path)),
+    values,
     order: plan.shape.order,
     type: plan.type.name,
   };

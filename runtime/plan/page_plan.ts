@@ -16,6 +16,7 @@ import type { EdgeOrderTerm, NodeType } from "../graph.ts";
 import { keyParts } from "../keys.ts";
 import {
   type ConnectionPlan,
+  type OrderValues,
   type PaginationArgs,
   type PaginationLimits,
   validatePagination,
@@ -85,8 +86,8 @@ export function planPage(
     conditions.push(keyset(order, [...cursor.values, ...id], forward));
   }
   const size = args.first ?? args.last;
-  return {
-    query: {
+  return new Page(
+    {
       where: conditions.length === 0
         ? {}
         : conditions.length === 1
@@ -100,8 +101,25 @@ export function planPage(
     shape,
     args,
     type,
-    values: new WeakMap(),
-  };
+  );
+}
+
+/** A planned page; its `values` are made when first read (only SQL order terms have any). */
+class Page implements PagePlan {
+  #values: OrderValues | undefined;
+
+  constructor(
+    readonly query: PageQuery,
+    readonly order: OrderTerm[],
+    readonly terms: OrderTerm[],
+    readonly shape: CursorShape,
+    readonly args: PaginationArgs,
+    readonly type: NodeType,
+  ) {}
+
+  get values(): OrderValues {
+    return this.#values ??= new WeakMap();
+  }
 }
 
 /**

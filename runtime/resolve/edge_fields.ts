@@ -45,7 +45,7 @@ export async function resolveEdge(
 ): Promise<unknown> {
   const { graph, fallbacks } = ctx;
   const scope = rootScope(info.path);
-  const key = edgeKey(name, edgeArgs as Record<string, unknown>);
+  const key = loadKey(name, edgeArgs, info);
   const here = pathKey(info.path);
   // Below a path collection did not load, a value collection stored for the same entity was
   // loaded for another selection: it is not used.
@@ -79,6 +79,26 @@ export async function resolveEdge(
     if (batched) return batched.value;
   }
   return await loadEdge(ctx, edge, parent, edgeArgs);
+}
+
+/** The last load key computed per field node, with the variables it was computed under. */
+const LOAD_KEYS = new WeakMap<object, { variables: object; key: string }>();
+
+/**
+ * The load key (`edgeKey`) of the edge field `info` resolves, computed once per field node and
+ * request rather than once per parent: a field's arguments follow from its node and the
+ * operation's variables.
+ */
+function loadKey(name: string, args: PaginationArgs, info: GraphQLResolveInfo): string {
+  const node = info.fieldNodes[0];
+  const variables = info.variableValues;
+  const known = LOAD_KEYS.get(node);
+  if (known && known.variables === variables) return known.key;
+  const key = edgeKey(name, args as Record<string, unknown>);
+  if (typeof variables === "object" && variables !== null) {
+    LOAD_KEYS.set(node, { variables, key });
+  }
+  return key;
 }
 
 /** Whether the nodes `plan` loaded hold what `mine` selects: its columns and its edges. */
@@ -176,10 +196,13 @@ async function loadEdge(
         ...read,
       }));
   }
-  await prepareReadFilters(em, [
+  // Read filters of the entities a where input's or an order's subqueries read (none: no
+  // call, nor a per-request entry in their cache).
+  const targets = [
     ...whereTargets(em, graph, target.name, (args as { where?: unknown }).where),
     ...orderTargets(em, target, args.orderBy),
-  ]);
+  ];
+  if (targets.length > 0) await prepareReadFilters(em, targets);
   const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
   return paginate(
     target,
@@ -245,10 +268,13 @@ async function loadRecordEdge(
         ...read,
       }));
   }
-  await prepareReadFilters(em, [
+  // Read filters of the entities a where input's or an order's subqueries read (none: no
+  // call, nor a per-request entry in their cache).
+  const targets = [
     ...whereTargets(em, graph, target.name, (args as { where?: unknown }).where),
     ...orderTargets(em, target, args.orderBy),
-  ]);
+  ];
+  if (targets.length > 0) await prepareReadFilters(em, targets);
   const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
   return paginate(
     target,

@@ -46,10 +46,13 @@ export async function resolveConnection(
 ): Promise<Connection<object>> {
   const { em, graph, limits } = ctx;
   const plan = collectConnection(ctx, type, info);
-  await prepareReadFilters(em, [
+  // Read filters of the entities a where input's or an order's subqueries read (none: no
+  // call, nor a per-request entry in their cache).
+  const targets = [
     ...whereTargets(em, graph, type.name, args.where),
     ...orderTargets(em, type, args.orderBy),
-  ]);
+  ];
+  if (targets.length > 0) await prepareReadFilters(em, targets);
   const filter = whereFilter(em, graph, type.name, args.where);
   const page = planPage(type, args, limits, em);
   if (!plan.morePages) withoutExtraRow(page);

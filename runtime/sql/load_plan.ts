@@ -129,10 +129,13 @@ async function loadMany(
   const target = graph.types[edge.target];
   const inverse = edge.inverse!;
   if (edge.connection) {
-    await prepareReadFilters(em, [
+    // Read filters of the entities a where input's or an order's subqueries read (none: no
+    // call, nor a per-request entry in their cache).
+    const targets = [
       ...whereTargets(em, graph, target.name, args.where),
       ...orderTargets(em, target, args.orderBy),
-    ]);
+    ];
+    if (targets.length > 0) await prepareReadFilters(em, targets);
   }
   const page = planPage(target, edge.connection ? args : {}, limits, em, edge.order);
   if (plan.morePages === false) withoutExtraRow(page);
