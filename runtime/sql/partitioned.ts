@@ -182,11 +182,12 @@ async function parentRows(
 ) {
   const em = ctx.em as SqlEntityManager;
   const aliases = parentAliases(parent);
+  const columns = [
+    ...select,
+    ...parent.columns.map((c, i) => raw(`${c} as ${quoteIdentifiers(em, aliases[i])}`)),
+  ];
   const qb = em.createQueryBuilder(target.entity, "t", ctx.read.connectionType)
-    .select([
-      ...select,
-      ...parent.columns.map((c, i) => raw(`${c} as ${quoteIdentifiers(em, aliases[i])}`)),
-    ] as never);
+    .select(columns as never);
   parent.join(qb);
   const single = parent.columns.length === 1;
   const tuple = single ? "?" : `(${parent.columns.map(() => "?").join(", ")})`;
@@ -197,6 +198,12 @@ async function parentRows(
     ids.flat(),
   );
   await whereFiltered(em, qb, target.entity, where, inverse);
+  // A condition on an inverse one-to-one of the row (`{ shipment: null }`, `has<Edge>: false`,
+  // or a filter's) makes MikroORM join its owner and add the owner's key to the select list
+  // (`"s1"."order_id" as "s1__order_id"`): a column a grouped count's `GROUP BY` does not name,
+  // which PostgreSQL refuses. The list is set again once the condition is in: exactly `select`
+  // and the parent key.
+  qb.select(columns as never);
   return qb;
 }
 

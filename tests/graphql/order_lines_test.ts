@@ -5,7 +5,9 @@
  * SQLite, PostgreSQL and MariaDB, on random rows (the seed is printed; `LINES_SEED=<n>` replays),
  * each answer checked against `em.find` on the same database: the declared order (then the key)
  * without `orderBy`, the `orderBy` argument over it, cursors both ways, `node`/`nodes` of
- * composite ids, nested batching over many orders (one statement per level), create and update.
+ * composite ids, nested batching over many orders (one statement per level), grouped counts and
+ * pages of many customers' orders under where predicates on the inverse one-to-one `shipment` and
+ * on `lines`, create and update.
  */
 import { assertEquals } from "@std/assert";
 import type { EntityManager } from "@mikro-orm/core";
@@ -15,6 +17,7 @@ import { Order } from "../../examples/shop/entities/order.ts";
 import { OrderStatus } from "../../examples/shop/entities/enums.ts";
 import { OrderLine } from "../../examples/shop/entities/order_line.ts";
 import { CardPayment, Payment, TransferPayment } from "../../examples/shop/entities/payment.ts";
+import { Shipment } from "../../examples/shop/entities/shipment.ts";
 import { createSchema, graph } from "../../examples/shop/generated/mod.ts";
 import { globalIdOf } from "../../runtime/plan/global_id.ts";
 import { primaryKeyOf } from "../../runtime/keys.ts";
@@ -210,6 +213,75 @@ for (const dialect of dialects()) {
             assertEquals((p.order as Data).parcels, [], `payment ${p.id}`);
           }
         });
+
+        await t.step(
+          "grouped counts and pages under has<Edge> predicates on an inverse one-to-one",
+          async () => {
+            // Two customers (a grouped count over several parents), some orders shipped. A
+            // condition on `shipment` (inverse 1:1) joins the shipment; `shipment: null` once
+            // also selected its key, a column the count's GROUP BY does not name (PostgreSQL).
+            const seeded = em();
+            const bob = seeded.create(Customer, {
+              name: "bob",
+              email: "bob@example.com",
+              createdAt: new Date(Date.UTC(2026, 0, 2)),
+            });
+            for (let o = 0; o < 4; o++) {
+              const order = seeded.create(Order, {
+                customer: bob,
+                status: OrderStatus.Placed,
+                notes: [],
+                placedAt: new Date(Date.UTC(2026, 2, 1 + o)),
+              });
+              if (o < 2) seeded.create(OrderLine, { order, lineNo: 1, sku: "a", quantity: 1 });
+            }
+            await seeded.flush();
+            const all = await orders();
+            for (const [i, order] of all.entries()) {
+              if (i % 3 !== 1) {
+                seeded.create(Shipment, { order: order.id, carrier: i % 2 ? "ups" : "dhl" });
+              }
+            }
+            await seeded.flush();
+            const customers = await em().find(Customer, {}, { orderBy: { id: "asc" } });
+            const cases: [string, object][] = [
+              ["{ hasShipment: false }", { shipment: null }],
+              ["{ hasShipment: true }", { shipment: { $ne: null } }],
+              ["{ not: { hasShipment: true } }", { shipment: null }],
+              ['{ hasShipmentWith: [{ carrier: "ups" }] }', { shipment: { carrier: "ups" } }],
+              ["{ hasShipment: false, hasLines: true }", {
+                shipment: null,
+                lines: { $some: {} },
+              }],
+              ['{ or: [{ hasShipment: false }, { hasLinesWith: [{ sku: "a" }] }] }', {
+                $or: [{ shipment: null }, { lines: { $some: { sku: "a" } } }],
+              }],
+            ];
+            for (const [where, filter] of cases) {
+              const data = await ok<{ customers: { edges: { node: Data }[] } }>(
+                server,
+                `{ customers(first: 10) { edges { node { id
+                  paged: orders(first: 2, where: ${where}) { totalCount edges { node { id } } }
+                  counted: orders(where: ${where}) { totalCount } } } } }`,
+              );
+              assertEquals(data.customers.edges.length, customers.length);
+              for (const [i, customer] of customers.entries()) {
+                const node = data.customers.edges[i].node;
+                assertEquals(node.id, idOf(customer));
+                const mine = { $and: [{ customer }, filter] } as never;
+                const count = await em().count(Order, mine);
+                const first = await em().find(Order, mine, { orderBy: { id: "asc" }, limit: 2 });
+                assertEquals((node.paged as Page).totalCount, count, `${where} (seed ${SEED})`);
+                assertEquals((node.counted as Page).totalCount, count, `${where} (seed ${SEED})`);
+                assertEquals(
+                  (node.paged as Page).edges.map((e) => e.node.id),
+                  first.map(idOf),
+                  `${where} (seed ${SEED})`,
+                );
+              }
+            }
+          },
+        );
 
         await t.step("create and update an order line", async () => {
           const [order] = await orders();
