@@ -50,14 +50,14 @@ export async function resolveEdge(
   // Below a path collection did not load, a value collection stored for the same entity was
   // loaded for another selection: it is not used.
   if (!within(here, fallbacks)) {
-    // Loaded at several levels with several selections (one managed entity reached twice): the
-    // load whose selection covers this field's.
+    // Loaded at several levels with several selections (one managed entity reached twice): a
+    // load whose selection covers this field's, to every depth below it.
     const loaded = loadedEdge(parent, scope, key, (plans) => {
       const target = graph.types[edge.target];
-      const mine = edge.connection
-        ? collectConnection(ctx, target, info).node
-        : collectNode(ctx, target, info);
-      return plans.findIndex((plan) => covers(plan as NodePlan, mine));
+      const mine: Selection = edge.connection
+        ? collectConnection(ctx, target, info)
+        : { totalCount: false, node: collectNode(ctx, target, info) };
+      return plans.findIndex((plan) => coversEdge(plan as EdgePlan, mine));
     });
     if (loaded) return loaded.value;
   }
@@ -101,14 +101,32 @@ function loadKey(name: string, args: PaginationArgs, info: GraphQLResolveInfo): 
   return key;
 }
 
-/** Whether the nodes `plan` loaded hold what `mine` selects: its columns and its edges. */
+/** What an edge field selects: its nodes' plan and, for a connection, what else it reads. */
+type Selection = Pick<EdgePlan, "node" | "totalCount" | "morePages" | "page">;
+
+/**
+ * Whether what the edge plan `plan` loaded answers the selection `mine`: a counted `totalCount`,
+ * the extra row of `hasNextPage`/`hasPreviousPage` and the page's rows when `mine` reads them,
+ * and nodes covering `mine`'s ({@linkcode covers}).
+ */
+function coversEdge(plan: Selection, mine: Selection): boolean {
+  return (!mine.totalCount || plan.totalCount) &&
+    (mine.morePages === false || plan.morePages !== false) &&
+    (mine.page === false || plan.page !== false) &&
+    covers(plan.node, mine.node);
+}
+
+/**
+ * Whether the nodes `plan` loaded hold what `mine` selects: its columns, and its edges loaded
+ * for selections covering theirs, to every depth (an edge of the same key loaded for fewer
+ * columns below it would answer `null` for the others).
+ */
 function covers(plan: NodePlan, mine: NodePlan): boolean {
   if (plan.type !== mine.type) return false;
   if (plan.props && (!mine.props || [...mine.props].some((p) => !plan.props!.has(p)))) {
     return false;
   }
-  const keys = new Set(plan.edges.map((e) => e.key));
-  return mine.edges.every((e) => keys.has(e.key));
+  return mine.edges.every((e) => plan.edges.some((p) => p.key === e.key && coversEdge(p, e)));
 }
 
 function pathKey(path: GraphQLResolveInfo["path"]): string {

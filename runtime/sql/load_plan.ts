@@ -88,7 +88,7 @@ async function loadUnique(
       byKey.set(keyText(parentType, keyValues(parentType, (row as Row)[edge.inverse])), row);
     }
     parents.forEach((parent, i) =>
-      store(parent, scope, plan.key, byKey.get(texts[i]) ?? null, plan.node)
+      store(parent, scope, plan.key, byKey.get(texts[i]) ?? null, plan)
     );
   } else {
     // The parent's foreign key (every column of it) names the target's row.
@@ -109,7 +109,7 @@ async function loadUnique(
         scope,
         plan.key,
         texts[i] === undefined ? null : byKey.get(texts[i]) ?? null,
-        plan.node,
+        plan,
       )
     );
   }
@@ -221,13 +221,13 @@ async function loadMany(
   for (const [i, parent] of parents.entries()) {
     const rows = rowsByParent.get(keys[i]) ?? [];
     if (!edge.connection) {
-      store(parent, scope, plan.key, rows, plan.node);
+      store(parent, scope, plan.key, rows, plan);
       children.push(...rows);
       continue;
     }
     const count = counts ? counts.get(keys[i]) ?? 0 : rows.length;
     const connection: Connection<object> = toConnection(page, rows, () => count);
-    store(parent, scope, plan.key, connection, plan.node);
+    store(parent, scope, plan.key, connection, plan);
     children.push(...connection.edges.map((e) => e.node));
   }
   // Cursor values of SQL order terms, for the rows on the pages only (a list has no cursors).

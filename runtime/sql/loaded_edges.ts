@@ -5,7 +5,8 @@
  * `resolveEdge` (`resolve/edge_fields.ts`) looks the value up with the same two keys. A managed
  * entity (one object per row) can be a parent at two levels of one root field with the same edge
  * key and two selections (a customer's `referrals`, and the same customer's under `friends`):
- * each load is kept with its selection, and the resolver takes the one of its own. One reached
+ * each load is kept with its selection (the edge plan, with its nodes' plans to every depth),
+ * and the resolver takes one whose selection covers its own, below it too. One reached
  * both at a level field collection planned and at one it did not (an interface's rows: a payment,
  * and the same payment under `order { payments }`) has nothing looked up. Records are new objects
  * per level and never collide.
@@ -43,7 +44,7 @@ export function rootScope(path: GraphQLResolveInfo["path"]): string {
   return String(root.key);
 }
 
-/** One load of an edge for a parent: the value, and the plan of the nodes it read. */
+/** One load of an edge for a parent: the value, and the edge plan it was read for. */
 interface Loaded {
   value: unknown;
   plan: object;
@@ -51,8 +52,7 @@ interface Loaded {
 
 /**
  * Keeps `value` as what was loaded for `parent`'s edge `key` under `scope`, for the selection
- * `plan` (the edge plan's node plan): a managed entity reached at two levels with two selections
- * keeps both.
+ * `plan` (the edge plan): a managed entity reached at two levels with two selections keeps both.
  */
 export function storeEdge(
   parent: object,

@@ -211,6 +211,38 @@ for (const dialect of dialects()) {
           assertEquals(friend.referrals, [{ name: "Bob" }]);
         });
 
+        await t.step("... and each level's selection below the edge, at every depth", async () => {
+          // Ada is a root node and Bob's friend, an entity both times; her `referrals` select the
+          // same columns at both levels, their `referrer` `points` at the second only. The second
+          // level answers from a load of its own selection (it took the first level's load, whose
+          // referrer had no points: null in a non-null field; the differential test found it for
+          // an order's `shipment { order { invoice } }`, DIFF_SEED=702168028 before the shop's
+          // Manager interface).
+          const data = await ok<{ customers: { edges: { node: Data }[] } }>(
+            server,
+            `{ customers(orderBy: { field: NAME }) { edges { node { name address { city }
+              referrals { name referrer { name } } friends { edges { node { name address { city }
+              referrals { name referrer { name points } } } } } } } } }`,
+          );
+          const em = db.orm.em.fork();
+          const ada = await em.findOneOrFail(Customer, { name: "Ada" }, {
+            populate: ["referrals.referrer"],
+          });
+          const referrals = ada.referrals.getItems().map((r) => ({
+            name: r.name,
+            referrer: { name: r.referrer!.name, points: String(r.referrer!.points) },
+          }));
+          assertEquals(referrals.length, 1);
+          const [root, bob] = data.customers.edges.map((e) => e.node);
+          assertEquals(
+            root.referrals,
+            referrals.map((r) => ({ name: r.name, referrer: { name: r.referrer.name } })),
+          );
+          const friend = (bob.friends as { edges: { node: Data }[] }).edges[0].node;
+          assertEquals(friend.name, "Ada");
+          assertEquals(friend.referrals, referrals);
+        });
+
         await t.step("embeddables read back nested, inline and as JSON, arrays too", async () => {
           const data = await ok<{ customers: { edges: { node: Data }[] } }>(
             server,
