@@ -136,11 +136,15 @@ export class QueryGenerator {
       });
       const byType = [...new Set(picked.map((p) => p.type))];
       const bodies = byType.map((type) => ({ type, body: this.nodeSelection(type, 1, true) }));
+      // An interface's pool holds ids of its classes: `nodes` reads each class's ids apart.
+      const classes = (type: NodeType) =>
+        new Set(picked.filter((p) => p.type === type).map((p) => idTypeName(p.id) ?? type.name))
+          .size;
       return {
         text: `${alias}: nodes(ids: ${JSON.stringify(picked.map((p) => p.id))}) { __typename ${
           bodies.map((b) => b.body.text).join(" ")
         } }`,
-        cost: bodies.reduce((n, b) => n + 1 + b.body.cost, 0),
+        cost: bodies.reduce((n, b) => n + classes(b.type) * (1 + b.body.cost), 0),
         walk: (data) => {
           for (const node of (field(data, alias) as unknown[] | null) ?? []) {
             const name = (node as { __typename?: string } | null)?.__typename;
@@ -454,4 +458,14 @@ function plain(name: string): Part {
 
 function field(value: unknown, key: string): unknown {
   return (value as Record<string, unknown> | null)?.[key];
+}
+
+/** The type name a `Type:key` global id names, or `undefined` for another id format. */
+function idTypeName(id: string): string | undefined {
+  try {
+    const text = atob(id.replaceAll("-", "+").replaceAll("_", "/"));
+    return /^([A-Za-z_]\w*):/.exec(text)?.[1];
+  } catch {
+    return undefined;
+  }
 }
