@@ -27,6 +27,7 @@ import {
 import type { Graph, NodeType } from "@mikrogql/ext";
 import { hasPredicateName, predicateName } from "../../runtime/names.ts";
 import { whereOps } from "../../runtime/plan/where_filter.ts";
+import { base64UrlToText } from "../../runtime/plan/base64url.ts";
 
 /** Values the generator draws ids and cursors from, filled from the data and earlier answers. */
 export interface Pools {
@@ -462,10 +463,6 @@ function field(value: unknown, key: string): unknown {
 
 /** The type name a `Type:key` global id names, or `undefined` for another id format. */
 function idTypeName(id: string): string | undefined {
-  try {
-    const text = atob(id.replaceAll("-", "+").replaceAll("_", "/"));
-    return /^([A-Za-z_]\w*):/.exec(text)?.[1];
-  } catch {
-    return undefined;
-  }
+  const text = base64UrlToText(id);
+  return text === undefined ? undefined : /^([A-Za-z_]\w*):/.exec(text)?.[1];
 }
