@@ -3,10 +3,12 @@
  * (`node:sqlite`'s `DatabaseSync` behind the interface Kysely's `SqliteDialect` expects), except
  * that an integer column holding a value beyond ±2^53 − 1 (a `bigint` property at 2^63 − 1)
  * reads back exactly. `node:sqlite` reads integers as JavaScript numbers and throws
- * `ERR_OUT_OF_RANGE` for one a number cannot hold; such a statement is read again with
- * `setReadBigInts(true)`, its integers within the safe range turned back into numbers and the
- * others kept as `bigint`, which MikroORM's `BigIntType` maps as it does on PostgreSQL and
- * MariaDB (a string, by default). Statements without such a value run once, as before.
+ * `ERR_OUT_OF_RANGE` for one a number cannot hold; such a query (`select`, `pragma`, `explain`:
+ * nothing it does is undone by running it twice) is read again with `setReadBigInts(true)`, its
+ * integers within the safe range turned back into numbers and the others kept as `bigint`, which
+ * MikroORM's `BigIntType` maps as it does on PostgreSQL and MariaDB (a string, by default). A
+ * statement that writes and returns rows (`returning`) is never run twice: it reads bigints from
+ * the start and narrows its rows. Other statements run once, as before.
  *
  * @module
  */
@@ -63,12 +65,17 @@ export function exactSqliteDialect(path: string): SqliteDialect {
       return {
         prepare(sql: string) {
           const statement = db.prepare(sql);
+          const returning = /\breturning\b/i.test(sql);
+          // A write is not run again to read what it returns: bigints from the start.
+          const read = (rows: () => Row[]) =>
+            returning ? rows().map(narrowed) : exactly(statement, rows);
+          if (returning) statement.setReadBigInts(true);
           return {
-            reader: /^\s*(select|pragma|explain|with)/i.test(sql) || /\breturning\b/i.test(sql),
-            all: (params: never[]) => exactly(statement, () => statement.all(...params) as Row[]),
+            reader: /^\s*(select|pragma|explain|with)/i.test(sql) || returning,
+            all: (params: never[]) => read(() => statement.all(...params) as Row[]),
             run: (params: never[]) => statement.run(...params),
             get: (params: never[]) =>
-              exactly(statement, () => {
+              read(() => {
                 const row = statement.get(...params) as Row | undefined;
                 return row ? [row] : [];
               })[0],
