@@ -10,7 +10,7 @@
  *   resolver helpers (`FieldResolver`, `TypedResolvers`, `EntityOf`, `Maybe`),
  * - servers: `mikrogqlPreset` (every plugin below, in order, with the Yoga options they need),
  *   the Yoga plugins (`Jit`, `BodyLimit`, `Csrf`, `Limits`, `ClientErrors`, `Transactioner`,
- *   `ReadRetry`, `Deadline`), `documentCache`, `replicaFailover`, `readConnection`,
+ *   `ReadRetry`, `Deadline`, `DocumentCache`), `documentCache`, `replicaFailover`, `readConnection`,
  *   `setupUniversalIds`,
  * - user resolvers: `fromContext`, the mutation helpers (`createNode`, `updateNode`,
  *   `deleteNode`), global ids (`globalIdOf`, `encodeGlobalId`, `decodeGlobalId`), the Relay
@@ -68,9 +68,10 @@ export { unavailable } from "./runtime/sql/database_faults.ts";
 export { DEFAULT_MAX_COMPILED_FIELDS, Jit, type JitOptions } from "./runtime/gates/jit.ts";
 export { BodyLimit, DEFAULT_MAX_BODY_BYTES } from "./runtime/gates/body_limit.ts";
 export {
+  DocumentCache,
   documentCache,
   type DocumentCacheOptions,
-  type YogaDocumentCache,
+  type DocumentCaches,
 } from "./runtime/gates/document_cache.ts";
 export {
   defineGraph,

@@ -194,6 +194,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     graphqlEndpoint: options.graphqlEndpoint ?? "/graphql",
     parserAndValidationCache: preset.parserAndValidationCache,
     maxRequestBodySize: preset.maxRequestBodySize,
+    multipart: preset.multipart,
     plugins,
     cors: yogaCors(options.cors),
     graphiql,

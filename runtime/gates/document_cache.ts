@@ -1,15 +1,24 @@
 /**
- * A parsed-document cache for GraphQL Yoga bounded by the total length of the cached documents'
- * text, instead of Yoga's default of 1,024 documents of any size (which lets a client fill the
- * heap with large distinct documents).
+ * The parsed-document and validation cache of a production server, as a GraphQL Yoga plugin:
+ * parsed documents and parse errors bounded by the total length of their text (instead of Yoga's
+ * default of 1,024 documents of any size, which lets a client fill the heap with large distinct
+ * documents), and validation results kept with the parsed document they belong to.
+ *
+ * It replaces Yoga's own `parserAndValidationCache` (`mikrogqlPreset` turns that off and installs
+ * this plugin): Yoga's validation cache looks its entries up per request in an LRU cache with a
+ * time to live, whose clock arms a timer on most lookups under load, and joins the validation
+ * rules' names per request; here a validation result hangs off the parsed document itself
+ * (a `WeakMap`, per schema and set of rules), so a cache hit costs three map lookups and the
+ * entry goes when the document leaves the bounded document cache.
  *
  * ```ts
- * createYoga({ schema, parserAndValidationCache: documentCache(), plugins: [Limits()] });
+ * createYoga({ schema, parserAndValidationCache: false, plugins: [Limits(), DocumentCache()] });
  * ```
  *
  * @module
  */
-import type { DocumentNode } from "graphql";
+import type { DocumentNode, GraphQLSchema, ValidationRule } from "graphql";
+import type { Plugin } from "graphql-yoga";
 import { LRUCache } from "lru-cache";
 
 /** Options of {@linkcode documentCache}. */
@@ -22,43 +31,99 @@ export interface DocumentCacheOptions {
   maxSourceLength?: number;
 }
 
-/** The `parserAndValidationCache` option of `createYoga`. */
-export interface YogaDocumentCache {
+/** The bounded caches of {@linkcode DocumentCache}, by source text. */
+export interface DocumentCaches {
   /** Parsed documents by source text, bounded by the summed source length. */
   documentCache: LRUCache<string, DocumentNode>;
   /** Parse errors by source text, bounded like `documentCache`. */
-  errorCache: LRUCache<string, object>;
-  /** `true`: Yoga keeps its own validation cache. */
-  validationCache: true;
+  errorCache: LRUCache<string, Error>;
 }
 
 /**
- * A bounded parsed-document cache for `createYoga({ parserAndValidationCache })`. Half the
- * budget is for parsed documents, half for parse errors; a document longer than its half is
- * not cached. (`mikrogqlPreset` installs it, with its `documentCache` option.)
+ * The bounded caches of parsed documents and parse errors: half the budget is for parsed
+ * documents, half for parse errors; a document longer than its half is not cached.
  *
- * @example
+ * @example Caches to look into (a test, a metrics gauge)
  * ```ts
- * import { createYoga } from "graphql-yoga";
- * import { documentCache, Limits } from "@mikrogql/ext";
- * import { createSchema } from "./generated/mod.ts";
+ * import { documentCache } from "@mikrogql/ext";
  *
- * const yoga = createYoga({
- *   schema: createSchema(),
- *   // at most 4,000,000 UTF-16 code units of document text cached, half of them parse errors
- *   parserAndValidationCache: documentCache({ maxSourceLength: 4_000_000 }),
- *   plugins: [Limits()],
- * });
+ * const caches = documentCache({ maxSourceLength: 4_000_000 });
+ * // createYoga({ ...mikrogqlPreset({ txOpener: orm, documentCache: caches }) })
+ * setInterval(() => console.log(caches.documentCache.calculatedSize), 60_000);
  * ```
  *
- * @returns the three caches of Yoga's `parserAndValidationCache` option
+ * @returns two LRU caches of `maxSourceLength / 2` UTF-16 code units each
  */
-export function documentCache(options: DocumentCacheOptions = {}): YogaDocumentCache {
+export function documentCache(options: DocumentCacheOptions = {}): DocumentCaches {
   const half = Math.max(1, Math.floor((options.maxSourceLength ?? 2_000_000) / 2));
   const sizeCalculation = (_value: unknown, key: string) => Math.max(1, key.length);
   return {
     documentCache: new LRUCache<string, DocumentNode>({ maxSize: half, sizeCalculation }),
-    errorCache: new LRUCache<string, object>({ maxSize: half, sizeCalculation }),
-    validationCache: true,
+    errorCache: new LRUCache<string, Error>({ maxSize: half, sizeCalculation }),
+  };
+}
+
+type Validations = WeakMap<GraphQLSchema, WeakMap<DocumentNode, readonly Error[]>>;
+
+/**
+ * The document cache plugin (see the module documentation): install it with Yoga's
+ * `parserAndValidationCache: false`, after the plugins that check a document before it is
+ * parsed or validated (`Limits`); `mikrogqlPreset` does both.
+ *
+ * @example
+ * ```ts
+ * import { createYoga } from "graphql-yoga";
+ * import { DocumentCache, Limits } from "@mikrogql/ext";
+ * import { createSchema } from "./generated/mod.ts";
+ *
+ * const yoga = createYoga({
+ *   schema: createSchema(),
+ *   parserAndValidationCache: false,
+ *   // at most 4,000,000 UTF-16 code units of document text cached, half of them parse errors
+ *   plugins: [Limits(), DocumentCache({ maxSourceLength: 4_000_000 })],
+ * });
+ * ```
+ *
+ * @param caches the caches to use, or the options of new ones ({@linkcode documentCache})
+ * @returns a Yoga/envelop plugin
+ */
+export function DocumentCache(caches: DocumentCaches | DocumentCacheOptions = {}): Plugin {
+  const { documentCache: documents, errorCache: errors } = "documentCache" in caches
+    ? caches
+    : documentCache(caches);
+  // Validation results by the rules' names (plugins may add rules per request, as new arrays of
+  // the same rules), schema and parsed document.
+  const byRules = new Map<string, Validations>();
+  const rulesKeys = new WeakMap<readonly ValidationRule[], string>();
+  const validationsOf = (rules: readonly ValidationRule[] | undefined): Validations => {
+    let key = rules ? rulesKeys.get(rules) : "";
+    if (key === undefined) rulesKeys.set(rules!, key = rules!.map((rule) => rule.name).join(","));
+    let validations = byRules.get(key);
+    if (!validations) byRules.set(key, validations = new WeakMap());
+    return validations;
+  };
+  return {
+    onParse({ params, setParsedDocument }) {
+      const source = params.source.toString();
+      const document = documents.get(source);
+      if (document) return setParsedDocument(document);
+      const error = errors.get(source);
+      if (error) throw error;
+      return ({ result }) => {
+        if (result instanceof Error) errors.set(source, result);
+        else if (result != null) documents.set(source, result as DocumentNode);
+      };
+    },
+    onValidate({ params: { schema, documentAST, rules }, setResult }) {
+      if (schema == null) return;
+      const bySchema = validationsOf(rules);
+      let byDocument = bySchema.get(schema);
+      if (!byDocument) bySchema.set(schema, byDocument = new WeakMap());
+      const known = byDocument.get(documentAST);
+      if (known) return setResult(known);
+      return ({ result }) => {
+        if (result != null) byDocument.set(documentAST, result);
+      };
+    },
   };
 }

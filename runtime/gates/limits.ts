@@ -5,8 +5,8 @@
  * const yoga = createYoga({
  *   schema: createSchema(),
  *   context: () => ({ em: orm.em.fork() }),
- *   parserAndValidationCache: documentCache(),
- *   plugins: [Limits({ maxCost: 20_000 }), Transactioner({ txOpener: orm })],
+ *   parserAndValidationCache: false,
+ *   plugins: [Limits({ maxCost: 20_000 }), Transactioner({ txOpener: orm }), DocumentCache()],
  * });
  * ```
  *

@@ -17,7 +17,15 @@
  * 6. `Transactioner`: one transaction per mutation operation;
  * 7. `ReadRetry`: runs a query again after a lost connection;
  * 8. `Deadline`: the request's time budget around all of it (transaction begin and commit, every
- *    attempt of a read).
+ *    attempt of a read);
+ * 9. `DocumentCache`: parsed documents and validation results (Yoga's own cache is turned off),
+ *    after `Limits`, which checks a document's size before it is parsed.
+ *
+ * The Yoga options are those of a production server that runs nothing it does not use: no
+ * request parser for multipart bodies (`Csrf` refuses them, and the generated schema has no
+ * upload), no CORS headers (Yoga's default answers every origin, credentials included: set
+ * `cors` after the spread to allow your origins), and no GraphiQL or landing page under
+ * `NODE_ENV=production`. Each of them is a hook Yoga would run on every request.
  *
  * @module
  */
@@ -26,11 +34,7 @@ import { BodyLimit, DEFAULT_MAX_BODY_BYTES } from "./body_limit.ts";
 import { ClientErrors } from "./client_errors.ts";
 import { Csrf } from "./csrf.ts";
 import { Deadline, type DeadlineOptions } from "./deadline.ts";
-import {
-  documentCache,
-  type DocumentCacheOptions,
-  type YogaDocumentCache,
-} from "./document_cache.ts";
+import { DocumentCache, type DocumentCacheOptions, type DocumentCaches } from "./document_cache.ts";
 import { Jit, type JitOptions } from "./jit.ts";
 import { Limits, type LimitsOptions } from "./limits.ts";
 import { ReadRetry } from "./read_retry.ts";
@@ -48,8 +52,8 @@ export interface PresetOptions {
   deadline?: DeadlineOptions | false;
   /** The largest request body, in bytes (`BodyLimit`); default 2,000,000. */
   maxBodyBytes?: number;
-  /** Options of the bounded parsed-document cache. */
-  documentCache?: DocumentCacheOptions;
+  /** The bounded parsed-document cache: its options, or caches made by `documentCache()`. */
+  documentCache?: DocumentCacheOptions | DocumentCaches;
   /**
    * Compiled execution with graphql-jit (`Jit`): `true` (the default), its options, or `false`
    * to run every operation on graphql-js.
@@ -65,10 +69,18 @@ export interface PresetOptions {
 export interface Preset {
   /** The plugins, in order; append your own after them. */
   plugins: Plugin[];
-  /** The bounded parsed-document cache. */
-  parserAndValidationCache: YogaDocumentCache;
+  /** `false`: the `DocumentCache` plugin caches parsed documents instead of Yoga. */
+  parserAndValidationCache: false;
   /** `false`: the `BodyLimit` plugin checks the body size instead of Yoga. */
   maxRequestBodySize: false;
+  /** `false`: no multipart request parser (`Csrf` refuses multipart bodies). */
+  multipart: false;
+  /** `false`: no CORS headers (same-origin pages only); set your own after the spread. */
+  cors: false;
+  /** GraphiQL on GET: unless `NODE_ENV=production`. */
+  graphiql: boolean;
+  /** Yoga's landing page on unknown paths: unless `NODE_ENV=production`. */
+  landingPage: boolean;
 }
 
 /**
@@ -106,9 +118,15 @@ export function mikrogqlPreset(options: PresetOptions): Preset {
   plugins.push(Transactioner({ ...options.transactioner, txOpener: options.txOpener }));
   if (options.retryReads !== false) plugins.push(ReadRetry());
   if (options.deadline !== false) plugins.push(Deadline(options.deadline ?? {}));
+  plugins.push(DocumentCache(options.documentCache));
+  const development = Deno.env.get("NODE_ENV") !== "production";
   return {
     plugins,
-    parserAndValidationCache: documentCache(options.documentCache),
+    parserAndValidationCache: false,
     maxRequestBodySize: false,
+    multipart: false,
+    cors: false,
+    graphiql: development,
+    landingPage: development,
   };
 }

@@ -133,7 +133,7 @@ async function harness(
   const test = await openTestOrm(dialect, which === "blog" ? blogEntities : todoEntities);
   await (which === "blog" ? seedBlog : seedTodo)(test.orm.em.fork());
   const schema = which === "blog" ? createBlogSchema() : createTodoSchema();
-  const server = startServer(test.orm, schema, [], { parserAndValidationCache: cache });
+  const server = startServer(test.orm, schema, [], { preset: { documentCache: cache } });
   return {
     test,
     server,

@@ -1,12 +1,13 @@
 /**
  * The bounded document cache: half the budget (in UTF-16 code units of source text) for parsed
  * documents, half for parse errors, least recently used evicted first, a document longer than
- * its half never cached; and GraphQL Yoga does keep its parsed documents and parse errors there.
+ * its half never cached; GraphQL Yoga parses and validates a cached document once, and a document
+ * validated against other rules (a plugin adding one) is validated again.
  */
 import { assert, assertEquals } from "@std/assert";
-import { parse } from "graphql";
-import { createSchema, createYoga } from "graphql-yoga";
-import { documentCache } from "../../../runtime/gates/document_cache.ts";
+import { type DocumentNode, NoSchemaIntrospectionCustomRule, parse } from "graphql";
+import { createSchema, createYoga, type Plugin } from "graphql-yoga";
+import { DocumentCache, documentCache } from "../../../runtime/gates/document_cache.ts";
 
 /** A document of exactly `length` characters. */
 function source(name: string, length: number): string {
@@ -31,14 +32,32 @@ Deno.test("documentCache: bounded by the summed length of the cached texts, LRU 
   const defaults = documentCache();
   assertEquals(defaults.documentCache.maxSize, 1_000_000);
   assertEquals(defaults.errorCache.maxSize, 1_000_000);
-  assertEquals(defaults.validationCache, true);
 });
 
-Deno.test("documentCache: Yoga keeps parsed documents and parse errors in it", async () => {
+Deno.test("DocumentCache: Yoga parses and validates a document once, per set of rules", async () => {
   const cache = documentCache({ maxSourceLength: 10_000 });
+  const parsed: string[] = [];
+  const validated: DocumentNode[] = [];
+  let introspectionRule = false;
+  // Counts what reaches graphql-js: installed before the cache, as Limits is.
+  const counter: Plugin = {
+    onParse: ({ setParseFn }) =>
+      setParseFn((source) => {
+        parsed.push(String(source));
+        return parse(source);
+      }),
+    onValidate: ({ validateFn, setValidationFn, addValidationRule }) => {
+      if (introspectionRule) addValidationRule(NoSchemaIntrospectionCustomRule);
+      setValidationFn((schema, document, ...rest) => {
+        validated.push(document);
+        return validateFn(schema, document, ...rest);
+      });
+    },
+  };
   const yoga = createYoga({
     schema: createSchema({ typeDefs: "type Query { ok: Boolean }", resolvers: {} }),
-    parserAndValidationCache: cache,
+    parserAndValidationCache: false,
+    plugins: [counter, DocumentCache(cache)],
     logging: false,
   });
   const post = async (query: string) => {
@@ -49,10 +68,20 @@ Deno.test("documentCache: Yoga keeps parsed documents and parse errors in it", a
     });
     return await response.json();
   };
-  assertEquals(await post("{ ok }"), { data: { ok: null } });
+  for (let i = 0; i < 3; i++) assertEquals(await post("{ ok }"), { data: { ok: null } });
+  assertEquals([parsed.length, validated.length], [1, 1]);
   assert(cache.documentCache.has("{ ok }"));
+  // Other rules (a new array each request, as addValidationRule makes): validated again, once.
+  introspectionRule = true;
+  for (let i = 0; i < 3; i++) assertEquals(await post("{ ok }"), { data: { ok: null } });
+  assertEquals([parsed.length, validated.length], [1, 2]);
+  // The added rule is applied: introspection refused.
+  const introspection = await post("{ __schema { types { name } } }");
+  assert(/introspection/i.test(introspection.errors[0].message), JSON.stringify(introspection));
   const broken = "{ ok ";
-  assertEquals((await post(broken)).errors.length, 1);
+  for (let i = 0; i < 2; i++) assertEquals((await post(broken)).errors.length, 1);
   assert(cache.errorCache.has(broken));
   assert(!cache.documentCache.has(broken));
+  // Each text parsed once: the broken one's error comes from the cache the second time.
+  assertEquals(parsed, ["{ ok }", "{ __schema { types { name } } }", broken]);
 });
