@@ -9,6 +9,9 @@
  * BENCH_SECONDS=2 BENCH_ROUNDS=1 deno task bench:peers
  * ```
  *
+ * The load comes from `wrk` (`apt-get install -y wrk`): without it, from fetch loops in this
+ * process, which take a core from the servers on a 2-core machine (`bench/load.ts`).
+ *
  * Installs Node 22 and PostGraphile into `bench/.peers/` (git-ignored) on first use, checks that
  * both servers return the same ids for Q1, then runs the floor `{ __typename }` and Q1–Q5 on
  * each server in turn, round after round, with 10 connections, and prints per query the medians

@@ -27,7 +27,8 @@ export interface OpenOrmOptions {
   onQuery?: (sql: string) => void;
   /**
    * More MikroORM options, applied last (`pool`, `replicas`, `filters`, `debug`, ...); a
-   * `driverOptions` here replaces the two settings below.
+   * `driverOptions` here replaces the two settings below. PostgreSQL: `pool` is merged over
+   * `{ idleTimeoutMillis: 0 }` (idle connections stay open until the ORM closes).
    */
   extra?: Partial<Options>;
   /**
@@ -135,6 +136,10 @@ async function init(options: OpenOrmOptions): Promise<MikroORM> {
           // bounded by the Deadline plugin (cancel) and the Transactioner (SET LOCAL) instead.
           driverOptions: { connectionTimeoutMillis: connectionWaitMs },
           ...common,
+          // Idle connections stay open (as a fixed-size pool): node-postgres would otherwise arm
+          // a timer each time a connection goes back to the pool above its minimum, that is after
+          // nearly every statement under load. `extra.pool.idleTimeoutMillis` closes them.
+          pool: { idleTimeoutMillis: 0, ...options.extra?.pool },
         } as Options,
       );
     }

@@ -8,8 +8,8 @@
  * this plugin): Yoga's validation cache looks its entries up per request in an LRU cache with a
  * time to live, whose clock arms a timer on most lookups under load, and joins the validation
  * rules' names per request; here a validation result hangs off the parsed document itself
- * (a `WeakMap`, per schema and set of rules), so a cache hit costs three map lookups and the
- * entry goes when the document leaves the bounded document cache.
+ * (a `WeakMap`, per schema and set of rules), so a cache hit costs a comparison of the rules and
+ * two map lookups, and the entry goes when the document leaves the bounded document cache.
  *
  * ```ts
  * createYoga({ schema, parserAndValidationCache: false, plugins: [Limits(), DocumentCache()] });
@@ -63,6 +63,9 @@ export function documentCache(options: DocumentCacheOptions = {}): DocumentCache
   };
 }
 
+/** Sets of validation rules whose results are kept. */
+const MAX_RULE_SETS = 16;
+
 type Validations = WeakMap<GraphQLSchema, WeakMap<DocumentNode, readonly Error[]>>;
 
 /**
@@ -91,15 +94,20 @@ export function DocumentCache(caches: DocumentCaches | DocumentCacheOptions = {}
   const { documentCache: documents, errorCache: errors } = "documentCache" in caches
     ? caches
     : documentCache(caches);
-  // Validation results by the rules' names (plugins may add rules per request, as new arrays of
-  // the same rules), schema and parsed document.
-  const byRules = new Map<string, Validations>();
-  const rulesKeys = new WeakMap<readonly ValidationRule[], string>();
+  // Validation results by set of rules, schema and parsed document. envelop hands every request
+  // a new array of the rules, so a set is found by its rules' identities, not the array's.
+  const byRules: { rules: readonly ValidationRule[]; validations: Validations }[] = [];
+  const none: Validations = new WeakMap();
   const validationsOf = (rules: readonly ValidationRule[] | undefined): Validations => {
-    let key = rules ? rulesKeys.get(rules) : "";
-    if (key === undefined) rulesKeys.set(rules!, key = rules!.map((rule) => rule.name).join(","));
-    let validations = byRules.get(key);
-    if (!validations) byRules.set(key, validations = new WeakMap());
+    if (!rules) return none;
+    const known = byRules.find((set) =>
+      set.rules.length === rules.length && set.rules.every((rule, i) => rule === rules[i])
+    );
+    if (known) return known.validations;
+    const validations: Validations = new WeakMap();
+    // A plugin making new rule functions per request would add a set per request: keep the last.
+    if (byRules.length === MAX_RULE_SETS) byRules.shift();
+    byRules.push({ rules: [...rules], validations });
     return validations;
   };
   return {
