@@ -48,6 +48,7 @@ import { ErrorCode, gqlError } from "../error_codes.ts";
 import type { EdgeOrderTerm, NodeType, ScalarKind } from "../graph.ts";
 import { keyParts } from "../keys.ts";
 import { visibleKeys } from "../sql/orm_filters.ts";
+import { markValues } from "../sql/value_markers.ts";
 import { checkFieldReadable } from "../policy_binding.ts";
 
 /** `ASC` or `DESC`, the values of the `OrderDirection` enum. */
@@ -169,14 +170,17 @@ function keyColumns(meta: EntityMetadata): string[] {
 /**
  * ` and (<columns>) in (select <key> from <target> where <read filter>)` when the request's read
  * filter of `target` is active, else `""`: the rows of an edge term's subquery the request may
- * read. The filter's values are rendered as MikroORM renders a raw `ORDER BY` fragment's
- * parameters (`platform.formatQuery`).
+ * read. The filter's values are written as markers (`sql/value_markers.ts`), which the bound
+ * connection sends as parameters; a value JSON cannot carry as it is (a date) is formatted into
+ * the text as MikroORM formats a raw fragment's values (`platform.formatQuery`).
  */
 function visibleOnly(em: EntityManager, target: EntityMetadata, columns: string[]): string {
   const keys = visibleKeys(em, target.class);
   if (!keys) return "";
   const tuple = columns.length === 1 ? columns[0] : `(${columns.join(", ")})`;
-  return ` and ${tuple} in (${em.getPlatform().formatQuery(keys.sql, [...keys.params])})`;
+  const text = markValues(keys.sql, keys.params) ??
+    em.getPlatform().formatQuery(keys.sql, [...keys.params]);
+  return ` and ${tuple} in (${text})`;
 }
 
 function metaOf(em: EntityManager, entity: unknown): EntityMetadata {

@@ -43,6 +43,7 @@ import {
 import { NativeQueryBuilder } from "@mikro-orm/sql";
 import { CompiledQuery } from "kysely";
 import { bindParameters } from "./bound_parameters.ts";
+import { unmarkValues } from "./value_markers.ts";
 
 /** What `bindConnections` reads of an ORM, an EntityManager or a driver: its driver. */
 export interface DriverOwner {
@@ -108,6 +109,8 @@ async function boundExecute(
     text = q as string;
     values = params as readonly unknown[];
   }
+  // Values the runtime wrote into its own SQL fragments as markers become parameters here.
+  ({ sql: text, params: values } = unmarkValues(text, values));
   text = this.config.get("onQuery")(text, values as unknown[]);
   const bound = bindParameters(this.platform, text, values);
   const logger = this.config.getLogger();
