@@ -7,7 +7,8 @@
  * converted by `bound_parameters.ts`). Everything else of MikroORM's `execute` is kept, in its
  * order: `ensureConnection`, `onQuery` (the hook receives MikroORM's `?` text and its values),
  * raw fragments and named parameters, the abort signal and in-flight abort strategy carried on
- * the logger context, the transaction (`ctx`), the result's shape per method
+ * the logger context (a statement is stopped in the database when the signal fires,
+ * `cancellable_statement.ts`), the transaction (`ctx`), the result's shape per method
  * (`transformRawResult`), and the statement log (`executeQuery` → `logQuery`: the logger, the
  * slow-query log, `server/orm_statements.ts`), which shows the `?` text, or the formatted one
  * when the logger's `query-params` namespace is on, as MikroORM logs.
@@ -44,6 +45,7 @@ import { NativeQueryBuilder } from "@mikro-orm/sql";
 import { CompiledQuery } from "kysely";
 import { bindParameters } from "./bound_parameters.ts";
 import { unmarkValues } from "./value_markers.ts";
+import { runCancellable } from "./cancellable_statement.ts";
 
 /** What `bindConnections` reads of an ORM, an EntityManager or a driver: its driver. */
 export interface DriverOwner {
@@ -60,10 +62,6 @@ interface SqlConnection {
   executeQuery<T>(query: string, cb: () => Promise<T>, context?: object): Promise<T>;
   transformRawResult<T>(res: unknown, method?: "all" | "get" | "run"): T;
   execute: Connection["execute"];
-}
-
-interface Executor {
-  executeQuery(query: CompiledQuery, abort?: unknown): Promise<unknown>;
 }
 
 const BOUND = new WeakSet<object>();
@@ -125,7 +123,7 @@ async function boundExecute(
     : { signal, inflightQueryAbortStrategy };
   return await this.executeQuery(logged, async () => {
     const compiled = CompiledQuery.raw(bound.sql, bound.params);
-    const executor = (ctx ?? this.getClient()) as Executor;
-    return this.transformRawResult(await executor.executeQuery(compiled, abort), method);
+    const executor = (ctx ?? this.getClient()) as unknown as Parameters<typeof runCancellable>[0];
+    return this.transformRawResult(await runCancellable(executor, compiled, abort), method);
   }, { query: text, params: values, ...logContext });
 }
