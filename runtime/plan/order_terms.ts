@@ -171,15 +171,19 @@ function keyColumns(meta: EntityMetadata): string[] {
  * ` and (<columns>) in (select <key> from <target> where <read filter>)` when the request's read
  * filter of `target` is active, else `""`: the rows of an edge term's subquery the request may
  * read. The filter's values are written as markers (`sql/value_markers.ts`), which the bound
- * connection sends as parameters; a value JSON cannot carry as it is (a date) is formatted into
- * the text as MikroORM formats a raw fragment's values (`platform.formatQuery`).
+ * connection sends as parameters; a value no marker carries (a buffer) is formatted into the text
+ * as MikroORM formats a raw fragment's values (`platform.formatQuery`).
  */
 function visibleOnly(em: EntityManager, target: EntityMetadata, columns: string[]): string {
   const keys = visibleKeys(em, target.class);
   if (!keys) return "";
   const tuple = columns.length === 1 ? columns[0] : `(${columns.join(", ")})`;
-  const text = markValues(keys.sql, keys.params) ??
-    em.getPlatform().formatQuery(keys.sql, [...keys.params]);
+  const platform = em.getPlatform();
+  const text = markValues(
+    keys.sql,
+    keys.params,
+    (token, value) => platform.formatQuery(token, [value]),
+  );
   return ` and ${tuple} in (${text})`;
 }
 

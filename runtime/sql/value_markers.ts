@@ -4,19 +4,21 @@
  * expression or a condition's key (`platform.formatQuery`): the edge order terms of
  * `plan/order_terms.ts` are such fragments, and under a policy their subqueries hold the read
  * filter's values. So the runtime writes each value as a marker, a SQL comment holding the value
- * (`/*mikrogql.value:<base64url of its JSON>*\/`, which MikroORM leaves alone), and the bound
- * connection (`bound_connection.ts`), where every statement goes out, turns each marker back into
- * a placeholder with its value among the parameters, in text order.
+ * (`/*mikrogql.value.<nonce>:<base64url of its JSON>*\/`, which MikroORM leaves alone), and the
+ * bound connection (`bound_connection.ts`), where every statement goes out, turns each marker back
+ * into a placeholder with its value among the parameters, in text order.
  *
- * Only values JSON keeps as they are get a marker (strings, finite numbers, booleans, `null`);
- * a fragment with any other value (a date, a bigint, a buffer) is formatted into the text as
- * MikroORM would.
+ * The nonce is random per process, so no text of a value (a string literal some other path
+ * formatted in) can pass for a marker. Strings, finite numbers, booleans, `null`, dates and bigints
+ * get a marker; any other value (a buffer, an object) is formatted in by the caller's formatter.
  *
  * @module
  */
 import { base64UrlToText, textToBase64Url } from "../plan/base64url.ts";
 
-const OPEN = "/*mikrogql.value:";
+const NONCE = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16))
+  .join("");
+const OPEN = `/*mikrogql.value.${NONCE}:`;
 const CLOSE = "*/";
 
 /** A marked statement's text and values: markers turned into `?` placeholders. */
@@ -27,12 +29,17 @@ export interface UnmarkedStatement {
 
 /**
  * `sql` (MikroORM's placeholders: `?` a value, `??` an identifier, `\?` a question mark) with
- * each value placeholder replaced by the marker of its value in `params`; `undefined` when a
- * value is not a string, finite number, boolean or `null` (or an identifier placeholder is
- * present), for the caller to format the values in.
+ * each value placeholder replaced by the marker of its value in `params`; an identifier, or a
+ * value no marker carries, is written by `format` (the placeholder, `?` or `??`, and its value:
+ * `(token, value) => platform.formatQuery(token, [value])`).
+ *
+ * @throws Error when `sql` has fewer or more placeholders than `params` has values
  */
-export function markValues(sql: string, params: readonly unknown[]): string | undefined {
-  if (!params.every(markable)) return undefined;
+export function markValues(
+  sql: string,
+  params: readonly unknown[],
+  format: (placeholder: "?" | "??", value: unknown) => string,
+): string {
   let out = "";
   let pos = 0;
   let next = 0;
@@ -42,11 +49,18 @@ export function markValues(sql: string, params: readonly unknown[]): string | un
       pos = at + 1;
       continue;
     }
-    if (sql[at + 1] === "?" || next >= params.length) return undefined;
-    out += sql.slice(pos, at) + OPEN + textToBase64Url(JSON.stringify(params[next++])) + CLOSE;
-    pos = at + 1;
+    if (next >= params.length) throw new Error("more placeholders than values in SQL text");
+    const identifier = sql[at + 1] === "?";
+    const value = params[next++];
+    const json = identifier ? undefined : encode(value);
+    out += sql.slice(pos, at) +
+      (json === undefined
+        ? format(identifier ? "??" : "?", value)
+        : OPEN + textToBase64Url(json) + CLOSE);
+    pos = at + (identifier ? 2 : 1);
   }
-  return next === params.length ? out + sql.slice(pos) : undefined;
+  if (next !== params.length) throw new Error("fewer placeholders than values in SQL text");
+  return out + sql.slice(pos);
 }
 
 /**
@@ -67,11 +81,10 @@ export function unmarkValues(sql: string, params: readonly unknown[]): UnmarkedS
     const marker = sql.indexOf(OPEN, pos);
     if (marker !== -1 && (question === -1 || marker < question)) {
       const end = sql.indexOf(CLOSE, marker + OPEN.length);
-      if (end === -1) throw new Error("an unclosed value marker in SQL text");
-      const json = base64UrlToText(sql.slice(marker + OPEN.length, end));
-      if (json === undefined) throw new Error("a value marker in SQL text that is not base64url");
+      const json = end === -1 ? undefined : base64UrlToText(sql.slice(marker + OPEN.length, end));
+      if (json === undefined) throw new Error("a value marker in SQL text that is not one written");
       out += sql.slice(pos, marker) + "?";
-      values.push(JSON.parse(json));
+      values.push(decode(json));
       pos = end + CLOSE.length;
       continue;
     }
@@ -89,7 +102,21 @@ export function unmarkValues(sql: string, params: readonly unknown[]): UnmarkedS
   return { sql: out + sql.slice(pos), params: values };
 }
 
-function markable(value: unknown): boolean {
-  return value === null || typeof value === "string" || typeof value === "boolean" ||
-    (typeof value === "number" && Number.isFinite(value));
+/** The JSON a marker carries for `value` (dates and bigints tagged), or `undefined`. */
+function encode(value: unknown): string | undefined {
+  if (
+    value === null || typeof value === "string" || typeof value === "boolean" ||
+    (typeof value === "number" && Number.isFinite(value))
+  ) return JSON.stringify(value);
+  if (typeof value === "bigint") return JSON.stringify({ bigint: String(value) });
+  if (value instanceof Date && !Number.isNaN(+value)) {
+    return JSON.stringify({ date: value.toISOString() });
+  }
+  return undefined;
+}
+
+function decode(json: string): unknown {
+  const value = JSON.parse(json);
+  if (value === null || typeof value !== "object") return value;
+  return "bigint" in value ? BigInt(value.bigint) : new Date(value.date);
 }
