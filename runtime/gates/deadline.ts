@@ -45,6 +45,7 @@
 import type { EntityManager, InflightQueryAbortStrategy } from "@mikro-orm/core";
 import { type ExecutionArgs, type ExecutionResult, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { isPromise } from "@whatwg-node/promise-helpers";
 import { databaseFault, unavailable } from "../sql/database_faults.ts";
 import { dialectOf } from "../dialect.ts";
 import { ErrorCode, gqlError } from "../error_codes.ts";
@@ -301,10 +302,6 @@ class Budget implements RequestDeadline {
     this.#controller?.abort(reason);
     this.#onSpent?.("spent");
   }
-}
-
-function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as { then?: unknown })?.then === "function";
 }
 
 /** `result` with database faults (and anything failing after the deadline) as clean errors. */

@@ -10,6 +10,7 @@
  */
 import { type ExecutionArgs, type ExecutionResult, getOperationAST } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { isPromise } from "@whatwg-node/promise-helpers";
 import type { MikroContext } from "../context.ts";
 import { databaseFault, isPoolWait } from "../sql/database_faults.ts";
 import { deadlineOf } from "./deadline.ts";
@@ -42,9 +43,7 @@ export function ReadRetry(): Plugin {
       // the Deadline plugin after this one does not wait for it.
       const execute: Execute = (args) => {
         const first = (executeFn as Execute)(args);
-        return typeof (first as { then?: unknown }).then === "function"
-          ? retried(first as Promise<ExecutionResult>, executeFn as Execute, args)
-          : first;
+        return isPromise(first) ? retried(first, executeFn as Execute, args) : first;
       };
       setExecuteFn(execute as never);
     },

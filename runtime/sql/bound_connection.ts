@@ -45,7 +45,7 @@ import { NativeQueryBuilder } from "@mikro-orm/sql";
 import { CompiledQuery } from "kysely";
 import { bindParameters } from "./bound_parameters.ts";
 import { unmarkValues } from "./value_markers.ts";
-import { runCancellable } from "./cancellable_statement.ts";
+import { type CancellableExecutor, runCancellable } from "./cancellable_statement.ts";
 
 /** What `bindConnections` reads of an ORM, an EntityManager or a driver: its driver. */
 export interface DriverOwner {
@@ -123,7 +123,7 @@ async function boundExecute(
     : { signal, inflightQueryAbortStrategy };
   return await this.executeQuery(logged, async () => {
     const compiled = CompiledQuery.raw(bound.sql, bound.params);
-    const executor = (ctx ?? this.getClient()) as unknown as Parameters<typeof runCancellable>[0];
+    const executor = (ctx ?? this.getClient()) as unknown as CancellableExecutor;
     return this.transformRawResult(await runCancellable(executor, compiled, abort), method);
   }, { query: text, params: values, ...logContext });
 }

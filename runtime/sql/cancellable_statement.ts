@@ -25,8 +25,8 @@ export interface StatementAbort {
   inflightQueryAbortStrategy?: string;
 }
 
-/** What this module uses of a Kysely instance or transaction. */
-interface KyselyLike {
+/** What {@linkcode runCancellable} uses of a Kysely instance or transaction. */
+export interface CancellableExecutor {
   executeQuery(query: CompiledQuery, abort?: StatementAbort): Promise<QueryResult<unknown>>;
   getExecutor(): {
     readonly plugins: readonly unknown[];
@@ -49,7 +49,7 @@ interface StoppableConnection extends DatabaseConnection {
  *   (cancellation included) otherwise
  */
 export async function runCancellable(
-  kysely: KyselyLike,
+  kysely: CancellableExecutor,
   query: CompiledQuery,
   abort: StatementAbort | undefined,
 ): Promise<QueryResult<unknown>> {
