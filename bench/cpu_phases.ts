@@ -179,7 +179,7 @@ export function phaseBreakdown(profile: Profile, cpuUsPerRequest: number): strin
     }
   });
   if (Deno.env.get("BENCH_PHASES_DEBUG")) {
-    for (const [key, us] of [...others].sort((a, b) => b[1] - a[1]).slice(0, 15)) {
+    for (const [key, us] of [...others].sort((a, b) => b[1] - a[1]).slice(0, 40)) {
       console.error(`other: ${(100 * us / total).toFixed(1)}% ${key}`);
     }
   }

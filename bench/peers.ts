@@ -40,8 +40,13 @@ import { cpuMs, sampleRss } from "./peers/proc.ts";
 import { type ServerProcess, startProcess, startServerProcess } from "./server_process.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
-/** `BENCH_PROFILE=1`: after the rounds, a CPU profile of our server under Q1 load. */
-const PROFILE = Deno.env.get("BENCH_PROFILE") === "1";
+/**
+ * `BENCH_PROFILE=Q5` (a query's name; `1` is Q1): after the rounds, a CPU profile of our server
+ * under that query's load.
+ */
+const PROFILE_ENV = Deno.env.get("BENCH_PROFILE");
+const PROFILED = PROFILE_ENV === "1" ? "Q1" : PROFILE_ENV;
+const PROFILE = PROFILED !== undefined && PROFILED !== "";
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
 /** `BENCH_QUERIES=Q1,Q5`: run only these (the floor always runs). */
 const ONLY = Deno.env.get("BENCH_QUERIES")?.split(",");
@@ -300,14 +305,16 @@ try {
     console.log(`Q1 mikrogql/naive: ${(q1Ours.rps / q1Naive.rps).toFixed(1)}x req/s`);
   }
   if (PROFILE) {
+    const profiled = QUERIES.find((query) => query.name === PROFILED);
+    if (!profiled) throw new Error(`BENCH_PROFILE: no query named ${PROFILED}`);
     const lines = await profileDuring(inspectPort, () =>
       postLoad(
         `http://127.0.0.1:${ours.process.port}/graphql`,
-        JSON.stringify({ query: q1.text(ours.names) }),
+        JSON.stringify({ query: profiled.text(ours.names), variables: ours.variables }),
         SECONDS,
         CONCURRENCY,
       ));
-    console.log(`\nQ1 on mikrogql, ${SECONDS} s:`);
+    console.log(`\n${profiled.name} on mikrogql, ${SECONDS} s:`);
     for (const line of lines) console.log(line);
   }
 } finally {

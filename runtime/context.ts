@@ -8,6 +8,7 @@
 import type { EntityManager, SessionContext } from "@mikro-orm/core";
 import { type ReadFrom, readFrom } from "./sql/read_from.ts";
 import { bindConnections } from "./sql/bound_connection.ts";
+import { lightenForks } from "./light_forks.ts";
 import { bindPolicies, policiesOfContext } from "./policy_binding.ts";
 
 /** The part of a GraphQL context that mikrogql reads. */
@@ -72,8 +73,10 @@ export function fromContext(ctx: MikroContext, schemaReadFrom?: ReadFrom): Entit
       "no EntityManager in the GraphQL context: pass `context: () => ({ em: orm.em.fork() })` to createYoga",
     );
   }
-  // An ORM a user opened with `MikroORM.init`: its statements go out bound from now on.
+  // An ORM a user opened with `MikroORM.init`: its statements go out bound from now on, and its
+  // forks skip re-syncing their logging options.
   bindConnections(em);
+  lightenForks(em);
   const policies = policiesOfContext(ctx);
   if (policies) bindPolicies(em, policies);
   if (ctx.databaseSession) bindSession(em, ctx.databaseSession);

@@ -11,6 +11,8 @@ import { SqliteDriver } from "@mikro-orm/sql";
 import { exactSqliteDialect } from "./sqlite_dialect.ts";
 import { CompiledQuery, type DatabaseConnection } from "kysely";
 import { bindConnections } from "../runtime/sql/bound_connection.ts";
+import { lightenForks } from "../runtime/light_forks.ts";
+import { armTimerOnlyToWait } from "./pool_checkout.ts";
 
 /** Options of {@linkcode openOrm}. */
 export interface OpenOrmOptions {
@@ -27,8 +29,10 @@ export interface OpenOrmOptions {
   onQuery?: (sql: string) => void;
   /**
    * More MikroORM options, applied last (`pool`, `replicas`, `filters`, `debug`, ...); a
-   * `driverOptions` here replaces the two settings below. PostgreSQL: `pool` is merged over
-   * `{ idleTimeoutMillis: 0 }` (idle connections stay open until the ORM closes).
+   * `driverOptions` here replaces the two settings below on SQLite and MariaDB. PostgreSQL:
+   * `pool` is merged over `{ idleTimeoutMillis: 0 }` (idle connections stay open until the ORM
+   * closes), `driverOptions` over `{ connectionTimeoutMillis: connectionWaitMs, onPoolCreated }`
+   * (the pool arms its checkout timer only for a checkout that may wait: `pool_checkout.ts`).
    */
   extra?: Partial<Options>;
   /**
@@ -98,6 +102,7 @@ export function databaseKindOf(url: string | undefined): DatabaseKind {
 export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
   const orm = await init(options);
   bindConnections(orm);
+  lightenForks(orm);
   return orm;
 }
 
@@ -132,10 +137,15 @@ async function init(options: OpenOrmOptions): Promise<MikroORM> {
         {
           driver: PostgreSqlDriver,
           clientUrl: options.url,
-          // No statement_timeout startup parameter: PgBouncer refuses it. PostgreSQL statements are
-          // bounded by the Deadline plugin (cancel) and the Transactioner (SET LOCAL) instead.
-          driverOptions: { connectionTimeoutMillis: connectionWaitMs },
           ...common,
+          // No statement_timeout startup parameter: PgBouncer refuses it. PostgreSQL statements are
+          // bounded by the Deadline plugin (cancel) and the Transactioner (SET LOCAL) instead. A
+          // checkout arms its timer only when it may wait (`pool_checkout.ts`).
+          driverOptions: {
+            connectionTimeoutMillis: connectionWaitMs,
+            onPoolCreated: armTimerOnlyToWait,
+            ...options.extra?.driverOptions as object | undefined,
+          },
           // Idle connections stay open (as a fixed-size pool): node-postgres would otherwise arm
           // a timer each time a connection goes back to the pool above its minimum, that is after
           // nearly every statement under load. `extra.pool.idleTimeoutMillis` closes them.

@@ -112,6 +112,6 @@ function summarise(profile: Profile): string[] {
     "by area (self time):",
     ...sorted(areas, 20).map(([area, us]) => `  ${percent(us)}  ${area}`),
     "top functions (self time):",
-    ...sorted(functions, 20).map(([name, us]) => `  ${percent(us)}  ${name}`),
+    ...sorted(functions, 40).map(([name, us]) => `  ${percent(us)}  ${name}`),
   ];
 }

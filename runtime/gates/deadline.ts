@@ -10,13 +10,17 @@
  * });
  * ```
  *
- * - The request's EntityManager (`ctx.em`) is replaced by a fork bound to an `AbortSignal` that
- *   fires when the budget runs out or the client disconnects (forked when `ctx.em` is first read,
- *   so a request that reads nothing forks nothing); MikroORM then cancels the running
- *   statement (`inflightQueryAbortStrategy`, default `"cancel query"`: `pg_cancel_backend`,
- *   `KILL QUERY`). The Transactioner binds its transaction to the same signal and sets the
- *   statement timeout of the transaction to the budget (PostgreSQL `SET LOCAL
- *   statement_timeout`, MariaDB `max_statement_time`).
+ * - While the operation executes, the request's EntityManager (`ctx.em`) carries an `AbortSignal`
+ *   that fires when the budget runs out or the client disconnects; MikroORM then cancels the
+ *   running statement (`inflightQueryAbortStrategy`, default `"cancel query"`:
+ *   `pg_cancel_backend`, `KILL QUERY`). A fork of its own, as `context: () => ({ em:
+ *   orm.em.fork() })` gives each request, gets the signal in place (MikroORM's `em.fork({ signal
+ *   })` sets the same two fields; a second fork per request would cost more CPU than the rest of
+ *   the plugin) and loses it when execution ends; an EntityManager that already carries a signal
+ *   (another request's, running on a shared `ctx.em`), the global one, or one that resolves its
+ *   context elsewhere (`useContext`) is replaced by a fork with the signal. The Transactioner
+ *   binds its transaction to the same signal and sets the statement timeout of the transaction to
+ *   the budget (PostgreSQL `SET LOCAL statement_timeout`, MariaDB `max_statement_time`).
  * - When the budget runs out, the response is `QUERY_TIMEOUT` at the latest `graceMs` later
  *   (default 1 s, the time a rollback gets), whatever the database does.
  * - An error caused by a cancelled or timed-out statement is `QUERY_TIMEOUT`; one caused by a
@@ -144,15 +148,11 @@ export function Deadline(options: DeadlineOptions = {}): Plugin {
         `the request ran out of its time budget of ${timeoutMs} ms; its statements were cancelled`,
       ),
   };
-  // After every other plugin's context building, so the request's `em` is set, whoever sets it.
-  const afterContext = ({ context }: { context: object }) => {
-    const ctx = context as Context;
-    const budget = new Budget(settings, ctx.request, ctx.em);
-    ctx[DEADLINE] = budget;
-    if (ctx.em) Object.defineProperty(ctx, "em", BOUND_EM);
-  };
   return {
-    onContextBuilding: () => afterContext,
+    onContextBuilding({ context }) {
+      const ctx = context as Context;
+      ctx[DEADLINE] = new Budget(settings, ctx.request);
+    },
     onExecute({ args, executeFn, setExecuteFn }) {
       const budget = (args.contextValue as Context)[DEADLINE];
       if (budget) {
@@ -171,39 +171,49 @@ interface Settings {
   readonly timeout: () => GraphQLError;
 }
 
-/**
- * The context's `em` until it is first read: the request's EntityManager forked with the
- * budget's signal then, once (a request that reads no row, `{ __typename }`, forks none: a fork
- * costs some 5 µs of CPU).
- */
-const BOUND_EM: PropertyDescriptor = {
-  configurable: true,
-  enumerable: true,
-  get(this: Context) {
-    const budget = this[DEADLINE]!;
-    const em = budget.em!;
-    const fork = em.fork(budget.forkOptions(em));
-    setEm(this, fork);
-    return fork;
-  },
-  set(this: Context, em: EntityManager | undefined) {
-    setEm(this, em);
-  },
-};
-
-function setEm(ctx: Context, em: EntityManager | undefined): void {
-  Object.defineProperty(ctx, "em", {
-    value: em,
-    writable: true,
-    enumerable: true,
-    configurable: true,
-  });
+/** MikroORM's EntityManager fields that `em.fork({ signal, inflightQueryAbortStrategy })` sets. */
+interface AbortFields {
+  signal?: AbortSignal;
+  inflightQueryAbortStrategy?: InflightQueryAbortStrategy;
+  readonly global?: boolean;
 }
 
 /**
- * One request's budget. It costs nothing until execution goes asynchronous: then it waits in the
- * plugin's clock (`deadline_clock.ts`) and listens for the client's disconnect; its
- * `AbortController` is made only when the signal is read (by the EntityManager's fork).
+ * Binds `ctx.em` to `budget` for the operation's execution: in place when it is a request's own
+ * fork without a signal (see the module documentation), else replaced by a fork with the
+ * budget's signal.
+ *
+ * @returns the EntityManager bound in place, to unbind when execution ends, or `undefined`
+ */
+function bindEntityManager(ctx: Context, budget: Budget): EntityManager | undefined {
+  const em = ctx.em;
+  if (!em) return undefined;
+  const fields = em as unknown as AbortFields;
+  const options = budget.forkOptions(em);
+  if (
+    fields.signal == null && fields.inflightQueryAbortStrategy == null && !fields.global &&
+    em.getContext(false) === em
+  ) {
+    fields.signal = options.signal;
+    fields.inflightQueryAbortStrategy = options.inflightQueryAbortStrategy;
+    return em;
+  }
+  ctx.em = em.fork(options);
+  return undefined;
+}
+
+/** Takes the budget's signal off `em`, bound in place by {@linkcode bindEntityManager}. */
+function unbindEntityManager(em: EntityManager | undefined): void {
+  if (!em) return;
+  const fields = em as unknown as AbortFields;
+  fields.signal = undefined;
+  fields.inflightQueryAbortStrategy = undefined;
+}
+
+/**
+ * One request's budget. Until execution goes asynchronous it costs an `AbortController` (made
+ * when the signal is first read: binding the request's EntityManager); then it waits in the
+ * plugin's clock (`deadline_clock.ts`) and listens for the client's disconnect.
  */
 class Budget implements RequestDeadline {
   /** When the budget runs out, in `performance.now()` milliseconds (`Infinity` before start). */
@@ -215,12 +225,7 @@ class Budget implements RequestDeadline {
   #reason: unknown;
   #onSpent: ((value: "spent") => void) | undefined;
 
-  constructor(
-    readonly settings: Settings,
-    readonly request: Request | undefined,
-    /** The request's EntityManager, before the budget's fork of it. */
-    readonly em: EntityManager | undefined,
-  ) {}
+  constructor(readonly settings: Settings, readonly request: Request | undefined) {}
 
   get timeoutMs(): number {
     return this.settings.timeoutMs;
@@ -257,12 +262,25 @@ class Budget implements RequestDeadline {
    */
   run(execute: Execute, args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
     this.expiresAt = performance.now() + this.settings.timeoutMs;
-    const result = execute(args);
-    if (!isPromise(result)) return cleanResult(result, this.#spent, this.settings.timeout);
-    return this.#race(result);
+    const bound = bindEntityManager(args.contextValue as Context, this);
+    let result: Promise<ExecutionResult> | ExecutionResult;
+    try {
+      result = execute(args);
+    } catch (error) {
+      unbindEntityManager(bound);
+      throw error;
+    }
+    if (!isPromise(result)) {
+      unbindEntityManager(bound);
+      return cleanResult(result, this.#spent, this.settings.timeout);
+    }
+    return this.#race(result, bound);
   }
 
-  async #race(run: Promise<ExecutionResult>): Promise<ExecutionResult> {
+  async #race(
+    run: Promise<ExecutionResult>,
+    bound: EntityManager | undefined,
+  ): Promise<ExecutionResult> {
     const spent = new Promise<"spent">((resolve) => this.#onSpent = resolve);
     this.settings.clock.add(this);
     // A disconnect is listened for only while the operation executes: under Deno.serve's legacy
@@ -276,12 +294,20 @@ class Budget implements RequestDeadline {
         const { graceMs } = this.settings;
         const grace = new Promise<"spent">((resolve) => setTimeout(resolve, graceMs, "spent"));
         result = await Promise.race([run, grace]);
-        if (result === "spent") return { errors: [this.settings.timeout()], data: null };
+        if (result === "spent") {
+          // Resolvers still running keep the spent signal (their statements fail at once) until
+          // they end.
+          const settled = () => unbindEntityManager(bound);
+          run.then(settled, settled);
+          bound = undefined;
+          return { errors: [this.settings.timeout()], data: null };
+        }
       }
       return cleanResult(result, this.#spent, this.settings.timeout);
     } finally {
       this.settings.clock.remove(this);
       signal?.removeEventListener("abort", this);
+      unbindEntityManager(bound);
     }
   }
 

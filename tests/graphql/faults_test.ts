@@ -3,7 +3,7 @@
  * `Deadline`) on the shared PostgreSQL, touching only the test's own database: backends
  * terminated mid-mutation 100 times and mid-read (`DATABASE_UNAVAILABLE`, no leaked connection,
  * normal queries after), statements blocked past the time budget (`QUERY_TIMEOUT`, rolled back,
- * the blocked statement cancelled), a client that disconnects (its statement cancelled), an
+ * the blocked statement cancelled, also on a `ctx.em` that requests share), a client that disconnects (its statement cancelled), an
  * exhausted pool (a bounded wait) and a database behind a cut TCP proxy (`DATABASE_UNAVAILABLE`,
  * recovery without restart when it comes back). Time probes assert the error, not a duration.
  * And `request.signal`, the Deadline plugin's disconnect signal, stays quiet after a successful
@@ -270,6 +270,33 @@ if (dialects(["postgresql"]).length > 0) {
           assertEquals(await lockWaiters(s.admin), [], "the blocked statement was cancelled");
         });
         await healthy(s.server);
+      });
+
+      await t.step("a ctx.em shared by requests: each request its own budget", async () => {
+        // The Deadline binds a request's own EntityManager in place; one that another request
+        // already bound is forked instead, and the signal comes off when execution ends.
+        const shared = s.orm.em.fork();
+        const server = startServer(s.orm, createSchema(), [], {
+          preset: { deadline: { timeoutMs: 300 } },
+          context: () => ({ em: shared }),
+        });
+        try {
+          await holding(s.admin, "table", async () => {
+            const blocked = server.query(HEALTH);
+            await waiter(s.admin);
+            // while the blocked request holds its signal on `shared`: another one answers
+            const other = await server.query<{ users: { totalCount: number } }>(
+              `{ users(first: 1) { totalCount } }`,
+            );
+            assertEquals(other.errors, undefined, JSON.stringify(other));
+            assertEquals(code(await blocked), "QUERY_TIMEOUT");
+          });
+          // the spent signal is not left on `shared`: the next requests on it answer
+          for (let i = 0; i < 3; i++) await healthy(server);
+          assertEquals(await shared.count(Post, {}), await s.admin.em.fork().count(Post, {}));
+        } finally {
+          await server.close();
+        }
       });
 
       await t.step("a client that disconnects cancels its statement", async () => {
