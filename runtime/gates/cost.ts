@@ -13,10 +13,14 @@
  * - `@skip`/`@include` are ignored (worst case). A named fragment is costed once per operation
  *   and reused at every spread, so the computation is linear in the document.
  *
- * The same walk hands every argument of the document to `CostContext.argument` (the `Limits`
- * plugin's argument limits, `argument_limits.ts`), so the plugin reads a document once: the
- * arguments of fields and directives of the operation, of the fragments it spreads, and then of
- * the document's other operations and fragments, each argument once, its value computed once.
+ * The walk is planned once per operation of a parsed document ({@linkcode costPlan}): the cost as
+ * a number when the document fixes every bound, else as a function of the request's variables
+ * (only the bounds a variable sets are read per request), and every argument of the document
+ * (of fields and directives, in the operation, the fragments it spreads and the document's other
+ * operations and fragments, each once) with its type and field, its value computed at planning
+ * when it holds no variable. {@linkcode planArguments} hands them, variables substituted, to the
+ * `Limits` plugin's argument limits (`argument_limits.ts`); {@linkcode operationCost} does both
+ * for one request.
  *
  * @module
  */
@@ -38,6 +42,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
   valueFromASTUntyped,
+  type ValueNode,
 } from "graphql";
 import { isConnectionName } from "../names.ts";
 
@@ -53,48 +58,150 @@ export interface CostContext {
    * Called once for every argument of the document (of fields and directives, in every
    * operation and fragment) with its value (variables substituted), its type when the schema
    * knows it, and the name of the field it belongs to (or is the directive of; `""` outside any
-   * field). Operations and fragments the operation does not reach are walked only when it is
-   * given.
+   * field).
    */
-  argument?(
-    node: ArgumentNode,
-    value: unknown,
-    type: GraphQLInputType | undefined,
-    field: string,
-  ): void;
+  argument?: ArgumentCallback;
+}
+
+/** Receives one argument of a document: see `CostContext.argument`. */
+export type ArgumentCallback = (
+  node: ArgumentNode,
+  value: unknown,
+  type: GraphQLInputType | undefined,
+  field: string,
+) => void;
+
+/** One argument of a planned document. */
+export interface PlannedArgument {
+  readonly node: ArgumentNode;
+  /** Its type, when the schema knows the field or directive. */
+  readonly type: GraphQLInputType | undefined;
+  /** The field it belongs to or is the directive of; `""` outside any field. */
+  readonly field: string;
+  /** Whether its value holds a variable (then it is computed per request). */
+  readonly variable: boolean;
+  /** Its value, when it holds no variable. */
+  readonly value: unknown;
+}
+
+/** The cost of an operation planned once per parsed document: see {@linkcode costPlan}. */
+export interface CostPlan {
+  /** The cost, or how to compute it from the request's variables. */
+  readonly cost: number | ((variables: Record<string, unknown>) => number);
+  /** Every argument of the document, once each, in walk order. */
+  readonly arguments: readonly PlannedArgument[];
+}
+
+/**
+ * Plans the cost of `operation` of `document` over `schema` (see the module documentation).
+ * The plan holds the document's nodes: cache it per parsed document.
+ */
+export function costPlan(
+  operation: OperationDefinitionNode,
+  schema: GraphQLSchema,
+  document: DocumentNode,
+): CostPlan {
+  const planner = new Planner(schema, document);
+  const cost = planner.operation(operation);
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.OPERATION_DEFINITION && definition !== operation) {
+      planner.operation(definition);
+    } else if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+      planner.fragment(definition.name.value);
+    }
+  }
+  return { cost, arguments: planner.arguments };
+}
+
+/** The cost `plan` gives for `variables`: a non-negative number, `Infinity` when it overflows. */
+export function planCost(plan: CostPlan, variables: Record<string, unknown>): number {
+  return typeof plan.cost === "number" ? plan.cost : plan.cost(variables);
+}
+
+/**
+ * Hands each of `planned` (a plan's arguments, or some of them) to `argument`, its variables
+ * substituted from `variables`.
+ */
+export function planArguments(
+  planned: readonly PlannedArgument[],
+  variables: Record<string, unknown>,
+  argument: ArgumentCallback,
+): void {
+  for (const one of planned) {
+    const value = one.variable ? valueFromASTUntyped(one.node.value, variables) : one.value;
+    argument(one.node, value, one.type, one.field);
+  }
 }
 
 /**
  * The number of nodes `operation` returns as far as its document bounds them (see the module
- * documentation).
+ * documentation), its arguments handed to `context.argument`: {@linkcode costPlan} and its
+ * evaluation for one request.
  *
  * @returns a non-negative number, `Infinity` when it overflows
  */
 export function operationCost(operation: OperationDefinitionNode, context: CostContext): number {
-  const coster = new Coster(context);
-  const cost = coster.operation(operation);
-  if (context.argument) {
-    for (const definition of context.document.definitions) {
-      if (definition.kind === Kind.OPERATION_DEFINITION && definition !== operation) {
-        coster.operation(definition);
-      } else if (definition.kind === Kind.FRAGMENT_DEFINITION) {
-        coster.fragment(definition.name.value);
-      }
-    }
-  }
-  return cost;
+  const plan = costPlan(operation, context.schema, context.document);
+  if (context.argument) planArguments(plan.arguments, context.variables, context.argument);
+  return planCost(plan, context.variables);
 }
 
 /** The static cost of a list the document does not bound: its nodes are paid at run time. */
 const UNBOUNDED = 1;
 
-class Coster {
-  readonly #fragments = new Map<string, FragmentDefinitionNode>();
-  /** Fragment name -> the cost of its selection per node (`undefined` while being costed). */
-  readonly #costs = new Map<string, number | undefined>();
+/** A planned cost: a number, or a function of the request's variables. */
+type Amount = number | ((variables: Record<string, unknown>) => number);
 
-  constructor(readonly context: CostContext) {
-    for (const definition of context.document.definitions) {
+const valueOf = (amount: Amount, variables: Record<string, unknown>) =>
+  typeof amount === "number" ? amount : amount(variables);
+
+/** `amounts` added up: a number when all are numbers. */
+function sum(amounts: Amount[]): Amount {
+  let fixed = 0;
+  const variable: ((variables: Record<string, unknown>) => number)[] = [];
+  for (const amount of amounts) {
+    if (typeof amount === "number") fixed += amount;
+    else variable.push(amount);
+  }
+  if (variable.length === 0) return fixed;
+  return (variables) => {
+    let total = fixed;
+    for (const amount of variable) total += amount(variables);
+    return total;
+  };
+}
+
+/** The cost of a list of `size` nodes each costing `inner`: `size + size * inner`. */
+function list(size: Amount, inner: Amount): Amount {
+  if (typeof size === "number" && typeof inner === "number") return size + size * inner;
+  return (variables) => {
+    const n = valueOf(size, variables);
+    return n + n * valueOf(inner, variables);
+  };
+}
+
+/** Whether `value` holds a variable. */
+function holdsVariable(value: ValueNode): boolean {
+  switch (value.kind) {
+    case Kind.VARIABLE:
+      return true;
+    case Kind.LIST:
+      return value.values.some(holdsVariable);
+    case Kind.OBJECT:
+      return value.fields.some((field) => holdsVariable(field.value));
+    default:
+      return false;
+  }
+}
+
+class Planner {
+  readonly arguments: PlannedArgument[] = [];
+  readonly #fragments = new Map<string, FragmentDefinitionNode>();
+  /** Fragment name -> the cost of its selection per node (`undefined` while being planned). */
+  readonly #costs = new Map<string, Amount | undefined>();
+
+  constructor(readonly schema: GraphQLSchema, document: DocumentNode) {
+    for (const definition of document.definitions) {
       if (definition.kind === Kind.FRAGMENT_DEFINITION) {
         this.#fragments.set(definition.name.value, definition);
       }
@@ -102,13 +209,12 @@ class Coster {
   }
 
   /** The cost of `operation`, 0 for an operation type the schema lacks. */
-  operation(operation: OperationDefinitionNode): number {
+  operation(operation: OperationDefinitionNode): Amount {
     this.directives(operation.directives, "");
     for (const variable of operation.variableDefinitions ?? []) {
       this.directives(variable.directives, "");
     }
-    const root = this.context.schema.getRootType(operation.operation) ?? undefined;
-    if (!root && !this.context.argument) return 0;
+    const root = this.schema.getRootType(operation.operation) ?? undefined;
     const cost = this.selectionSet(operation.selectionSet, root, "");
     return root ? cost : 0;
   }
@@ -121,73 +227,70 @@ class Coster {
     set: SelectionSetNode,
     parent: GraphQLCompositeType | undefined,
     field: string,
-  ): number {
-    let cost = 0;
+  ): Amount {
+    const costs: Amount[] = [];
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
-        cost += this.field(selection, parent);
+        costs.push(this.field(selection, parent));
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         this.directives(selection.directives, field);
-        cost += this.selectionSet(
+        costs.push(this.selectionSet(
           selection.selectionSet,
           parent && this.type(selection.typeCondition?.name.value, parent),
           field,
-        );
+        ));
       } else {
         this.directives(selection.directives, field);
-        cost += this.fragment(selection.name.value);
+        costs.push(this.fragment(selection.name.value));
       }
     }
-    return cost;
+    return sum(costs);
   }
 
-  fragment(name: string): number {
+  fragment(name: string): Amount {
     if (this.#costs.has(name)) return this.#costs.get(name) ?? 0; // a cycle: validation refuses it
     const fragment = this.#fragments.get(name);
     if (!fragment) return 0;
     this.#costs.set(name, undefined);
     this.directives(fragment.directives, "");
     const type = this.type(fragment.typeCondition.name.value, undefined);
-    const cost = type || this.context.argument
-      ? this.selectionSet(fragment.selectionSet, type, "")
-      : 0;
+    const cost = this.selectionSet(fragment.selectionSet, type, "");
     this.#costs.set(name, type ? cost : 0);
     return type ? cost : 0;
   }
 
-  /** Hands the arguments of `directives` (on or inside the field named `field`) over. */
+  /** Plans the arguments of `directives` (on or inside the field named `field`). */
   directives(directives: readonly DirectiveNode[] | undefined, field: string): void {
-    if (!this.context.argument) return;
     for (const directive of directives ?? []) {
-      this.arguments(
+      this.plan(
         directive.arguments,
-        this.context.schema.getDirective(directive.name.value)?.args,
+        this.schema.getDirective(directive.name.value)?.args,
         field,
       );
     }
   }
 
   /**
-   * The values of `nodes` by argument name (variables substituted), each handed to
-   * `CostContext.argument` with its type among `definitions`.
+   * Plans `nodes`, each with its type among `definitions`; returns whether one holds a variable.
    */
-  arguments(
+  plan(
     nodes: readonly ArgumentNode[] | undefined,
     definitions: readonly GraphQLArgument[] | undefined,
     field: string,
-  ): Record<string, unknown> {
-    const values: Record<string, unknown> = {};
+  ): boolean {
+    let variables = false;
     for (const node of nodes ?? []) {
-      const value = valueFromASTUntyped(node.value, this.context.variables);
-      values[node.name.value] = value;
-      this.context.argument?.(
+      const variable = holdsVariable(node.value);
+      variables ||= variable;
+      this.arguments.push({
         node,
-        value,
-        definitions?.find((a) => a.name === node.name.value)?.type,
+        type: definitions?.find((a) => a.name === node.name.value)?.type,
         field,
-      );
+        variable,
+        value: variable ? undefined : valueFromASTUntyped(node.value),
+      });
     }
-    return values;
+    return variables;
   }
 
   type(name: string | undefined, fallback: GraphQLCompositeType): GraphQLCompositeType;
@@ -197,54 +300,69 @@ class Coster {
     fallback: GraphQLCompositeType | undefined,
   ): GraphQLCompositeType | undefined {
     if (name === undefined) return fallback;
-    const type = this.context.schema.getType(name);
+    const type = this.schema.getType(name);
     return isCompositeType(type) ? type : fallback;
   }
 
-  field(field: FieldNode, parent: GraphQLCompositeType | undefined): number {
+  field(field: FieldNode, parent: GraphQLCompositeType | undefined): Amount {
     const name = field.name.value;
     const definition = parent && "getFields" in parent ? parent.getFields()[name] : undefined;
-    const args = this.arguments(field.arguments, definition?.args, name);
+    const variables = this.plan(field.arguments, definition?.args, name);
     this.directives(field.directives, name);
     if (!field.selectionSet) return 0;
     const child = definition && getNamedType(definition.type);
     if (!parent || !definition || !isCompositeType(child) || !("getFields" in parent)) {
       // not a field of an object type the schema has (validation refuses it): no cost, and its
       // selection walked for its arguments only
-      if (this.context.argument) this.selectionSet(field.selectionSet, undefined, name);
+      this.selectionSet(field.selectionSet, undefined, name);
       return 0;
     }
     const inner = this.selectionSet(field.selectionSet, child, name);
-    const size = this.size(args, parent, definition.type, child);
-    return size === undefined ? inner : size + size * inner;
+    const kind = sizeKind(parent, definition.type, child);
+    if (kind === "single") return inner;
+    const nodes = field.arguments ?? [];
+    const size: Amount = variables
+      ? (values) => listSize(kind, argumentValues(nodes, values))
+      : listSize(kind, argumentValues(nodes, undefined));
+    return list(size, inner);
   }
+}
 
-  /**
-   * How many nodes the field returns at most as far as the document says (1 when it does not);
-   * `undefined` for a single object.
-   */
-  size(
-    args: Record<string, unknown>,
-    parent: GraphQLCompositeType,
-    type: Parameters<typeof getNullableType>[0],
-    child: GraphQLCompositeType,
-  ): number | undefined {
-    const connection = isConnectionName(child.name) && "getFields" in child &&
-      child.getFields().edges;
-    if (
-      !connection && (!isListType(getNullableType(type)) || isConnectionName(parent.name))
-    ) {
-      return undefined; // a single object
-    }
-    if (connection) {
-      const page = typeof args.first === "number"
-        ? args.first
-        : typeof args.last === "number"
-        ? args.last
-        : UNBOUNDED;
-      return Math.max(0, page);
-    }
-    const list = Object.values(args).find(Array.isArray);
-    return list ? list.length : UNBOUNDED;
+/** The values of `nodes` by argument name, variables substituted from `variables`. */
+function argumentValues(
+  nodes: readonly ArgumentNode[],
+  variables: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const node of nodes) values[node.name.value] = valueFromASTUntyped(node.value, variables);
+  return values;
+}
+
+/**
+ * Whether a field returns a connection, a list outside a connection, or a single object (lists
+ * inside a connection, `edges`, are its page).
+ */
+function sizeKind(
+  parent: GraphQLCompositeType,
+  type: Parameters<typeof getNullableType>[0],
+  child: GraphQLCompositeType,
+): "connection" | "list" | "single" {
+  if (isConnectionName(child.name) && "getFields" in child && child.getFields().edges) {
+    return "connection";
   }
+  return isListType(getNullableType(type)) && !isConnectionName(parent.name) ? "list" : "single";
+}
+
+/** How many nodes a connection or list field returns at most as far as its arguments say. */
+function listSize(kind: "connection" | "list", args: Record<string, unknown>): number {
+  if (kind === "connection") {
+    const page = typeof args.first === "number"
+      ? args.first
+      : typeof args.last === "number"
+      ? args.last
+      : UNBOUNDED;
+    return Math.max(0, page);
+  }
+  const items = Object.values(args).find(Array.isArray);
+  return items ? items.length : UNBOUNDED;
 }

@@ -51,7 +51,7 @@ import {
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { ArgumentChecker } from "./argument_limits.ts";
-import { operationCost } from "./cost.ts";
+import { type CostPlan, costPlan, planArguments, planCost, type PlannedArgument } from "./cost.ts";
 import { ErrorCode, gqlError } from "../error_codes.ts";
 import { DEFAULT_MAX_NODES, startNodeBudget } from "../node_budget.ts";
 import { documentShape } from "./document_shape.ts";
@@ -177,26 +177,33 @@ export function Limits(options: LimitsOptions = {}): Plugin {
   const parseWithLimits = parseWithTokenLimits(limits);
   /** Each parsed document's refusal before validation, `null` for none. */
   const refusals = new WeakMap<DocumentNode, GraphQLError | null>();
-  // The cost and arguments of operations that declare no variable (all their arguments are
-  // literals) that pass, by operation name and schema: checked once per parsed document (the
-  // document cache hands every request of one text the same tree); refusals are checked each time.
-  const literalPasses = new WeakMap<DocumentNode, Map<string, GraphQLSchema>>();
-  // Each operation's widest list item (node_width.ts) by parsed document, operation name and
-  // schema: it does not depend on variables.
-  const widths = new WeakMap<DocumentNode, Map<string, [GraphQLSchema, number]>>();
-  const widestOf = (
+  // Each operation's plan by parsed document, operation name and schema (the document cache
+  // hands every request of one text the same tree): its cost plan (cost.ts), the arguments a
+  // request must check (those holding a variable, and the literal ones over a limit: none when
+  // the document passes; the first in the document wins, so they are checked with the others),
+  // and its widest list item (node_width.ts), which does not depend on variables.
+  const plans = new WeakMap<DocumentNode, Map<string, [GraphQLSchema, LimitsPlan]>>();
+  const planOf = (
     schema: GraphQLSchema,
     document: DocumentNode,
     name: string,
     operation: OperationDefinitionNode,
   ) => {
-    let known = widths.get(document);
-    if (!known) widths.set(document, known = new Map());
-    const width = known.get(name);
-    if (width?.[0] === schema) return width[1];
-    const widest = widestNode(schema, document, operation);
-    known.set(name, [schema, widest]);
-    return widest;
+    let known = plans.get(document);
+    if (!known) plans.set(document, known = new Map());
+    const plan = known.get(name);
+    if (plan?.[0] === schema) return plan[1];
+    const cost = costPlan(operation, schema, document);
+    const checked = cost.arguments.filter((argument) => {
+      if (argument.variable) return true;
+      const checker = new ArgumentChecker(limits);
+      checker.check(argument.node, argument.value, argument.type, argument.field);
+      return checker.error !== undefined;
+    });
+    const widest = Math.max(1, widestNode(schema, document, operation));
+    const planned: LimitsPlan = { cost, checked, widest };
+    known.set(name, [schema, planned]);
+    return planned;
   };
   return {
     onParse({ params, setParseFn }) {
@@ -228,8 +235,8 @@ export function Limits(options: LimitsOptions = {}): Plugin {
     onExecute({ args, setResultAndStopExecution }) {
       const operation = getOperationAST(args.document, args.operationName);
       if (!operation) return;
-      const name = args.operationName ?? "";
-      const widest = Math.max(1, widestOf(args.schema, args.document, name, operation));
+      const plan = planOf(args.schema, args.document, args.operationName ?? "", operation);
+      const widest = plan.widest;
       // The nodes the operation's statements may read in all (sql/row_limit.ts): maxCost, or
       // fewer so that they hold at most maxCells fields.
       const cellNodes = Math.floor(limits.maxCells / widest);
@@ -240,16 +247,14 @@ export function Limits(options: LimitsOptions = {}): Plugin {
           ? `maxCells = ${limits.maxCells} (${widest} fields per node)`
           : `maxCost = ${limits.maxCost}`,
       );
-      const literal = !operation.variableDefinitions?.length;
-      if (literal && literalPasses.get(args.document)?.get(name) === args.schema) return;
-      const argumentLimits = new ArgumentChecker(limits);
-      // One walk of the document: the cost, and every argument checked on the way.
-      const cost = operationCost(operation, {
-        schema: args.schema,
-        document: args.document,
-        variables: (args.variableValues ?? {}) as Record<string, unknown>,
-        argument: argumentLimits.check,
-      });
+      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+      const cost = planCost(plan.cost, variables);
+      let argumentError: GraphQLError | undefined;
+      if (plan.checked.length > 0) {
+        const checker = new ArgumentChecker(limits);
+        planArguments(plan.checked, variables, checker.check);
+        argumentError = checker.error;
+      }
       const error = cost > limits.maxCost
         ? gqlError(
           ErrorCode.QUERY_TOO_COMPLEX,
@@ -262,15 +267,19 @@ export function Limits(options: LimitsOptions = {}): Plugin {
             cost * widest
           } values); the limit is maxCells = ${limits.maxCells}`,
         )
-        : argumentLimits.error;
+        : argumentError;
       if (error) setResultAndStopExecution({ errors: [error] });
-      else if (literal) {
-        let passes = literalPasses.get(args.document);
-        if (!passes) literalPasses.set(args.document, passes = new Map());
-        passes.set(name, args.schema);
-      }
     },
   };
+}
+
+/** What `Limits` plans once per operation of a parsed document. */
+interface LimitsPlan {
+  readonly cost: CostPlan;
+  /** The arguments a request checks. */
+  readonly checked: readonly PlannedArgument[];
+  /** The fields of the operation's widest list item, at least 1. */
+  readonly widest: number;
 }
 
 /** The number of operations in `document` against `maxOperations`. */

@@ -228,6 +228,55 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
         }
       });
 
+      await t.step(
+        "a document's plan is kept, each request costed and checked with its variables",
+        async () => {
+          // The cost and the arguments are planned once per parsed document: what a variable
+          // sets is read again per request, in either order, and a literal over a limit refuses
+          // every time.
+          const pages =
+            `query ($n: Int, $m: Int) { users(first: $n) { edges { node { posts(first: $m) { totalCount } } } } }`;
+          const named =
+            `query ($t: String) { users(first: 1, where: { nameContains: $t }) { totalCount } }`;
+          const long = "a".repeat(65_537);
+          for (let i = 0; i < 2; i++) {
+            assertEquals((await q(pages, { n: 10, m: 10 })).errors, undefined);
+            await refused(
+              h,
+              "QUERY_TOO_COMPLEX",
+              () => q(pages, { n: 1000, m: 1000 }),
+              /1001000 nodes/,
+            );
+            await refused(
+              h,
+              "QUERY_TOO_COMPLEX",
+              () => q(pages, { n: 300, m: 400 }),
+              /120300 nodes/,
+            );
+            assertEquals((await q(named, { t: "a" })).errors, undefined);
+            await refused(h, "BAD_USER_INPUT", () => q(named, { t: long }), /maxStringLength/);
+          }
+          // the first argument over a limit in the document is named, literal or variable
+          const both = (literal: string) =>
+            `query ($t: String) { a: users(first: 1, where: { nameContains: "${literal}" }) { totalCount } b: users(first: 1, where: { emailContains: $t }) { totalCount } }`;
+          for (let i = 0; i < 2; i++) {
+            await refused(
+              h,
+              "BAD_USER_INPUT",
+              () => q(both("\\u0000"), { t: long }),
+              /users\(where\)\.nameContains/,
+            );
+            await refused(
+              h,
+              "BAD_USER_INPUT",
+              () => q(both("ok"), { t: long }),
+              /users\(where\)\.emailContains/,
+            );
+            assertEquals((await q(both("ok"), { t: "ok" })).errors, undefined);
+          }
+        },
+      );
+
       await t.step("aliases add up in the cost, and are limited per selection", async () => {
         const page = `users(first: 1000) { edges { node { posts(first: 25) { totalCount } } } }`;
         assertEquals((await q(`{ ${page} }`)).errors, undefined);
