@@ -149,15 +149,10 @@ export function Deadline(options: DeadlineOptions = {}): Plugin {
       ),
   };
   return {
-    onContextBuilding({ context }) {
-      const ctx = context as Context;
-      ctx[DEADLINE] = new Budget(settings, ctx.request);
-    },
     onExecute({ args, executeFn, setExecuteFn }) {
-      const budget = (args.contextValue as Context)[DEADLINE];
-      if (budget) {
-        setExecuteFn(((args: ExecutionArgs) => budget.run(executeFn as Execute, args)) as never);
-      }
+      const ctx = args.contextValue as Context;
+      const budget = ctx[DEADLINE] = new Budget(settings, ctx.request);
+      setExecuteFn(((args: ExecutionArgs) => budget.run(executeFn as Execute, args)) as never);
     },
   };
 }

@@ -201,7 +201,18 @@ export function Limits(options: LimitsOptions = {}): Plugin {
       return checker.error !== undefined;
     });
     const widest = Math.max(1, widestNode(schema, document, operation));
-    const planned: LimitsPlan = { cost, checked, widest };
+    // The nodes the operation's statements may read in all (sql/row_limit.ts): maxCost, or
+    // fewer so that they hold at most maxCells fields.
+    const cellNodes = Math.floor(limits.maxCells / widest);
+    const planned: LimitsPlan = {
+      cost,
+      checked,
+      widest,
+      budget: Math.min(limits.maxCost, cellNodes),
+      budgetLimit: cellNodes < limits.maxCost
+        ? `maxCells = ${limits.maxCells} (${widest} fields per node)`
+        : `maxCost = ${limits.maxCost}`,
+    };
     known.set(name, [schema, planned]);
     return planned;
   };
@@ -237,16 +248,7 @@ export function Limits(options: LimitsOptions = {}): Plugin {
       if (!operation) return;
       const plan = planOf(args.schema, args.document, args.operationName ?? "", operation);
       const widest = plan.widest;
-      // The nodes the operation's statements may read in all (sql/row_limit.ts): maxCost, or
-      // fewer so that they hold at most maxCells fields.
-      const cellNodes = Math.floor(limits.maxCells / widest);
-      startNodeBudget(
-        args.contextValue as object,
-        Math.min(limits.maxCost, cellNodes),
-        cellNodes < limits.maxCost
-          ? `maxCells = ${limits.maxCells} (${widest} fields per node)`
-          : `maxCost = ${limits.maxCost}`,
-      );
+      startNodeBudget(args.contextValue as object, plan.budget, plan.budgetLimit);
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
       const cost = planCost(plan.cost, variables);
       let argumentError: GraphQLError | undefined;
@@ -280,6 +282,9 @@ interface LimitsPlan {
   readonly checked: readonly PlannedArgument[];
   /** The fields of the operation's widest list item, at least 1. */
   readonly widest: number;
+  /** The request's node budget, and the limit that sets it (`node_budget.ts`). */
+  readonly budget: number;
+  readonly budgetLimit: string;
 }
 
 /** The number of operations in `document` against `maxOperations`. */
