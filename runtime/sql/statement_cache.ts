@@ -116,30 +116,33 @@ export function textKey(parts: unknown): string | undefined {
 
 /** The shape and values of `input`, or `undefined` when it holds anything but plain data. */
 function walkInput(input: unknown): Walk | undefined {
-  const values: (string | number)[] = [];
-  let shape = "";
-  const visit = (value: unknown): boolean => {
-    if (value === null) shape += "n";
-    else if (value === undefined) shape += "u";
-    else if (typeof value === "string") (shape += "s", values.push(value));
-    else if (typeof value === "number") (shape += "d", values.push(value));
-    else if (Array.isArray(value)) {
-      shape += `[${value.length}`;
-      for (const item of value) if (!visit(item)) return false;
-      shape += "]";
-    } else if (typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-      if (Object.getOwnPropertySymbols(value).length > 0) return false;
-      shape += "{";
-      for (const [key, item] of Object.entries(value)) {
-        shape += JSON.stringify(key) + ":";
-        if (!visit(item)) return false;
-        shape += ",";
-      }
-      shape += "}";
-    } else return false;
-    return true;
-  };
-  return visit(input) ? { shape, values } : undefined;
+  const walk: Walk = { shape: "", values: [] };
+  return visit(input, walk) ? walk : undefined;
+}
+
+/**
+ * Adds `value` to `walk`: its shape (a key written as its length, `:` and itself, so no key can
+ * pass for another's end) and its values; `false` when it holds anything but plain data.
+ */
+function visit(value: unknown, walk: Walk): boolean {
+  if (value === null) walk.shape += "n";
+  else if (value === undefined) walk.shape += "u";
+  else if (typeof value === "string") (walk.shape += "s", walk.values.push(value));
+  else if (typeof value === "number") (walk.shape += "d", walk.values.push(value));
+  else if (Array.isArray(value)) {
+    walk.shape += `[${value.length}`;
+    for (const item of value) if (!visit(item, walk)) return false;
+    walk.shape += "]";
+  } else if (typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    if (Object.getOwnPropertySymbols(value).length > 0) return false;
+    walk.shape += "{";
+    for (const key of Object.keys(value)) {
+      walk.shape += `${key.length}:${key}`;
+      if (!visit((value as Record<string, unknown>)[key], walk)) return false;
+    }
+    walk.shape += "}";
+  } else return false;
+  return true;
 }
 
 /** `input` with its values (in walk order) replaced by `values`. */
