@@ -12,7 +12,8 @@ import { exactSqliteDialect } from "./sqlite_dialect.ts";
 import { CompiledQuery, type DatabaseConnection } from "kysely";
 import { bindConnections } from "../runtime/sql/bound_connection.ts";
 import { lightenForks } from "../runtime/light_forks.ts";
-import { armTimerOnlyToWait } from "./pool_checkout.ts";
+import { armTimerOnlyToWait, type CheckoutPool } from "./pool_checkout.ts";
+import { prepareStatements, type PreparingPool } from "./prepared_statements.ts";
 
 /** Options of {@linkcode openOrm}. */
 export interface OpenOrmOptions {
@@ -48,6 +49,12 @@ export interface OpenOrmOptions {
    * how long opening a connection may take (mysql2 `connectTimeout`).
    */
   connectionWaitMs?: number;
+  /**
+   * PostgreSQL: how many statement texts each pool connection keeps as named prepared statements
+   * (the database parses and plans each once per connection: `prepared_statements.ts`); default
+   * 100, 0 for none. Behind a connection pooler on a port of its own (PgBouncer) none are named.
+   */
+  preparedStatements?: number;
 }
 
 /** The database a URL selects. */
@@ -140,10 +147,14 @@ async function init(options: OpenOrmOptions): Promise<MikroORM> {
           ...common,
           // No statement_timeout startup parameter: PgBouncer refuses it. PostgreSQL statements are
           // bounded by the Deadline plugin (cancel) and the Transactioner (SET LOCAL) instead. A
-          // checkout arms its timer only when it may wait (`pool_checkout.ts`).
+          // checkout arms its timer only when it may wait (`pool_checkout.ts`); statements with
+          // values are named prepared statements (`prepared_statements.ts`).
           driverOptions: {
             connectionTimeoutMillis: connectionWaitMs,
-            onPoolCreated: armTimerOnlyToWait,
+            onPoolCreated: (pool: CheckoutPool & PreparingPool) => {
+              armTimerOnlyToWait(pool);
+              prepareStatements(pool, options.preparedStatements ?? 100);
+            },
             ...options.extra?.driverOptions as object | undefined,
           },
           // Idle connections stay open (as a fixed-size pool): node-postgres would otherwise arm
