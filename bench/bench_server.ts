@@ -41,9 +41,12 @@ export async function openBenchServer(
   options: BenchServerOptions = {},
 ): Promise<BenchServer> {
   let statements = 0;
+  const prepared = Deno.env.get("BENCH_PREPARED_STATEMENTS");
   const orm = await openOrm({
     entities,
     url,
+    // `BENCH_PREPARED_STATEMENTS=0`: PostgreSQL statements unnamed (openOrm's default is 100)
+    preparedStatements: prepared === undefined ? undefined : Number(prepared),
     extra: {
       pool: { min: 2, max: 10 },
       onQuery: (sql: string) => {
