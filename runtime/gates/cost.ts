@@ -115,7 +115,7 @@ export function costPlan(
 
 /** The cost `plan` gives for `variables`: a non-negative number, `Infinity` when it overflows. */
 export function planCost(plan: CostPlan, variables: Record<string, unknown>): number {
-  return typeof plan.cost === "number" ? plan.cost : plan.cost(variables);
+  return valueOf(plan.cost, variables);
 }
 
 /**
@@ -152,8 +152,10 @@ const UNBOUNDED = 1;
 /** A planned cost: a number, or a function of the request's variables. */
 type Amount = number | ((variables: Record<string, unknown>) => number);
 
-const valueOf = (amount: Amount, variables: Record<string, unknown>) =>
-  typeof amount === "number" ? amount : amount(variables);
+/** `amount` for `variables`. */
+function valueOf(amount: Amount, variables: Record<string, unknown>): number {
+  return typeof amount === "number" ? amount : amount(variables);
+}
 
 /** `amounts` added up: a number when all are numbers. */
 function sum(amounts: Amount[]): Amount {

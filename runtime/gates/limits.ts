@@ -47,7 +47,6 @@ import {
   type GraphQLError,
   type GraphQLSchema,
   Kind,
-  type OperationDefinitionNode,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { ArgumentChecker } from "./argument_limits.ts";
@@ -182,17 +181,26 @@ export function Limits(options: LimitsOptions = {}): Plugin {
   // request must check (those holding a variable, and the literal ones over a limit: none when
   // the document passes; the first in the document wins, so they are checked with the others),
   // and its widest list item (node_width.ts), which does not depend on variables.
-  const plans = new WeakMap<DocumentNode, Map<string, [GraphQLSchema, LimitsPlan]>>();
+  // `null` for an operation name the document does not hold.
+  const plans = new WeakMap<
+    DocumentNode,
+    Map<string | typeof UNNAMED, [GraphQLSchema, LimitsPlan | null]>
+  >();
   const planOf = (
     schema: GraphQLSchema,
     document: DocumentNode,
-    name: string,
-    operation: OperationDefinitionNode,
-  ) => {
+    name: string | undefined,
+  ): LimitsPlan | null => {
     let known = plans.get(document);
     if (!known) plans.set(document, known = new Map());
-    const plan = known.get(name);
+    const key = name ?? UNNAMED;
+    const plan = known.get(key);
     if (plan?.[0] === schema) return plan[1];
+    const operation = getOperationAST(document, name);
+    if (!operation) {
+      known.set(key, [schema, null]);
+      return null;
+    }
     const cost = costPlan(operation, schema, document);
     const checked = cost.arguments.filter((argument) => {
       if (argument.variable) return true;
@@ -213,7 +221,7 @@ export function Limits(options: LimitsOptions = {}): Plugin {
         ? `maxCells = ${limits.maxCells} (${widest} fields per node)`
         : `maxCost = ${limits.maxCost}`,
     };
-    known.set(name, [schema, planned]);
+    known.set(key, [schema, planned]);
     return planned;
   };
   return {
@@ -244,9 +252,8 @@ export function Limits(options: LimitsOptions = {}): Plugin {
       if (error) setResult([error]); // graphql-js does not validate it
     },
     onExecute({ args, setResultAndStopExecution }) {
-      const operation = getOperationAST(args.document, args.operationName);
-      if (!operation) return;
-      const plan = planOf(args.schema, args.document, args.operationName ?? "", operation);
+      const plan = planOf(args.schema, args.document, args.operationName ?? undefined);
+      if (!plan) return;
       const widest = plan.widest;
       startNodeBudget(args.contextValue as object, plan.budget, plan.budgetLimit);
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
@@ -274,6 +281,9 @@ export function Limits(options: LimitsOptions = {}): Plugin {
     },
   };
 }
+
+/** The key of a request's plan when it names no operation (the document holds one). */
+const UNNAMED = Symbol("unnamed operation");
 
 /** What `Limits` plans once per operation of a parsed document. */
 interface LimitsPlan {
