@@ -1,10 +1,11 @@
 /**
- * The Yoga server of the blog benchmarks (`bench/graphql_server.ts` serves it over HTTP,
- * `bench/cpu.ts` calls it in-process): the generated schema (or the naive per-parent one) behind
- * the production stack the README tells a user to install, `mikrogqlPreset` (Jit, BodyLimit,
- * Csrf, Limits, ClientErrors, Transactioner, ReadRetry, Deadline, the bounded document cache,
+ * The in-process Yoga server of the blog benchmarks (`bench/cpu.ts`, `bench/growth.ts` call it
+ * without HTTP): the generated schema (or the naive per-parent one) behind the stack the README
+ * tells a user who builds the Yoga server to install, `mikrogqlPreset` (Jit, BodyLimit, Csrf,
+ * Limits, ClientErrors, Transactioner, ReadRetry, Deadline, the bounded document cache,
  * `maxRequestBodySize: false`), a forked EntityManager per request, and a statement counter on
  * MikroORM's `onQuery` hook (not its debug logger, which formats a log line per statement).
+ * `bench/graphql_server.ts` serves the same schema over HTTP with the package's `serve`.
  *
  * @module
  */
@@ -40,6 +41,18 @@ export async function openBenchServer(
   url: string,
   options: BenchServerOptions = {},
 ): Promise<BenchServer> {
+  const { orm, statements } = await openBenchOrm(url);
+  return { orm, yoga: benchYoga(orm, options), statements };
+}
+
+/**
+ * Opens MikroORM on the blog schema at `url` with `openOrm` (pool of 2–10 connections; named
+ * prepared statements on PostgreSQL unless `BENCH_PREPARED_STATEMENTS=0`) and counts the
+ * statements it runs.
+ */
+export async function openBenchOrm(
+  url: string,
+): Promise<{ orm: MikroORM; statements: () => number }> {
   let statements = 0;
   const prepared = Deno.env.get("BENCH_PREPARED_STATEMENTS");
   const orm = await openOrm({
@@ -55,7 +68,7 @@ export async function openBenchServer(
       },
     },
   });
-  return { orm, yoga: benchYoga(orm, options), statements: () => statements };
+  return { orm, statements: () => statements };
 }
 
 function benchYoga(orm: MikroORM, options: BenchServerOptions) {

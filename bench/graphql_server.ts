@@ -5,9 +5,18 @@
  * `{ requests, statements, rss }` (statements run since start, resident set size in bytes). With
  * `maxCost`, the `Limits` plugin is installed with that cost limit (the other limits default).
  *
+ * The server is the package's `serve`, as the README's "Getting started" runs it in production
+ * (every plugin of `mikrogqlPreset`, `/ready` and `/health`, GraphiQL and introspection off under
+ * `NODE_ENV=production`, graceful shutdown), without its request log (`log: false`: a JSON line
+ * per request on standard output, which PostGraphile's server does not write either).
+ *
  * @module
  */
-import { openBenchServer } from "./bench_server.ts";
+import type { Plugin } from "graphql-yoga";
+import { serve } from "../server/serve.ts";
+import { createSchema } from "../examples/blog/generated/mod.ts";
+import { openBenchOrm } from "./bench_server.ts";
+import { naiveSchema } from "./naive_server.ts";
 
 const [kind, url, maxCost] = Deno.args;
 if ((kind !== "generated" && kind !== "naive") || !url) {
@@ -15,19 +24,24 @@ if ((kind !== "generated" && kind !== "naive") || !url) {
   Deno.exit(2);
 }
 let requests = 0;
-const { yoga, statements } = await openBenchServer(url, {
-  naive: kind === "naive",
-  maxCost: maxCost ? Number(maxCost) : undefined,
-});
-Deno.serve({
+const { orm, statements } = await openBenchOrm(url);
+const stats: Plugin = {
+  onRequest({ request, endResponse }) {
+    // A suffix test, as PostGraphile's server compares `req.url`: no URL parsed per request.
+    if (request.url.endsWith("/stats")) {
+      endResponse(
+        Response.json({ requests, statements: statements(), rss: Deno.memoryUsage().rss }),
+      );
+    } else requests++;
+  },
+};
+const server = await serve({
+  orm,
+  schema: kind === "naive" ? naiveSchema() : createSchema(),
   hostname: "127.0.0.1",
   port: 0,
-  onListen: ({ port }) => console.log(`listening ${port}`),
-}, (request, info) => {
-  // A suffix test, as PostGraphile's server compares `req.url`: no URL parsed per request.
-  if (request.url.endsWith("/stats")) {
-    return Response.json({ requests, statements: statements(), rss: Deno.memoryUsage().rss });
-  }
-  requests++;
-  return yoga.fetch(request, info);
+  preset: maxCost ? { limits: { maxCost: Number(maxCost) } } : {},
+  plugins: [stats],
+  log: false,
 });
+console.log(`listening ${server.addr.port}`);

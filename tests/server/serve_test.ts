@@ -67,6 +67,15 @@ if (dialects(["postgresql"]).length > 0) {
       try {
         assertEquals(JSON.parse(await readyBecomes(server, 200)), { status: "ready" });
         assertEquals((await fetch(new URL("/health", server.url))).status, 200);
+        // The path decides, not a substring of the URL: a query string is not the endpoint.
+        const withQuery = await fetch(new URL("/ready?probe=1", server.url));
+        assertEquals(await withQuery.json(), { status: "ready" });
+        const elsewhere = await fetch(
+          new URL(`/graphql?query=${encodeURIComponent("{ __typename }")}&next=/ready`, server.url),
+          { headers: { accept: "application/json" } },
+        );
+        assertEquals(await elsewhere.json(), { data: { __typename: "Query" } });
+        assertEquals((await fetch(new URL("/ready/x", server.url))).status, 404);
         proxy.cut();
         const down = JSON.parse(await readyBecomes(server, 503));
         assertEquals(down, { status: "unavailable", reason: "the database is unreachable" });
