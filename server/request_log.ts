@@ -14,7 +14,7 @@ export interface RequestLogEntry {
   method: string;
   /** URL path (no query string: it may hold an operation's variables). */
   path: string;
-  /** HTTP status of the response. */
+  /** HTTP status of the response; 499 when the client closed its connection before it. */
   status: number;
   /** The operation's name, when it has one and got as far as execution. */
   operation?: string;

@@ -110,6 +110,9 @@ export interface MikrogqlServer {
   finished: Promise<ShutdownResult>;
 }
 
+/** The request log's status of a request whose client closed its connection before the answer. */
+const CLIENT_CLOSED_REQUEST = 499;
+
 /** Whether `NODE_ENV` is `production`. */
 function production(): boolean {
   return Deno.env.get("NODE_ENV") === "production";
@@ -223,6 +226,13 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
       const response = await requestScope.run(scope, () => yoga.fetch(request));
       status = response.status;
       return response;
+    } catch (error) {
+      // The client went away first (Yoga rejects with the request signal's reason): nobody reads
+      // an answer, and `Deno.serve` would print the AbortError's stack. Logged as 499, nginx's
+      // "client closed request".
+      if (!request.signal.aborted) throw error;
+      status = CLIENT_CLOSED_REQUEST;
+      return new Response(null, { status });
     } finally {
       inFlight--;
       write?.({

@@ -1,7 +1,8 @@
 /**
  * The package's `serve` over real HTTP: `/ready` on PostgreSQL through a TCP proxy that is cut
  * and restored (the shared server is never stopped), CORS off by default and an allow-list,
- * GraphiQL and introspection under `NODE_ENV=production`, and the request log's entries (the
+ * GraphiQL and introspection under `NODE_ENV=production`, a client that goes away before its
+ * answer (logged as 499, nothing printed), and the request log's entries (the
  * statement count against MikroORM's own log).
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
@@ -180,6 +181,54 @@ Deno.test({
       if (before === undefined) Deno.env.delete("NODE_ENV");
       else Deno.env.set("NODE_ENV", before);
       for (const s of servers) await s.shutdown();
+    }
+  },
+});
+
+Deno.test({
+  name: "a client that goes away before its answer: logged as 499, no error printed",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const orm = await openOrm({ entities });
+    await orm.schema.create();
+    const arrived = Promise.withResolvers<void>();
+    const gate = Promise.withResolvers<void>();
+    const entries: RequestLogEntry[] = [];
+    const logged = Promise.withResolvers<void>();
+    const printed: unknown[] = [];
+    const consoleError = console.error;
+    console.error = (...args: unknown[]) => printed.push(args);
+    const server = await start({
+      orm,
+      context: async () => {
+        arrived.resolve();
+        await gate.promise;
+        return {};
+      },
+      log: (entry) => {
+        entries.push(entry);
+        logged.resolve();
+      },
+    });
+    try {
+      const client = new AbortController();
+      const answer = fetch(server.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "{ __typename }" }),
+        signal: client.signal,
+      }).catch((error) => error);
+      await arrived.promise;
+      client.abort();
+      assertEquals((await answer).name, "AbortError");
+      await logged.promise;
+      assertEquals(entries.map((e) => e.status), [499]);
+      assertEquals(printed, []);
+    } finally {
+      gate.resolve();
+      console.error = consoleError;
+      await server.shutdown();
     }
   },
 });
