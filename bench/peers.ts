@@ -16,7 +16,8 @@
  * both servers return the same ids for Q1, then runs the floor `{ __typename }` and Q1–Q5 on
  * each server in turn, round after round, with 10 connections, and prints per query the medians
  * over the rounds of req/s, p50, p99, SQL statements per request, server CPU ms per request and
- * peak RSS during the run (both from `/proc/<pid>`), and the ratio of req/s to PostGraphile's;
+ * peak RSS during the run (both from `/proc/<pid>`), and the ratio of req/s to PostGraphile's
+ * (each run's req/s is printed as it ends, to show the spread behind the medians);
  * the naive server runs Q1 only.
  *
  * @module
@@ -248,12 +249,15 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     for (const query of QUERIES) {
       if (ONLY && query.name !== "floor" && !ONLY.includes(query.name)) continue;
+      const line = [`round ${round} ${query.name}:`];
       for (const server of peersUnderTest) {
-        record(`${query.name} ${server.name}`, await measure(server, query));
+        const run = await measure(server, query);
+        record(`${query.name} ${server.name}`, run);
+        line.push(`${server.name} ${run.rps.toFixed(0)} req/s`);
       }
       if (query === q1) record(`${query.name} naive`, await measure(naive, query));
+      console.log(line.join(" "));
     }
-    console.log(`round ${round}/${ROUNDS} done`);
   }
 
   console.log(

@@ -102,7 +102,7 @@ export interface Preset {
  *   ...preset,
  *   plugins: [...preset.plugins, useExtendContext(() => ({ startedAt: Date.now() }))],
  * });
- * Deno.serve({ hostname: "127.0.0.1", port: 8000 }, yoga.fetch);
+ * Deno.serve({ hostname: "127.0.0.1", port: 8000 }, (request) => yoga.fetch(request));
  * ```
  *
  * @throws Error naming the option when a limit, the time budget or the body size is not a

@@ -38,7 +38,7 @@ export type * from "./types.ts";
  *   // edges nested deeper than 5: QUERY_TOO_DEEP, before the operation runs
  *   ...mikrogqlPreset({ txOpener: orm, limits: { maxCost: 100_000, maxDepth: 5 } }),
  * });
- * Deno.serve({ hostname: "127.0.0.1", port: 8000 }, yoga.fetch);
+ * Deno.serve({ hostname: "127.0.0.1", port: 8000 }, (request) => yoga.fetch(request));
  * ```
  *
  * @example Fields of your own: declare their resolvers' types, and they type-check too
