@@ -17,7 +17,7 @@
  * each server in turn, round after round, with 10 connections, and prints per query the medians
  * over the rounds of req/s, p50, p99, SQL statements per request, server CPU ms per request and
  * peak RSS during the run (both from `/proc/<pid>`), and the ratio of req/s to PostGraphile's
- * (each run's req/s is printed as it ends, to show the spread behind the medians);
+ * (each run's req/s and CPU per request are printed as it ends: the spread behind the medians);
  * the naive server runs Q1 only.
  *
  * @module
@@ -253,7 +253,9 @@ try {
       for (const server of peersUnderTest) {
         const run = await measure(server, query);
         record(`${query.name} ${server.name}`, run);
-        line.push(`${server.name} ${run.rps.toFixed(0)} req/s`);
+        line.push(
+          `${server.name} ${run.rps.toFixed(0)} req/s ${(run.cpuMs * 1000).toFixed(0)} µs CPU/req`,
+        );
       }
       if (query === q1) record(`${query.name} naive`, await measure(naive, query));
       console.log(line.join(" "));
