@@ -36,7 +36,7 @@ import { OperationRecorder } from "./operation_recorder.ts";
 import { observeStatements } from "./orm_statements.ts";
 import { dialectOf } from "../runtime/dialect.ts";
 import { metrics, type MetricsOptions } from "./metrics.ts";
-import { Readiness } from "./readiness.ts";
+import { readinessRoute } from "./readiness.ts";
 import { tracing, type TracingOptions } from "./tracing.ts";
 import { type RequestScope, requestScope } from "./request_scope.ts";
 import {
@@ -175,11 +175,6 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     // After Jit, which replaces the execute function that tracing wraps in its span's context.
     ...(traced ? [traced.plugin] : []),
     ...(measured ? [measured.plugin] : []),
-    Readiness(orm, {
-      timeoutMs: options.readyTimeoutMs,
-      draining: () => draining(),
-      onUnavailable: (reason) => logEvent(format, "not ready", { reason }),
-    }),
     OperationRecorder(),
     ...(introspection ? [] : [useDisableIntrospection() as Plugin]),
     ...options.plugins ?? [],
@@ -206,6 +201,11 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     logging: production() ? "warn" : "info",
     ...options.yoga,
   });
+  const ready = readinessRoute(orm, {
+    timeoutMs: options.readyTimeoutMs,
+    draining: () => draining(),
+    onUnavailable: (reason) => logEvent(format, "not ready", { reason }),
+  });
   const stopObserving = observeStatements(orm, () => {
     const scope = requestScope.getStore();
     if (scope) scope.statements++;
@@ -223,7 +223,8 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     inFlight++;
     let status = 500;
     try {
-      const response = await requestScope.run(scope, () => yoga.fetch(request));
+      const response = await (ready(request) ??
+        requestScope.run(scope, () => yoga.fetch(request)));
       status = response.status;
       return response;
     } catch (error) {
