@@ -44,7 +44,6 @@ import {
   formatRequestLog,
   type RequestLogEntry,
   type RequestLogFormat,
-  writeLogLine,
 } from "./request_log.ts";
 
 /** Options of {@linkcode serve}. */
@@ -123,10 +122,10 @@ function production(): boolean {
 function logEvent(format: RequestLogFormat | false, message: string, fields = {}): void {
   if (format === false || typeof format === "function") return;
   if (format === "json") {
-    writeLogLine(JSON.stringify({ time: new Date().toISOString(), event: message, ...fields }));
+    console.log(JSON.stringify({ time: new Date().toISOString(), event: message, ...fields }));
   } else {
     const extra = Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(" ");
-    writeLogLine(`${message}${extra ? ` ${extra}` : ""}`);
+    console.log(`${message}${extra ? ` ${extra}` : ""}`);
   }
 }
 
@@ -216,7 +215,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     ? undefined
     : typeof format === "function"
     ? format
-    : (entry: RequestLogEntry) => writeLogLine(formatRequestLog(entry, format));
+    : (entry: RequestLogEntry) => console.log(formatRequestLog(entry, format));
   const handler = async (request: Request): Promise<Response> => {
     const started = performance.now();
     const time = new Date().toISOString();
