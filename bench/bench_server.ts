@@ -1,8 +1,8 @@
 /**
  * The in-process Yoga server of the blog benchmarks (`bench/cpu.ts`, `bench/growth.ts` call it
- * without HTTP): the generated schema (or the naive per-parent one) behind the stack the README
- * tells a user who builds the Yoga server to install, `mikrogqlPreset` (Jit, BodyLimit, Csrf,
- * Limits, ClientErrors, Transactioner, ReadRetry, Deadline, the bounded document cache,
+ * without HTTP): the generated schema behind the stack the README tells a user who builds the
+ * Yoga server to install, `mikrogqlPreset` (Jit, BodyLimit, Csrf, Limits, ClientErrors,
+ * Transactioner, ReadRetry, Deadline, the bounded document cache,
  * `maxRequestBodySize: false`), a forked EntityManager per request, and a statement counter on
  * MikroORM's `onQuery` hook (not its debug logger, which formats a log line per statement).
  * `bench/graphql_server.ts` serves the same schema over HTTP with the package's `serve`.
@@ -15,7 +15,6 @@ import { mikrogqlPreset } from "@mikrogql/ext";
 import { openOrm } from "../server/open_orm.ts";
 import { createSchema } from "../examples/blog/generated/mod.ts";
 import { entities } from "../examples/blog/entities.ts";
-import { naiveSchema } from "./naive_server.ts";
 
 /** A benchmark server over one database. */
 export interface BenchServer {
@@ -27,8 +26,6 @@ export interface BenchServer {
 
 /** Options of {@linkcode openBenchServer}. */
 export interface BenchServerOptions {
-  /** The per-parent schema of `bench/naive_server.ts` instead of the generated one. */
-  naive?: boolean;
   /** The `Limits` plugin's cost limit (the other limits default). */
   maxCost?: number;
 }
@@ -73,7 +70,7 @@ export async function openBenchOrm(
 
 function benchYoga(orm: MikroORM, options: BenchServerOptions) {
   return createYoga({
-    schema: options.naive ? naiveSchema() : createSchema(),
+    schema: createSchema(),
     context: () => ({ em: orm.em.fork() }),
     ...mikrogqlPreset({
       txOpener: orm,

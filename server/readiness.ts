@@ -14,7 +14,7 @@
  */
 import type { MikroORM } from "@mikro-orm/core";
 
-/** Options of {@linkcode Readiness}. */
+/** Options of {@linkcode readinessRoute}. */
 export interface ReadinessOptions {
   /** The path; default `/ready`. */
   endpoint?: string;

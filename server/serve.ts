@@ -223,8 +223,8 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     inFlight++;
     let status = 500;
     try {
-      const response = await (ready(request) ??
-        requestScope.run(scope, () => yoga.fetch(request)));
+      // `/ready` inside the scope too: its `select 1` counts in its log line.
+      const response = await requestScope.run(scope, () => ready(request) ?? yoga.fetch(request));
       status = response.status;
       return response;
     } catch (error) {
