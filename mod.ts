@@ -10,7 +10,7 @@
  *   resolver helpers (`FieldResolver`, `TypedResolvers`, `EntityOf`, `Maybe`),
  * - servers: `mikrogqlPreset` (every plugin below, in order, with the Yoga options they need),
  *   the Yoga plugins (`Jit`, `BodyLimit`, `Csrf`, `Limits`, `ClientErrors`, `Transactioner`,
- *   `ReadRetry`, `Deadline`, `DocumentCache`), `documentCache`, `replicaFailover`, `readConnection`,
+ *   `ReadRetry`, `Deadline`, `DocumentCache`), `createDocumentCaches`, `replicaFailover`, `readConnectionType`,
  *   `setupUniversalIds`,
  * - user resolvers: `fromContext`, the mutation helpers (`createNode`, `updateNode`,
  *   `deleteNode`), global ids (`globalIdOf`, `encodeGlobalId`, `decodeGlobalId`), the Relay
@@ -58,21 +58,21 @@ export {
   type WriteRule,
 } from "./runtime/policy.ts";
 export { ErrorCode, gqlError, MAX_QUOTED_INPUT, quoteInput } from "./runtime/error_codes.ts";
-export { DEFAULT_LIMITS, Limits, type LimitsOptions } from "./runtime/gates/limits.ts";
-export { Csrf } from "./runtime/gates/csrf.ts";
-export { ClientErrors } from "./runtime/gates/client_errors.ts";
-export { ReadRetry } from "./runtime/gates/read_retry.ts";
-export { mikrogqlPreset, type Preset, type PresetOptions } from "./runtime/gates/preset.ts";
-export { Deadline, type DeadlineOptions } from "./runtime/gates/deadline.ts";
-export { unavailable } from "./runtime/sql/database_faults.ts";
-export { DEFAULT_MAX_COMPILED_FIELDS, Jit, type JitOptions } from "./runtime/gates/jit.ts";
-export { BodyLimit, DEFAULT_MAX_BODY_BYTES } from "./runtime/gates/body_limit.ts";
+export { DEFAULT_LIMITS, Limits, type LimitsOptions } from "./runtime/plugins/limits.ts";
+export { Csrf } from "./runtime/plugins/csrf.ts";
+export { ClientErrors } from "./runtime/plugins/client_errors.ts";
+export { ReadRetry } from "./runtime/plugins/read_retry.ts";
+export { mikrogqlPreset, type Preset, type PresetOptions } from "./runtime/plugins/preset.ts";
+export { Deadline, type DeadlineOptions } from "./runtime/plugins/deadline.ts";
+export { unavailable } from "./runtime/database/database_faults.ts";
+export { DEFAULT_MAX_COMPILED_FIELDS, Jit, type JitOptions } from "./runtime/plugins/jit.ts";
+export { BodyLimit, DEFAULT_MAX_BODY_BYTES } from "./runtime/plugins/body_limit.ts";
 export {
+  createDocumentCaches,
   DocumentCache,
-  documentCache,
   type DocumentCacheOptions,
   type DocumentCaches,
-} from "./runtime/gates/document_cache.ts";
+} from "./runtime/plugins/document_cache.ts";
 export {
   defineGraph,
   type EdgeDescription,
@@ -103,22 +103,25 @@ export {
   globalIdOf,
 } from "./runtime/plan/global_id.ts";
 export { type NodeFields, noder, noders } from "./runtime/resolve/noder.ts";
-export { setupUniversalIds } from "./runtime/sql/universal_ids.ts";
+export { setupUniversalIds } from "./runtime/database/universal_ids.ts";
 export type {
   Connection,
   Edge,
   PageInfo,
   PaginationArgs,
   PaginationLimits,
-} from "./runtime/plan/connection.ts";
+} from "./runtime/plan/relay_connection.ts";
 export type { OrderDirection, OrderInput } from "./runtime/plan/order_terms.ts";
 export type { CollectLimits } from "./runtime/plan/field_collection.ts";
-export { readConnection, type ReadFrom } from "./runtime/sql/read_from.ts";
+export { readConnectionType, type ReadFrom } from "./runtime/database/read_from.ts";
 export {
   READ_PRIMARY_UNTIL,
   type ReadYourWritesOptions,
-} from "./runtime/gates/read_your_writes.ts";
-export { replicaFailover, type ReplicaFailoverOptions } from "./runtime/sql/replica_failover.ts";
+} from "./runtime/plugins/read_your_writes.ts";
+export {
+  replicaFailover,
+  type ReplicaFailoverOptions,
+} from "./runtime/database/replica_failover.ts";
 export {
   createResolvers,
   type Resolver,
@@ -139,13 +142,13 @@ export {
   type SchemaOptions,
   type UserResolvers,
 } from "./runtime/resolve/graphql_schema.ts";
-export { fromContext, type MikroContext } from "./runtime/context.ts";
+export { fromContext, type MikroContext } from "./runtime/request/context.ts";
 export {
   CONFLICT_ATTEMPTS,
   Transactioner,
   type TransactionerOptions,
   type TxOpener,
-} from "./runtime/gates/transactioner.ts";
+} from "./runtime/plugins/transactioner.ts";
 export { createNode, NodeMutation, updateNode } from "./runtime/write/node_mutation.ts";
 export { deleteNode } from "./runtime/write/delete_node.ts";
 export type { MutationInput } from "./runtime/write/input_fields.ts";

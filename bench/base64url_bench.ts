@@ -6,7 +6,7 @@
  * Run: `deno bench -A bench/base64url_bench.ts`.
  */
 import { decodeBase64Url, encodeBase64Url } from "@std/encoding/base64url";
-import { base64UrlToText, textToBase64Url } from "../runtime/plan/base64url.ts";
+import { base64UrlToText, textToBase64Url } from "../runtime/jsutils/base64url.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });

@@ -78,13 +78,13 @@ const PLUGINS: Record<string, string> = {
 
 /** The phase of a mikrogql frame's file, or `undefined` for a file of no phase. */
 function ownPhase(url: string): string | undefined {
-  const gate = url.match(/\/runtime\/gates\/(\w+)\.ts$/);
-  if (gate) return PLUGINS[gate[1]] ?? `plugin ${gate[1]}`;
-  if (url.endsWith("/runtime/sql/lean_records.ts")) return "row mapping (lean records)";
-  if (/\/runtime\/sql\//.test(url)) return "SQL statements: build and run";
+  const plugin = url.match(/\/runtime\/plugins\/(\w+)\.ts$/);
+  if (plugin) return PLUGINS[plugin[1]] ?? `plugin ${plugin[1]}`;
+  if (url.endsWith("/runtime/read/lean_records.ts")) return "row mapping (lean records)";
+  if (/\/runtime\/(read|database)\//.test(url)) return "SQL statements: build and run";
   if (url.endsWith("/runtime/plan/field_collection.ts")) return "plan lookup (field collection)";
   if (/\/runtime\/plan\//.test(url)) return "page planning (cursors, order, where)";
-  if (/\/runtime\/(request_)?context\.ts$/.test(url)) return "context building";
+  if (/\/runtime\/request\//.test(url)) return "context building";
   if (/\/runtime\/resolve\/|\/generated\//.test(url)) return "resolvers and connections";
   if (/\/runtime\//.test(url)) return "mikrogql runtime, other";
   return undefined;

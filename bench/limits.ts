@@ -24,10 +24,10 @@ import { compileQuery } from "graphql-jit";
 import { type DocumentNode, parse } from "graphql";
 
 import { createSchema } from "../examples/blog/generated/mod.ts";
-import { Limits } from "../runtime/gates/limits.ts";
-import { documentShape } from "../runtime/gates/document_shape.ts";
-import { parseWithTokenLimits } from "../runtime/gates/token_limits.ts";
-import { DEFAULT_LIMITS } from "../runtime/gates/limits.ts";
+import { Limits } from "../runtime/plugins/limits.ts";
+import { documentShape } from "../runtime/plugins/document_shape.ts";
+import { parseWithTokenLimits } from "../runtime/plugins/token_limits.ts";
+import { DEFAULT_LIMITS } from "../runtime/plugins/limits.ts";
 import { OURS, QUERIES } from "./peers/queries.ts";
 
 const schema = createSchema();

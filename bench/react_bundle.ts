@@ -21,7 +21,7 @@ import { bundleReact, REACT_ENTRY } from "../scripts/bundle_react.ts";
  */
 const REFERENCE = 118_241;
 
-/** The script package's budgets, gzip bytes (`bench/bundle.ts`). */
+/** The script package's budgets, gzip bytes (`bench/bundle_size.ts`). */
 const BUDGET = { js: 15_000, jsWithAskAi: 30_000 };
 
 const dir = await Deno.makeTempDir({ prefix: "searchbox-react-" });

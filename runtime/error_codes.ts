@@ -106,3 +106,18 @@ export function clipMessage(message: string): string {
     `"$1…"`,
   );
 }
+
+/**
+ * The `NOT_FOUND` error for a global id, with entgql's text (an id longer than
+ * `MAX_QUOTED_INPUT` characters is cut).
+ */
+export function notFound(id: string): Error {
+  return gqlError(
+    ErrorCode.NOT_FOUND,
+    `Could not resolve to a node with the global id of '${
+      id.length <= MAX_QUOTED_INPUT
+        ? id
+        : `${id.slice(0, MAX_QUOTED_INPUT)}… (${id.length} characters)`
+    }'`,
+  );
+}

@@ -2,7 +2,7 @@
  * The key of a node type as one list of parts (`IdDescription.parts`, or the single `id`), the
  * one description every reader of keys works from: global ids (`plan/global_id.ts`), cursors and
  * the keyset tiebreaker (`plan/order_terms.ts`), parents matched to their rows in batched reads
- * (`sql/load_plan.ts`, `sql/partitioned.ts`) and the rows a mutation names.
+ * (`read/load_collected.ts`, `read/partitioned.ts`) and the rows a mutation names.
  *
  * A part is an entity property: a scalar column (a generated `id`, a natural key such as a
  * member's `firstName`) or a to-one relation (a copy keyed by its title and a number), whose value
@@ -46,7 +46,7 @@ function typed(part: KeyPart, value: unknown): unknown {
 /**
  * The key values of `row` (an entity, a record, or a reference to a row of `type`), one per part,
  * typed as the parts' kinds. A value that is not an object is the key itself, an array the values
- * of a composite key (a record's foreign key, `sql/lean_records.ts`).
+ * of a composite key (a record's foreign key, `read/lean_records.ts`).
  */
 export function keyValues(type: Pick<NodeType, "id">, row: unknown): unknown[] {
   const parts = keyParts(type);

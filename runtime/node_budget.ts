@@ -2,8 +2,8 @@
  * The node budget of a request: how many nodes of lists and connections its SQL statements may
  * still read. The `Limits` plugin starts one per operation with its `maxCost`
  * ({@linkcode startNodeBudget}) on the GraphQL context; the resolvers find it there
- * ({@linkcode nodeBudget}) and hand it to the request context (`request_context.ts`), whose
- * statements draw from it (`sql/row_limit.ts`). A request without the plugin gets the default
+ * ({@linkcode nodeBudget}) and hand it to the request context (`request/request_state.ts`), whose
+ * statements draw from it (`read/row_limit.ts`). A request without the plugin gets the default
  * budget, so no request reads without bound.
  *
  * @module
@@ -12,14 +12,14 @@
 /**
  * The budget of a request without the `Limits` plugin, and `Limits`' default `maxCost`, in
  * nodes: what a request reads stays in memory until it is answered, on the blog's posts about
- * 1 KB of the server's memory per node with the JSON (`sql/row_limit.ts` refuses a large read on
+ * 1 KB of the server's memory per node with the JSON (`read/row_limit.ts` refuses a large read on
  * its count, before its rows are read).
  */
 export const DEFAULT_MAX_NODES = 100_000;
 
 /**
  * A request's node budget. Statements that fit in what is neither spent nor reserved run at
- * once; a statement that may need more runs alone, after the others (`sql/row_limit.ts`).
+ * once; a statement that may need more runs alone, after the others (`read/row_limit.ts`).
  */
 export interface NodeBudget {
   /** The nodes the request may read in all (`Limits({ maxCost })`). */
@@ -34,13 +34,13 @@ export interface NodeBudget {
   /** Nodes reserved by statements running now, at most their page bound each. */
   reserved: number;
   /**
-   * Nodes promised to counted statements reading now (`sql/row_limit.ts`): a count over what is
+   * Nodes promised to counted statements reading now (`read/row_limit.ts`): a count over what is
    * neither spent nor promised refuses the request before its rows are read.
    */
   counted: number;
   /** Set once a statement went over the budget: nothing more is read. */
   exceeded: boolean;
-  /** Statements waiting for their turn, first come first served (`sql/row_limit.ts`). */
+  /** Statements waiting for their turn, first come first served (`read/row_limit.ts`). */
   readonly waiting: BudgetWaiter[];
 }
 

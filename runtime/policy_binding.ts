@@ -3,7 +3,7 @@
  * the GraphQL context by the schema's resolvers and put on every EntityManager `fromContext`
  * returns for the request (the request's, the Transactioner's fork): each read rule becomes a
  * MikroORM filter of the EntityManager, so `em.find`, `em.count` and the runtime's QueryBuilder
- * reads (`sql/orm_filters.ts`) apply it in the statement they build. A policy on a class of a
+ * reads (`plan/read_filters.ts`) apply it in the statement they build. A policy on a class of a
  * single-table or table-per-type inheritance covers the rows of its subclasses too: its read rule
  * is a filter of every class extending it (MikroORM matches a filter's entities by class), and
  * its write rules are those of each subclass without a policy of its own.

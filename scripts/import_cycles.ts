@@ -1,8 +1,9 @@
 /**
- * `deno task check`'s import-circle check: the module graph of the package's entry points
+ * `deno task check`'s import check: the module graph of the package's entry points
  * (`deno info --json`, type-only imports included), reduced to this repository's own files, must
- * hold no circle. Prints each circle (its files, and one import path around it) and exits 1 when
- * there is one.
+ * hold no circle, and no import may go against the layers of {@linkcode LAYERS} (a file imports
+ * files of its own layer or of layers below it). Prints each circle and each wrong-way import and
+ * exits 1 when there is one.
  *
  * Run: `deno run --allow-run --allow-read scripts/import_cycles.ts [entry ...]`
  * (`deno task check:imports`); without arguments it reads the entry points of `deno.json`.
@@ -98,6 +99,53 @@ export function importCycles(graph: ImportGraph): string[][] {
   return cycles;
 }
 
+/**
+ * The package's layers, lowest first: a file may import files of its own layer or of a lower one.
+ * A layer is a folder (every file under it) or, ending in `*.ts`, the files directly in a folder.
+ * The search box (`widget/`) is a layer apart: it and the rest import nothing of each other.
+ */
+export const LAYERS: readonly (readonly string[])[] = [
+  ["runtime/jsutils/"],
+  ["runtime/*.ts"],
+  ["runtime/database/"],
+  ["runtime/plan/"],
+  ["runtime/request/"],
+  ["runtime/read/"],
+  ["runtime/write/"],
+  ["runtime/resolve/"],
+  ["runtime/plugins/"],
+  ["mod.ts"],
+  ["server/", "gen/"],
+];
+
+/** The index in {@linkcode LAYERS} of `file`'s layer, `-1` for a file of no layer. */
+export function layerOf(file: string): number {
+  return LAYERS.findIndex((layer) =>
+    layer.some((pattern) =>
+      pattern.endsWith("*.ts")
+        ? file.startsWith(pattern.slice(0, -4)) && !file.slice(pattern.length - 4).includes("/")
+        : pattern.endsWith("/")
+        ? file.startsWith(pattern)
+        : file === pattern
+    )
+  );
+}
+
+/**
+ * The imports of `graph` that go against {@linkcode LAYERS}: from a file of a layer to a file of
+ * a higher one, or between the search box (`widget/`) and the layers; as `from -> to` pairs.
+ */
+export function wrongWayImports(graph: ImportGraph): [string, string][] {
+  const wrong: [string, string][] = [];
+  for (const [from, targets] of graph) {
+    for (const to of targets) {
+      const widget = [from, to].filter((file) => file.startsWith("widget/")).length;
+      if (widget === 1 || layerOf(to) > layerOf(from)) wrong.push([from, to]);
+    }
+  }
+  return wrong;
+}
+
 if (import.meta.main) {
   const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)) as {
     exports: Record<string, string>;
@@ -108,8 +156,15 @@ if (import.meta.main) {
   for (const cycle of cycles) {
     console.error(`import circle: ${cycle.join(" -> ")}`);
   }
+  const wrong = wrongWayImports(graph);
+  for (const [from, to] of wrong) {
+    console.error(
+      `wrong-way import: ${from} (layer ${layerOf(from)}) -> ${to} (layer ${layerOf(to)})`,
+    );
+  }
   console.log(
-    `${graph.size} modules of ${entries.join(", ")}: ${cycles.length} import circle(s)`,
+    `${graph.size} modules of ${entries.join(", ")}: ${cycles.length} import circle(s), ` +
+      `${wrong.length} wrong-way import(s)`,
   );
-  if (cycles.length > 0) Deno.exit(1);
+  if (cycles.length > 0 || wrong.length > 0) Deno.exit(1);
 }

@@ -10,7 +10,7 @@ import { type EntityName, MikroORM, type Options } from "@mikro-orm/core";
 import { SqliteDriver } from "@mikro-orm/sql";
 import { exactSqliteDialect } from "./sqlite_dialect.ts";
 import { CompiledQuery, type DatabaseConnection } from "kysely";
-import { bindConnections } from "../runtime/sql/bound_connection.ts";
+import { bindConnections } from "../runtime/database/bound_connection.ts";
 import { lightenForks } from "../runtime/light_forks.ts";
 import { armTimerOnlyToWait, type CheckoutPool } from "./pool_checkout.ts";
 import { prepareStatements, type PreparingPool } from "./prepared_statements.ts";

@@ -25,7 +25,7 @@ import {
   type YogaServerOptions,
 } from "graphql-yoga";
 import { useDisableIntrospection } from "@graphql-yoga/plugin-disable-introspection";
-import { mikrogqlPreset, type PresetOptions } from "../runtime/gates/preset.ts";
+import { mikrogqlPreset, type PresetOptions } from "../runtime/plugins/preset.ts";
 import { type CorsOptions, yogaCors } from "./cors.ts";
 import {
   gracefulShutdown,

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { base64UrlToText, textToBase64Url } from "./base64url.ts";
+import { base64UrlToText, textToBase64Url } from "../jsutils/base64url.ts";
 import { ErrorCode, gqlError, quoteInput } from "../error_codes.ts";
 import type { ScalarKind } from "../graph.ts";
 

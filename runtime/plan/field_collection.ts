@@ -28,9 +28,13 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import type { EdgeDescription, Graph, NodeType } from "../graph.ts";
-import { edgeKey } from "../sql/loaded_edges.ts";
+import { edgeKey } from "./loaded_edges.ts";
 import { connectionName, edgeName } from "../names.ts";
-import { type PaginationArgs, type PaginationLimits, validatePagination } from "./connection.ts";
+import {
+  type PaginationArgs,
+  type PaginationLimits,
+  validatePagination,
+} from "./relay_connection.ts";
 
 /** What to load for the nodes of one level. */
 export interface NodePlan {
@@ -43,7 +47,7 @@ export interface NodePlan {
 
 /** One edge to load for every node of a level. */
 export interface EdgePlan {
-  /** The load key: edge name and arguments (`edgeKey` of `sql/loaded_edges.ts`). */
+  /** The load key: edge name and arguments (`edgeKey` of `plan/loaded_edges.ts`). */
   key: string;
   edge: EdgeDescription;
   /** The edge field's argument values (variables resolved). */
@@ -70,7 +74,7 @@ export interface EdgePlan {
  */
 export type CollectLimits = PaginationLimits;
 
-/** What field collection reads: the graph and the limits (a {@linkcode RequestContext} is one). */
+/** What field collection reads: the graph and the limits (a {@linkcode RequestState} is one). */
 export interface CollectOptions {
   readonly graph: Graph;
   readonly limits: CollectLimits;

@@ -26,7 +26,7 @@
  *   there, but compares to a cursor's string as a string).
  *
  * Edge terms count and read only the related rows the request may read: the target's read filter
- * (`sql/orm_filters.ts` `readFilterOf`: MikroORM filters, policies' read rules) is a condition of
+ * (`plan/read_filters.ts` `readFilterOf`: MikroORM filters, policies' read rules) is a condition of
  * their subquery (`<target key> IN (SELECT <key> FROM <target> WHERE <read filter>)`). An order
  * on a field with a policy field rule is `FORBIDDEN` unless the viewer may read it on every row.
  *
@@ -47,8 +47,8 @@ import { dialectOf, exactValue, quoteIdentifiers } from "../dialect.ts";
 import { ErrorCode, gqlError } from "../error_codes.ts";
 import type { EdgeOrderTerm, NodeType, ScalarKind } from "../graph.ts";
 import { keyParts } from "../keys.ts";
-import { visibleKeys } from "../sql/orm_filters.ts";
-import { markValues } from "../sql/value_markers.ts";
+import { visibleKeys } from "./read_filters.ts";
+import { markValues } from "../database/value_markers.ts";
 import { checkFieldReadable } from "../policy_binding.ts";
 
 /** `ASC` or `DESC`, the values of the `OrderDirection` enum. */
@@ -170,7 +170,7 @@ function keyColumns(meta: EntityMetadata): string[] {
 /**
  * ` and (<columns>) in (select <key> from <target> where <read filter>)` when the request's read
  * filter of `target` is active, else `""`: the rows of an edge term's subquery the request may
- * read. The filter's values are written as markers (`sql/value_markers.ts`), which the bound
+ * read. The filter's values are written as markers (`database/value_markers.ts`), which the bound
  * connection sends as parameters; a value no marker carries (a buffer) is formatted into the text
  * as MikroORM formats a raw fragment's values (`platform.formatQuery`).
  */
@@ -207,7 +207,7 @@ function equal(
 /**
  * The entities whose read filters the edge terms of `orderBy` read in their subqueries (the
  * targets of `<EDGE>_COUNT` and `<EDGE>_<FIELD>` terms), for `prepareReadFilters`
- * (`sql/orm_filters.ts`). Unknown order fields are left to {@linkcode orderTerms} to refuse.
+ * (`plan/read_filters.ts`). Unknown order fields are left to {@linkcode orderTerms} to refuse.
  */
 export function orderTargets(
   em: EntityManager,

@@ -6,7 +6,7 @@
  *   composite key), the expanded
  *   `a > x OR (a = x AND b > y) OR (a = x AND b = y AND id > z)`, null-aware for nullable terms;
  * - `first: n` reads `n + 1` rows, `last: n` reads `n + 1` rows in the reversed order (the Relay
- *   rules that turn them into a connection are `connection.ts`).
+ *   rules that turn them into a connection are `relay_connection.ts`).
  *
  * @module
  */
@@ -20,7 +20,7 @@ import {
   type PaginationArgs,
   type PaginationLimits,
   validatePagination,
-} from "./connection.ts";
+} from "./relay_connection.ts";
 import {
   keyset,
   orderByOf,

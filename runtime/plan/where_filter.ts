@@ -14,7 +14,7 @@
  *   `$some`/`$none`: `id IN (SELECT ...)`, which every engine plans as `EXISTS`), on a unique
  *   edge a join on the foreign key.
  * - Related rows are only those the request may read: every `has<Edge>`/`has<Edge>With` adds
- *   the target's read filter (`sql/orm_filters.ts` `readFilterOf`: MikroORM filters, policies'
+ *   the target's read filter (`plan/read_filters.ts` `readFilterOf`: MikroORM filters, policies'
  *   read rules) to its subquery or join, and an `<edge>ID` predicate on a nullable edge treats a
  *   target the request may not read as no target (`IsNil` matches it, the others do not), so no
  *   count or answer depends on a hidden row.
@@ -40,8 +40,8 @@ import type { Graph, NodeType, WhereFieldDescription, WhereOp, WhereOpFamily } f
 import { hasPredicateName, predicateName } from "../names.ts";
 import { decodeGlobalId, isOfType } from "./global_id.ts";
 import { keyValuesOf } from "../keys.ts";
-import { allOf } from "./all_of.ts";
-import { readFilterOf, visibleKeys } from "../sql/orm_filters.ts";
+import { allOf } from "../jsutils/all_of.ts";
+import { readFilterOf, visibleKeys } from "./read_filters.ts";
 import { checkFieldReadable } from "../policy_binding.ts";
 import { checkFilterValue } from "../column_values.ts";
 
@@ -101,7 +101,7 @@ function predicatesOf(type: NodeType): Map<string, Predicate> {
 /**
  * The entities whose read filters the compiled `where` of `typeName` reads in its subqueries (the
  * targets of its `has<Edge>`/`has<Edge>With` predicates, at any depth, and of its `<edge>ID`
- * predicates), for `prepareReadFilters` (`sql/orm_filters.ts`).
+ * predicates), for `prepareReadFilters` (`plan/read_filters.ts`).
  */
 export function whereTargets(
   em: EntityManager,
@@ -141,7 +141,7 @@ export function whereTargets(
  *
  * @param where the argument value (`null`/`undefined` is no filter)
  * @param em the request's EntityManager, after `prepareReadFilters(em, whereTargets(...))`
- *   (`sql/orm_filters.ts`)
+ *   (`plan/read_filters.ts`)
  * @param path where the input sits in the operation, for error messages (e.g. `"where"`)
  * @returns the filter; `{}` when `where` holds no predicate
  * @throws GraphQLError `BAD_USER_INPUT` naming the path of an empty nested input or list, of a

@@ -13,30 +13,30 @@ import {
   type EdgePlan,
   type NodePlan,
 } from "../plan/field_collection.ts";
-import { loadPlan } from "../sql/load_plan.ts";
-import { paginate } from "../sql/paginate.ts";
-import { edgeKey, loadedEdge, rootScope } from "../sql/loaded_edges.ts";
+import { loadCollected } from "../read/load_collected.ts";
+import { paginate } from "../read/paginate.ts";
+import { edgeKey, loadedEdge, rootScope } from "../plan/loaded_edges.ts";
 import { type EdgeDescription, type NodeType, nodeTypeOf } from "../graph.ts";
-import { isRecord } from "../sql/lean_records.ts";
-import type { RequestContext } from "../request_context.ts";
+import { isRecord } from "../read/lean_records.ts";
+import type { RequestState } from "../request/request_state.ts";
 import { whereFilter, whereTargets } from "../plan/where_filter.ts";
 import { orderTargets } from "../plan/order_terms.ts";
-import type { Connection, PaginationArgs } from "../plan/connection.ts";
+import type { Connection, PaginationArgs } from "../plan/relay_connection.ts";
 import type { PageQuery } from "../plan/page_plan.ts";
 import { orderByOf, pageOrder } from "../plan/order_terms.ts";
-import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "../sql/row_limit.ts";
-import { prepareReadFilters } from "../sql/orm_filters.ts";
+import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "../read/row_limit.ts";
+import { prepareReadFilters } from "../plan/read_filters.ts";
 
 /**
  * Resolves the edge field `name` of `parent` (entgql's generated edge resolver, spec rule 3):
  * returns what field collection loaded. An edge that field collection did not load (an
  * `Unbind()` edge, any edge below one, edges of parents a user resolver returned) is batched by
  * its response path: the parents at that path resolved before the next macrotask are loaded
- * together by {@linkcode loadPlan} with the field's collected selection, one statement per edge
+ * together by {@linkcode loadCollected} with the field's collected selection, one statement per edge
  * per level. Unidirectional `m:n` edges are loaded per parent.
  */
 export async function resolveEdge(
-  ctx: RequestContext,
+  ctx: RequestState,
   name: string,
   edge: EdgeDescription,
   parent: object,
@@ -73,7 +73,7 @@ export async function resolveEdge(
         : { key, edge, args, totalCount: false, node: collectNode(ctx, target, info) };
       // This level only: the edges below resolve (and batch) by their own paths.
       plan.node = { ...plan.node, edges: [] };
-      return loadPlan(ctx, parents, { type, props: undefined, edges: [plan] }, own);
+      return loadCollected(ctx, parents, { type, props: undefined, edges: [plan] }, own);
     });
     const batched = loadedEdge(parent, own, key, (plans) => plans.length - 1);
     if (batched) return batched.value;
@@ -145,7 +145,7 @@ function within(path: string, paths: Set<string>): boolean {
 
 /** Adds `parent` to the request's batch `key` of `batches`, run by `run` on the next macrotask. */
 function batch(
-  batches: RequestContext["batches"],
+  batches: RequestState["batches"],
   key: string,
   parent: object,
   run: (parents: object[]) => Promise<void>,
@@ -173,7 +173,7 @@ function batch(
  *   list edges, a {@linkcode Connection} for connection edges
  */
 async function loadEdge(
-  ctx: RequestContext,
+  ctx: RequestState,
   edge: EdgeDescription,
   parent: object,
   args: PaginationArgs,
@@ -253,7 +253,7 @@ async function loadEdge(
  * @returns `undefined` for an edge without an inverse property (a unidirectional `m:n`)
  */
 async function loadRecordEdge(
-  ctx: RequestContext,
+  ctx: RequestState,
   target: NodeType,
   edge: EdgeDescription,
   record: object,
@@ -318,7 +318,7 @@ async function loadRecordEdge(
 
 /** One parent's list edge, read within the request's node budget (`row_limit.ts`). */
 function readList(
-  ctx: RequestContext,
+  ctx: RequestState,
   read: (limit: number | undefined) => Promise<object[]>,
 ): Promise<object[]> {
   return readWithinBudget(ctx.budget, { nodes: undefined, extra: 0 }, read, (rows) => rows.length);
@@ -329,7 +329,7 @@ function readList(
  * gets the smaller of the page's and the budget's `LIMIT`.
  */
 function readPage<T>(
-  ctx: RequestContext,
+  ctx: RequestState,
   args: PaginationArgs,
   query: PageQuery,
   read: (limit: number | undefined) => Promise<T[]>,

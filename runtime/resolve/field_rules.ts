@@ -15,8 +15,8 @@ import type { Graph, NodeType } from "../graph.ts";
 import { keyParts, keyText, keyValues, rowsFilter } from "../keys.ts";
 import type { Policy } from "../policy.ts";
 import { rowFilter, rulesOf } from "../policy_binding.ts";
-import type { RequestContext } from "../request_context.ts";
-import { allOf } from "../plan/all_of.ts";
+import type { RequestState } from "../request/request_state.ts";
+import { allOf } from "../jsutils/all_of.ts";
 
 /** A field with a read rule: its node type, GraphQL name and entity property. */
 export interface GuardedField {
@@ -89,13 +89,13 @@ interface Batch {
   done: Promise<Set<string>>;
 }
 
-const BATCHES = new WeakMap<RequestContext, Map<string, Batch>>();
+const BATCHES = new WeakMap<RequestState, Map<string, Batch>>();
 
 /**
  * Whether the viewer may read `field` on `row`: the field rule of the request's binding (none:
  * yes), asked of the database for all rows resolved in the same turn.
  */
-async function readable(ctx: RequestContext, field: GuardedField, row: object): Promise<boolean> {
+async function readable(ctx: RequestState, field: GuardedField, row: object): Promise<boolean> {
   const found = rulesOf(ctx.em, field.type.entity);
   const rule = found?.rules.fields?.[field.prop];
   if (!rule) return true;
@@ -133,7 +133,7 @@ async function readable(ctx: RequestContext, field: GuardedField, row: object): 
  */
 export function guardedFieldResolver<C>(
   field: GuardedField,
-  request: (ctx: C) => RequestContext,
+  request: (ctx: C) => RequestState,
 ): (row: Record<string, unknown>, args: unknown, ctx: C) => Promise<unknown> {
   return async (row, _args, ctx) => {
     if (!await readable(request(ctx), field, row)) {

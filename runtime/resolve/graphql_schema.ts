@@ -11,7 +11,7 @@ import { createSchema } from "graphql-yoga";
 import { ErrorCode, gqlError } from "../error_codes.ts";
 import type { Graph } from "../graph.ts";
 import { createResolvers, policyAttacher, type ResolverOptions } from "./resolvers.ts";
-import type { MikroContext } from "../context.ts";
+import type { MikroContext } from "../request/context.ts";
 import { guardedFields, guardedTypeDefs } from "./field_rules.ts";
 
 /** The resolvers argument of GraphQL Yoga's `createSchema`. */

@@ -7,8 +7,8 @@
 import type { GraphQLFieldResolver } from "graphql";
 import type { Graph } from "../graph.ts";
 import type { CollectLimits } from "../plan/field_collection.ts";
-import { requestContext } from "../request_context.ts";
-import { fromContext, type MikroContext } from "../context.ts";
+import { requestState } from "../request/request_state.ts";
+import { fromContext, type MikroContext } from "../request/context.ts";
 import { nodeBudget } from "../node_budget.ts";
 import type { MutationInput } from "../write/input_fields.ts";
 import { createNode, updateNode } from "../write/node_mutation.ts";
@@ -33,7 +33,7 @@ export function mutationResolvers(
     const { create, update, delete: remove } = type.mutations ?? {};
     if (create) {
       resolvers[create.field] = async (_root, args, ctx, info) => {
-        const request = requestContext(fromContext(ctx), graph, limits, nodeBudget(ctx));
+        const request = requestState(fromContext(ctx), graph, limits, nodeBudget(ctx));
         const entity = await createNode(request.em, graph, type.name)
           .set(args.input as MutationInput).save();
         return resolveReturnedNode(request, type, entity, info);
@@ -41,7 +41,7 @@ export function mutationResolvers(
     }
     if (update) {
       resolvers[update.field] = async (_root, args, ctx, info) => {
-        const request = requestContext(fromContext(ctx), graph, limits, nodeBudget(ctx));
+        const request = requestState(fromContext(ctx), graph, limits, nodeBudget(ctx));
         const entity = await updateNode(request.em, graph, type.name, args.id as string)
           .set(args.input as MutationInput).save();
         return resolveReturnedNode(request, type, entity, info);

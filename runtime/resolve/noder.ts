@@ -5,27 +5,12 @@
  * @module
  */
 import type { EntityManager } from "@mikro-orm/core";
-import { ErrorCode, gqlError, MAX_QUOTED_INPUT } from "../error_codes.ts";
+import { notFound } from "../error_codes.ts";
 import type { Graph, NodeType } from "../graph.ts";
 import { decodeGlobalId, type GlobalId } from "../plan/global_id.ts";
 import { keyFilter, keysFilter, primaryKeyOf } from "../keys.ts";
-import { findRows } from "../sql/find_rows.ts";
-import { allSettled } from "../sql/all_settled.ts";
-
-/**
- * The `NOT_FOUND` error for a global id, with entgql's text (an id longer than
- * `MAX_QUOTED_INPUT` characters is cut).
- */
-export function notFound(id: string): Error {
-  return gqlError(
-    ErrorCode.NOT_FOUND,
-    `Could not resolve to a node with the global id of '${
-      id.length <= MAX_QUOTED_INPUT
-        ? id
-        : `${id.slice(0, MAX_QUOTED_INPUT)}… (${id.length} characters)`
-    }'`,
-  );
-}
+import { findRows } from "../read/find_rows.ts";
+import { allSettled } from "../jsutils/all_settled.ts";
 
 /**
  * The properties to read for rows of a node type (the collected ones), `undefined` for every

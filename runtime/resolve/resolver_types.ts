@@ -7,7 +7,7 @@
  */
 import type { EntityManager, InferEntity } from "@mikro-orm/core";
 import type { GraphQLResolveInfo } from "graphql";
-import type { MikroContext } from "../context.ts";
+import type { MikroContext } from "../request/context.ts";
 
 /** The context every resolver gets: the request's EntityManager (`fromContext` gives the one of
  * the operation's transaction). */

@@ -15,15 +15,15 @@ import { mutationResolvers } from "./mutation_resolvers.ts";
 import { connectionName } from "../names.ts";
 import { globalIdOf } from "../plan/global_id.ts";
 import { primaryKeyOf } from "../keys.ts";
-import type { Connection, PaginationArgs } from "../plan/connection.ts";
-import { type RequestContext, requestContext } from "../request_context.ts";
+import type { Connection, PaginationArgs } from "../plan/relay_connection.ts";
+import { type RequestState, requestState } from "../request/request_state.ts";
 import { resolveConnection, resolveNode, resolveNodes } from "./root_fields.ts";
 import { BigIntScalar, BytesScalar, CursorScalar, JSONScalar, TimeScalar } from "./scalars.ts";
-import type { ReadFrom } from "../sql/read_from.ts";
+import type { ReadFrom } from "../database/read_from.ts";
 import type { Policy } from "../policy.ts";
 import { attachPolicies } from "../policy_binding.ts";
 import { guardedFieldResolver, guardedFields } from "./field_rules.ts";
-import { fromContext, type MikroContext } from "../context.ts";
+import { fromContext, type MikroContext } from "../request/context.ts";
 import { nodeBudget } from "../node_budget.ts";
 
 /**
@@ -116,9 +116,9 @@ export function createResolvers(
   const attach = policyAttacher(options);
   const guarded = guardedFields(graph, options.policies ?? []);
   /** The context of the request of a resolver call (reads go where `readFrom` says). */
-  const request = (ctx: MikroContext): RequestContext => {
+  const request = (ctx: MikroContext): RequestState => {
     attach(ctx);
-    return requestContext(fromContext(ctx, options.readFrom), graph, options, nodeBudget(ctx));
+    return requestState(fromContext(ctx, options.readFrom), graph, options, nodeBudget(ctx));
   };
   const query: Record<string, Resolver> = {
     node: (_root, args, ctx, info) => resolveNode(request(ctx), args.id as string, info),

@@ -2,7 +2,7 @@
  * Root resolution with field collection (spec, "Field collection" rule 2): root connection
  * fields, `node`, `nodes` and nodes returned by mutations collect the operation's selection,
  * run one query for the root rows with the collected columns, then load each collected edge
- * level in one query ({@linkcode loadPlan}).
+ * level in one query ({@linkcode loadCollected}).
  *
  * @module
  */
@@ -15,19 +15,19 @@ import {
   type NodePlan,
 } from "../plan/field_collection.ts";
 import { type NodeType, nodeTypeOf } from "../graph.ts";
-import { countRows, findRows } from "../sql/find_rows.ts";
-import { loadPlan } from "../sql/load_plan.ts";
-import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "../sql/row_limit.ts";
-import { fillOrderValues } from "../sql/paginate.ts";
-import { rootScope } from "../sql/loaded_edges.ts";
+import { countRows, findRows } from "../read/find_rows.ts";
+import { loadCollected } from "../read/load_collected.ts";
+import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "../read/row_limit.ts";
+import { fillOrderValues } from "../read/paginate.ts";
+import { rootScope } from "../plan/loaded_edges.ts";
 import { decodeGlobalId } from "../plan/global_id.ts";
 import { findNodes } from "./noder.ts";
-import { type Connection, type PaginationArgs, toConnection } from "../plan/connection.ts";
+import { type Connection, type PaginationArgs, toConnection } from "../plan/relay_connection.ts";
 import { planPage, withoutExtraRow } from "../plan/page_plan.ts";
-import type { RequestContext } from "../request_context.ts";
-import { allOf } from "../plan/all_of.ts";
+import type { RequestState } from "../request/request_state.ts";
+import { allOf } from "../jsutils/all_of.ts";
 import { whereFilter, whereTargets } from "../plan/where_filter.ts";
-import { prepareReadFilters } from "../sql/orm_filters.ts";
+import { prepareReadFilters } from "../plan/read_filters.ts";
 import { orderTargets } from "../plan/order_terms.ts";
 
 /**
@@ -39,7 +39,7 @@ import { orderTargets } from "../plan/order_terms.ts";
  *   request's nodes go over its budget
  */
 export async function resolveConnection(
-  ctx: RequestContext,
+  ctx: RequestState,
   type: NodeType,
   args: PaginationArgs & { where?: unknown },
   info: GraphQLResolveInfo,
@@ -88,13 +88,13 @@ export async function resolveConnection(
     () => total ?? (paginated ? countRows(em, type, filter) : rows.length),
   );
   await fillOrderValues(em, page, connection.edges.map((e) => e.node));
-  await loadPlan(ctx, connection.edges.map((e) => e.node), plan.node, rootScope(info.path));
+  await loadCollected(ctx, connection.edges.map((e) => e.node), plan.node, rootScope(info.path));
   return connection;
 }
 
 /** Resolves `node(id)` and loads the collected edges of the node. */
 export async function resolveNode(
-  ctx: RequestContext,
+  ctx: RequestState,
   id: string,
   info: GraphQLResolveInfo,
 ): Promise<object> {
@@ -105,7 +105,7 @@ export async function resolveNode(
 
 /** Resolves `nodes(ids)` (one query per type) and loads the collected edges, one query per type per edge. */
 export async function resolveNodes(
-  ctx: RequestContext,
+  ctx: RequestState,
   ids: readonly string[],
   info: GraphQLResolveInfo,
 ): Promise<(object | Error)[]> {
@@ -144,7 +144,7 @@ export async function resolveNodes(
   }
   for (const [name, list] of byType) {
     await loadLazy(ctx, graph.types[name], list, plans.get(name)!);
-    await loadPlan(ctx, [...new Set(list)], plans.get(name)!, rootScope(info.path));
+    await loadCollected(ctx, [...new Set(list)], plans.get(name)!, rootScope(info.path));
   }
   return nodes;
 }
@@ -154,7 +154,7 @@ export async function resolveNodes(
  * of `type`), so the payload costs the same statements as a query.
  */
 export async function resolveReturnedNode<T extends object>(
-  ctx: RequestContext,
+  ctx: RequestState,
   type: NodeType,
   node: T,
   info: GraphQLResolveInfo,
@@ -167,7 +167,7 @@ export async function resolveReturnedNode<T extends object>(
   );
   if (formula) await ctx.em.refresh(node);
   await loadLazy(ctx, type, [node], plan);
-  await loadPlan(ctx, [node], plan, rootScope(info.path));
+  await loadCollected(ctx, [node], plan, rootScope(info.path));
   return node;
 }
 
@@ -176,7 +176,7 @@ export async function resolveReturnedNode<T extends object>(
  * which MikroORM leaves out unless asked: one query for the nodes that miss one.
  */
 async function loadLazy(
-  { em, read }: RequestContext,
+  { em, read }: RequestState,
   type: NodeType,
   nodes: object[],
   plan: NodePlan,

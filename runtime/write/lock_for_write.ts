@@ -8,7 +8,7 @@ import type { Graph, NodeType } from "../graph.ts";
 import { decodeGlobalId } from "../plan/global_id.ts";
 import { keyFilter } from "../keys.ts";
 import { dialectOf } from "../dialect.ts";
-import { notFound } from "../resolve/noder.ts";
+import { notFound } from "../error_codes.ts";
 
 /**
  * Loads the node of `type` with global id `id` for a write, locked `FOR UPDATE` when `em` is in a

@@ -8,8 +8,8 @@ import type { EntityManager } from "@mikro-orm/core";
 import { ErrorCode, gqlError } from "../error_codes.ts";
 import type { NodeType } from "../graph.ts";
 import { keyFilter, primaryKeyOf } from "../keys.ts";
-import { findRows } from "../sql/find_rows.ts";
-import { readFiltered } from "../sql/orm_filters.ts";
+import { findRows } from "../read/find_rows.ts";
+import { readFiltered } from "../plan/read_filters.ts";
 
 /**
  * Reads the row just written back through `em`'s filters (the request's read rules), unless the

@@ -21,7 +21,7 @@ import type { Graph, GraphHooks } from "@mikrogql/ext";
 import { globalIdOf } from "../../runtime/plan/global_id.ts";
 import { primaryKeyOf } from "../../runtime/keys.ts";
 import { nodeTypeOf } from "../../runtime/graph.ts";
-import { setupUniversalIds } from "../../runtime/sql/universal_ids.ts";
+import { setupUniversalIds } from "../../runtime/database/universal_ids.ts";
 import { textValueKind } from "../../runtime/column_values.ts";
 import { entities as blogEntities } from "../../examples/blog/entities.ts";
 import * as blog from "../../examples/blog/generated/mod.ts";

@@ -11,7 +11,7 @@
  * chains collected in linear time, and the document cache's bound.
  */
 import { assert, assertEquals, assertLess } from "@std/assert";
-import { documentCache, MAX_QUOTED_INPUT } from "../../mod.ts";
+import { createDocumentCaches, MAX_QUOTED_INPUT } from "../../mod.ts";
 import { createSchema as createBlogSchema } from "../../examples/blog/generated/mod.ts";
 import { entities as blogEntities } from "../../examples/blog/entities.ts";
 import { seed as seedBlog } from "../../examples/blog/seed.ts";
@@ -128,7 +128,7 @@ interface Harness {
 async function harness(
   dialect: Dialect,
   which: "blog" | "todo",
-  cache = documentCache(),
+  cache = createDocumentCaches(),
 ): Promise<Harness> {
   const test = await openTestOrm(dialect, which === "blog" ? blogEntities : todoEntities);
   await (which === "blog" ? seedBlog : seedTodo)(test.orm.em.fork());
@@ -168,7 +168,7 @@ async function refused(
 
 for (const dialect of dialects(["sqlite", "postgresql"])) {
   Deno.test(`hostile clients on the blog (${dialect})`, async (t) => {
-    const cache = documentCache({ maxSourceLength: 1_000_000 });
+    const cache = createDocumentCaches({ maxSourceLength: 1_000_000 });
     const h = await harness(dialect, "blog", cache);
     const q = h.server.query;
     try {

@@ -1,5 +1,5 @@
 /**
- * The node budget (`Limits({ maxCost })` at run time, `runtime/sql/row_limit.ts`) on every
+ * The node budget (`Limits({ maxCost })` at run time, `runtime/read/row_limit.ts`) on every
  * database, over the blog seeded with 5 users, 15 posts, 30 comments and 10 photos: connections
  * and list edges without `first`/`last` answer all their rows within the budget and
  * `QUERY_TOO_COMPLEX` beyond it, each statement reading at most the nodes left + 1 (its SQL

@@ -13,7 +13,7 @@ import { entities } from "../../examples/todo/entities.ts";
 import type { Dialect } from "../support/databases.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
 import { startServer, type TestServer } from "../support/server.ts";
-import { prepareReadFilters } from "../../runtime/sql/orm_filters.ts";
+import { prepareReadFilters } from "../../runtime/plan/read_filters.ts";
 import { orderTargets } from "../../runtime/plan/order_terms.ts";
 
 type Order = { field: string; direction?: "ASC" | "DESC" };

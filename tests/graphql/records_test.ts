@@ -1,5 +1,5 @@
 /**
- * The lean read path: rows read as records (`runtime/sql/lean_records.ts`) hold the
+ * The lean read path: rows read as records (`runtime/read/lean_records.ts`) hold the
  * same values as the entities MikroORM hydrates from the same rows (dates, booleans, JSON,
  * bigints, enums, arrays, UUIDs, foreign keys), on every example, on SQLite, PostgreSQL and
  * MariaDB; records are not managed by the EntityManager and keep the entity's getters.
@@ -15,7 +15,7 @@ import { entities as shopEntities } from "../../examples/shop/entities.ts";
 import { seed as seedShop } from "../../examples/shop/seed.ts";
 import { entities as todoEntities } from "../../examples/todo/entities.ts";
 import { seed as seedTodo } from "../../examples/todo/seed.ts";
-import { isRecord, leanable, toRecords } from "../../runtime/sql/lean_records.ts";
+import { isRecord, leanable, toRecords } from "../../runtime/read/lean_records.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
 
 const EXAMPLES = [

@@ -1,5 +1,5 @@
 /**
- * A request answers only after every statement it started has finished (`runtime/sql/all_settled.ts`):
+ * A request answers only after every statement it started has finished (`runtime/jsutils/all_settled.ts`):
  * when one edge of a level fails (here `posts(after: "bad")`: INVALID_CURSOR, raised when the
  * level is loaded), the sibling edge's statement (`photos`) is still waited for, so no statement
  * of a request runs on, holding its connection, after the request was answered. On PostgreSQL,

@@ -1,5 +1,5 @@
 /**
- * Statement texts planned once (`runtime/sql/statement_cache.ts`), over HTTP on the production
+ * Statement texts planned once (`runtime/read/statement_cache.ts`), over HTTP on the production
  * stack: requests of one shape with other values (cursors, page sizes, where values, ids) build
  * no QueryBuilder after the first and answer with their own values; a shape whose inputs hold a
  * raw SQL fragment is built every time; and a MikroORM filter added to a request's

@@ -27,7 +27,7 @@ import {
 import type { Graph, NodeType } from "@mikrogql/ext";
 import { hasPredicateName, predicateName } from "../../runtime/names.ts";
 import { whereOps } from "../../runtime/plan/where_filter.ts";
-import { base64UrlToText } from "../../runtime/plan/base64url.ts";
+import { base64UrlToText } from "../../runtime/jsutils/base64url.ts";
 
 /** Values the generator draws ids and cursors from, filled from the data and earlier answers. */
 export interface Pools {

@@ -28,17 +28,17 @@ import {
   type NodeType,
   type ResolverMap,
 } from "@mikrogql/ext";
-import { base64UrlToText } from "../../runtime/plan/base64url.ts";
+import { base64UrlToText } from "../../runtime/jsutils/base64url.ts";
 import { encodeCursor } from "../../runtime/plan/cursor.ts";
 import { dialectOf, exactValue } from "../../runtime/dialect.ts";
 import { ErrorCode, gqlError } from "../../runtime/error_codes.ts";
 import { type EdgeOrderTerm, withHooks } from "../../runtime/graph.ts";
 import { decodeGlobalId } from "../../runtime/plan/global_id.ts";
 import { keyFilter, keyParts, keyValues, primaryKeyOf } from "../../runtime/keys.ts";
-import type { PaginationArgs } from "../../runtime/plan/connection.ts";
+import type { PaginationArgs } from "../../runtime/plan/relay_connection.ts";
 import { type OrderTerm, orderTerms } from "../../runtime/plan/order_terms.ts";
 import { whereFilter, whereTargets } from "../../runtime/plan/where_filter.ts";
-import { prepareReadFilters } from "../../runtime/sql/orm_filters.ts";
+import { prepareReadFilters } from "../../runtime/plan/read_filters.ts";
 
 type Row = Record<string, unknown>;
 type Ctx = { em: EntityManager };

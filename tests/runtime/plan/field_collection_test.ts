@@ -34,7 +34,7 @@ import {
   fieldsOf,
   type NodePlan,
 } from "../../../runtime/plan/field_collection.ts";
-import { edgeKey } from "../../../runtime/sql/loaded_edges.ts";
+import { edgeKey } from "../../../runtime/plan/loaded_edges.ts";
 import * as blog from "../../../examples/blog/generated/mod.ts";
 import * as todo from "../../../examples/todo/generated/mod.ts";
 import * as realworld from "../../../examples/realworld/generated/mod.ts";

@@ -29,7 +29,7 @@ import { graph as blog } from "../../../examples/blog/generated/node.ts";
 import { graph as todo } from "../../../examples/todo/generated/node.ts";
 import { matches, type Row, sortRows, valueAtPath } from "../../support/memory_rows.ts";
 import { categories, posts, ruleOrder, todos } from "./sample_rows.ts";
-import { prepareReadFilters } from "../../../runtime/sql/orm_filters.ts";
+import { prepareReadFilters } from "../../../runtime/plan/read_filters.ts";
 
 const Post = blog.types.Post;
 const Todo = todo.types.Todo;

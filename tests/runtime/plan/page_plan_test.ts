@@ -10,7 +10,11 @@
 import { assertEquals, assertThrows } from "@std/assert";
 import { GraphQLError } from "graphql";
 import type { NodeType } from "../../../runtime/graph.ts";
-import { cursorOf, type PaginationArgs, toConnection } from "../../../runtime/plan/connection.ts";
+import {
+  cursorOf,
+  type PaginationArgs,
+  toConnection,
+} from "../../../runtime/plan/relay_connection.ts";
 import { keyset, type OrderInput } from "../../../runtime/plan/order_terms.ts";
 import { planPage, withoutExtraRow } from "../../../runtime/plan/page_plan.ts";
 import { graph as blog } from "../../../examples/blog/generated/node.ts";

@@ -1,0 +1,107 @@
+/**
+ * The hand-off between field collection and the edge resolvers: `loadCollected` (`load_collected.ts`) stores
+ * what it loaded for each parent under the root field's response key ({@linkcode rootScope}) and
+ * the edge's load key ({@linkcode edgeKey}, also the key field collection (`plan/field_collection.ts`) merges edge plans by);
+ * `resolveEdge` (`resolve/edge_fields.ts`) looks the value up with the same two keys. A managed
+ * entity (one object per row) can be a parent at two levels of one root field with the same edge
+ * key and two selections (a customer's `referrals`, and the same customer's under `friends`):
+ * each load is kept with its selection (the edge plan, with its nodes' plans to every depth),
+ * and the resolver takes one whose selection covers its own, below it too. One reached
+ * both at a level field collection planned and at one it did not (an interface's rows: a payment,
+ * and the same payment under `order { payments }`) has nothing looked up. Records are new objects
+ * per level and never collide.
+ *
+ * @module
+ */
+import type { GraphQLResolveInfo } from "graphql";
+
+/** Parent node -> `<scope>|<edge key>` -> its loads (`<scope>|`: reached unplanned). */
+const LOADED = new WeakMap<object, Map<string, unknown>>();
+
+/**
+ * The load key of an edge with arguments: the edge name and its arguments as canonical JSON
+ * (object keys sorted, `undefined` members left out), so `a: posts(first: 1)` and
+ * `b: posts(last: 2)` side by side are two loads and equal arguments are one.
+ */
+export function edgeKey(edgeName: string, args: Record<string, unknown>): string {
+  return `${edgeName}:${canonical(args)}`;
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object" && !(value instanceof Date)) {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** The response key of the root field a resolver runs under: the scope of its loads. */
+export function rootScope(path: GraphQLResolveInfo["path"]): string {
+  let root = path;
+  while (root.prev) root = root.prev;
+  return String(root.key);
+}
+
+/** One load of an edge for a parent: the value, and the edge plan it was read for. */
+interface Loaded {
+  value: unknown;
+  plan: object;
+}
+
+/**
+ * Keeps `value` as what was loaded for `parent`'s edge `key` under `scope`, for the selection
+ * `plan` (the edge plan): a managed entity reached at two levels with two selections keeps both.
+ */
+export function storeEdge(
+  parent: object,
+  scope: string,
+  key: string,
+  value: unknown,
+  plan: object,
+): void {
+  let map = LOADED.get(parent);
+  if (!map) LOADED.set(parent, map = new Map());
+  const full = `${scope}|${key}`;
+  const loads = (map.get(full) ?? []) as Loaded[];
+  const same = loads.findIndex((l) => l.plan === plan);
+  if (same >= 0) loads[same] = { value, plan };
+  else loads.push({ value, plan });
+  map.set(full, loads);
+}
+
+/**
+ * Marks `parent` as reached under `scope` at a level whose edges field collection did not plan
+ * (rows of an interface, whose classes' edges resolve on their own): a value stored for it at
+ * another level was loaded for another selection, so none is looked up for it.
+ */
+export function markUnplanned(parent: object, scope: string): void {
+  let map = LOADED.get(parent);
+  if (!map) LOADED.set(parent, map = new Map());
+  map.set(`${scope}|`, true);
+}
+
+/**
+ * The value stored for `parent`'s edge `key` under `scope`, if any: the one load, or, when the
+ * parent was loaded at several levels with several selections, the load whose plan `mine` picks
+ * (the resolver's own selection).
+ *
+ * @param mine picks, among the plans of the loads, the index of the resolver's own (or -1)
+ * @returns `{ value }` when loaded (the value may be `null`), `undefined` when not, when no load
+ *   matches, or when `parent` was also reached at a level field collection did not plan
+ */
+export function loadedEdge(
+  parent: object,
+  scope: string,
+  key: string,
+  mine: (plans: object[]) => number,
+): { value: unknown } | undefined {
+  const map = LOADED.get(parent);
+  if (!map || map.has(`${scope}|`)) return undefined;
+  const loads = map.get(`${scope}|${key}`) as Loaded[] | undefined;
+  if (!loads) return undefined;
+  if (loads.length === 1) return { value: loads[0].value };
+  const index = mine(loads.map((l) => l.plan));
+  return index >= 0 ? { value: loads[index].value } : undefined;
+}

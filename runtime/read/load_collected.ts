@@ -1,0 +1,243 @@
+/**
+ * Loads collected edges for many parents at once: one SQL statement per edge per nesting level,
+ * never one per parent row, and no DataLoader (spec, "Field collection" rule 1).
+ *
+ * - unique edges: one `IN (...)` query on the target's primary key (or, for an inverse `1:1`,
+ *   on the target's foreign key), every column of a composite key matched (`keys.ts`);
+ * - list and connection edges (`1:m`, bidirectional `m:n`): one query for all parents, every row
+ *   carrying its parent key (`partitioned.ts`); with `first`/`last` each parent gets its own page,
+ *   kept to the page size + 1; a single parent uses a plain `ORDER BY ... LIMIT n + 1`;
+ * - nested `totalCount`: one grouped `COUNT(*) ... GROUP BY <parent key>` when selected with a
+ *   pagination argument or without `edges`/`pageInfo` (then no row is read), else the number of
+ *   loaded rows;
+ * - every statement reading rows draws from the request's node budget (`row_limit.ts`).
+ *
+ * Loaded values are stored per parent entity (`loaded_edges.ts`), where the edge resolvers find
+ * them.
+ *
+ * @module
+ */
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import { type EdgePlan, fieldsOf, type NodePlan } from "../plan/field_collection.ts";
+import type { NodeType } from "../graph.ts";
+import { markUnplanned, storeEdge as store } from "../plan/loaded_edges.ts";
+import { keyText, keyValues, referencesFilter, rowsFilter } from "../keys.ts";
+import { allOf } from "../jsutils/all_of.ts";
+import { whereFilter, whereTargets } from "../plan/where_filter.ts";
+import { type Connection, toConnection } from "../plan/relay_connection.ts";
+import { planPage, withoutExtraRow } from "../plan/page_plan.ts";
+import { allSettled } from "../jsutils/all_settled.ts";
+import type { RequestState } from "../request/request_state.ts";
+import { findRows } from "./find_rows.ts";
+import { fillOrderValues } from "./paginate.ts";
+import { countPartitioned, loadPartitioned } from "./partitioned.ts";
+import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "./row_limit.ts";
+import { prepareReadFilters } from "../plan/read_filters.ts";
+import { orderTargets } from "../plan/order_terms.ts";
+
+/**
+ * Loads every edge of `plan` for `parents`, level by level, recursively.
+ *
+ * @param scope the root field's response key (`rootScope` of `loaded_edges.ts`)
+ */
+export async function loadCollected(
+  ctx: RequestState,
+  parents: object[],
+  plan: NodePlan,
+  scope: string,
+): Promise<void> {
+  if (parents.length === 0) return;
+  // The edges of one level are independent: their statements run concurrently, and all of them
+  // finish before a failure answers the request.
+  await allSettled(plan.edges.map(async (edgePlan) => {
+    const children = edgePlan.edge.kind === "m:1" || edgePlan.edge.kind === "1:1"
+      ? await loadUnique(ctx, plan.type, parents, edgePlan, scope)
+      : edgePlan.edge.inverse
+      ? await loadMany(ctx, plan.type, parents, edgePlan, scope)
+      : []; // an m:n edge without an inverse property: its resolver loads it per parent
+    // An interface's rows (their classes vary) get no collected edges: their resolvers load them.
+    if (ctx.graph.types[edgePlan.edge.target].abstract) {
+      for (const child of children) markUnplanned(child, scope);
+    }
+    await loadCollected(ctx, [...new Set(children)], edgePlan.node, scope);
+  }));
+}
+
+type Row = Record<string, unknown>;
+
+async function loadUnique(
+  { em, graph }: RequestState,
+  parentType: NodeType,
+  parents: object[],
+  plan: EdgePlan,
+  scope: string,
+): Promise<object[]> {
+  const { edge } = plan;
+  const target = graph.types[edge.target];
+  const fields = fieldsOf(plan.node, edge.inverse ? [edge.inverse] : []);
+  const byKey = new Map<string, object>();
+  if (edge.inverse) {
+    // The target's relation `inverse` holds the parent's key: matched on every key column.
+    const keys = parents.map((parent) => keyValues(parentType, parent));
+    const texts = keys.map((values) => keyText(parentType, values));
+    const unique = [...new Map(keys.map((values, i) => [texts[i], values])).values()];
+    const rows = await findRows(em, target, referencesFilter(parentType, edge.inverse, unique), {
+      fields,
+    });
+    for (const row of rows) {
+      byKey.set(keyText(parentType, keyValues(parentType, (row as Row)[edge.inverse])), row);
+    }
+    parents.forEach((parent, i) =>
+      store(parent, scope, plan.key, byKey.get(texts[i]) ?? null, plan)
+    );
+  } else {
+    // The parent's foreign key (every column of it) names the target's row.
+    const refs = parents.map((p) => (p as Row)[edge.prop]);
+    const keys = refs.map((ref) => ref == null ? undefined : keyValues(target, ref));
+    const texts = keys.map((values) => values && keyText(target, values));
+    const unique = new Map<string, unknown[]>();
+    keys.forEach((values, i) => values && unique.set(texts[i]!, values));
+    if (unique.size > 0) {
+      const rows = await findRows(em, target, rowsFilter(target, [...unique.values()]), {
+        fields,
+      });
+      for (const row of rows) byKey.set(keyText(target, keyValues(target, row)), row);
+    }
+    parents.forEach((parent, i) =>
+      store(
+        parent,
+        scope,
+        plan.key,
+        texts[i] === undefined ? null : byKey.get(texts[i]) ?? null,
+        plan,
+      )
+    );
+  }
+  return [...byKey.values()];
+}
+
+async function loadMany(
+  ctx: RequestState,
+  parentType: NodeType,
+  parents: object[],
+  plan: EdgePlan,
+  scope: string,
+): Promise<object[]> {
+  const { graph, limits } = ctx;
+  const em = ctx.em as SqlEntityManager;
+  const { edge, args } = plan;
+  const target = graph.types[edge.target];
+  const inverse = edge.inverse!;
+  if (edge.connection) {
+    // Read filters of the entities a where input's or an order's subqueries read (none: no
+    // call, nor a per-request entry in their cache).
+    const targets = [
+      ...whereTargets(em, graph, target.name, args.where),
+      ...orderTargets(em, target, args.orderBy),
+    ];
+    if (targets.length > 0) await prepareReadFilters(em, targets);
+  }
+  const page = planPage(target, edge.connection ? args : {}, limits, em, edge.order);
+  if (plan.morePages === false) withoutExtraRow(page);
+  const filter = edge.connection ? whereFilter(em, graph, target.name, args.where, "where") : {};
+  const where = allOf(filter, page.query.where);
+  // Values of SQL order terms (dates at full precision, edge counts/fields) are read by
+  // fillOrderValues below, not selected as properties.
+  const fields = fieldsOf(plan.node, page.terms.filter((t) => !t.sql).map((t) => t.path));
+  // Parent keys: as text to group rows by, typed (numbers stay numbers) in the SQL; a composite
+  // key is matched on every column.
+  const parentKeys = parents.map((parent) => keyValues(parentType, parent));
+  const keys = parentKeys.map((values) => keyText(parentType, values));
+  const typed = new Map(keys.map((key, i) => [key, parentKeys[i]]));
+  const ids = [...typed.keys()];
+  const paginated = args.first != null || args.last != null || args.after != null ||
+    args.before != null;
+  // A connection selecting neither edges nor pageInfo reads no rows: its totalCount is counted.
+  const countOnly = edge.connection && plan.page === false;
+  // A selected totalCount of a paginated connection is counted first (one grouped statement);
+  // parents counting 0 rows are left out of the page statement, which is not sent when all do.
+  const counts = edge.connection && plan.totalCount && (paginated || countOnly)
+    ? await countPartitioned(ctx, parentType, target, inverse, [...typed.values()], filter)
+    : undefined;
+  const wanted = countOnly ? [] : counts ? ids.filter((id) => (counts.get(id) ?? 0) > 0) : ids;
+  const rowsByParent = new Map<string, object[]>(ids.map((id) => [id, []]));
+  // Each statement draws its nodes from the request's budget (row_limit.ts), which asks for the
+  // nodes of a large unbounded read by one grouped count before reading them.
+  const count = async () =>
+    pageNodes(
+      page,
+      (await countPartitioned(
+        ctx,
+        parentType,
+        target,
+        inverse,
+        wanted.map((id) => typed.get(id)!),
+        where,
+      ))
+        .values(),
+    );
+  if (wanted.length === 1) {
+    const rows = await readWithinBudget(
+      ctx.budget,
+      pageBound(page, 1),
+      (limit) =>
+        findRows(
+          em,
+          target,
+          allOf(referencesFilter(parentType, inverse, [typed.get(wanted[0])!]), where),
+          {
+            orderBy: page.query.orderBy,
+            limit: smallerLimit(page.query.limit, limit),
+            fields,
+            through: inverse,
+          },
+        ),
+      (rows) => pageNodes(page, [rows.length]),
+      count,
+    );
+    rowsByParent.set(wanted[0], rows);
+  } else if (wanted.length > 1) {
+    const rows = await readWithinBudget(
+      ctx.budget,
+      pageBound(page, wanted.length),
+      (limit) =>
+        loadPartitioned(
+          ctx,
+          parentType,
+          target,
+          inverse,
+          wanted.map((id) => typed.get(id)!),
+          page,
+          where,
+          fields,
+          limit,
+        ),
+      (rows) => pageNodes(page, rowCounts(rows)),
+      count,
+    );
+    for (const [parent, row] of rows) rowsByParent.get(parent)?.push(row);
+  }
+  const children: object[] = [];
+  for (const [i, parent] of parents.entries()) {
+    const rows = rowsByParent.get(keys[i]) ?? [];
+    if (!edge.connection) {
+      store(parent, scope, plan.key, rows, plan);
+      children.push(...rows);
+      continue;
+    }
+    const count = counts ? counts.get(keys[i]) ?? 0 : rows.length;
+    const connection: Connection<object> = toConnection(page, rows, () => count);
+    store(parent, scope, plan.key, connection, plan);
+    children.push(...connection.edges.map((e) => e.node));
+  }
+  // Cursor values of SQL order terms, for the rows on the pages only (a list has no cursors).
+  if (edge.connection) await fillOrderValues(em, page, children);
+  return children;
+}
+
+/** The number of rows of each parent among `[parent key, row]` pairs. */
+function rowCounts(rows: readonly [string, object][]): number[] {
+  const counts = new Map<string, number>();
+  for (const [parent] of rows) counts.set(parent, (counts.get(parent) ?? 0) + 1);
+  return [...counts.values()];
+}

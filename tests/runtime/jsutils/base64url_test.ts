@@ -1,0 +1,74 @@
+/**
+ * The btoa/atob base64url codec of global ids and cursors keeps the format of RFC 4648 §5
+ * base64url of the UTF-8 bytes, without padding (as `@std/encoding` produced before).
+ */
+import { assertEquals } from "@std/assert";
+import { decodeBase64Url, encodeBase64Url } from "@std/encoding/base64url";
+import { base64UrlToText, textToBase64Url } from "../../../runtime/jsutils/base64url.ts";
+
+const texts = [
+  "",
+  "U",
+  "Us",
+  "Use",
+  "User:1",
+  "Comment:199999",
+  JSON.stringify([42, ["2026-01-02 03:04:05.123456+00"], "createdAt"]),
+  "Tag:é",
+  "Tag:日本語 🚀",
+  "\u00ff\u0080?>~", // bytes that give '+' and '/' in plain base64
+  "????>>>>",
+];
+
+Deno.test("textToBase64Url is base64url of the UTF-8 bytes without padding", () => {
+  const encoder = new TextEncoder();
+  for (const text of texts) {
+    assertEquals(textToBase64Url(text), encodeBase64Url(encoder.encode(text)), text);
+  }
+  assertEquals(textToBase64Url("????>>>>"), "Pz8_Pz4-Pj4");
+});
+
+Deno.test("base64UrlToText reverses textToBase64Url and the former std encoding", () => {
+  const decoder = new TextDecoder();
+  for (const text of texts) {
+    assertEquals(base64UrlToText(textToBase64Url(text)), text, text);
+    const std = encodeBase64Url(new TextEncoder().encode(text));
+    assertEquals(base64UrlToText(std), decoder.decode(decodeBase64Url(std)), text);
+  }
+});
+
+Deno.test("base64UrlToText rejects what is not base64url of UTF-8", () => {
+  for (
+    const bad of [
+      "Pz8/Pz4+Pj4", // plain base64 alphabet
+      "Pz8_Pz4-Pj4=", // padding
+      "a b",
+      "A", // a length that no byte string has
+      "_w", // byte 0xff: not UTF-8
+      "wA", // byte 0xc0: not UTF-8
+    ]
+  ) {
+    assertEquals(base64UrlToText(bad), undefined, bad);
+  }
+});
+
+Deno.test("textToBase64Url and base64UrlToText agree with @std/encoding on 2,000 random texts", () => {
+  // A fixed linear congruential sequence: the same texts on every run.
+  let seed = 77;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  // ASCII (the fast path), two- and three-byte UTF-8, and astral characters (surrogate pairs).
+  const ranges = [[0x20, 0x7f], [0x00, 0x20], [0x80, 0x800], [0x800, 0xd800], [0x10000, 0x10ffff]];
+  const encoder = new TextEncoder();
+  for (let i = 0; i < 2_000; i++) {
+    const ascii = rand() < 0.5;
+    const text = String.fromCodePoint(
+      ...Array.from({ length: Math.floor(rand() * 40) }, () => {
+        const [low, high] = ascii ? ranges[0] : ranges[Math.floor(rand() * ranges.length)];
+        return low + Math.floor(rand() * (high - low));
+      }),
+    );
+    const std = encodeBase64Url(encoder.encode(text));
+    assertEquals(textToBase64Url(text), std, JSON.stringify(text));
+    assertEquals(base64UrlToText(std), text, JSON.stringify(text));
+  }
+});
