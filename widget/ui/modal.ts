@@ -20,6 +20,7 @@ import { MAX_QUERY_LENGTH, type SearchClient, type SearchResult } from "../searc
 import type { SearchStorage } from "../storage.ts";
 import type { StoredItem } from "../stored_list.ts";
 import { AskAiRow, ConversationList } from "./ask_ai_rows.ts";
+import { isSafeUrl } from "../safe_url.ts";
 import { sparklesIcon } from "./icons.ts";
 import { ErrorScreen } from "./error_screen.ts";
 import { trapFocus } from "./focus_trap.ts";
@@ -113,6 +114,8 @@ export function Modal(props: ModalProps): VNode {
 
   const refresh = () => setSaved({ recent: storage.recent(), favorites: storage.favorites() });
   const onSelect = (item: GroupItem, event: MouseEvent | KeyboardEvent) => {
+    // an unsafe URL is neither stored nor followed (its link has no href either)
+    if (!isSafeUrl(item.hit.url)) return;
     storage.addRecent(item);
     refresh();
     const params: NavigatorParams = { itemUrl: item.hit.url, item: item.hit, state };

@@ -70,7 +70,9 @@ export function SearchBoxRoot(
     loadModal().then(setModal, () => setOpen(false));
   };
   const show = () => {
-    typed.current = options.initialQuery;
+    // as DocSearch: without `initialQuery`, the text selected on the page (at most 512 characters)
+    typed.current = options.initialQuery ||
+      (env.getSelection?.()?.toString() ?? "").slice(0, 512);
     load();
     setOpen(true);
   };
