@@ -164,10 +164,13 @@ browserTest("Sidepanel (script package) in Chromium", site, async (t, browser) =
       await page.waitForSelector(`${PANEL}.DocSearch-Sidepanel--inline.DocSearch-Sidepanel--left`);
       assertEquals(await margin(), "360px");
       assertEquals((await page.locator(PANEL).boundingBox())!.x, 0);
-      await page.click(".DocSearch-Sidepanel-Expand");
+      await page.click(".DocSearch-Sidepanel-Action-expand");
       await page.waitForSelector(`${PANEL}.DocSearch-Sidepanel--expanded`);
       assertEquals(await margin(), "580px");
-      assertEquals(await page.getAttribute(".DocSearch-Sidepanel-Expand", "aria-pressed"), "true");
+      assertEquals(
+        await page.getAttribute(".DocSearch-Sidepanel-Action-expand", "aria-pressed"),
+        "true",
+      );
       await page.click(".DocSearch-Sidepanel-Close");
       await page.waitForSelector(PANEL, { state: "detached" });
       assertEquals(await margin(), before);
@@ -181,7 +184,7 @@ browserTest("Sidepanel (script package) in Chromium", site, async (t, browser) =
     await page.waitForSelector(`${INPUT}:focus`);
     const box = (await page.locator(PANEL).boundingBox())!;
     assertEquals([box.x, box.y, box.width, box.height], [0, 0, 390, 844]);
-    assert(!await page.isVisible(".DocSearch-Sidepanel-Expand"));
+    assert(!await page.isVisible(".DocSearch-Sidepanel-Action-expand"));
     assertEquals(await page.$eval("main", (m) => (m as HTMLElement).style.marginRight), "");
     await closePage(page);
   });

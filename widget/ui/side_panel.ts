@@ -72,7 +72,7 @@ export function SidePanelView({ options, start, onClose }: SidePanelViewProps): 
     >
       <header class="DocSearch-Sidepanel-Header">
         <h2 class="DocSearch-Sidepanel-Title">${texts.title}</h2>
-        <button type="button" class="DocSearch-Action DocSearch-Sidepanel-Expand"
+        <button type="button" class="DocSearch-Action DocSearch-Sidepanel-Action-expand"
           aria-pressed=${expanded} title=${expanded ? texts.collapseText : texts.expandText}
           aria-label=${expanded ? texts.collapseText : texts.expandText}
           onClick=${() => setExpanded(!expanded)}>${expanded ? "⇥" : "⇤"}</button>

@@ -14,6 +14,7 @@ import type { AskAiStart } from "../ask_ai/view.ts";
 import { type ResolvedSidePanel, SIDE_PANEL_ASK } from "../side_panel_options.ts";
 import { html } from "./html.ts";
 import { sparklesIcon } from "./icons.ts";
+import { setPageTheme } from "./page_theme.ts";
 import { useApple } from "./platform.ts";
 import { Portal } from "./portal.ts";
 
@@ -86,15 +87,11 @@ export function SidePanelRoot({ options, handle = {}, place }: SidePanelRootProp
     };
     env.addEventListener("keydown", onKeyDown);
     if (options.hybrid) env.addEventListener(SIDE_PANEL_ASK, onAsk);
-    const { theme } = base;
-    const root = env.document.documentElement.dataset;
-    const before = root.theme;
-    const set = theme && theme !== "auto";
-    if (set) root.theme = theme;
+    const restore = setPageTheme(env, base.theme);
     return () => {
       env.removeEventListener("keydown", onKeyDown);
       env.removeEventListener(SIDE_PANEL_ASK, onAsk);
-      if (set) before ? root.theme = before : delete root.theme;
+      restore();
     };
   }, [options]);
 
@@ -125,7 +122,7 @@ export function SidePanelRoot({ options, handle = {}, place }: SidePanelRootProp
   return html`
     <button
       type="button"
-      class=${`DocSearch DocSearch-SidepanelButton DocSearch-SidepanelButton--${options.buttonVariant} DocSearch-SidepanelButton--${options.side}${
+      class=${`DocSearch DocSearch-SidepanelButton ${options.buttonVariant} DocSearch-SidepanelButton--${options.buttonVariant} DocSearch-SidepanelButton--${options.side}${
         base.theme === "auto" ? " DocSearch--auto" : ""
       }`}
       aria-label=${texts.buttonAriaLabel + (shortcut ? ` (${shortcut})` : "")}
