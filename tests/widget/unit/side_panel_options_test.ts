@@ -4,7 +4,7 @@
  * their errors, each naming the option.
  */
 import { assertEquals, assertThrows } from "@std/assert";
-import { resolveSidePanel, type SidePanelOptions } from "../../../widget/side_panel_options.ts";
+import { resolveSidePanel } from "../../../widget/side_panel_options.ts";
 
 const BASE = { appId: "app", apiKey: "key", indices: ["docs"] };
 
