@@ -110,6 +110,41 @@ browserTest("Sidepanel (script package) in Chromium", site, async (t, browser) =
   );
 
   await t.step(
+    "the panel's chunk loads on intent, not with the page; no search box file",
+    async () => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const scripts: string[] = [];
+      page.on("request", (r) => {
+        const { pathname } = new URL(r.url());
+        if (pathname.startsWith("/dist/") && pathname.endsWith(".js")) scripts.push(pathname);
+      });
+      await page.goto(`${site.url}/docs/guides/getting-started.html?manual`);
+      await page.waitForFunction(() => "searchBox" in globalThis);
+      const before = scripts.length; // the page's own search box bundle
+      await page.evaluate(`(async () => {
+      const { sidePanel } = await import("/dist/sidepanel.js");
+      sidePanel({ container: "header", appId: "mikrogql", apiKey: "k", indices: ["mikrogql-docs"],
+        askAi: { assistantId: "mikrogql-docs-assistant", baseUrl: location.origin } });
+    })()`);
+      await page.waitForSelector(BUTTON);
+      await nextFrames(page);
+      const mounted = scripts.slice(before);
+      assertEquals(mounted[0], "/dist/sidepanel.js");
+      assert(!mounted.some((p) => /side_panel-/.test(p)), `no panel chunk yet: ${mounted}`);
+      assert(
+        !mounted.some((p) => /searchbox|search_modal/.test(p)),
+        `no search box file: ${mounted}`,
+      );
+      await page.hover(BUTTON);
+      await page.waitForFunction(
+        () => performance.getEntriesByType("resource").some((e) => /side_panel-/.test(e.name)),
+      );
+      await page.context().close();
+    },
+  );
+
+  await t.step(
     "history: the panel's conversations are the search box's (one storage)",
     async () => {
       const page = await mount(browser);

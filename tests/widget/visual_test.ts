@@ -13,6 +13,14 @@
  * question heading, the answer's text box, the actions at the card's right,
  * the sources' title and first chip, the footer and its labels. Both
  * screenshots are saved side by side in a folder the test prints.
+ *
+ * Pixel parity: every pair of screenshots (the button, the start screen,
+ * results, no results, Ask AI; two viewports, two themes) is also compared
+ * with a perceptual diff (`pixelmatch`, per-pixel YIQ threshold 0.1,
+ * anti-aliased pixels not counted); the share of differing pixels, printed
+ * per screen, must stay under {@link PIXEL_THRESHOLDS} (the differences we
+ * keep on purpose, listed there). The diff images are saved beside the
+ * screenshots.
  */
 import { Buffer } from "node:buffer";
 import { assert, assertEquals } from "@std/assert";
@@ -22,11 +30,54 @@ import { launchBrowser } from "../support/browser.ts";
 import { startDocsSite } from "../support/docs_site.ts";
 import { buildDocSearch } from "../support/docsearch_v4.ts";
 import { DEFAULT_SEARCH_PARAMETERS } from "../../widget/search.ts";
+import pixelmatch from "pixelmatch";
+import { PNG } from "pngjs";
 
 const ORIGIN = "http://visual.test";
 const QUERY = "search";
 const NO_RESULTS = "zzzxqj";
 const TOLERANCE_PX = 2;
+
+/**
+ * The largest share of differing pixels (pixelmatch) accepted per screen, whole page at
+ * 1280x800 and 390x844, light and dark. What differs on purpose: no backdrop blur behind the
+ * overlay (it made painting the results about 3x slower, bench/keystroke.ts), so the page
+ * behind differs wherever the overlay covers text; our footer's texts; the Ask AI answer's
+ * Markdown margins; the hit rows' icons (ours are stroked 20 px SVGs of our own).
+ */
+const PIXEL_THRESHOLDS: Record<string, number> = {
+  button: 0.01,
+  start: 0.08,
+  results: 0.12,
+  "no-results": 0.08,
+  "ask-ai": 0.15,
+};
+
+/** The share of pixels that differ between two PNG screenshots of one size; writes the diff image to `out`. */
+async function pixelDiff(a: Uint8Array, b: Uint8Array, out: string): Promise<number> {
+  const left = PNG.sync.read(Buffer.from(a));
+  const right = PNG.sync.read(Buffer.from(b));
+  const { width, height } = left;
+  assertEquals([right.width, right.height], [width, height], "screenshots of one size");
+  const diff = new PNG({ width, height });
+  const count = pixelmatch(left.data, right.data, diff.data, width, height, { threshold: 0.1 });
+  await Deno.writeFile(out, PNG.sync.write(diff));
+  return count / (width * height);
+}
+
+/** Asserts the pixel diff of `screen`'s screenshots against its threshold; prints the share. */
+async function assertPixels(name: string, screen: string, ours: Uint8Array, theirs: Uint8Array) {
+  const share = await pixelDiff(ours, theirs, join(shots, `${name}-diff.png`));
+  console.log(
+    `pixel diff ${name}: ${(share * 100).toFixed(2)}% (threshold ${
+      (PIXEL_THRESHOLDS[screen] * 100).toFixed(0)
+    }%)`,
+  );
+  assert(
+    share <= PIXEL_THRESHOLDS[screen],
+    `${name}: ${(share * 100).toFixed(2)}% of the pixels differ; see ${shots}/${name}-diff.png`,
+  );
+}
 
 const site = await startDocsSite();
 const docsearchDir = await buildDocSearch();
@@ -169,9 +220,11 @@ async function render(
   dark: boolean,
   query: string,
   screen: string,
-): Promise<{ metrics: Metrics; png: Uint8Array }> {
+): Promise<{ metrics: Metrics; png: Uint8Array; buttonPng: Uint8Array }> {
   const page = await openPage(lib, viewport, dark);
   const button = (await metrics(page)).button;
+  await page.evaluate(() => document.fonts.ready);
+  const buttonPng = await page.screenshot();
   await page.click(".DocSearch-Button");
   await page.fill(".DocSearch-Input", query);
   await page.waitForSelector(screen);
@@ -180,7 +233,7 @@ async function render(
   const result = { ...await metrics(page), button };
   const png = await page.screenshot();
   await page.close();
-  return { metrics: result, png };
+  return { metrics: result, png, buttonPng };
 }
 
 /** The differences larger than the tolerance, as readable lines. */
@@ -298,6 +351,7 @@ Deno.test({
               join(shots, `${name}.png`),
               await sideBySide(ours.png, theirs.png, viewport.width, viewport.height),
             );
+            await assertPixels(name, "ask-ai", ours.png, theirs.png);
             const lines: string[] = [];
             for (const [key, value] of Object.entries(theirs.metrics)) {
               const mine = ours.metrics[key as keyof typeof ours.metrics] as unknown;
@@ -337,13 +391,18 @@ Deno.test({
       const cases = [
         ...[false, true].map((dark) => ({ dark, query: QUERY, screen: ".DocSearch-Hit-source" })),
         // the no-results screen keeps the modal's height, with its icon
-        { dark: false, query: NO_RESULTS, screen: ".DocSearch-NoResults svg" },
+        ...[false, true].map((dark) => ({
+          dark,
+          query: NO_RESULTS,
+          screen: ".DocSearch-NoResults svg",
+        })),
+        // the start screen (no recent search): pixels only
+        ...[false, true].map((dark) => ({ dark, query: "", screen: ".DocSearch-StartScreen" })),
       ];
       for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
         for (const { dark, query, screen } of cases) {
-          const name = `${viewport.width}x${viewport.height}-${dark ? "dark" : "light"}-${
-            query === NO_RESULTS ? "no-results" : "results"
-          }`;
+          const kind = query === NO_RESULTS ? "no-results" : query === "" ? "start" : "results";
+          const name = `${viewport.width}x${viewport.height}-${dark ? "dark" : "light"}-${kind}`;
           await t.step(name, async () => {
             const ours = await render("ours", viewport, dark, query, screen);
             const theirs = await render("docsearch", viewport, dark, query, screen);
@@ -351,6 +410,16 @@ Deno.test({
               join(shots, `${name}.png`),
               await sideBySide(ours.png, theirs.png, viewport.width, viewport.height),
             );
+            await assertPixels(name, kind, ours.png, theirs.png);
+            if (kind === "results") {
+              await assertPixels(
+                name.replace("results", "button"),
+                "button",
+                ours.buttonPng,
+                theirs.buttonPng,
+              );
+            }
+            if (kind === "start") return; // pixels only: the metrics read the hit rows
             if (query === QUERY) {
               const { look } = ours.metrics;
               assertEquals(look.enterKeys, 1, "↵ on the active hit only");
