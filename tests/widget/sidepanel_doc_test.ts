@@ -3,7 +3,7 @@
  * `ts` block is written beside the repository's root (so `deno.json`
  * applies) with the published names mapped to the source modules
  * (`@mikrogql/ext/widget` → `widget/mod.ts`, `@mikrogql/searchbox-react` →
- * `widget/react/mod.ts`) and checked with `deno check`.
+ * `widget/react/mod.ts`, `.../sidepanel` → `widget/react/sidepanel.ts`) and checked with `deno check`.
  */
 import { assert, assertEquals } from "@std/assert";
 import { fromFileUrl, join } from "@std/path";
@@ -24,6 +24,7 @@ Deno.test("docs/sidepanel.md: every ts block type-checks", async () => {
         `/// <reference lib="dom" />\n${
           block.replaceAll('"@mikrogql/ext/widget"', '"./widget/mod.ts"')
             .replaceAll('"@mikrogql/searchbox-react"', '"./widget/react/mod.ts"')
+            .replaceAll('"@mikrogql/searchbox-react/sidepanel"', '"./widget/react/sidepanel.ts"')
         }`,
       );
     }

@@ -18,7 +18,7 @@ import { fromFileUrl, join, toFileUrl } from "@std/path";
 import type { Browser, Page } from "playwright-core";
 import { browserTest, nextFrames } from "../../support/browser.ts";
 import { runDeno, startDocsSite } from "../../support/docs_site.ts";
-import { bundleReact, REACT_ENTRY } from "../../../scripts/bundle_react.ts";
+import { bundleReact, REACT_ENTRY, SIDE_PANEL_ENTRY } from "../../../scripts/bundle_react.ts";
 
 const ROOT = fromFileUrl(new URL("../../..", import.meta.url));
 /** The React versions the package supports, pinned. */
@@ -39,6 +39,8 @@ async function bundleReactPage(version: string, packageDir: string, out: string)
   imports["react-dom/client"] = `npm:react-dom@${version}/client`;
   imports[toFileUrl(join(ROOT, "widget/react/mod.ts")).href] =
     toFileUrl(join(packageDir, REACT_ENTRY)).href;
+  imports[toFileUrl(join(ROOT, "widget/react/sidepanel.ts")).href] =
+    toFileUrl(join(packageDir, SIDE_PANEL_ENTRY)).href;
   const map = await Deno.makeTempFile({ suffix: ".json" });
   try {
     await Deno.writeTextFile(map, JSON.stringify({ imports }));
@@ -78,6 +80,9 @@ async function serverRender(
     "react-dom/server": `npm:react-dom@${version}/server`,
     [toFileUrl(join(ROOT, "widget/react/mod.ts")).href]: toFileUrl(join(packageDir, REACT_ENTRY))
       .href,
+    [toFileUrl(join(ROOT, "widget/react/sidepanel.ts")).href]: toFileUrl(
+      join(packageDir, SIDE_PANEL_ENTRY),
+    ).href,
   };
   const map = await Deno.makeTempFile({ suffix: ".json" });
   try {
