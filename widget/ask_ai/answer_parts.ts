@@ -2,7 +2,8 @@
  * The body of an assistant message: its tool calls (the searches the
  * assistant runs) and its Markdown texts, in order; consecutive finished
  * searches shown as one "Searched for" line (or `aggregatedToolCallNode`),
- * which, as in DocSearch v4, no longer shows once the answer's text streams.
+ * which stays once the answer's text streams (DocSearch's newest tests;
+ * 4.7.1 dropped it).
  *
  * @module
  */
@@ -27,9 +28,8 @@ export function AnswerParts(
 ): VNode[] {
   const blocks: VNode[] = [];
   let searched: string[] = [];
-  const answered = message.parts.some((p) => p.type === "text" && p.text !== "");
   const flush = () => {
-    if (searched.length === 0 || answered) return;
+    if (searched.length === 0) return;
     const queries = searched;
     searched = [];
     const custom = t.aggregatedToolCallNode?.(queries, onQuery);
