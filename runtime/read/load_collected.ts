@@ -1,6 +1,6 @@
 /**
  * Loads collected edges for many parents at once: one SQL statement per edge per nesting level,
- * never one per parent row, and no DataLoader (spec, "Field collection" rule 1).
+ * never one per parent row, and no DataLoader (as entgql's field collection).
  *
  * - unique edges: one `IN (...)` query on the target's primary key (or, for an inverse `1:1`,
  *   on the target's foreign key), every column of a composite key matched (`keys.ts`);

@@ -28,7 +28,7 @@ import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "../read/ro
 import { prepareReadFilters } from "../plan/read_filters.ts";
 
 /**
- * Resolves the edge field `name` of `parent` (entgql's generated edge resolver, spec rule 3):
+ * Resolves the edge field `name` of `parent` (entgql's generated edge resolver):
  * returns what field collection loaded. An edge that field collection did not load (an
  * `Unbind()` edge, any edge below one, edges of parents a user resolver returned) is batched by
  * its response path: the parents at that path resolved before the next macrotask are loaded
@@ -247,7 +247,7 @@ async function loadEdge(
 }
 
 /**
- * Loads an edge of a record (records.ts), which holds foreign keys instead of references and no
+ * Loads an edge of a record (`read/lean_records.ts`), which holds foreign keys instead of references and no
  * collections: by the foreign key, or by the target's inverse property.
  *
  * @returns `undefined` for an edge without an inverse property (a unidirectional `m:n`)

@@ -1,5 +1,5 @@
 /**
- * Root resolution with field collection (spec, "Field collection" rule 2): root connection
+ * Root resolution with field collection (entgql's `CollectFields` at the root): root connection
  * fields, `node`, `nodes` and nodes returned by mutations collect the operation's selection,
  * run one query for the root rows with the collected columns, then load each collected edge
  * level in one query ({@linkcode loadCollected}).
