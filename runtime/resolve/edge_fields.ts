@@ -19,13 +19,12 @@ import { edgeKey, loadedEdge, rootScope } from "../plan/loaded_edges.ts";
 import { type EdgeDescription, type NodeType, nodeTypeOf } from "../graph.ts";
 import { isRecord } from "../read/lean_records.ts";
 import type { RequestState } from "../request/request_state.ts";
-import { whereFilter, whereTargets } from "../plan/where_filter.ts";
-import { orderTargets } from "../plan/order_terms.ts";
+import { whereFilter } from "../plan/where_filter.ts";
 import type { Connection, PaginationArgs } from "../plan/relay_connection.ts";
 import type { PageQuery } from "../plan/page_plan.ts";
 import { orderByOf, pageOrder } from "../plan/order_terms.ts";
 import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "../read/row_limit.ts";
-import { prepareReadFilters } from "../plan/read_filters.ts";
+import { prepareSubqueryReadFilters } from "../plan/subquery_read_filters.ts";
 
 /**
  * Resolves the edge field `name` of `parent` (entgql's generated edge resolver):
@@ -214,13 +213,7 @@ async function loadEdge(
         ...read,
       }));
   }
-  // Read filters of the entities a where input's or an order's subqueries read (none: no
-  // call, nor a per-request entry in their cache).
-  const targets = [
-    ...whereTargets(em, graph, target.name, (args as { where?: unknown }).where),
-    ...orderTargets(em, target, args.orderBy),
-  ];
-  if (targets.length > 0) await prepareReadFilters(em, targets);
+  await prepareSubqueryReadFilters(em, graph, target, args);
   const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
   return paginate(
     target,
@@ -286,13 +279,7 @@ async function loadRecordEdge(
         ...read,
       }));
   }
-  // Read filters of the entities a where input's or an order's subqueries read (none: no
-  // call, nor a per-request entry in their cache).
-  const targets = [
-    ...whereTargets(em, graph, target.name, (args as { where?: unknown }).where),
-    ...orderTargets(em, target, args.orderBy),
-  ];
-  if (targets.length > 0) await prepareReadFilters(em, targets);
+  await prepareSubqueryReadFilters(em, graph, target, args);
   const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
   return paginate(
     target,
