@@ -67,7 +67,11 @@ function* inlineTokens(markdown: string): Generator<{ token: Token; line: number
       }
       if (token.type === "table") {
         const table = token as Tokens.Table;
-        for (const cell of [...table.header, ...table.rows.flat()]) yield* visit(cell.tokens, at);
+        for (const cell of table.header) yield* visit(cell.tokens, at);
+        // the header, the delimiter row, then one line per row
+        for (const [i, row] of table.rows.entries()) {
+          for (const cell of row) yield* visit(cell.tokens, at + 2 + i);
+        }
       }
       at += (token.raw.match(/\n/g) ?? []).length;
     }

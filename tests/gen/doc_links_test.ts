@@ -42,6 +42,11 @@ Deno.test("doc links: each missing page, heading and path is found at its line",
         "```ts",
         'import "./runtime/missing.ts"; // `runtime/missing.ts` in a code block is code',
         "```",
+        "",
+        "| file | what |",
+        "| ---- | ---- |",
+        "| `runtime/read/find_rows.ts` | reads |",
+        "| `runtime/read/load_plan.ts` | gone |",
       ].join("\n"),
     );
     await Deno.writeTextFile(join(root, "docs/limits.md"), "# Limits\n\n## maxCost\n");
@@ -58,6 +63,11 @@ Deno.test("doc links: each missing page, heading and path is found at its line",
       { page: "README.md", line: 3, message: "link to a missing file: docs/gone.md" },
       { page: "README.md", line: 5, message: "link to a missing heading: docs/limits.md#nothing" },
       { page: "README.md", line: 6, message: "no such path in the repository: runtime/records.ts" },
+      {
+        page: "README.md",
+        line: 17,
+        message: "no such path in the repository: runtime/read/load_plan.ts",
+      },
     ]);
   } finally {
     await Deno.remove(root, { recursive: true });
