@@ -22,7 +22,10 @@ interface Suite {
 
 const SUITES: Suite[] = [
   { name: "runtime", args: ["--parallel", "tests/runtime"] },
-  { name: "main", args: ["--parallel", "tests/gen", "tests/graphql", "tests/server"] },
+  {
+    name: "main",
+    args: ["--parallel", "tests/gen", "tests/graphql", "tests/server", "tests/docs"],
+  },
   { name: "replica", args: ["tests/replica"] },
   { name: "widget", args: ["tests/widget"] },
 ];

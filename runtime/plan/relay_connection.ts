@@ -58,7 +58,7 @@ export interface PageInfo {
 export interface Edge<T> {
   /** The node (an entity or a plain record of the loaded columns). */
   node: T;
-  /** The edge's opaque cursor, base64url text (spec: Relay cursor connections). */
+  /** The edge's opaque cursor, base64url text (Relay's cursor connections spec). */
   cursor: string;
 }
 

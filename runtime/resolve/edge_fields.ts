@@ -19,16 +19,15 @@ import { edgeKey, loadedEdge, rootScope } from "../plan/loaded_edges.ts";
 import { type EdgeDescription, type NodeType, nodeTypeOf } from "../graph.ts";
 import { isRecord } from "../read/lean_records.ts";
 import type { RequestState } from "../request/request_state.ts";
-import { whereFilter, whereTargets } from "../plan/where_filter.ts";
-import { orderTargets } from "../plan/order_terms.ts";
+import { whereFilter } from "../plan/where_filter.ts";
 import type { Connection, PaginationArgs } from "../plan/relay_connection.ts";
 import type { PageQuery } from "../plan/page_plan.ts";
 import { orderByOf, pageOrder } from "../plan/order_terms.ts";
 import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "../read/row_limit.ts";
-import { prepareReadFilters } from "../plan/read_filters.ts";
+import { prepareSubqueryReadFilters } from "../plan/subquery_read_filters.ts";
 
 /**
- * Resolves the edge field `name` of `parent` (entgql's generated edge resolver, spec rule 3):
+ * Resolves the edge field `name` of `parent` (entgql's generated edge resolver):
  * returns what field collection loaded. An edge that field collection did not load (an
  * `Unbind()` edge, any edge below one, edges of parents a user resolver returned) is batched by
  * its response path: the parents at that path resolved before the next macrotask are loaded
@@ -214,13 +213,7 @@ async function loadEdge(
         ...read,
       }));
   }
-  // Read filters of the entities a where input's or an order's subqueries read (none: no
-  // call, nor a per-request entry in their cache).
-  const targets = [
-    ...whereTargets(em, graph, target.name, (args as { where?: unknown }).where),
-    ...orderTargets(em, target, args.orderBy),
-  ];
-  if (targets.length > 0) await prepareReadFilters(em, targets);
+  await prepareSubqueryReadFilters(em, graph, target, args);
   const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
   return paginate(
     target,
@@ -247,7 +240,7 @@ async function loadEdge(
 }
 
 /**
- * Loads an edge of a record (records.ts), which holds foreign keys instead of references and no
+ * Loads an edge of a record (`read/lean_records.ts`), which holds foreign keys instead of references and no
  * collections: by the foreign key, or by the target's inverse property.
  *
  * @returns `undefined` for an edge without an inverse property (a unidirectional `m:n`)
@@ -286,13 +279,7 @@ async function loadRecordEdge(
         ...read,
       }));
   }
-  // Read filters of the entities a where input's or an order's subqueries read (none: no
-  // call, nor a per-request entry in their cache).
-  const targets = [
-    ...whereTargets(em, graph, target.name, (args as { where?: unknown }).where),
-    ...orderTargets(em, target, args.orderBy),
-  ];
-  if (targets.length > 0) await prepareReadFilters(em, targets);
+  await prepareSubqueryReadFilters(em, graph, target, args);
   const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
   return paginate(
     target,

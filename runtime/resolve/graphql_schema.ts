@@ -1,8 +1,8 @@
 /**
  * Builds the executable schema of a generated graph for GraphQL Yoga: the generated SDL plus the
  * user's own SDL, the generated resolvers plus the user's. A user resolver for a field replaces
- * the generated one (the spec's `forceResolver`); user types bind to generated ones by name (the
- * spec's `autobind`).
+ * the generated one (gqlgen's `forceResolver`); user types bind to generated ones by name (gqlgen's
+ * `autobind`).
  *
  * @module
  */

@@ -1,7 +1,7 @@
 /**
  * Creates and updates of nodes: a `Create<T>Input` / `Update<T>Input` value applied to an entity
- * and saved, the helpers user resolvers call too, chaining create, set and save like the spec's
- * rule 7 (entgql's `client.Todo.Create().SetText(...).Save(ctx)`):
+ * and saved, the helpers user resolvers call too, chaining create, set and save like ent's
+ * builders (entgql's `client.Todo.Create().SetText(...).Save(ctx)`):
  *
  * ```ts
  * const em = fromContext(ctx);
