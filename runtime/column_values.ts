@@ -22,14 +22,22 @@
  * - times (`time(p)` columns, strings): `HH:MM:SS` with at most 6 fraction digits, a real time
  *   of day; a stored value with more fraction digits than `p` (`time` alone: 6 on PostgreSQL,
  *   0 on MariaDB/MySQL) is refused rather than rounded;
- * - enums: one of the property's items.
+ * - enums: one of the property's items;
+ * - UUIDs (`uuid` properties and columns): the 8-4-4-4-12 hex form, on every database (PostgreSQL
+ *   refuses other text with an error of its own, the others would store or compare it as text);
+ * - keys: the values of a decoded global id's key, or a cursor's, each checked against its
+ *   column as a compared value ({@linkcode keyValueError}): an integer beyond the column's type
+ *   or a malformed UUID names no row (`NOT_FOUND` for `node`/`nodes`, a mutation's target and
+ *   the nodes its input connects) and is refused in a where filter (`BAD_USER_INPUT` naming it).
  *
  * @module
  */
-import type { EntityManager, EntityProperty } from "@mikro-orm/core";
+import { type EntityManager, type EntityProperty, UuidType } from "@mikro-orm/core";
 import type { GraphQLError } from "graphql";
 import { dialectOf } from "./dialect.ts";
 import { ErrorCode, gqlError, quoteInput } from "./error_codes.ts";
+import type { NodeType } from "./graph.ts";
+import { keyParts, keyValuesOf, type PrimaryKey } from "./keys.ts";
 
 const INTEGER_RANGES: [RegExp, number][] = [
   [/^tinyint/, 2 ** 7],
@@ -122,6 +130,52 @@ export function checkFilterValue(
   if (error) throw error;
 }
 
+/**
+ * `BAD_USER_INPUT` naming `path` when a value of the key `pk` of `type` (a decoded global id's)
+ * cannot be one of its column's values: an integer beyond the column's type, a malformed UUID, a
+ * NUL character; `undefined` when every part fits. A part that is a to-one relation is checked
+ * against the key column of the row it points to.
+ *
+ * @param path the input path for the message (`where.id`, `input.authorID`)
+ */
+export function keyValueError(
+  em: EntityManager,
+  type: Pick<NodeType, "entity" | "id">,
+  pk: PrimaryKey,
+  path: string,
+): GraphQLError | undefined {
+  const meta = em.getMetadata().find(type.entity);
+  if (!meta) return undefined;
+  const values = keyValuesOf(type, pk);
+  for (const [i, part] of keyParts(type).entries()) {
+    let prop = meta.properties[part.prop] as EntityProperty | undefined;
+    // A relation part holds the key of the row it points to: that row's key column.
+    while (prop && prop.kind !== "scalar" && prop.targetMeta?.primaryKeys.length === 1) {
+      prop = prop.targetMeta.properties[prop.targetMeta.primaryKeys[0]];
+    }
+    const error = prop && columnValueError(em, prop, values[i], path, false);
+    if (error) return error;
+  }
+  return undefined;
+}
+
+/** Whether every value of the key `pk` of `type` fits its column ({@linkcode keyValueError}). */
+export function keyFits(
+  em: EntityManager,
+  type: Pick<NodeType, "entity" | "id">,
+  pk: PrimaryKey,
+): boolean {
+  return keyValueError(em, type, pk, "") === undefined;
+}
+
+/** Whether `prop` holds UUIDs (`p.uuid()`, `type: "uuid"`, a `uuid` column). */
+function isUuid(prop: EntityProperty, column: string): boolean {
+  return prop.customType instanceof UuidType || column === "uuid" ||
+    String(prop.type).toLowerCase() === "uuid";
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 const DATE = /^(\d{4})-(\d\d)-(\d\d)$/;
 const TIME = /^(\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?$/;
@@ -143,6 +197,9 @@ function columnValueError(
   if (typeof value === "string") {
     const text = nulCharacterError(value, path) ?? surrogateError(value, path);
     if (text) return text;
+    if (isUuid(prop, column)) {
+      return UUID.test(value) ? undefined : bad(`${quoteInput(value)} is not a UUID`);
+    }
     if (/^(numeric|decimal)\b/.test(column) || prop.type === "decimal") {
       return decimalError(value, prop, column, stored, bad);
     }
