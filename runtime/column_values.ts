@@ -8,7 +8,7 @@
  * - strings: no NUL character (PostgreSQL cannot store it) and no unpaired UTF-16 surrogate
  *   (stored as U+FFFD); stored strings at most the column's length: `varchar(n)`/`char(n)` from
  *   the column type, `p.string()` without a length 255 (MikroORM's default, applied on SQLite
- *   too), MariaDB `tinytext`/`text`/`mediumtext` 255/65,535/16,777,215 UTF-8 bytes;
+ *   too), counted in code points as the databases count characters (an emoji is one), MariaDB `tinytext`/`text`/`mediumtext` 255/65,535/16,777,215 UTF-8 bytes;
  * - numbers: finite (NaN and ±Infinity, which a Float literal such as `1e400` becomes, are
  *   refused); integers, and integer strings (`BigInt`), within the column type's range
  *   (`tinyint`, `smallint`, `mediumint`, `int`, `bigint`);
@@ -18,7 +18,9 @@
  *   stored), a compared one may have more;
  * - dates (`date` columns, strings): `YYYY-MM-DD` exactly, a real calendar day, years 1 to 9999
  *   (stored on MariaDB/MySQL: from 1000, their `date` range); date-times (`Time` values): years 1
- *   to 9999 (stored on MariaDB/MySQL: from 1000, the `datetime` range);
+ *   to 9999 (stored on MariaDB/MySQL: from 1000, the `datetime` range), and on MariaDB/MySQL no
+ *   more fraction digits of a second than the column keeps (`datetime` alone: none; refused
+ *   rather than rounded);
  * - times (`time(p)` columns, strings): `HH:MM:SS` with at most 6 fraction digits, a real time
  *   of day; a stored value with more fraction digits than `p` (`time` alone: 6 on PostgreSQL,
  *   0 on MariaDB/MySQL) is refused rather than rounded;
@@ -211,8 +213,9 @@ function columnValueError(
     }
     if (!stored) return undefined;
     const chars = charLimit(prop, column);
-    if (chars !== undefined && value.length > chars) {
-      return bad(`a string of ${value.length} characters; the column holds at most ${chars}`);
+    // Characters as the databases count them: code points (an emoji is one, two UTF-16 units).
+    if (chars !== undefined && value.length > chars && codePoints(value) > chars) {
+      return bad(`a string of ${codePoints(value)} characters; the column holds at most ${chars}`);
     }
     const bytes = mysql ? TEXT_BYTES[column] : undefined;
     if (bytes !== undefined && value.length > bytes / 3 && encoder.encode(value).length > bytes) {
@@ -233,6 +236,14 @@ function columnValueError(
     const first = stored && mysql ? 1000 : 1;
     if (Number.isNaN(year) || year < first || year > 9999) {
       return bad(`the date must be between the years ${first} and 9999`);
+    }
+    // MariaDB/MySQL `datetime`/`timestamp` keep as many fraction digits as declared (none by
+    // default) and round the rest away: refused rather than stored differently.
+    const digits = mysql && stored ? fractionDigits(column) : undefined;
+    if (digits !== undefined && digits < 3 && value.getUTCMilliseconds() % 10 ** (3 - digits)) {
+      return bad(
+        `${value.toISOString()} has more than ${digits} fraction digits of a second; the column is ${column} (not rounded: send the value to store)`,
+      );
     }
   }
   return undefined;
@@ -326,6 +337,19 @@ function timeError(
     );
   }
   return undefined;
+}
+
+/** The number of Unicode code points of `text` (what `varchar(n)` counts). */
+function codePoints(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/** The fraction digits of seconds a `datetime(p)`/`timestamp(p)` column keeps (`p`, else 0). */
+function fractionDigits(column: string): number | undefined {
+  const match = column.match(/^(?:datetime|timestamp)(?:\((\d)\))?/);
+  return match ? Number(match[1] ?? 0) : undefined;
 }
 
 /** The most characters the column holds, when it is limited in characters. */
