@@ -33,6 +33,7 @@ import {
   isUuid,
   optionalOnCreate,
   scalarShape,
+  unknownColumnType,
 } from "./fields.ts";
 import { textValueKind } from "../runtime/column_values.ts";
 import type { LoadedEntity, LoadedModel } from "./load_entities.ts";
@@ -419,6 +420,18 @@ class ModelBuilder {
   ): ModelField | undefined {
     const shape = scalarShape(prop);
     if (!shape) return undefined;
+    if (unknownColumnType(prop)) {
+      this.diagnostics.warn({
+        file: at.file,
+        entity: meta.className,
+        prop: prop.name,
+        message: `typed JSON: neither its runtime type (${
+          String(prop.runtimeType)
+        }) nor its column type (${
+          prop.columnTypes?.[0] ?? "none"
+        }) says what it holds; give it a MikroORM type (\`type: "..."\`)`,
+      });
+    }
     let { kind } = shape;
     let graphqlType = GRAPHQL_SCALAR[kind];
     let enumName: string | undefined;

@@ -356,6 +356,8 @@ function fractionDigits(column: string): number | undefined {
 function charLimit(prop: EntityProperty, column: string): number | undefined {
   const declared = column.match(/^(?:var)?char(?:acter)?(?: varying)?\((\d+)\)/);
   if (declared) return Number(declared[1]);
+  // A length of another column type is not one of characters (`timestamptz(6)`'s precision).
+  if (column && !/char|text|string/.test(column)) return undefined;
   if (prop.length) return prop.length;
   return prop.type === "string" || prop.runtimeType === "string" && column === "varchar"
     ? 255
