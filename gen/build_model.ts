@@ -386,7 +386,9 @@ class ModelBuilder {
           prop: prop.name,
           message: `field left out: the embeddable ${
             (prop.targetMeta as EntityMetadata).className
-          } has no property GraphQL can show (all hidden or skipped), and GraphQL has no empty object type; Expose() one of its properties, or Skip(SkipType) on this one`,
+          } has no property GraphQL can show (${
+            leftOutWhy(prop.targetMeta as EntityMetadata)
+          }), and GraphQL has no empty object type; Expose() one of its properties, or Skip(SkipType) on this one`,
         });
         return;
       }
@@ -711,4 +713,18 @@ function interfaceNullability(types: ModelType[]): void {
       e.nullable = subs.some((s) => s.edges.find((g) => g.name === e.name)?.nullable !== false);
     }
   }
+}
+
+/**
+ * Why an embeddable's properties are all left out, as the warning says it: the kinds among them
+ * (hidden, computed `persist: false` ones, an embeddable shows only stored values; skipped).
+ */
+function leftOutWhy(meta: EntityMetadata): string {
+  const why = new Set<string>();
+  for (const p of Object.values(meta.properties)) {
+    why.add(
+      p.hidden ? "hidden" : p.persist === false ? "computed (`persist: false`)" : "skipped",
+    );
+  }
+  return why.size === 0 ? "it has none" : `each is ${[...why].join(" or ")}`;
 }
