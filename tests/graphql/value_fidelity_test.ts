@@ -17,6 +17,7 @@
 import { assert, assertEquals } from "@std/assert";
 import { encodeBase64 } from "@std/encoding/base64";
 import { Buffer } from "node:buffer";
+import { wrap } from "@mikro-orm/core";
 import { globalIdOf } from "../../mod.ts";
 import * as shop from "../../examples/shop/generated/mod.ts";
 import { entities } from "../../examples/shop/entities.ts";
@@ -397,5 +398,33 @@ for (const dialect of dialects()) {
         await db.close();
       }
     },
+  });
+}
+
+for (const dialect of dialects()) {
+  Deno.test(`create: the entity's onInit hooks see the input, as em.create(Entity, data) (${dialect})`, async () => {
+    const db = await openTestOrm(dialect, entities as never);
+    const server = startServer(db.orm, shop.createSchema());
+    // What onInit saw of each new (not yet stored) customer: its name and email.
+    const seen: unknown[] = [];
+    db.orm.em.getEventManager().registerSubscriber({
+      getSubscribedEntities: () => [Customer],
+      onInit: ({ entity }) => {
+        if (wrap(entity, true).getPrimaryKey() == null) {
+          const { name, email } = entity as { name?: string; email?: string };
+          seen.push({ name, email });
+        }
+      },
+    });
+    try {
+      const answer = await server.query(
+        `mutation { createCustomer(input: { name: "Ada", email: "ada@x" }) { name } }`,
+      );
+      assertEquals(answer.errors, undefined);
+      assertEquals(seen, [{ name: "Ada", email: "ada@x" }]);
+    } finally {
+      await server.close();
+      await db.close();
+    }
   });
 }
