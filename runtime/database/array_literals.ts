@@ -9,8 +9,9 @@
  *   array syntax knows only `\\` and `\"`). Here every element is quoted, with only `\` and `"`
  *   escaped, which PostgreSQL reads back as given (`postgres-array`, MikroORM's reader, too).
  * - MariaDB/MySQL and SQLite (a comma-separated `text` column): an empty element alone (`[""]`)
- *   is written as the empty text, which reads back as `[]`. Here an empty element is quoted
- *   (`""`), which MikroORM's reader (`unmarshallArray`) parses back as `""`.
+ *   is written as the empty text, which reads back as `[]`, and an empty last element after a
+ *   quoted one (`["a,b", ""]`) is dropped. Here every empty element is quoted (`""`), which
+ *   MikroORM's reader (`unmarshallArray`) parses back as `""`.
  *
  * {@linkcode exactArrayLiterals} replaces `marshallArray` on a platform instance (the ORM's),
  * never on MikroORM's classes; `bindConnections` (`bound_connection.ts`) installs it with the
@@ -50,8 +51,7 @@ export function exactArrayLiterals(platform: Platform): void {
     platform.marshallArray = (values: string[]) =>
       `{${values.map((v) => `"${String(v).replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(",")}}`;
   } else {
-    const marshall = platform.marshallArray.bind(platform);
     platform.marshallArray = (values: string[]) =>
-      values.length === 1 && values[0] === "" ? '""' : marshall(values);
+      values.map((v) => v === "" || /[,"\\]/.test(v) ? JSON.stringify(v) : v).join(",");
   }
 }

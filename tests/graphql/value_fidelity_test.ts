@@ -109,6 +109,7 @@ const KINDS: Kind[] = [
         "{}",
       ],
       ["x", ""],
+      ["a,b", ""],
       [EMOJI],
     ],
     random: (r) => Array.from({ length: int(r, 4) }, () => text(r, 8)),
