@@ -46,6 +46,7 @@ import { CompiledQuery } from "kysely";
 import { bindParameters } from "./bound_parameters.ts";
 import { unmarkValues } from "./value_markers.ts";
 import { type CancellableExecutor, runCancellable } from "./cancellable_statement.ts";
+import { exactArrayLiterals } from "./array_literals.ts";
 
 /** What `bindConnections` reads of an ORM, an EntityManager or a driver: its driver. */
 export interface DriverOwner {
@@ -69,15 +70,20 @@ const BOUND = new WeakSet<object>();
 /**
  * Makes every statement of `owner`'s ORM (a `MikroORM`, an EntityManager, or a driver) go out
  * with bound parameters: replaces `execute` on its primary connection and its read replicas
- * (once; later calls return at once).
+ * (once; later calls return at once), and installs the exact array literals of
+ * `array_literals.ts` on its platform.
  */
 export function bindConnections(owner: DriverOwner): void {
   const driver = (owner.getDriver?.() ?? owner.em?.getDriver() ?? owner) as {
     getConnection?(type: "write"): Connection;
+    getPlatform?(): Platform;
     replicas?: Connection[];
   };
   if (BOUND.has(driver) || typeof driver.getConnection !== "function") return;
   BOUND.add(driver);
+  // String arrays written element for element (`array_literals.ts`), on the same ORMs.
+  const platform = driver.getPlatform?.();
+  if (platform) exactArrayLiterals(platform);
   for (const connection of [driver.getConnection("write"), ...(driver.replicas ?? [])]) {
     if (BOUND.has(connection)) continue;
     BOUND.add(connection);

@@ -61,7 +61,9 @@ export async function resolveEdge(
     if (loaded) return loaded.value;
   }
   fallbacks.add(here);
-  const own = `${scope}@${here}`;
+  // Parents at one response path can select differently below it (a `nodes` list or an
+  // interface's rows, each class through its own fragments): a batch is per selection too.
+  const own = `${scope}@${here}#${selectionKey(info)}`;
   const type = nodeTypeOf(graph, parent);
   if (type && (edge.inverse || edge.kind === "m:1" || edge.kind === "1:1")) {
     await batch(ctx.batches, `${own}|${type.name}|${key}`, parent, (parents) => {
@@ -78,6 +80,26 @@ export async function resolveEdge(
     if (batched) return batched.value;
   }
   return await loadEdge(ctx, edge, parent, edgeArgs);
+}
+
+/** A number per field node of the document, for {@linkcode selectionKey}. */
+const FIELD_NODE_IDS = new WeakMap<object, number>();
+let fieldNodeCount = 0;
+
+/**
+ * The field nodes `info` resolves, as text: equal for parents whose edge field has the same
+ * selection (the same nodes of the document), different for parents of one response path reached
+ * through different fragments (`nodes(ids:)` with a fragment per type), so that a batch never
+ * loads one parent's edge with another's selection.
+ */
+function selectionKey(info: GraphQLResolveInfo): string {
+  let key = "";
+  for (const node of info.fieldNodes) {
+    let id = FIELD_NODE_IDS.get(node);
+    if (id === undefined) FIELD_NODE_IDS.set(node, id = ++fieldNodeCount);
+    key += `${id},`;
+  }
+  return key;
 }
 
 /** The last load key computed per field node, with the variables it was computed under. */

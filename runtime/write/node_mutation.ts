@@ -26,6 +26,8 @@ import { lockForWrite } from "./lock_for_write.ts";
 import { checkWriteRule, snapshot } from "./write_rule.ts";
 import { flushWrite } from "./flush_write.ts";
 import { checkReadableAfterWrite } from "./readable_after_write.ts";
+import { creationData } from "./creation_data.ts";
+import { readBackWritten } from "./read_back.ts";
 
 type Row = Record<string, unknown>;
 
@@ -75,7 +77,9 @@ export class NodeMutation<T extends object = object> {
 
   /**
    * Checks the input's values against their columns (before any SQL), applies the input
-   * (clear, set, add/remove), flushes, and returns the saved entity. In a transaction the row
+   * (clear, set, add/remove) to an entity created with the input's data (`em.create`, so its
+   * hooks see it), flushes, and returns the saved entity as read back from the database
+   * (`read_back.ts`: what a later read returns). In a transaction the row
    * to update is read `FOR UPDATE`, so a concurrent delete either waits for this update or
    * makes it `NOT_FOUND`.
    *
@@ -106,7 +110,7 @@ export class NodeMutation<T extends object = object> {
     return await inTransaction(this.#em, async () => {
       const nodes = await inputNodes(this.#em, this.#graph, fields);
       const entity = this.#mode === "create"
-        ? this.#em.create(this.#type.entity, {}) as Row
+        ? this.#em.create(this.#type.entity, creationData(meta, fields, nodes)) as Row
         : await lockForWrite(this.#em, this.#graph, this.#type, this.#id!);
       const before = this.#mode === "update" ? snapshot(entity) : undefined;
       for (const op of ["clear", "set", "add", "remove"] as const) {
@@ -123,6 +127,7 @@ export class NodeMutation<T extends object = object> {
       });
       await flushWrite(this.#em, this.#type, this.#mode);
       await checkReadableAfterWrite(this.#em, this.#type, entity, this.#mode);
+      await readBackWritten(this.#em, entity);
       return entity as T;
     });
   }
