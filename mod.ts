@@ -50,12 +50,18 @@ export {
   Unbind,
 } from "./runtime/annotations.ts";
 export {
+  allowAll,
+  type CheckRequest,
   definePolicy,
+  denyAll,
   type Policy,
   type PolicyRules,
+  type ReadRule,
   type RowCondition,
+  type WritePermission,
   type WriteRequest,
   type WriteRule,
+  type WriteRuleOrPermission,
 } from "./runtime/policy.ts";
 export { ErrorCode, gqlError, MAX_QUOTED_INPUT, quoteInput } from "./runtime/error_codes.ts";
 export { DEFAULT_LIMITS, Limits, type LimitsOptions } from "./runtime/plugins/limits.ts";
