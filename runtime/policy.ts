@@ -50,8 +50,8 @@ export interface WriteRequest<E, V> {
   /** The row before the write: a copy of its properties (`undefined` on create). */
   before?: Partial<E>;
   /**
-   * The entity after the input and the presets are applied, not yet written (`undefined` on
-   * delete, and for `columns` and `preset`, which are asked before the input is applied).
+   * The entity after the input is applied (and, for `allow`, the presets), not yet written
+   * (`undefined` on delete).
    */
   after?: E;
   /**
@@ -69,7 +69,9 @@ export type WriteRule<E, V> = (request: WriteRequest<E, V>) => boolean | Promise
 /**
  * A create or update permission with column rules (Hasura's insert and update permissions):
  * whether the write is allowed, which input fields the viewer may set, and the values the server
- * sets from the viewer. Every part is judged before the write, on the rule EntityManager.
+ * sets from the viewer. Every part is judged before the write, on the rule EntityManager, once
+ * the input is applied to the entity: `columns` and `preset` first, then `allow` with the presets
+ * applied.
  */
 export interface WritePermission<E, V> {
   /** Whether the write is allowed (judged with `after`); left out: allowed. */
@@ -78,7 +80,7 @@ export interface WritePermission<E, V> {
    * The input fields the viewer may set, by their name in the generated input (`title`,
    * `projectID`, `clearAssignee`, `addTagIDs`); left out: every field. A field given (neither
    * `null` nor `undefined`, a `clear<Field>` when `true`) and not listed is `FORBIDDEN` naming
-   * it. A list, or a function of the request (without `after`) answering one.
+   * it. A list, or a function of the request answering one.
    */
   columns?:
     | readonly string[]
@@ -87,7 +89,7 @@ export interface WritePermission<E, V> {
    * Values the server sets, by property name (`author`, `organization`, `createdBy`): an entity
    * or a primary key for a relation, a value for a scalar. Applied after the input; an input
    * field giving the property another value is `FORBIDDEN` naming it, the same value is allowed
-   * (even outside `columns`). Asked without `after`.
+   * (even outside `columns`).
    */
   preset?: (
     request: WriteRequest<E, V>,

@@ -13,7 +13,7 @@
  * @module
  */
 import { serveExample } from "../serve.ts";
-import { viewerOf } from "./auth.ts";
+import { jwtSecret, viewerOf } from "./auth.ts";
 import { entities } from "./entities.ts";
 import { workspaceSchema } from "./schema.ts";
 import { seed } from "./seed.ts";
@@ -26,11 +26,13 @@ const SAMPLE = `{
 }`;
 
 if (import.meta.main) {
+  // Under NODE_ENV=production without JWT_SECRET this throws before anything is served.
+  const secret = jwtSecret();
   await serveExample({
     entities,
     schema: workspaceSchema,
     seed,
     sample: SAMPLE,
-    serve: { context: async ({ request }) => ({ viewer: await viewerOf(request) }) },
+    serve: { context: async ({ request }) => ({ viewer: await viewerOf(request, secret) }) },
   });
 }

@@ -112,8 +112,6 @@ export class NodeMutation<T extends object = object> {
         ? this.#em.create(this.#type.entity, {}) as Row
         : await lockForWrite(this.#em, this.#graph, this.#type, this.#id!);
       const before = this.#mode === "update" ? snapshot(entity) : undefined;
-      const judged = { input: this.#input, before };
-      const presets = await judgeInput(this.#em, this.#type, this.#mode, fields, judged);
       for (const op of ["clear", "set", "add", "remove"] as const) {
         for (const { name, field, value } of fields) {
           if (field.op === op) {
@@ -121,11 +119,13 @@ export class NodeMutation<T extends object = object> {
           }
         }
       }
+      const judged = { input: this.#input, before, after: entity };
+      const presets = await judgeInput(this.#em, this.#type, this.#mode, fields, judged);
       applyPresets(this.#em, this.#type, this.#mode, entity, presets, fields);
-      await checkWriteRule(this.#em, this.#type, this.#mode, { ...judged, after: entity });
+      await checkWriteRule(this.#em, this.#type, this.#mode, judged);
       await flushWrite(this.#em, this.#type, this.#mode);
       await checkReadableAfterWrite(this.#em, this.#type, entity, this.#mode);
-      await checkWrittenRow(this.#em, this.#type, this.#mode, { ...judged, after: entity });
+      await checkWrittenRow(this.#em, this.#type, this.#mode, judged);
       return entity as T;
     });
   }

@@ -1,7 +1,8 @@
 /**
  * Column permissions and presets of a create or update (`policy.ts`'s `WritePermission`, after
- * Hasura's insert and update permissions): the input fields the viewer may set, judged before the
- * input is applied, and the values the server sets, applied after it and checked against it.
+ * Hasura's insert and update permissions): the input fields the viewer may set and the values the
+ * server sets, judged once the input is applied to the entity (nothing written yet), the presets
+ * applied after the input and checked against it.
  * Both are asked on the rule EntityManager (`write_rule.ts`'s `ruleManager`: the database before
  * the write).
  *
@@ -21,7 +22,7 @@ type Row = Record<string, unknown>;
  * same value) is refused naming it; answers the presets to apply.
  *
  * @param fields the input's given fields (`input_fields.ts`)
- * @param request the input and the row before (update)
+ * @param request the input, the row before (update) and the entity with the input applied
  * @returns property name -> value the server sets (`{}` when none, or without policies)
  * @throws GraphQLError `FORBIDDEN` naming the field the viewer may not set, or when the policy
  *   has no rule for `mode`
@@ -31,7 +32,7 @@ export async function judgeInput(
   type: NodeType,
   mode: "create" | "update",
   fields: InputField[],
-  request: { input: MutationInput; before?: Row },
+  request: { input: MutationInput; before?: Row; after: Row },
 ): Promise<Row> {
   const found = rulesOf(em, type.entity);
   if (!found) return {};
