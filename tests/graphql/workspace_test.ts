@@ -16,8 +16,10 @@ import { DEV_SECRET, jwtSecret, signToken, viewerOf } from "../../examples/works
 import { entities } from "../../examples/workspace/entities.ts";
 import { workspaceSchema } from "../../examples/workspace/schema.ts";
 import { seed } from "../../examples/workspace/seed.ts";
+import { createSchema } from "../../examples/workspace/generated/mod.ts";
+import { databaseSession, installRowLevelSecurity } from "../../examples/workspace/rls.ts";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
-import { dialects, openTestOrm } from "../support/databases.ts";
+import { databasePrefix, dialects, openTestOrm } from "../support/databases.ts";
 import { startServer } from "../support/server.ts";
 
 type Answer = {
@@ -99,12 +101,21 @@ for (const dialect of dialects()) {
     fn: async (t) => {
       const db = await openTestOrm(dialect, entities);
       await seed(db.orm.em.fork());
-      const server = startServer(db.orm, workspaceSchema(), [], {
-        context: async ({ request }: { request: Request }) => ({
+      // On PostgreSQL, row-level security is on as the second wall (the example's PostgreSQL
+      // mode): every request runs as a role that does not own the tables.
+      const role = `${databasePrefix()}workspace_app`;
+      if (dialect === "postgresql") await installRowLevelSecurity(db.orm, role);
+      const context = async ({ request }: { request: Request }) => {
+        const viewer = await viewerOf(request, secret);
+        return {
           em: db.orm.em.fork(),
-          viewer: await viewerOf(request, secret),
-        }),
-      } as never);
+          viewer,
+          ...(dialect === "postgresql" ? { databaseSession: databaseSession(viewer, role) } : {}),
+        };
+      };
+      const server = startServer(db.orm, workspaceSchema(), [], { context } as never);
+      // The same API without the application's policies: on PostgreSQL only RLS guards it.
+      const bare = startServer(db.orm, createSchema(), [], { context } as never);
       const tokens = new Map<string, string>();
       for (const user of ["ann", "bob", "cat", "dan", "eve"]) {
         tokens.set(user, await signToken(user, secret));
@@ -435,7 +446,49 @@ for (const dialect of dialects()) {
             assertEquals(await fresh().count(Comment), before - 1);
           },
         );
+        if (dialect === "postgresql") {
+          await t.step(
+            "RLS alone (no application policy) reads and writes as the rules say",
+            async () => {
+              const askBare = async (viewer: string, query: string): Promise<Answer> => {
+                const response = await fetch(bare.url, {
+                  method: "POST",
+                  headers: {
+                    "content-type": "application/json",
+                    authorization: `Bearer ${tokens.get(viewer)}`,
+                  },
+                  body: JSON.stringify({ query }),
+                });
+                return await response.json();
+              };
+              for (const viewer of ["bob", "dan", "eve"]) {
+                const answer = await askBare(viewer, `{ tasks { edges { node { title } } } }`);
+                const shown = names(answer, "tasks", "title");
+                const expected = await fresh().find(Task, {}, { orderBy: { id: "asc" } });
+                // What the application's rules show this viewer now (the steps above changed rows).
+                const visible = names(
+                  await ask(viewer, `{ tasks { edges { node { title } } } }`),
+                  "tasks",
+                  "title",
+                );
+                assertEquals(shown, visible, viewer);
+                assert(expected.length > shown.length, viewer);
+              }
+              // bob (EDITOR) makes himself OWNER without the application's rules: the database's
+              // WITH CHECK refuses it (FORBIDDEN), nothing written.
+              const grab = await askBare(
+                "bob",
+                `mutation { createMembership(input: { role: OWNER, organizationID: "${
+                  gid("Organization", 1)
+                }", userID: "${gid("User", 2)}" }) { role } }`,
+              );
+              assertEquals(codes(grab), ["FORBIDDEN"]);
+              assertEquals(await fresh().count(Membership, { user: 2, role: "OWNER" }), 0);
+            },
+          );
+        }
       } finally {
+        await bare.close();
         await server.close();
         await db.close();
       }
