@@ -163,7 +163,7 @@ export interface Policy<E = object, V = unknown> {
  *
  * @example Users see their own posts; only the author updates or deletes a post
  * ```ts
- * import { definePolicy } from "@mikrogql/ext";
+ * import { allowAll, definePolicy } from "@mikrogql/ext";
  * import { Post } from "./entities/post.ts";
  * import { User } from "./entities/user.ts";
  * import { createSchema } from "./generated/mod.ts";
@@ -174,7 +174,10 @@ export interface Policy<E = object, V = unknown> {
  *   update: ({ viewer, after }) => after!.author.id === viewer?.id,
  *   delete: ({ viewer, before }) => before!.author?.id === viewer?.id,
  * });
+ * // Every viewer reads users (with policies on, a type without a read rule reads no row); only
+ * // the user reads their email. No write rule: users are not written through the API.
  * const users = definePolicy(User, {
+ *   read: allowAll,
  *   fields: { email: (viewer: Viewer | undefined) => viewer ? { id: viewer.id } : false },
  * });
  * const schema = createSchema({
