@@ -23,7 +23,8 @@ import { inputNodes } from "./input_nodes.ts";
 import { applyInputField } from "./apply_input_field.ts";
 import { inTransaction } from "./in_transaction.ts";
 import { lockForWrite } from "./lock_for_write.ts";
-import { checkWriteRule, snapshot } from "./write_rule.ts";
+import { checkWriteRule, checkWrittenRow, snapshot } from "./write_rule.ts";
+import { applyPresets, judgeInput } from "./write_permission.ts";
 import { flushWrite } from "./flush_write.ts";
 import { checkReadableAfterWrite } from "./readable_after_write.ts";
 import { creationData } from "./creation_data.ts";
@@ -91,9 +92,11 @@ export class NodeMutation<T extends object = object> {
    * refused write leaves nothing behind.
    *
    * @throws GraphQLError `NOT_FOUND` when the node to update, or a node an input id names, does
-   *   not exist or cannot be read; `FORBIDDEN` when the policy's write rule refuses (`policy.ts`:
-   *   asked with the viewer, the input, the row before and after, before anything is written) or
-   *   the written row could not be read or PostgreSQL's row-level security refuses it;
+   *   not exist or cannot be read; `FORBIDDEN` when the policy has no rule for the write, its
+   *   columns leave out a field the input sets, the input sets a preset property to another
+   *   value, or its rule refuses (`policy.ts`: asked with the viewer, the input, the row before
+   *   and after, on the database as it was before the write: `write_rule.ts`), or the written
+   *   row could not be read, fails the policy's `check` or PostgreSQL's row-level security;
    *   `BAD_USER_INPUT` naming the input field for a value its column cannot hold (NUL
    *   character, too long, out of range, bad date or enum value: `column_values.ts`), for a
    *   global id of the wrong type, and for a write the database rejects by a
@@ -120,14 +123,14 @@ export class NodeMutation<T extends object = object> {
           }
         }
       }
-      await checkWriteRule(this.#em, this.#type, this.#mode, {
-        input: this.#input,
-        before,
-        after: entity,
-      });
+      const judged = { input: this.#input, before, after: entity };
+      const presets = await judgeInput(this.#em, this.#type, this.#mode, fields, judged);
+      applyPresets(this.#em, this.#type, this.#mode, entity, presets, fields);
+      await checkWriteRule(this.#em, this.#type, this.#mode, judged);
       await flushWrite(this.#em, this.#type, this.#mode);
       await checkReadableAfterWrite(this.#em, this.#type, entity, this.#mode);
       await readBackWritten(this.#em, entity);
+      await checkWrittenRow(this.#em, this.#type, this.#mode, judged);
       return entity as T;
     });
   }
