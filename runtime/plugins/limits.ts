@@ -25,10 +25,13 @@
  * 3. the operation's static cost, the nodes its document bounds (`cost.ts`), against `maxCost`,
  *    and those nodes times the fields of its widest list item (`node_width.ts`) against
  *    `maxCells`: `QUERY_TOO_COMPLEX`;
- * 4. argument values (`argument_limits.ts`): string and list lengths and `orderBy` terms
- *    `BAD_USER_INPUT`, `where` tree size and `has<Edge>With` depth `QUERY_TOO_COMPLEX`; the
- *    first one in document order. 3 and 4 come from one walk of the document (`cost.ts`);
- * 5. at run time, the nodes the operation's statements read, `maxCost` in all, or
+ * 4. argument values (`argument_limits.ts`, iterative walks): string and list lengths and
+ *    `orderBy` terms `BAD_USER_INPUT`, nesting of lists and objects `QUERY_TOO_DEEP`, `where`
+ *    tree size (list items included) and `has<Edge>With` depth `QUERY_TOO_COMPLEX`; the first
+ *    one in document order. 3 and 4 come from one walk of the document (`cost.ts`);
+ * 5. after execution, the errors of the answer: at most `maxErrors`, the rest dropped for one
+ *    `TOO_MANY_ERRORS` error saying how many (`error_budget.ts`);
+ * 6. at run time, the nodes the operation's statements read, `maxCost` in all, or
  *    `maxCells` / (the fields of its widest list item) when fewer (`node_budget.ts`,
  *    `read/row_limit.ts`): `QUERY_TOO_COMPLEX` ("reads more than N nodes"), and nothing more is
  *    read.
@@ -43,6 +46,7 @@
  */
 import {
   type DocumentNode,
+  type ExecutionResult,
   getOperationAST,
   type GraphQLError,
   type GraphQLSchema,
@@ -60,6 +64,7 @@ import {
 import { ErrorCode, gqlError } from "../error_codes.ts";
 import { DEFAULT_MAX_NODES, startNodeBudget } from "../node_budget.ts";
 import { documentShape } from "./document_shape.ts";
+import { DEFAULT_MAX_ERRORS, withinErrorBudget } from "./error_budget.ts";
 import { widestNode } from "./node_width.ts";
 import { checkSelections } from "./selection_limits.ts";
 import { parseWithTokenLimits } from "./token_limits.ts";
@@ -122,10 +127,24 @@ export interface LimitsOptions {
   maxStringLength?: number;
   /** Most items of a list argument (`idIn`, `nodes(ids)`, `or`); default 1,000. */
   maxListLength?: number;
-  /** Most input objects plus predicates in one `where` argument; default 200. */
+  /**
+   * Most input objects, predicates and list items in one `where` argument (each a condition or
+   * a parameter of the statement); default 1,200 (a list at `maxListLength` and a tree of 200).
+   */
   maxWhereSize?: number;
   /** Deepest nesting of `has<Edge>With` in one `where` argument; default 4. */
   maxWhereDepth?: number;
+  /**
+   * Deepest nesting of lists and input objects in one argument value, variables and `JSON`
+   * values included, checked iteratively before graphql-js coerces the variables; default 100
+   * (`QUERY_TOO_DEEP`).
+   */
+  maxInputDepth?: number;
+  /**
+   * Most errors in one answer (`error_budget.ts`); the errors after them are dropped for one
+   * `TOO_MANY_ERRORS` error saying how many; default 100.
+   */
+  maxErrors?: number;
 }
 
 /** The defaults of {@linkcode LimitsOptions}. */
@@ -143,8 +162,10 @@ export const DEFAULT_LIMITS: Required<LimitsOptions> = {
   maxCells: 1_000_000,
   maxStringLength: 65_536,
   maxListLength: 1_000,
-  maxWhereSize: 200,
+  maxWhereSize: 1_200,
   maxWhereDepth: 4,
+  maxInputDepth: 100,
+  maxErrors: DEFAULT_MAX_ERRORS,
 };
 
 const encoder = new TextEncoder();
@@ -258,8 +279,18 @@ export function Limits(options: LimitsOptions = {}): Plugin {
       if (error) setResult([error]); // graphql-js does not validate it
     },
     onExecute({ args, setResultAndStopExecution }) {
+      const budget = {
+        onExecuteDone({ result, setResult }: {
+          result: ExecutionResult | AsyncIterable<unknown>;
+          setResult(result: ExecutionResult): void;
+        }) {
+          if (Symbol.asyncIterator in result) return;
+          const within = withinErrorBudget(result, limits.maxErrors);
+          if (within) setResult(within);
+        },
+      };
       const plan = planOf(args.schema, args.document, args.operationName ?? undefined);
-      if (!plan) return;
+      if (!plan) return budget;
       const widest = plan.widest;
       startNodeBudget(args.contextValue as object, plan.budget, plan.budgetLimit);
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
@@ -284,6 +315,7 @@ export function Limits(options: LimitsOptions = {}): Plugin {
         )
         : argumentError;
       if (error) setResultAndStopExecution({ errors: [error] });
+      return budget;
     },
   };
 }

@@ -402,8 +402,8 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
         await refused(
           h,
           "QUERY_TOO_COMPLEX",
-          () => q(where, { w: { or: Array.from({ length: 150 }, (_, i) => ({ name: `u${i}` })) } }),
-          /maxWhereSize = 200/,
+          () => q(where, { w: { or: Array.from({ length: 650 }, (_, i) => ({ name: `u${i}` })) } }),
+          /maxWhereSize = 1200/,
         );
         await refused(
           h,
