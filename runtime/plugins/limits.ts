@@ -38,6 +38,10 @@
  *    `read/row_limit.ts`): `QUERY_TOO_COMPLEX` ("reads more than N nodes"), and nothing more is
  *    read.
  *
+ * A refusal before execution answers no `data`: HTTP 400 under
+ * `application/graphql-response+json` (`request_errors.ts`), as is any other answer without
+ * `data` (a variable graphql-jit could not coerce).
+ *
  * 1 to 4 run before the execute function is called, so graphql-jit (`jit.ts`, which compiles
  * in it) compiles only an operation that passed them; every check is linear in the document.
  * Every refusal names the limit and its value. Cross-site POSTs are refused by the `Csrf`
@@ -67,6 +71,7 @@ import { ErrorCode, gqlError } from "../error_codes.ts";
 import { DEFAULT_MAX_NODES, startNodeBudget } from "../node_budget.ts";
 import { documentShape } from "./document_shape.ts";
 import { DEFAULT_MAX_ERRORS, withinErrorBudget } from "./error_budget.ts";
+import { requestError, withRequestErrorStatus } from "./request_errors.ts";
 import { widestNode } from "./node_width.ts";
 import { checkSelections } from "./selection_limits.ts";
 import { parseWithTokenLimits } from "./token_limits.ts";
@@ -296,8 +301,9 @@ export function Limits(options: LimitsOptions = {}): Plugin {
           setResult(result: ExecutionResult): void;
         }) {
           if (Symbol.asyncIterator in result) return;
-          const within = withinErrorBudget(result, limits.maxErrors);
-          if (within) setResult(within);
+          const within = withinErrorBudget(result, limits.maxErrors) ?? result;
+          const marked = withRequestErrorStatus(within) ?? within;
+          if (marked !== result) setResult(marked);
         },
       };
       const plan = planOf(args.schema, args.document, args.operationName ?? undefined);
@@ -325,7 +331,7 @@ export function Limits(options: LimitsOptions = {}): Plugin {
           } values); the limit is maxCells = ${limits.maxCells}`,
         )
         : argumentError;
-      if (error) setResultAndStopExecution({ errors: [error] });
+      if (error) setResultAndStopExecution({ errors: [requestError(error)] });
       return budget;
     },
   };
