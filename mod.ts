@@ -67,6 +67,7 @@ export { ErrorCode, gqlError, MAX_QUOTED_INPUT, quoteInput } from "./runtime/err
 export { DEFAULT_LIMITS, Limits, type LimitsOptions } from "./runtime/plugins/limits.ts";
 export { Csrf } from "./runtime/plugins/csrf.ts";
 export { ClientErrors, type ClientErrorsOptions } from "./runtime/plugins/client_errors.ts";
+export { UnknownParams } from "./runtime/plugins/unknown_params.ts";
 export { ReadRetry } from "./runtime/plugins/read_retry.ts";
 export { mikrogqlPreset, type Preset, type PresetOptions } from "./runtime/plugins/preset.ts";
 export { Deadline, type DeadlineOptions } from "./runtime/plugins/deadline.ts";

@@ -11,7 +11,8 @@
  * `cancellable_statement.ts`), the transaction (`ctx`), the result's shape per method
  * (`transformRawResult`), and the statement log (`executeQuery` → `logQuery`: the logger, the
  * slow-query log, `server/orm_statements.ts`), which shows the `?` text, or the formatted one
- * when the logger's `query-params` namespace is on, as MikroORM logs.
+ * when the logger's `query-params` namespace is on, as MikroORM logs. A statement of more
+ * parameters than its database binds is refused before it goes out (`parameter_limit.ts`).
  *
  * So `em.find`/`em.count` (inheritance, embeddables, formulas), `em.flush` (inserts, updates,
  * deletes), the QueryBuilder (`qb.execute`), the Transactioner's and MikroORM's session
@@ -44,6 +45,7 @@ import {
 import { NativeQueryBuilder } from "@mikro-orm/sql";
 import { CompiledQuery } from "kysely";
 import { bindParameters } from "./bound_parameters.ts";
+import { checkParameterCount } from "./parameter_limit.ts";
 import { unmarkValues } from "./value_markers.ts";
 import { type CancellableExecutor, runCancellable } from "./cancellable_statement.ts";
 import { exactArrayLiterals } from "./array_literals.ts";
@@ -117,6 +119,7 @@ async function boundExecute(
   ({ sql: text, params: values } = unmarkValues(text, values));
   text = this.config.get("onQuery")(text, values as unknown[]);
   const bound = bindParameters(this.platform, text, values);
+  checkParameterCount(this.platform, bound.params.length);
   const logger = this.config.getLogger();
   const logged = logger.isEnabled("query", loggerContext) &&
       logger.isEnabled("query-params", loggerContext)

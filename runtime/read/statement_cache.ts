@@ -20,7 +20,7 @@
  *   conversion by a custom type, nothing MikroORM added); else the shape is remembered as not
  *   cacheable.
  *
- * The key also holds the call site's own parts (entity, columns, order, limit presence, the
+ * Planning is linear in the parameters (each stand-in found by a map lookup). The key also holds the call site's own parts (entity, columns, order, limit presence, the
  * EntityManager's schema); the cache is bounded (least recently used shapes dropped).
  *
  * @module
@@ -96,10 +96,13 @@ async function plan<I>(
   );
   const other = (await build(substitute(inputs, standIns) as I)).toQuery();
   if (other.sql !== statement.sql || other.params.length !== statement.params.length) return;
+  // Each stand-in is distinct: one map lookup per parameter, so planning is linear in them.
+  const slotOf = new Map<unknown, number>();
+  standIns.forEach((standIn, slot) => slotOf.set(standIn, slot));
   const slots: number[] = [];
   for (let j = 0; j < other.params.length; j++) {
-    const slot = standIns.indexOf(other.params[j] as string | number);
-    if (slot === -1 || !Object.is(statement.params[j], walk.values[slot])) return;
+    const slot = slotOf.get(other.params[j]);
+    if (slot === undefined || !Object.is(statement.params[j], walk.values[slot])) return;
     slots.push(slot);
   }
   return { sql: statement.sql, slots };

@@ -48,6 +48,7 @@ import { random, seedRandom } from "../support/random_data.ts";
 import { type GeneratedQuery, type Pools, QueryGenerator } from "../support/random_query.ts";
 import { referenceSchema } from "../support/reference.ts";
 import { startServer } from "../support/server.ts";
+import { testSeed } from "../support/test_seed.ts";
 
 interface Example {
   name: string;
@@ -76,7 +77,7 @@ const TEXT_VALUES = {
   time: ["06:30:00", "12:00:00"],
 };
 
-const SEED = Number(Deno.env.get("DIFF_SEED") ?? Math.floor(Math.random() * 2 ** 31));
+const SEED = testSeed("DIFF_SEED", 20_261_129);
 const QUERIES = Number(Deno.env.get("DIFF_QUERIES") ?? 110);
 const ONLY = Deno.env.get("DIFF_EXAMPLES")?.split(",");
 

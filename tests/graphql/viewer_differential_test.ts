@@ -35,8 +35,9 @@ import { random, seedRandom } from "../support/random_data.ts";
 import { type GeneratedQuery, type Pools, QueryGenerator } from "../support/random_query.ts";
 import { openPolicies } from "../support/open_policies.ts";
 import { startServer } from "../support/server.ts";
+import { testSeed } from "../support/test_seed.ts";
 
-const SEED = Number(Deno.env.get("DIFF_SEED") ?? Math.floor(Math.random() * 2 ** 31));
+const SEED = testSeed("DIFF_SEED", 20_261_129);
 const QUERIES = Number(Deno.env.get("DIFF_VIEWER_QUERIES") ?? 300);
 
 // deno-lint-ignore no-explicit-any
