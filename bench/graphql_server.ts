@@ -8,7 +8,9 @@
  * The server is the package's `serve`, as the README's "Getting started" runs it in production
  * (every plugin of `mikrogqlPreset`, `/ready` and `/health`, GraphiQL and introspection off under
  * `NODE_ENV=production`, graceful shutdown), without its request log (`log: false`: a JSON line
- * per request on standard output, which PostGraphile's server does not write either).
+ * per request on standard output, which PostGraphile's server does not write either) unless
+ * `BENCH_LOG=on` (serve's default log, as the README runs it). `BENCH_PERSISTED=<manifest.json>`
+ * serves persisted operations only (`serve({ persistedOperations })`).
  *
  * @module
  */
@@ -23,6 +25,7 @@ if ((kind !== "generated" && kind !== "naive") || !url) {
   console.error("usage: graphql_server.ts <generated|naive> <database url> [maxCost]");
   Deno.exit(2);
 }
+const persisted = Deno.env.get("BENCH_PERSISTED");
 let requests = 0;
 const { orm, statements } = await openBenchOrm(url);
 const stats: Plugin = {
@@ -42,6 +45,9 @@ const server = await serve({
   port: 0,
   preset: maxCost ? { limits: { maxCost: Number(maxCost) } } : {},
   plugins: [stats],
-  log: false,
+  ...(Deno.env.get("BENCH_LOG") === "on" ? {} : { log: false as const }),
+  ...(persisted
+    ? { persistedOperations: { manifest: JSON.parse(await Deno.readTextFile(persisted)) } }
+    : {}),
 });
 console.log(`listening ${server.addr.port}`);

@@ -26,6 +26,10 @@ import {
 } from "graphql-yoga";
 import { useDisableIntrospection } from "@graphql-yoga/plugin-disable-introspection";
 import { mikrogqlPreset, type PresetOptions } from "../runtime/plugins/preset.ts";
+import {
+  PersistedOperations,
+  type PersistedOperationsOptions,
+} from "../runtime/plugins/persisted_operations.ts";
 import { type CorsOptions, yogaCors } from "./cors.ts";
 import {
   gracefulShutdown,
@@ -61,6 +65,12 @@ export interface ServeOptions {
   ) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Options of `mikrogqlPreset` besides `txOpener` (which is `orm`). */
   preset?: Omit<PresetOptions, "txOpener">;
+  /**
+   * Persisted operations (trusted documents): answer only the manifest's documents, by hash
+   * (`PersistedOperations`); documents sent as text are answered 400 `PERSISTED_QUERY_ONLY`
+   * unless `allowArbitraryOperations`. Default off.
+   */
+  persistedOperations?: PersistedOperationsOptions;
   /** Your own Yoga plugins, installed after the preset's. */
   plugins?: Plugin[];
   /** Interface to listen on; default `127.0.0.1` (`0.0.0.0` in a container). */
@@ -177,6 +187,9 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     ...(measured ? [measured.plugin] : []),
     OperationRecorder(),
     ...(introspection ? [] : [useDisableIntrospection() as Plugin]),
+    ...(options.persistedOperations
+      ? [PersistedOperations(options.schema, options.persistedOperations)]
+      : []),
     ...options.plugins ?? [],
   ];
   // GraphiQL from the package (scripts and styles inlined), loaded only when served: offline.
