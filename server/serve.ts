@@ -43,6 +43,7 @@ import { metrics, type MetricsOptions } from "./metrics.ts";
 import { readinessRoute } from "./readiness.ts";
 import { tracing, type TracingOptions } from "./tracing.ts";
 import { type RequestScope, requestScope } from "./request_scope.ts";
+import { bufferedLogWriter, type LogWriter } from "./log_writer.ts";
 import {
   defaultLogFormat,
   formatRequestLog,
@@ -129,13 +130,18 @@ function production(): boolean {
 }
 
 /** Writes a server event (not a request) in the log's format. */
-function logEvent(format: RequestLogFormat | false, message: string, fields = {}): void {
-  if (format === false || typeof format === "function") return;
+function logEvent(
+  format: RequestLogFormat | false,
+  out: LogWriter | undefined,
+  message: string,
+  fields = {},
+): void {
+  if (!out || format === false || typeof format === "function") return;
   if (format === "json") {
-    console.log(JSON.stringify({ time: new Date().toISOString(), event: message, ...fields }));
+    out.write(JSON.stringify({ time: new Date().toISOString(), event: message, ...fields }));
   } else {
     const extra = Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(" ");
-    console.log(`${message}${extra ? ` ${extra}` : ""}`);
+    out.write(`${message}${extra ? ` ${extra}` : ""}`);
   }
 }
 
@@ -172,6 +178,8 @@ function logEvent(format: RequestLogFormat | false, message: string, fields = {}
 export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
   const { orm } = options;
   const format = options.log === undefined ? defaultLogFormat() : options.log;
+  // Lines and events go through a bounded buffer, written asynchronously: never blocking.
+  const out = format === "json" || format === "text" ? bufferedLogWriter(Deno.stdout) : undefined;
   const graphiql = options.graphiql ?? !production();
   const introspection = options.introspection ?? !production();
   const preset = mikrogqlPreset({ ...options.preset, txOpener: orm });
@@ -217,7 +225,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
   const ready = readinessRoute(orm, {
     timeoutMs: options.readyTimeoutMs,
     draining: () => draining(),
-    onUnavailable: (reason) => logEvent(format, "not ready", { reason }),
+    onUnavailable: (reason) => logEvent(format, out, "not ready", { reason }),
   });
   const stopObserving = observeStatements(orm, () => {
     const scope = requestScope.getStore();
@@ -228,7 +236,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     ? undefined
     : typeof format === "function"
     ? format
-    : (entry: RequestLogEntry) => console.log(formatRequestLog(entry, format));
+    : (entry: RequestLogEntry) => out!.write(formatRequestLog(entry, format));
   const handler = async (request: Request): Promise<Response> => {
     const started = performance.now();
     const time = new Date().toISOString();
@@ -273,7 +281,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
   const url = `http://${addr.hostname}:${addr.port}${options.graphqlEndpoint ?? "/graphql"}`;
   const exit = options.shutdown?.exit ?? true;
   const shutdown = gracefulShutdown(server, () => inFlight, {
-    draining: (cause) => logEvent(format, "shutting down", { cause, inFlight }),
+    draining: (cause) => logEvent(format, out, "shutting down", { cause, inFlight }),
     close: async () => {
       stopObserving();
       traced?.stop();
@@ -282,12 +290,15 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     },
   }, options.shutdown);
   shutdown.finished.then((result) => {
-    logEvent(format, "stopped", { abandoned: result.abandoned });
-    if (exit && result.cause.startsWith("SIG")) Deno.exit(result.abandoned ? 1 : 0);
+    logEvent(format, out, "stopped", { abandoned: result.abandoned });
+    if (exit && result.cause.startsWith("SIG")) {
+      const code = result.abandoned ? 1 : 0;
+      (out?.flush() ?? Promise.resolve()).then(() => Deno.exit(code));
+    }
   });
   draining = () => shutdown.draining;
   options.signal?.addEventListener("abort", () => shutdown.shutdown("signal"), { once: true });
-  logEvent(format, "listening", {
+  logEvent(format, out, "listening", {
     url,
     graphiql: graphiql ? "on" : "off",
     introspection: introspection ? "on" : "off",
