@@ -16,7 +16,9 @@
  * Our server runs three ways, each its own process of `bench/graphql_server.ts` (`serve()`):
  * `mikrogql` as the README runs it (serve's default request log, a JSON line per request on a
  * pipe), `mikrogql log off` (`log: false`), and `mikrogql persisted` (default log, persisted
- * operations only: the request names its document by hash, `serve({ persistedOperations })`).
+ * operations only: the request names its document by hash, `serve({ persistedOperations })`);
+ * `BENCH_SERVERS=...,mikrogql console.log` adds the log written by `console.log` per line, as serve
+ * wrote it before its buffered writer (`server/log_writer.ts`).
  *
  * Installs Node 22 and PostGraphile into `bench/.peers/` (git-ignored) on first use, checks that
  * PostGraphile returns the same ids as ours for Q1 and that the limit server and the persisted
@@ -268,8 +270,12 @@ try {
     variables: {},
     body: asText(OURS),
   };
-  const all = [limit, postgraphile, ours, oursLogOff, persisted];
-  const measured = all.filter((server) => !SERVERS || SERVERS.includes(server.name));
+  const consoleLog: Server = await ourServer("mikrogql console.log", { BENCH_LOG: "console" });
+  const all = [limit, postgraphile, ours, oursLogOff, persisted, consoleLog];
+  // `mikrogql console.log` (the log as serve wrote it before its buffered writer) only when named.
+  const measured = all.filter((server) =>
+    SERVERS ? SERVERS.includes(server.name) : server !== consoleLog
+  );
   // Variables in each server's cursor and id formats (ours serve the limit's and persisted's).
   for (const server of [oursLogOff, postgraphile]) {
     server.variables = {
@@ -282,7 +288,9 @@ try {
         : encodeGlobalId("Post", SIZE.posts / 2),
     };
   }
-  for (const server of [ours, persisted, limit]) server.variables = oursLogOff.variables;
+  for (const server of [ours, persisted, limit, consoleLog]) {
+    server.variables = oursLogOff.variables;
+  }
 
   // PostGraphile answers Q1 with the same rows as ours.
   const q1 = QUERIES.find((q) => q.name === "Q1")!;
@@ -303,7 +311,7 @@ try {
     const expected = JSON.stringify(
       await post(oursLogOff, oursLogOff.body(query, oursLogOff.variables)),
     );
-    for (const server of [ours, persisted, limit]) {
+    for (const server of [ours, persisted, limit, consoleLog]) {
       const answer = JSON.stringify(await post(server, server.body(query, server.variables)));
       if (answer !== expected) {
         throw new Error(`${query.name}: ${server.name} answers\n${answer}\nours\n${expected}`);
