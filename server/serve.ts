@@ -44,6 +44,7 @@ import { readinessRoute } from "./readiness.ts";
 import { tracing, type TracingOptions } from "./tracing.ts";
 import { type RequestScope, requestScope } from "./request_scope.ts";
 import { bufferedLogWriter, type LogWriter } from "./log_writer.ts";
+import { httpChecks } from "./http_checks.ts";
 import {
   defaultLogFormat,
   formatRequestLog,
@@ -182,7 +183,18 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
   const out = format === "json" || format === "text" ? bufferedLogWriter(Deno.stdout) : undefined;
   const graphiql = options.graphiql ?? !production();
   const introspection = options.introspection ?? !production();
-  const preset = mikrogqlPreset({ ...options.preset, txOpener: orm });
+  // Body size and CSRF checked in the HTTP handler below, not as Yoga hooks (`http_checks.ts`).
+  const preset = mikrogqlPreset({
+    ...options.preset,
+    txOpener: orm,
+    maxBodyBytes: false,
+    csrf: false,
+  });
+  const { maxBodyBytes, csrf } = options.preset ?? {};
+  const check = httpChecks({
+    maxBodyBytes: maxBodyBytes === false ? undefined : maxBodyBytes,
+    csrf,
+  });
   let draining = () => false;
   const traced = options.tracing ? tracing(orm, dialectOf(orm.em), options.tracing) : undefined;
   const measured = options.metrics
@@ -245,7 +257,10 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     let status = 500;
     try {
       // `/ready` inside the scope too: its `select 1` counts in its log line.
-      const response = await requestScope.run(scope, () => ready(request) ?? yoga.fetch(request));
+      const checked = check(request);
+      const response = checked instanceof Response
+        ? checked
+        : await requestScope.run(scope, () => ready(checked) ?? yoga.fetch(checked));
       status = response.status;
       return response;
     } catch (error) {
