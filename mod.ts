@@ -75,6 +75,13 @@ export { unavailable } from "./runtime/database/database_faults.ts";
 export { DEFAULT_MAX_COMPILED_FIELDS, Jit, type JitOptions } from "./runtime/plugins/jit.ts";
 export { BodyLimit, DEFAULT_MAX_BODY_BYTES } from "./runtime/plugins/body_limit.ts";
 export {
+  PersistedOperationCode,
+  persistedOperationId,
+  PersistedOperations,
+  type PersistedOperationsManifest,
+  type PersistedOperationsOptions,
+} from "./runtime/plugins/persisted_operations.ts";
+export {
   createDocumentCaches,
   DocumentCache,
   type DocumentCacheOptions,

@@ -17,3 +17,7 @@ export type { ShutdownOptions, ShutdownResult } from "./graceful_shutdown.ts";
 export type { RequestLogEntry, RequestLogFormat } from "./request_log.ts";
 export type { TracingOptions } from "./tracing.ts";
 export type { MetricsOptions } from "./metrics.ts";
+export type {
+  PersistedOperationsManifest,
+  PersistedOperationsOptions,
+} from "../runtime/plugins/persisted_operations.ts";

@@ -26,6 +26,10 @@ import {
 } from "graphql-yoga";
 import { useDisableIntrospection } from "@graphql-yoga/plugin-disable-introspection";
 import { mikrogqlPreset, type PresetOptions } from "../runtime/plugins/preset.ts";
+import {
+  PersistedOperations,
+  type PersistedOperationsOptions,
+} from "../runtime/plugins/persisted_operations.ts";
 import { type CorsOptions, yogaCors } from "./cors.ts";
 import {
   gracefulShutdown,
@@ -39,6 +43,8 @@ import { metrics, type MetricsOptions } from "./metrics.ts";
 import { readinessRoute } from "./readiness.ts";
 import { tracing, type TracingOptions } from "./tracing.ts";
 import { type RequestScope, requestScope } from "./request_scope.ts";
+import { bufferedLogWriter, type LogWriter } from "./log_writer.ts";
+import { httpChecks } from "./http_checks.ts";
 import {
   defaultLogFormat,
   formatRequestLog,
@@ -61,6 +67,12 @@ export interface ServeOptions {
   ) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Options of `mikrogqlPreset` besides `txOpener` (which is `orm`). */
   preset?: Omit<PresetOptions, "txOpener">;
+  /**
+   * Persisted operations (trusted documents): answer only the manifest's documents, by hash
+   * (`PersistedOperations`); documents sent as text are answered 400 `PERSISTED_QUERY_ONLY`
+   * unless `allowArbitraryOperations`. Default off.
+   */
+  persistedOperations?: PersistedOperationsOptions;
   /** Your own Yoga plugins, installed after the preset's. */
   plugins?: Plugin[];
   /** Interface to listen on; default `127.0.0.1` (`0.0.0.0` in a container). */
@@ -119,13 +131,18 @@ function production(): boolean {
 }
 
 /** Writes a server event (not a request) in the log's format. */
-function logEvent(format: RequestLogFormat | false, message: string, fields = {}): void {
-  if (format === false || typeof format === "function") return;
+function logEvent(
+  format: RequestLogFormat | false,
+  out: LogWriter | undefined,
+  message: string,
+  fields = {},
+): void {
+  if (!out || format === false || typeof format === "function") return;
   if (format === "json") {
-    console.log(JSON.stringify({ time: new Date().toISOString(), event: message, ...fields }));
+    out.write(JSON.stringify({ time: new Date().toISOString(), event: message, ...fields }));
   } else {
     const extra = Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(" ");
-    console.log(`${message}${extra ? ` ${extra}` : ""}`);
+    out.write(`${message}${extra ? ` ${extra}` : ""}`);
   }
 }
 
@@ -162,9 +179,22 @@ function logEvent(format: RequestLogFormat | false, message: string, fields = {}
 export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
   const { orm } = options;
   const format = options.log === undefined ? defaultLogFormat() : options.log;
+  // Lines and events go through a bounded buffer, written asynchronously: never blocking.
+  const out = format === "json" || format === "text" ? bufferedLogWriter(Deno.stdout) : undefined;
   const graphiql = options.graphiql ?? !production();
   const introspection = options.introspection ?? !production();
-  const preset = mikrogqlPreset({ ...options.preset, txOpener: orm });
+  // Body size and CSRF checked in the HTTP handler below, not as Yoga hooks (`http_checks.ts`).
+  const preset = mikrogqlPreset({
+    ...options.preset,
+    txOpener: orm,
+    maxBodyBytes: false,
+    csrf: false,
+  });
+  const { maxBodyBytes, csrf } = options.preset ?? {};
+  const check = httpChecks({
+    maxBodyBytes: maxBodyBytes === false ? undefined : maxBodyBytes,
+    csrf,
+  });
   let draining = () => false;
   const traced = options.tracing ? tracing(orm, dialectOf(orm.em), options.tracing) : undefined;
   const measured = options.metrics
@@ -177,6 +207,9 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     ...(measured ? [measured.plugin] : []),
     OperationRecorder(),
     ...(introspection ? [] : [useDisableIntrospection() as Plugin]),
+    ...(options.persistedOperations
+      ? [PersistedOperations(options.schema, options.persistedOperations)]
+      : []),
     ...options.plugins ?? [],
   ];
   // GraphiQL from the package (scripts and styles inlined), loaded only when served: offline.
@@ -204,7 +237,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
   const ready = readinessRoute(orm, {
     timeoutMs: options.readyTimeoutMs,
     draining: () => draining(),
-    onUnavailable: (reason) => logEvent(format, "not ready", { reason }),
+    onUnavailable: (reason) => logEvent(format, out, "not ready", { reason }),
   });
   const stopObserving = observeStatements(orm, () => {
     const scope = requestScope.getStore();
@@ -215,7 +248,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     ? undefined
     : typeof format === "function"
     ? format
-    : (entry: RequestLogEntry) => console.log(formatRequestLog(entry, format));
+    : (entry: RequestLogEntry) => out!.write(formatRequestLog(entry, format));
   const handler = async (request: Request): Promise<Response> => {
     const started = performance.now();
     const time = new Date().toISOString();
@@ -224,7 +257,10 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     let status = 500;
     try {
       // `/ready` inside the scope too: its `select 1` counts in its log line.
-      const response = await requestScope.run(scope, () => ready(request) ?? yoga.fetch(request));
+      const checked = check(request);
+      const response = checked instanceof Response
+        ? checked
+        : await requestScope.run(scope, () => ready(checked) ?? yoga.fetch(checked));
       status = response.status;
       return response;
     } catch (error) {
@@ -260,7 +296,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
   const url = `http://${addr.hostname}:${addr.port}${options.graphqlEndpoint ?? "/graphql"}`;
   const exit = options.shutdown?.exit ?? true;
   const shutdown = gracefulShutdown(server, () => inFlight, {
-    draining: (cause) => logEvent(format, "shutting down", { cause, inFlight }),
+    draining: (cause) => logEvent(format, out, "shutting down", { cause, inFlight }),
     close: async () => {
       stopObserving();
       traced?.stop();
@@ -269,12 +305,15 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     },
   }, options.shutdown);
   shutdown.finished.then((result) => {
-    logEvent(format, "stopped", { abandoned: result.abandoned });
-    if (exit && result.cause.startsWith("SIG")) Deno.exit(result.abandoned ? 1 : 0);
+    logEvent(format, out, "stopped", { abandoned: result.abandoned });
+    if (exit && result.cause.startsWith("SIG")) {
+      const code = result.abandoned ? 1 : 0;
+      (out?.flush() ?? Promise.resolve()).then(() => Deno.exit(code));
+    }
   });
   draining = () => shutdown.draining;
   options.signal?.addEventListener("abort", () => shutdown.shutdown("signal"), { once: true });
-  logEvent(format, "listening", {
+  logEvent(format, out, "listening", {
     url,
     graphiql: graphiql ? "on" : "off",
     introspection: introspection ? "on" : "off",

@@ -52,8 +52,11 @@ export interface PresetOptions {
   transactioner?: Omit<TransactionerOptions, "txOpener">;
   /** Options of the `Deadline` plugin; `false` leaves it out. */
   deadline?: DeadlineOptions | false;
-  /** The largest request body, in bytes (`BodyLimit`); default 2,000,000. */
-  maxBodyBytes?: number;
+  /**
+   * The largest request body, in bytes (`BodyLimit`); default 2,000,000. `false` leaves the
+   * plugin out: for a server that checks the size before Yoga (`serve()` does).
+   */
+  maxBodyBytes?: number | false;
   /** The bounded parsed-document cache: its options, or caches made by `createDocumentCaches()`. */
   documentCache?: DocumentCacheOptions | DocumentCaches;
   /**
@@ -113,7 +116,9 @@ export interface Preset {
 export function mikrogqlPreset(options: PresetOptions): Preset {
   const plugins: Plugin[] = [];
   if (options.jit !== false) plugins.push(Jit(options.jit === true ? {} : options.jit));
-  plugins.push(BodyLimit(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
+  if (options.maxBodyBytes !== false) {
+    plugins.push(BodyLimit(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
+  }
   if (options.csrf !== false) plugins.push(Csrf());
   plugins.push(UnknownParams());
   if (options.limits !== false) plugins.push(Limits(options.limits ?? {}));
