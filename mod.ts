@@ -45,6 +45,8 @@ export {
   SkipOrderField,
   SkipType,
   SkipWhereInput,
+  type SubscriptionOptions,
+  Subscriptions,
   Type,
   type TypeOptions,
   Unbind,
@@ -135,6 +137,7 @@ export type {
   FieldResolverFn,
   Maybe,
   ResolverContext,
+  SubscriptionResolver,
   TypedResolvers,
 } from "./runtime/resolve/resolver_types.ts";
 export {

@@ -8,6 +8,7 @@ import {
   Skip,
   SkipMutationCreateInput,
   SkipMutationUpdateInput,
+  Subscriptions,
 } from "@mikrogql/ext";
 import { Comment } from "./comment.ts";
 import { Project } from "./project.ts";
@@ -37,7 +38,7 @@ export const Task = defineEntity({
 });
 
 annotate(Task, {
-  entity: [QueryField(), Mutations()],
+  entity: [QueryField(), Mutations(), Subscriptions()],
   fields: {
     title: [OrderField("TITLE")],
     // Comments are written through createComment, where the comment's rules are asked.
