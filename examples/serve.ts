@@ -11,6 +11,8 @@
  * after a client's mutation, the primary answering while a replica is down, and database outages
  * reported as `DATABASE_UNAVAILABLE`. `DATABASE_POOL_MAX` sets the connection pool size (of the
  * primary and of each replica). `CORS_ORIGINS` (comma-separated) allows those browser origins.
+ * `REDIS_URL` shares the subscriptions' change feed with every server on the same Redis (and
+ * `REDIS_PREFIX`, default `mikrogql:`, its channel prefix); without it, events stay in-process.
  *
  * @module
  */
@@ -47,6 +49,7 @@ export async function serveExample(example: Example): Promise<MikrogqlServer> {
   const replicas = (Deno.env.get("DATABASE_REPLICA_URLS") ?? "").split(",").filter(Boolean);
   const poolMax = Deno.env.get("DATABASE_POOL_MAX");
   const origins = (Deno.env.get("CORS_ORIGINS") ?? "").split(",").filter(Boolean);
+  const redis = Deno.env.get("REDIS_URL");
   const orm = await openOrm({
     entities: example.entities,
     url: Deno.env.get("DATABASE_URL"),
@@ -69,6 +72,7 @@ export async function serveExample(example: Example): Promise<MikrogqlServer> {
     preset: { transactioner: replicas.length > 0 ? { readYourWrites: { seconds: 5 } } : {} },
     ...(origins.length ? { cors: { origins } } : {}),
     graphiql,
+    ...(redis ? { changes: { redis, prefix: Deno.env.get("REDIS_PREFIX") } } : {}),
     ...example.serve,
   });
   const body = JSON.stringify({ query: example.sample.replace(/\s+/g, " ").trim() });

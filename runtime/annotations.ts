@@ -314,7 +314,9 @@ export function Subscriptions(
   options: SubscriptionOptions = {},
 ): AnnotationDecorator<{ kind: "Subscriptions"; name?: string }> {
   if (options.name !== undefined && !/^[_A-Za-z][_0-9A-Za-z]*$/.test(options.name)) {
-    throw new Error(`Subscriptions needs a GraphQL field name, got ${JSON.stringify(options.name)}`);
+    throw new Error(
+      `Subscriptions needs a GraphQL field name, got ${JSON.stringify(options.name)}`,
+    );
   }
   return decorator(
     options.name === undefined ? { kind: "Subscriptions" } : {

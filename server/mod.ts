@@ -17,3 +17,4 @@ export type { ShutdownOptions, ShutdownResult } from "./graceful_shutdown.ts";
 export type { RequestLogEntry, RequestLogFormat } from "./request_log.ts";
 export type { TracingOptions } from "./tracing.ts";
 export type { MetricsOptions } from "./metrics.ts";
+export type { WebSocketOptions } from "./websocket.ts";

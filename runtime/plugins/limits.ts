@@ -43,6 +43,8 @@
  */
 import {
   type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
   getOperationAST,
   type GraphQLError,
   type GraphQLSchema,
@@ -257,7 +259,19 @@ export function Limits(options: LimitsOptions = {}): Plugin {
       }
       if (error) setResult([error]); // graphql-js does not validate it
     },
-    onExecute({ args, setResultAndStopExecution }) {
+    // A subscription's selection is costed as a query's, once; each event then starts the same
+    // node budget again (resolve/subscription_fields.ts).
+    onSubscribe: (payload) => checkCost(payload),
+    onExecute: (payload) => checkCost(payload),
+  };
+
+  function checkCost(
+    { args, setResultAndStopExecution }: {
+      args: ExecutionArgs;
+      setResultAndStopExecution: (result: ExecutionResult) => void;
+    },
+  ): void {
+    {
       const plan = planOf(args.schema, args.document, args.operationName ?? undefined);
       if (!plan) return;
       const widest = plan.widest;
@@ -284,8 +298,8 @@ export function Limits(options: LimitsOptions = {}): Plugin {
         )
         : argumentError;
       if (error) setResultAndStopExecution({ errors: [error] });
-    },
-  };
+    }
+  }
 }
 
 /** The key of a request's plan when it names no operation (the document holds one). */
