@@ -19,7 +19,12 @@
  * @module
  */
 import { type ExecutionArgs, GraphQLError } from "graphql";
-import { CloseCode, makeServer, type OperationResult } from "graphql-ws";
+import {
+  CloseCode,
+  GRAPHQL_TRANSPORT_WS_PROTOCOL,
+  makeServer,
+  type OperationResult,
+} from "graphql-ws";
 import type { YogaServerInstance } from "graphql-yoga";
 import { ErrorCode, gqlError } from "../runtime/error_codes.ts";
 import type { CorsOptions } from "./cors.ts";
@@ -139,16 +144,31 @@ export function graphqlWebSocket(
       if (!originAllowed(request, cors)) {
         return new Response("origin not allowed", { status: 403 });
       }
+      // A copy: the upgrade consumes the request.
+      const kept = new Request(request.url, { headers: new Headers(request.headers) });
+      // The subprotocol the client asked for (graphql-ws refuses any but its own with 4406);
+      // Deno's server-side socket does not report it.
+      const protocols = (request.headers.get("sec-websocket-protocol") ?? "").split(",")
+        .map((p) => p.trim()).filter(Boolean);
+      const protocol = protocols.includes(GRAPHQL_TRANSPORT_WS_PROTOCOL)
+        ? GRAPHQL_TRANSPORT_WS_PROTOCOL
+        : protocols[0] ?? "";
       const { socket, response } = Deno.upgradeWebSocket(request, {
-        protocol: "graphql-transport-ws",
+        ...(protocol ? { protocol } : {}),
         idleTimeout: 30,
       });
-      const extra: Extra = { socket, request, client, active: new Set(), releases: new Map() };
+      const extra: Extra = {
+        socket,
+        request: kept,
+        client,
+        active: new Set(),
+        releases: new Map(),
+      };
       let closed: ((code?: number, reason?: string) => Promise<void>) | undefined;
       socket.onopen = () => {
         sockets.add(socket);
         closed = server.opened({
-          protocol: socket.protocol,
+          protocol,
           send: (message) => {
             if (socket.readyState === WebSocket.OPEN) socket.send(message);
           },
