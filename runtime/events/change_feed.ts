@@ -101,8 +101,14 @@ class Feed implements ChangeFeed {
       for (const client of this.#clients) client.on("error", () => {});
       subscribeClient.on("ready", () => this.#up());
       subscribeClient.on("close", () => this.#down());
+      // redis-event-target drops PUBLISH's promise: its rejection while Redis is down (the
+      // documented loss) is caught here, never an unhandled rejection.
+      const publisher = {
+        publish: (channel: string, message: string) =>
+          publishClient.publish(channel, message).catch(() => 0),
+      } as unknown as Redis;
       this.#target = createRedisEventTarget<Message>({
-        publishClient,
+        publishClient: publisher,
         subscribeClient,
       }) as unknown as EventTarget;
       this.#available = false;
@@ -145,14 +151,7 @@ class Feed implements ChangeFeed {
   publish(changes: Map<string, ChangeRecord[]>): void {
     for (const [root, records] of changes) {
       if (records.length === 0) continue;
-      try {
-        // With Redis, `dispatchEvent` sends PUBLISH; its rejection while Redis is down is
-        // the documented loss, not the writer's error.
-        const sent = this.#pubsub.publish(changeTopic(this.prefix, root), { changes: records });
-        (sent as unknown as Promise<unknown> | undefined)?.catch?.(() => {});
-      } catch {
-        // in-process delivery does not throw; nothing to undo for a lost Redis message
-      }
+      this.#pubsub.publish(changeTopic(this.prefix, root), { changes: records });
     }
   }
 

@@ -48,6 +48,12 @@ export interface ChangeEventSource {
   operation: ChangeOperationName;
   /** The row's key as global ids hold it (`keyText`). */
   pk: string;
+  /**
+   * The error that ends the subscription (`SUBSCRIPTIONS_UNAVAILABLE`, `SLOW_CONSUMER`,
+   * `QUERY_TIMEOUT`, a database fault): its last event carries it as a GraphQL error, then the
+   * stream completes, so every transport ends it the same clean way.
+   */
+  error?: Error;
 }
 
 /** What a `<T>ChangeEvent` resolves from. */
@@ -85,6 +91,7 @@ export function subscriptionResolvers(
       subscribe: (_root: unknown, args: { where?: unknown }, ctx: MikroContext) =>
         subscribe(graph, type, args.where, ctx, request, options),
       resolve: (event: ChangeEventSource): ChangeEventValue => {
+        if (event.error) throw event.error;
         const id = globalIdOf(graph, type, typedKey(type, event.pk));
         return {
           operation: event.operation,
@@ -191,39 +198,54 @@ async function subscribe(
   };
 
   const pending: ChangeEventSource[] = [];
+  let ended = false;
   const iterator: AsyncIterableIterator<ChangeEventSource> = {
     next: async () => {
-      while (pending.length === 0) {
-        const next = await source.next();
-        if (next.done) return { value: undefined, done: true };
-        const message = next.value;
-        const records = message.filter((r) => classes.has(r.entity));
-        if (records.length === 0) continue;
-        // Each event is a request of its own: a fresh identity map and node budget.
-        em.clear();
-        startNodeBudget(ctx, budget.max, budget.limit);
-        const changed = records.filter((r) => r.op !== "DELETED");
-        const visible = changed.length > 0 ? await readable(message, changed) : new Set<string>();
-        for (const record of records) {
-          const pk = keyText(type, record.key);
-          if (record.op !== "DELETED" && visible.has(pk)) {
-            if (known.size < MAX_TRACKED_NODES || known.has(pk)) known.add(pk);
-            pending.push({ operation: record.op, pk });
-          } else if (known.delete(pk)) {
-            // Deleted, or no longer readable or selected: it leaves the subscriber's view.
-            pending.push({ operation: "DELETED", pk });
-          }
-        }
+      if (ended && pending.length === 0) return { value: undefined, done: true };
+      try {
+        await fill();
+      } catch (error) {
+        ended = true;
+        await source.return?.();
+        return { value: { operation: "UPDATED", pk: "", error: error as Error }, done: false };
       }
+      if (pending.length === 0) return { value: undefined, done: true };
       return { value: pending.shift()!, done: false };
     },
     return: async () => {
+      ended = true;
       await source.return?.();
       return { value: undefined, done: true };
     },
     [Symbol.asyncIterator]: () => iterator,
   };
   return iterator;
+
+  /** Reads messages until one yields events for this subscription, or the source ends. */
+  async function fill(): Promise<void> {
+    while (pending.length === 0) {
+      const next = await source.next();
+      if (next.done) return;
+      const message = next.value;
+      const records = message.filter((r) => classes.has(r.entity));
+      if (records.length === 0) continue;
+      // Each event is a request of its own: a fresh identity map and node budget.
+      em.clear();
+      startNodeBudget(ctx, budget.max, budget.limit);
+      const changed = records.filter((r) => r.op !== "DELETED");
+      const visible = changed.length > 0 ? await readable(message, changed) : new Set<string>();
+      for (const record of records) {
+        const pk = keyText(type, record.key);
+        if (record.op !== "DELETED" && visible.has(pk)) {
+          if (known.size < MAX_TRACKED_NODES || known.has(pk)) known.add(pk);
+          pending.push({ operation: record.op, pk });
+        } else if (known.delete(pk)) {
+          // Deleted, or no longer readable or selected: it leaves the subscriber's view.
+          pending.push({ operation: "DELETED", pk });
+        }
+      }
+    }
+  }
 }
 
 /** One statement: the keys of `records` that the EntityManager's read rules and `filter` select. */
