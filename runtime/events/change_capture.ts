@@ -7,9 +7,9 @@
  * - a flush outside a transaction commits its own (MikroORM's implicit transaction, whose commit
  *   precedes `afterFlush`): its records go out at `afterFlush`;
  * - a flush inside a transaction (the Transactioner's, `em.transactional`, `em.begin`) keeps its
- *   records on that transaction until `afterTransactionCommit`; a savepoint's move to the
- *   transaction around it when released; `afterTransactionRollback` drops them, so a rolled-back
- *   write publishes nothing.
+ *   records on that transaction until `afterTransactionCommit`; a savepoint's wait for the
+ *   commit of the outermost transaction; `afterTransactionRollback` drops a transaction's or a
+ *   savepoint's (with the savepoints opened in it), so a rolled-back write publishes nothing.
  *
  * The records of one commit are folded to one per row (`foldChanges`) and grouped by the root
  * entity of their class (its topic). A many-to-many collection changed on its own is an `UPDATED`
@@ -38,6 +38,8 @@ export type PublishChanges = (changes: Map<string, ChangeRecord[]>) => void;
 interface Captured {
   root: string;
   record: ChangeRecord;
+  /** Its place in flush order. */
+  seq: number;
 }
 
 const OPERATIONS: Record<ChangeSetType, ChangeOperationName> = {
@@ -50,12 +52,16 @@ const OPERATIONS: Record<ChangeSetType, ChangeOperationName> = {
 
 /** The MikroORM event subscriber of {@linkcode captureChanges}. */
 class ChangeCapture implements EventSubscriber {
-  /** Transaction -> the records its flushes wrote, not yet committed. */
+  /** Transaction or savepoint -> the records its flushes wrote, not yet committed. */
   readonly #pending = new WeakMap<object, Captured[]>();
-  /** Savepoint -> the transaction it was opened in. */
-  readonly #parents = new WeakMap<object, object>();
+  /** Transaction or savepoint -> the savepoints opened in it. */
+  readonly #savepoints = new WeakMap<object, object[]>();
+  /** Savepoints (their records are published with their outermost transaction's commit). */
+  readonly #nested = new WeakSet<object>();
   /** EntityManager -> the transaction a savepoint is being opened in. */
   readonly #opening = new WeakMap<EntityManager, object>();
+  /** Flush order across transactions and their savepoints. */
+  #sequence = 0;
   /** Where the records of a commit go; replaced by a later `captureChanges` on the same ORM. */
   publish: PublishChanges;
 
@@ -64,7 +70,7 @@ class ChangeCapture implements EventSubscriber {
   }
 
   afterFlush({ em, uow }: FlushEventArgs): void {
-    const captured = capturedOf(uow);
+    const captured = capturedOf(uow, () => this.#sequence++);
     if (captured.length === 0) return;
     const trx = em.isInTransaction() ? em.getTransactionContext() : undefined;
     if (!trx) return this.#commit(captured);
@@ -81,23 +87,34 @@ class ChangeCapture implements EventSubscriber {
   afterTransactionStart({ em, transaction }: TransactionEventArgs): void {
     const parent = this.#opening.get(em);
     this.#opening.delete(em);
-    if (parent && transaction?.savepointName) this.#parents.set(transaction, parent);
+    if (!parent || !transaction?.savepointName) return;
+    this.#nested.add(transaction);
+    const list = this.#savepoints.get(parent);
+    if (list) list.push(transaction);
+    else this.#savepoints.set(parent, [transaction]);
   }
 
   afterTransactionCommit({ transaction }: TransactionEventArgs): void {
-    if (!transaction) return;
-    const captured = this.#pending.get(transaction);
-    this.#pending.delete(transaction);
-    if (!captured) return;
-    const parent = this.#parents.get(transaction);
-    if (!parent) return this.#commit(captured);
-    const outer = this.#pending.get(parent);
-    if (outer) outer.push(...captured);
-    else this.#pending.set(parent, captured);
+    // A released savepoint's records wait for the outermost commit (MikroORM's MySQL driver
+    // sends no commit event for a savepoint at all).
+    if (!transaction || this.#nested.has(transaction)) return;
+    const captured = this.#collect(transaction);
+    if (captured.length > 0) this.#commit(captured.sort((a, b) => a.seq - b.seq));
   }
 
   afterTransactionRollback({ transaction }: TransactionEventArgs): void {
-    if (transaction) this.#pending.delete(transaction);
+    if (transaction) this.#collect(transaction);
+  }
+
+  /** Takes the records of `trx` and of its savepoints not rolled back, at any depth. */
+  #collect(trx: object): Captured[] {
+    const captured = this.#pending.get(trx) ?? [];
+    this.#pending.delete(trx);
+    for (const savepoint of this.#savepoints.get(trx) ?? []) {
+      captured.push(...this.#collect(savepoint));
+    }
+    this.#savepoints.delete(trx);
+    return captured;
   }
 
   #commit(captured: Captured[]): void {
@@ -113,10 +130,11 @@ class ChangeCapture implements EventSubscriber {
 }
 
 /** The records of one flush: its change sets, then the owners of collections changed alone. */
-function capturedOf(uow: UnitOfWork): Captured[] {
+function capturedOf(uow: UnitOfWork, seq: () => number): Captured[] {
   const captured: Captured[] = uow.getChangeSets().map((cs) => ({
     root: cs.rootMeta.className,
     record: { entity: cs.meta.className, op: OPERATIONS[cs.type], key: keyOf(cs) },
+    seq: seq(),
   }));
   for (const collection of uow.getCollectionUpdates()) {
     const owner = collection.owner as object;
@@ -124,6 +142,7 @@ function capturedOf(uow: UnitOfWork): Captured[] {
     captured.push({
       root: meta.root.className,
       record: { entity: meta.className, op: "UPDATED", key: entityKey(owner, meta.primaryKeys) },
+      seq: seq(),
     });
   }
   return captured;
