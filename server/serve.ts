@@ -319,8 +319,8 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     draining: (cause) => {
       logEvent(format, "shutting down", { cause, inFlight });
       // Open subscriptions complete, so their SSE responses end and the sockets close.
-      sockets?.close();
       changes?.close();
+      sockets?.close();
     },
     close: async () => {
       stopObserving();

@@ -14,7 +14,8 @@
  *   `maxSubscriptionsPerClient` over all of a client address's sockets and SSE streams
  *   (`SubscriptionBudget`), else the subscribe is answered with `QUERY_TOO_COMPLEX`; a socket
  *   whose unsent data passes `maxBufferedBytes` (a slow consumer) is closed with 1013.
- * - Shutdown: `close()` closes every socket with 1001 (going away).
+ * - Shutdown: `close()` closes every socket with 1001 (going away) once its operations have
+ *   completed (`serve()` completes them through the change feed first).
  *
  * @module
  */
@@ -78,7 +79,8 @@ export function graphqlWebSocket(
 ): GraphQLWebSocket {
   const perConnection = options.maxSubscriptionsPerConnection ?? 20;
   const maxBuffered = options.maxBufferedBytes ?? 4 * 1024 * 1024;
-  const sockets = new Set<WebSocket>();
+  const sockets = new Map<WebSocket, Extra>();
+  let closing = false;
   const server = makeServer<Record<string, unknown> | undefined, Extra>({
     connectionInitWaitTimeout: options.connectionInitWaitTimeoutMs ?? 5_000,
     execute: (args) => (args.rootValue as Roots).execute(args),
@@ -166,7 +168,7 @@ export function graphqlWebSocket(
       };
       let closed: ((code?: number, reason?: string) => Promise<void>) | undefined;
       socket.onopen = () => {
-        sockets.add(socket);
+        sockets.set(socket, extra);
         closed = server.opened({
           protocol,
           send: (message) => {
@@ -193,15 +195,23 @@ export function graphqlWebSocket(
       return response;
     },
     close() {
-      for (const socket of sockets) socket.close(1001, "server shutting down");
+      // A socket closes once its operations have completed (the change feed completes them).
+      closing = true;
+      for (const [socket, extra] of sockets) {
+        if (extra.active.size === 0) socket.close(1001, "server shutting down");
+      }
     },
   };
-}
 
-function end(extra: Extra, id: string): void {
-  extra.active.delete(id);
-  extra.releases.get(id)?.();
-  extra.releases.delete(id);
+  function end(extra: Extra, id: string): void {
+    extra.active.delete(id);
+    extra.releases.get(id)?.();
+    extra.releases.delete(id);
+    if (closing && extra.active.size === 0) {
+      // after graphql-ws has sent the operation's `complete`
+      queueMicrotask(() => extra.socket.close(1001, "server shutting down"));
+    }
+  }
 }
 
 function tooMany(what: string, limit: string): GraphQLError {
