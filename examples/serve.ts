@@ -13,6 +13,7 @@
  * primary and of each replica). `CORS_ORIGINS` (comma-separated) allows those browser origins.
  * `REDIS_URL` shares the subscriptions' change feed with every server on the same Redis (and
  * `REDIS_PREFIX`, default `mikrogql:`, its channel prefix); without it, events stay in-process.
+ * `SUBSCRIPTIONS_PER_CLIENT` raises the open subscriptions one client address may hold (100).
  *
  * @module
  */
@@ -50,6 +51,7 @@ export async function serveExample(example: Example): Promise<MikrogqlServer> {
   const poolMax = Deno.env.get("DATABASE_POOL_MAX");
   const origins = (Deno.env.get("CORS_ORIGINS") ?? "").split(",").filter(Boolean);
   const redis = Deno.env.get("REDIS_URL");
+  const perClient = Deno.env.get("SUBSCRIPTIONS_PER_CLIENT");
   const orm = await openOrm({
     entities: example.entities,
     url: Deno.env.get("DATABASE_URL"),
@@ -73,6 +75,7 @@ export async function serveExample(example: Example): Promise<MikrogqlServer> {
     ...(origins.length ? { cors: { origins } } : {}),
     graphiql,
     ...(redis ? { changes: { redis, prefix: Deno.env.get("REDIS_PREFIX") } } : {}),
+    ...(perClient ? { subscriptions: { maxSubscriptionsPerClient: Number(perClient) } } : {}),
     ...example.serve,
   });
   const body = JSON.stringify({ query: example.sample.replace(/\s+/g, " ").trim() });

@@ -20,7 +20,7 @@
  * @module
  */
 import type { EntityManager, FilterQuery } from "@mikro-orm/core";
-import type { GraphQLResolveInfo } from "graphql";
+import { type GraphQLResolveInfo, print } from "graphql";
 import { ErrorCode, gqlError } from "../error_codes.ts";
 import { changeEventName } from "../names.ts";
 import { entityClassName, type Graph, type NodeType } from "../graph.ts";
@@ -54,6 +54,9 @@ export interface ChangeEventSource {
    * stream completes, so every transport ends it the same clean way.
    */
   error?: Error;
+  /** The message (commit) the event comes from, and the subscription's sharing key. */
+  batch?: ChangeRecord[];
+  share?: string;
 }
 
 /** What a `<T>ChangeEvent` resolves from. */
@@ -62,12 +65,28 @@ export interface ChangeEventValue {
   id: string;
   /** The row's global id, for `node`; `undefined` when `DELETED`. */
   nodeId?: string;
+  /** See {@linkcode ChangeEventSource}. */
+  batch?: ChangeRecord[];
+  share?: string;
 }
 
 /** Options of {@linkcode subscriptionResolvers}. */
 export interface SubscriptionFieldOptions {
   /** The deadline of an event's visibility re-read, in milliseconds; default 5,000. */
   reReadTimeoutMs?: number;
+}
+
+/** Message -> (share key, selection, node -> its read), for subscriptions asking alike. */
+const NODES = new WeakMap<ChangeRecord[], Map<string, Promise<object>>>();
+
+/** A `node` field's selection and the operation's variables, as text (kept per field node). */
+const SELECTIONS = new WeakMap<object, string>();
+
+function selectionKey(info: GraphQLResolveInfo): string {
+  const node = info.fieldNodes[0];
+  let text = SELECTIONS.get(node);
+  if (text === undefined) SELECTIONS.set(node, text = info.fieldNodes.map(print).join(" "));
+  return `${text}\u0000${JSON.stringify(info.variableValues)}`;
 }
 
 /** Message -> (share key -> the readable keys of its records), for subscriptions asking alike. */
@@ -97,6 +116,8 @@ export function subscriptionResolvers(
           operation: event.operation,
           id,
           nodeId: event.operation === "DELETED" ? undefined : id,
+          batch: event.batch,
+          share: event.share,
         };
       },
     };
@@ -109,7 +130,16 @@ export function subscriptionResolvers(
       ) => {
         if (!event.nodeId) return null;
         try {
-          return await resolveNode(request(ctx), event.nodeId, info);
+          // Subscriptions with the same viewer, session, where and selection share one read.
+          if (!event.share || !event.batch) {
+            return await resolveNode(request(ctx), event.nodeId, info);
+          }
+          let reads = NODES.get(event.batch);
+          if (!reads) NODES.set(event.batch, reads = new Map());
+          const key = `${event.share}\u0000${selectionKey(info)}\u0000${event.nodeId}`;
+          let read = reads.get(key);
+          if (!read) reads.set(key, read = resolveNode(request(ctx), event.nodeId, info));
+          return await read;
         } catch (error) {
           // Deleted or hidden between the re-read and now: as a query would, no node.
           if ((error as { extensions?: { code?: string } }).extensions?.code === "NOT_FOUND") {
@@ -238,7 +268,7 @@ async function subscribe(
         const pk = keyText(type, record.key);
         if (record.op !== "DELETED" && visible.has(pk)) {
           if (known.size < MAX_TRACKED_NODES || known.has(pk)) known.add(pk);
-          pending.push({ operation: record.op, pk });
+          pending.push({ operation: record.op, pk, batch: message, share: shareKey });
         } else if (known.delete(pk)) {
           // Deleted, or no longer readable or selected: it leaves the subscriber's view.
           pending.push({ operation: "DELETED", pk });

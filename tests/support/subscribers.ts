@@ -17,6 +17,8 @@ export type Received = {
 /** A running subscription: what it received, and how it ended. */
 export class Subscriber {
   readonly received: Received[] = [];
+  /** When each result arrived (`performance.now()`, ms). */
+  readonly times: number[] = [];
   /** Set once the stream ended: `null` completed, else the error (a result's or the transport's). */
   ended: unknown = undefined;
   #wake: (() => void) | undefined;
@@ -28,6 +30,7 @@ export class Subscriber {
       try {
         for await (const result of iterator) {
           this.received.push(result);
+          this.times.push(performance.now());
           this.#notify();
         }
         this.ended = null;
