@@ -2,7 +2,7 @@
  * graphql-codegen out of the box: its typescript + typescript-operations plugins
  * (`@graphql-codegen/core`, the programmatic API of the CLI) run over the shop example's
  * generated schema and an operation that selects every custom scalar (`Cursor`, `Time`, `BigInt`,
- * `JSON`, `Bytes`), with README's `scalars` mapping; the output, and code that uses the result
+ * `JSON`, `Bytes`), with docs/codegen.md's `scalars` mapping; the output, and code that uses the result
  * types as that mapping says (`points` a string, `createdAt` a string, `endCursor` a string or
  * null, `invoice` a base64 string or null),
  * pass `deno check`; the same use with `points` taken as a number fails it.
@@ -16,11 +16,11 @@ import { parse } from "graphql";
 
 const root = fromFileUrl(new URL("../../", import.meta.url));
 
-/** README's `scalars` mapping of the generated custom scalars. */
+/** docs/codegen.md's `scalars` mapping of the generated custom scalars. */
 async function readmeScalars(): Promise<Record<string, unknown>> {
-  const readme = await Deno.readTextFile(join(root, "README.md"));
-  const block = /<!-- codegen-scalars -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1];
-  assert(block, "README has the codegen scalars block");
+  const page = await Deno.readTextFile(join(root, "docs/codegen.md"));
+  const block = /<!-- codegen-scalars -->\s*```ts\n([\s\S]*?)```/.exec(page)?.[1];
+  assert(block, "docs/codegen.md has the codegen scalars block");
   const object = /scalars: (\{[\s\S]*?\n {8}\})/.exec(block)?.[1];
   assert(object, `a scalars object in:\n${block}`);
   return new Function(`return (${object});`)();

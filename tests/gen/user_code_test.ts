@@ -3,7 +3,7 @@
  * by parent, arguments, result and context, an unknown type or field is a type error, and the
  * types and fields of the user's own SDL type-check once declared in `Resolvers<Extra>` /
  * `createSchema<Extra>` (a file that is right type-checks; each wrong line is a type error; so do
- * README's "Typed user resolvers" examples, against the blog example), and the API imports and builds its schema without reading any file (the SDL is
+ * docs/generated-api.md's "Typed user resolvers" examples, against the blog example), and the API imports and builds its schema without reading any file (the SDL is
  * embedded; `schema.graphql` is the same text, for tools).
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
@@ -74,10 +74,11 @@ Deno.test("self-contained output: the generated API builds its schema with every
   );
 });
 
-Deno.test("README's Typed user resolvers examples type-check against the blog example", async () => {
-  const readme = await Deno.readTextFile(join(root, "README.md"));
-  const start = readme.indexOf("### Typed user resolvers");
-  const section = readme.slice(start, readme.indexOf("\n#", start + 1));
+Deno.test("docs/generated-api.md's Typed user resolvers examples type-check against the blog example", async () => {
+  const page = await Deno.readTextFile(join(root, "docs/generated-api.md"));
+  const start = page.indexOf("## Typed user resolvers");
+  const end = page.indexOf("\n#", start + 1);
+  const section = page.slice(start, end < 0 ? undefined : end);
   const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
   assertEquals(blocks.length, 2);
   const dir = await Deno.makeTempDir({ prefix: "mikrogql_readme_resolvers_" });

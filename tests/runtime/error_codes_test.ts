@@ -1,5 +1,5 @@
 /**
- * Error codes: the codes are the ones the README lists; `gqlError` errors reach the client
+ * Error codes: the codes are the ones docs/generated-api.md lists; `gqlError` errors reach the client
  * through GraphQL Yoga unmasked (a plain `Error` is masked); `quoteInput` and `clipMessage` cut
  * user input to 100 characters, on the messages graphql-js itself writes for bad variables,
  * keeping every quoted string valid JSON.
@@ -15,10 +15,10 @@ import {
   quoteInput,
 } from "../../runtime/error_codes.ts";
 
-Deno.test("ErrorCode: each code is its own name, and the README lists exactly these", async () => {
+Deno.test("ErrorCode: each code is its own name, and the docs list exactly these", async () => {
   for (const [key, value] of Object.entries(ErrorCode)) assertEquals(key, value);
-  const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
-  const listed = readme.match(/Errors carry `extensions\.code`: ([^.]*)\./)?.[1] ?? "";
+  const page = await Deno.readTextFile(new URL("../../docs/generated-api.md", import.meta.url));
+  const listed = page.match(/Errors carry `extensions\.code`: ([^.]*)\./)?.[1] ?? "";
   assertEquals(
     new Set([...listed.matchAll(/`([A-Z_]+)`/g)].map((m) => m[1])),
     new Set(Object.values(ErrorCode)),

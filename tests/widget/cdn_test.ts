@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
 /**
- * The search box from a CDN, as README's snippet loads it: `deno task bundle`, then
+ * The search box from a CDN, as docs/search-box.md's snippet loads it: `deno task bundle`, then
  * the file set that `deno publish --dry-run` lists (not the repository) is
  * served from one 127.0.0.1 origin as a CDN serves a package's files, and
- * README's CDN snippet, pointed at it, runs in a page of another origin in
+ * docs/search-box.md's CDN snippet, pointed at it, runs in a page of another origin in
  * Chromium. The snippet's search requests (to the hosted API's hosts) are
  * answered by the docs site's local search API.
  */
@@ -38,16 +38,16 @@ async function publishedFiles(): Promise<string[]> {
   );
 }
 
-/** README's CDN snippet (the html block after `<!-- cdn-snippet -->`). */
+/** docs/search-box.md's CDN snippet (the html block after `<!-- cdn-snippet -->`). */
 async function readmeSnippet(): Promise<string> {
-  const readme = await Deno.readTextFile(join(ROOT, "README.md"));
-  const match = readme.match(/<!-- cdn-snippet -->\s*```html\n([\s\S]*?)```/);
-  assert(match, "README has the CDN snippet");
+  const page = await Deno.readTextFile(join(ROOT, "docs/search-box.md"));
+  const match = page.match(/<!-- cdn-snippet -->\s*```html\n([\s\S]*?)```/);
+  assert(match, "docs/search-box.md has the CDN snippet");
   return match[1];
 }
 
 Deno.test({
-  name: "search box from a CDN: the published files, README's snippet, another origin",
+  name: "search box from a CDN: the published files, the docs' snippet, another origin",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
@@ -87,7 +87,7 @@ Deno.test({
     });
     const cdnUrl = `http://127.0.0.1:${cdn.addr.port}/`;
 
-    // the site: another origin, a page holding README's snippet pointed at the CDN
+    // the site: another origin, a page holding the docs' snippet pointed at the CDN
     const snippet = await readmeSnippet();
     assertMatch(snippet, new RegExp(`${CDN_PREFIX}${name}@${version}/dist/searchbox\\.js`));
     const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>CDN</title>

@@ -1,10 +1,10 @@
 /// <reference lib="dom" />
 /**
- * README's `transformSearchClient` snippet (the search box sending its searches to another
+ * docs/search-box.md's `transformSearchClient` snippet (the search box sending its searches to another
  * server through the bundle's `liteClient` with a `hosts` option), run as written in a page in
  * Chromium, pointed at the docs site's local search API: typing a query shows hits, and the
  * searches reach that server. The same snippet without the host's `accept: "read"` sends no
- * request at all and shows the error screen: the line the README once lacked.
+ * request at all and shows the error screen: the line the docs once lacked.
  */
 import { assert, assertEquals } from "@std/assert";
 import { fromFileUrl, join } from "@std/path";
@@ -14,17 +14,17 @@ import { startDocsSite } from "../support/docs_site.ts";
 
 const ROOT = fromFileUrl(new URL("../..", import.meta.url));
 
-/** README's js block that sets `transformSearchClient`. */
+/** docs/search-box.md's js block that sets `transformSearchClient`. */
 async function readmeSnippet(): Promise<string> {
-  const readme = await Deno.readTextFile(join(ROOT, "README.md"));
-  const block = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1])
+  const page = await Deno.readTextFile(join(ROOT, "docs/search-box.md"));
+  const block = [...page.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1])
     .find((code) => code.includes("transformSearchClient"));
-  assert(block, "README has the transformSearchClient snippet");
+  assert(block, "docs/search-box.md has the transformSearchClient snippet");
   return block;
 }
 
 Deno.test({
-  name: "README's liteClient hosts snippet sends its searches and shows results in Chromium",
+  name: "the docs' liteClient hosts snippet sends its searches and shows results in Chromium",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
