@@ -84,13 +84,27 @@ try {
       (r.data?.taskChanged as { node?: { title?: string } })?.node?.title === title
     );
   for (;;) {
-    const { title } = await update(servers[round % 2]);
+    await update(servers[round % 2]);
+    const waiting = () => subscribers.filter((s) => s.received.length === 0);
     try {
-      await Promise.all(subscribers.map((s) => s.until(() => indexOf(s, title) >= 0, 3_000)));
+      await Promise.all(waiting().map((s) => s.until(() => s.received.length > 0, 10_000)));
       break;
     } catch {
-      if (round > 30) throw new Error("subscribers never all listened");
+      const ended = subscribers.filter((s) => s.ended !== undefined);
+      console.log(
+        `warm-up ${round}: ${waiting().length} not listening yet, ${ended.length} ended (${
+          String((ended[0]?.ended as { message?: string })?.message ?? ended[0]?.ended ?? "")
+            .slice(0, 200)
+        })`,
+      );
+      if (round > 20) throw new Error("subscribers never all listened");
     }
+  }
+  const failed = subscribers.filter((s) => s.received.some((r) => r.errors));
+  if (failed.length > 0) {
+    throw new Error(
+      `${failed.length} subscriptions failed: ${JSON.stringify(failed[0].received.at(-1))}`,
+    );
   }
   await new Promise((resolve) => setTimeout(resolve, 1_000)); // idle
   const idle = await Promise.all(servers.map((s) => figuresOf(s.pid)));
