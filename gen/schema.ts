@@ -399,7 +399,9 @@ class SchemaBuilder {
             args: {
               where: {
                 type: where,
-                description: `Only changes of ${plural(type.name)} this selects (after the change).`,
+                description: `Only changes of ${
+                  plural(type.name)
+                } this selects (after the change).`,
               },
             },
           }
