@@ -93,11 +93,24 @@ try {
       const ended = subscribers.filter((s) => s.ended !== undefined);
       console.log(
         `warm-up ${round}: ${waiting().length} not listening yet, ${ended.length} ended (${
+          ended.filter((s) => subscribers.indexOf(s) < Math.floor(SUBSCRIBERS / 2)).length
+        } of them WebSocket; codes ${
+          JSON.stringify([
+            ...new Set(ended.map((s) => s.received.at(-1)?.errors?.[0]?.extensions?.code)),
+          ])
+        }; ${
           String((ended[0]?.ended as { message?: string })?.message ?? ended[0]?.ended ?? "")
             .slice(0, 200)
         })`,
       );
-      if (round > 20) throw new Error("subscribers never all listened");
+      if (round > 20 || ended.length > 0) {
+        for (const server of servers) {
+          console.log(
+            server.output.filter((l) => !l.includes('"status":200')).slice(-8).join("\n"),
+          );
+        }
+        throw new Error("subscribers never all listened");
+      }
     }
   }
   const failed = subscribers.filter((s) => s.received.some((r) => r.errors));

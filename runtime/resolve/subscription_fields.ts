@@ -29,6 +29,7 @@ import { nodeBudget, startNodeBudget } from "../node_budget.ts";
 import { policiesOfContext } from "../policy_binding.ts";
 import type { ChangeOperationName, ChangeRecord } from "../events/change_record.ts";
 import { allOf } from "../jsutils/all_of.ts";
+import { databaseFault, unavailable } from "../database/database_faults.ts";
 import { globalIdOf } from "../plan/global_id.ts";
 import { prepareReadFilters } from "../plan/read_filters.ts";
 import { whereFilter, whereTargets } from "../plan/where_filter.ts";
@@ -74,6 +75,22 @@ export interface ChangeEventValue {
 export interface SubscriptionFieldOptions {
   /** The deadline of an event's visibility re-read, in milliseconds; default 5,000. */
   reReadTimeoutMs?: number;
+}
+
+/** Share key -> the rows being read for subscriptions starting now (in flight only). */
+const SEEDING = new Map<string, Promise<string[]>>();
+
+/**
+ * A database fault as its code (`DATABASE_UNAVAILABLE`, `QUERY_TIMEOUT`), as a query's would be;
+ * any other error as it is.
+ */
+function faultOf(error: unknown): Error {
+  const fault = databaseFault(error);
+  if (fault === "unavailable") return unavailable();
+  if (fault === "timeout") {
+    return gqlError(ErrorCode.QUERY_TIMEOUT, "a statement of this subscription timed out");
+  }
+  return error as Error;
 }
 
 /** Message -> (share key, selection, node -> its read), for subscriptions asking alike. */
@@ -205,13 +222,23 @@ async function subscribe(
   const shareKey = sharingKey(type, ctx, where);
   // Listening before the rows it could read are remembered: a change in between is not missed.
   const source = feed.subscribe(meta.root.className);
-  const known = new Set<string>();
+  let known: Set<string>;
   try {
-    const rows = await findRows(em, type, filter, { fields: [], limit: MAX_TRACKED_NODES });
-    for (const row of rows) known.add(keyText(type, keyValues(type, row)));
+    // Subscriptions starting together with the same viewer, session and where share the read.
+    let seeding = shareKey ? SEEDING.get(shareKey) : undefined;
+    if (!seeding) {
+      seeding = findRows(em, type, filter, { fields: [], limit: MAX_TRACKED_NODES })
+        .then((rows) => rows.map((row) => keyText(type, keyValues(type, row))));
+      if (shareKey) {
+        SEEDING.set(shareKey, seeding);
+        const done = () => SEEDING.delete(shareKey);
+        seeding.then(done, done);
+      }
+    }
+    known = new Set(await seeding);
   } catch (error) {
     await source.return?.();
-    throw error;
+    throw faultOf(error);
   }
 
   /** The keys among `message`'s records of this type the subscription may read now. */
@@ -237,7 +264,7 @@ async function subscribe(
       } catch (error) {
         ended = true;
         await source.return?.();
-        return { value: { operation: "UPDATED", pk: "", error: error as Error }, done: false };
+        return { value: { operation: "UPDATED", pk: "", error: faultOf(error) }, done: false };
       }
       if (pending.length === 0) return { value: undefined, done: true };
       return { value: pending.shift()!, done: false };
