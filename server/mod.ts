@@ -18,3 +18,4 @@ export type { RequestLogEntry, RequestLogFormat } from "./request_log.ts";
 export type { TracingOptions } from "./tracing.ts";
 export type { MetricsOptions } from "./metrics.ts";
 export type { WebSocketOptions } from "./websocket.ts";
+export type { ChangeFeed, ChangeFeedOptions } from "../runtime/events/change_feed.ts";

@@ -170,13 +170,15 @@ const CAPTURES = new WeakMap<MikroORM, ChangeCapture>();
  * records by root entity class), registering the capture's MikroORM event subscriber once per
  * ORM; a later call on the same ORM replaces `publish`.
  *
- * @example Log what every commit changed
+ * @example Log what every commit of an ORM changed
  * ```ts
- * import { MikroORM } from "@mikro-orm/sqlite";
+ * import type { MikroORM } from "@mikro-orm/core";
  * import { captureChanges } from "@mikrogql/ext";
  *
- * const orm = await MikroORM.init({ dbName: ":memory:", entities: [] });
- * captureChanges(orm, (changes) => console.log([...changes.values()].flat()));
+ * export function logCommits(orm: MikroORM): void {
+ *   // e.g. [{ entity: "Task", op: "UPDATED", key: [4] }]
+ *   captureChanges(orm, (changes) => console.log([...changes.values()].flat()));
+ * }
  * ```
  */
 export function captureChanges(orm: MikroORM, publish: PublishChanges): void {
