@@ -45,6 +45,8 @@ export {
   SkipOrderField,
   SkipType,
   SkipWhereInput,
+  type SubscriptionOptions,
+  Subscriptions,
   Type,
   type TypeOptions,
   Unbind,
@@ -149,6 +151,7 @@ export type {
   FieldResolverFn,
   Maybe,
   ResolverContext,
+  SubscriptionResolver,
   TypedResolvers,
 } from "./runtime/resolve/resolver_types.ts";
 export {
@@ -157,6 +160,19 @@ export {
   type UserResolvers,
 } from "./runtime/resolve/graphql_schema.ts";
 export { fromContext, type MikroContext } from "./runtime/request/context.ts";
+export {
+  type ChangeFeed,
+  type ChangeFeedOptions,
+  type ChangeMessage,
+  createChangeFeed,
+} from "./runtime/events/change_feed.ts";
+export { captureChanges, type PublishChanges } from "./runtime/events/change_capture.ts";
+export type { ChangeOperationName, ChangeRecord } from "./runtime/events/change_record.ts";
+export {
+  DEFAULT_REREAD_TIMEOUT_MS,
+  MAX_TRACKED_NODES,
+  type SubscriptionFieldOptions,
+} from "./runtime/resolve/subscription_fields.ts";
 export {
   CONFLICT_ATTEMPTS,
   Transactioner,

@@ -11,6 +11,9 @@
  * after a client's mutation, the primary answering while a replica is down, and database outages
  * reported as `DATABASE_UNAVAILABLE`. `DATABASE_POOL_MAX` sets the connection pool size (of the
  * primary and of each replica). `CORS_ORIGINS` (comma-separated) allows those browser origins.
+ * `REDIS_URL` shares the subscriptions' change feed with every server on the same Redis (and
+ * `REDIS_PREFIX`, default `mikrogql:`, its channel prefix); without it, events stay in-process.
+ * `SUBSCRIPTIONS_PER_CLIENT` raises the open subscriptions one client address may hold (100).
  *
  * @module
  */
@@ -49,6 +52,8 @@ export async function serveExample(example: Example): Promise<MikrogqlServer> {
   const replicas = (Deno.env.get("DATABASE_REPLICA_URLS") ?? "").split(",").filter(Boolean);
   const poolMax = Deno.env.get("DATABASE_POOL_MAX");
   const origins = (Deno.env.get("CORS_ORIGINS") ?? "").split(",").filter(Boolean);
+  const redis = Deno.env.get("REDIS_URL");
+  const perClient = Deno.env.get("SUBSCRIPTIONS_PER_CLIENT");
   const orm = await openOrm({
     entities: example.entities,
     url: Deno.env.get("DATABASE_URL"),
@@ -72,6 +77,8 @@ export async function serveExample(example: Example): Promise<MikrogqlServer> {
     preset: { transactioner: replicas.length > 0 ? { readYourWrites: { seconds: 5 } } : {} },
     ...(origins.length ? { cors: { origins } } : {}),
     graphiql,
+    ...(redis ? { changes: { redis, prefix: Deno.env.get("REDIS_PREFIX") } } : {}),
+    ...(perClient ? { subscriptions: { maxSubscriptionsPerClient: Number(perClient) } } : {}),
     ...example.serve,
   });
   const body = JSON.stringify({ query: example.sample.replace(/\s+/g, " ").trim() });

@@ -18,7 +18,7 @@ import {
   SkipType,
 } from "../runtime/annotations.ts";
 import type { EdgeOrderTerm, IdDescription, ScalarKind } from "../runtime/graph.ts";
-import { queryFieldName, rowsTypeName } from "../runtime/names.ts";
+import { queryFieldName, rowsTypeName, subscriptionFieldName } from "../runtime/names.ts";
 import { DocComments } from "./doc_comments.ts";
 import { find, ModelAnnotations, skipModes } from "./read_annotations.ts";
 import { declaredOrder } from "./collection_order.ts";
@@ -278,6 +278,7 @@ class ModelBuilder {
     const interfaces = meta.root !== meta ? this.#interfacesOf(meta) : [];
     if (interfaces.length > 0) type.implements = interfaces;
     this.#queryField(type, annotations.entity);
+    this.#subscriptionField(type, annotations.entity);
     const claimed = new Set(["id"]);
     this.diagnostics.forEach(
       Object.values(meta.properties),
@@ -333,6 +334,14 @@ class ModelBuilder {
         message: `invalid QueryField name "${type.queryField}"`,
       });
     }
+  }
+
+  /** `Subscriptions(options?)`: the change feed's root field, of the class's own annotation. */
+  #subscriptionField(type: ModelType, annotations: Annotation[]): void {
+    const feed = this.#own(type.entity, annotations).find((
+      a,
+    ): a is Extract<Annotation, { kind: "Subscriptions" }> => a.kind === "Subscriptions");
+    if (feed) type.subscriptionField = feed.name ?? subscriptionFieldName(type.name);
   }
 
   /**

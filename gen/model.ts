@@ -177,6 +177,8 @@ export interface ModelType extends Omit<NodeTypeDescription, "entity"> {
   skip: number;
   /** Root connection field name, when annotated `QueryField()`. */
   queryField?: string;
+  /** Root field of `Subscription` (the change feed), when annotated `Subscriptions()`. */
+  subscriptionField?: string;
   /** The scalar fields, in entity property order. */
   fields: ModelField[];
   /** The edges, in entity property order. */

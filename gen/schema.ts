@@ -25,13 +25,15 @@ import {
   GraphQLString,
 } from "graphql";
 import {
+  CHANGE_OPERATION,
+  changeEventName,
   connectionName,
   edgeName,
   embeddableInputName,
   orderFieldName,
   orderName,
 } from "../runtime/names.ts";
-import { plural } from "./english.ts";
+import { plural, withArticle } from "./english.ts";
 import type { Model, ModelEmbeddable, ModelField, ModelType } from "./model.ts";
 import { buildMutationTypes } from "./mutation_schema.ts";
 import { buildWhereInputTypes } from "./where_schema.ts";
@@ -126,7 +128,11 @@ class SchemaBuilder {
       object: (name) => this.#objects.get(name) as GraphQLObjectType,
     });
     named.push(...mutations.inputs);
-    const roots = { query: this.#query(), mutation: mutations.mutation };
+    const roots = {
+      query: this.#query(),
+      mutation: mutations.mutation,
+      subscription: this.#subscription(),
+    };
     // graphql-js collects what the roots and the given types reference; the node types are given.
     const referenced = new GraphQLSchema({ ...roots, types: [...this.#objects.values()] })
       .getTypeMap();
@@ -348,6 +354,65 @@ class SchemaBuilder {
     return type.abstract && !rows
       ? new GraphQLInterfaceType(config)
       : new GraphQLObjectType(config);
+  }
+
+  /**
+   * `Subscription`: each change feed, `<type>Changed(where: <T>WhereInput): <T>ChangeEvent!`
+   * (`ChangeOperation`, the node's id, the node); absent when no type is annotated
+   * `Subscriptions()`.
+   */
+  #subscription(): GraphQLObjectType | undefined {
+    const feeds = this.model.types.filter((t) => t.subscriptionField);
+    if (feeds.length === 0) return undefined;
+    const operation = new GraphQLEnumType({
+      name: CHANGE_OPERATION,
+      description: "What a committed change did to a node.",
+      values: {
+        CREATED: { value: "CREATED", description: "The node was created." },
+        UPDATED: { value: "UPDATED", description: "The node was updated." },
+        DELETED: { value: "DELETED", description: "The node was deleted." },
+      },
+    });
+    const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+    for (const type of feeds) {
+      const event = new GraphQLObjectType({
+        name: changeEventName(type.name),
+        description: `A committed change of ${withArticle(type.name)} the viewer may read.`,
+        fields: {
+          operation: { type: nonNull(operation), description: "What the change did." },
+          id: { type: nonNull(GraphQLID), description: "The ID of the changed node." },
+          node: {
+            type: this.#objects.get(type.name)!,
+            description:
+              "The node as committed, read under the subscriber's policies; null when DELETED.",
+          },
+        },
+      });
+      const where = this.#wheres.get(type.name);
+      fields[type.subscriptionField!] = {
+        type: nonNull(event),
+        description: `The committed changes of ${plural(type.name)} the viewer may read${
+          where ? " and `where` selects" : ""
+        }, one event per changed node per commit.`,
+        ...(where
+          ? {
+            args: {
+              where: {
+                type: where,
+                description: `Only changes of ${
+                  plural(type.name)
+                } this selects (after the change).`,
+              },
+            },
+          }
+          : {}),
+      };
+    }
+    return new GraphQLObjectType({
+      name: "Subscription",
+      description: "The root of every subscription: a change feed per subscribed node type.",
+      fields,
+    });
   }
 
   /** `Query`: `node`, `nodes`, and each node type's root connection. */

@@ -1,7 +1,8 @@
 /**
  * Schema annotations: the typed markers that steer the generator, named as the spec and entgql
  * name them (`entgql.OrderField`, `entgql.Bind`, `entgql.MapsTo`, `entgql.Skip`,
- * `entgql.RelayConnection`, `entgql.QueryField`, `entgql.Type`, `entgql.Mutations`).
+ * `entgql.RelayConnection`, `entgql.QueryField`, `entgql.Type`, `entgql.Mutations`), and
+ * `Subscriptions()`, the change feed entgql leaves to hand-written resolvers.
  *
  * Every annotation is a value that is also a standard (TC39) decorator, so it sits next to the
  * entity in both styles:
@@ -49,7 +50,8 @@ export type Annotation =
   | { kind: "Type"; name: string; rows?: string }
   | { kind: "MultiOrder" }
   | { kind: "IdPrefix"; prefix: string }
-  | { kind: "Mutations"; create: boolean; update: boolean; delete: boolean };
+  | { kind: "Mutations"; create: boolean; update: boolean; delete: boolean }
+  | { kind: "Subscriptions"; name?: string };
 
 /** The kind names of {@linkcode Annotation}. */
 export type AnnotationKind = Annotation["kind"];
@@ -281,6 +283,47 @@ export function Mutations(
     update: options.update ?? true,
     delete: options.delete ?? true,
   });
+}
+
+/** Options of {@linkcode Subscriptions}. */
+export interface SubscriptionOptions {
+  /** The root field of `Subscription`; default `<type>Changed` (`postChanged`). */
+  name?: string;
+}
+
+/**
+ * `Subscriptions(options?)`: generate the entity's change feed, a root field of `Subscription`,
+ * `<type>Changed(where: <T>WhereInput): <T>ChangeEvent!`, whose events (`operation`: `CREATED`,
+ * `UPDATED`, `DELETED`; the node's `id`; `node` with any selection) follow the commits of the
+ * entity's rows, each delivered only to subscribers whose viewer may read the row
+ * (docs/subscriptions.md). Entities without it have none.
+ *
+ * @example A task board's feed: `subscription { taskChanged { operation id node { title } } }`
+ * ```ts
+ * import { defineEntity, p } from "@mikro-orm/core";
+ * import { annotate, QueryField, Subscriptions } from "@mikrogql/ext";
+ *
+ * export const Task = defineEntity({
+ *   name: "Task",
+ *   properties: { id: p.integer().primary(), title: p.string() },
+ * });
+ * annotate(Task, { entity: [QueryField(), Subscriptions()] });
+ * ```
+ */
+export function Subscriptions(
+  options: SubscriptionOptions = {},
+): AnnotationDecorator<{ kind: "Subscriptions"; name?: string }> {
+  if (options.name !== undefined && !/^[_A-Za-z][_0-9A-Za-z]*$/.test(options.name)) {
+    throw new Error(
+      `Subscriptions needs a GraphQL field name, got ${JSON.stringify(options.name)}`,
+    );
+  }
+  return decorator(
+    options.name === undefined ? { kind: "Subscriptions" } : {
+      kind: "Subscriptions",
+      name: options.name,
+    },
+  );
 }
 
 /**

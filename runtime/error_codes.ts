@@ -48,6 +48,16 @@ export const ErrorCode = {
   DATABASE_UNAVAILABLE: "DATABASE_UNAVAILABLE",
   /** A request refused for its HTTP shape: a POST that is not `application/json` (CSRF). */
   BAD_REQUEST: "BAD_REQUEST",
+  /**
+   * The change feed's broker (Redis) is unreachable: open subscriptions end with this code and
+   * new ones are refused until it is back; queries and mutations are not affected.
+   */
+  SUBSCRIPTIONS_UNAVAILABLE: "SUBSCRIPTIONS_UNAVAILABLE",
+  /**
+   * A subscription whose client did not take its events as fast as they came: more than the
+   * feed's `maxBufferedEvents` waited, and the subscription ended (subscribe again and refetch).
+   */
+  SLOW_CONSUMER: "SLOW_CONSUMER",
 } as const;
 
 /** One of the {@linkcode ErrorCode} values. */

@@ -258,6 +258,8 @@ export interface GraphTables {
   enums: Record<string, Record<string, string | number>>;
   /** GraphQL type name -> root connection field name (`users`), for types with a query field. */
   queryFields: Record<string, string>;
+  /** GraphQL type name -> change feed field of `Subscription`, for types annotated `Subscriptions()`. */
+  subscriptionFields?: Record<string, string>;
   /** GraphQL type name -> generated mutations, for types annotated `Mutations()`. */
   mutations?: Record<string, MutationDescription>;
   /** GraphQL type name -> user field name -> properties it needs (`CollectedFor`). */
@@ -294,6 +296,8 @@ export interface Graph {
   enums: Record<string, Record<string, string | number>>;
   /** GraphQL type name -> root connection field name. */
   queryFields: Record<string, string>;
+  /** GraphQL type name -> change feed field of `Subscription`. */
+  subscriptionFields: Record<string, string>;
   /** MikroORM entity class name -> GraphQL type name (for `Node.__resolveType`). */
   typeOfEntity: Map<string, string>;
   /** The global id format. */
@@ -382,6 +386,7 @@ export function defineGraph(tables: GraphTables): Graph {
     types,
     enums: tables.enums,
     queryFields: tables.queryFields,
+    subscriptionFields: tables.subscriptionFields ?? {},
     typeOfEntity,
     ids: tables.ids ?? "opaque",
   };

@@ -118,6 +118,19 @@ export function queryFieldName(type: string): string {
   return plural.charAt(0).toLowerCase() + plural.slice(1);
 }
 
+/** `<type>Changed` (`Task` -> `taskChanged`): the default root field of a type's change feed. */
+export function subscriptionFieldName(type: string): string {
+  return `${type.charAt(0).toLowerCase()}${type.slice(1)}Changed`;
+}
+
+/** `<T>ChangeEvent`: the event type of a type's change feed. */
+export function changeEventName(type: string): string {
+  return `${type}ChangeEvent`;
+}
+
+/** The enum of a change event's `operation`: `CREATED`, `UPDATED`, `DELETED`. */
+export const CHANGE_OPERATION = "ChangeOperation";
+
 /** `create<T>`: the root mutation field that creates a `type`. */
 export function createFieldName(type: string): string {
   return `create${type}`;

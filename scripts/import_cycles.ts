@@ -108,6 +108,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["runtime/jsutils/"],
   ["runtime/*.ts"],
   ["runtime/database/"],
+  ["runtime/events/"],
   ["runtime/plan/"],
   ["runtime/request/"],
   ["runtime/read/"],

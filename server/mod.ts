@@ -21,3 +21,5 @@ export type {
   PersistedOperationsManifest,
   PersistedOperationsOptions,
 } from "../runtime/plugins/persisted_operations.ts";
+export type { WebSocketOptions } from "./websocket.ts";
+export type { ChangeFeed, ChangeFeedOptions } from "../runtime/events/change_feed.ts";

@@ -46,6 +46,14 @@ import { type RequestScope, requestScope } from "./request_scope.ts";
 import { bufferedLogWriter, type LogWriter } from "./log_writer.ts";
 import { httpChecks } from "./http_checks.ts";
 import {
+  type ChangeFeed,
+  type ChangeFeedOptions,
+  createChangeFeed,
+} from "../runtime/events/change_feed.ts";
+import { captureChanges } from "../runtime/events/change_capture.ts";
+import { graphqlWebSocket, type WebSocketOptions } from "./websocket.ts";
+import { clientAddresses, SubscriptionBudget, SubscriptionLimit } from "./subscription_budget.ts";
+import {
   defaultLogFormat,
   formatRequestLog,
   type RequestLogEntry,
@@ -108,6 +116,18 @@ export interface ServeOptions {
   yoga?: Partial<YogaServerOptions<{}, {}>>;
   /** Stops the server (gracefully) when aborted. */
   signal?: AbortSignal;
+  /**
+   * The change feed of the schema's subscriptions (`Subscriptions()`): a feed, the options of
+   * `createChangeFeed` (`{ redis: "redis://..." }` to share events between server processes),
+   * or `false` for none. Default: in-process, when the schema has a `Subscription` type. The
+   * ORM's commits are captured into it (`captureChanges`).
+   */
+  changes?: ChangeFeed | ChangeFeedOptions | false;
+  /**
+   * Subscription budgets (SSE and WebSocket on the GraphQL endpoint): per connection and per
+   * client address (default 100), the slow consumer's buffer, the `connection_init` wait.
+   */
+  subscriptions?: WebSocketOptions & { maxSubscriptionsPerClient?: number };
 }
 
 /** A running server. */
@@ -120,6 +140,14 @@ export interface MikrogqlServer {
   shutdown(): Promise<ShutdownResult>;
   /** Settles when the server has shut down and the ORM is closed. */
   finished: Promise<ShutdownResult>;
+}
+
+/** The change feed `serve` uses: none without a `Subscription` type or with `changes: false`. */
+function changeFeedOf(options: ServeOptions): ChangeFeed | undefined {
+  if (options.changes === false || !options.schema.getSubscriptionType()) return undefined;
+  const given = options.changes;
+  if (given && "subscribe" in given) return given;
+  return createChangeFeed(given ?? {});
 }
 
 /** The request log's status of a request whose client closed its connection before the answer. */
@@ -195,6 +223,9 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     maxBodyBytes: maxBodyBytes === false ? undefined : maxBodyBytes,
     csrf,
   });
+  const changes = changeFeedOf(options);
+  if (changes) captureChanges(orm, (committed) => changes.publish(committed));
+  const budget = new SubscriptionBudget(options.subscriptions?.maxSubscriptionsPerClient ?? 100);
   let draining = () => false;
   const traced = options.tracing ? tracing(orm, dialectOf(orm.em), options.tracing) : undefined;
   const measured = options.metrics
@@ -206,6 +237,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     ...(traced ? [traced.plugin] : []),
     ...(measured ? [measured.plugin] : []),
     OperationRecorder(),
+    ...(changes ? [SubscriptionLimit(budget)] : []),
     ...(introspection ? [] : [useDisableIntrospection() as Plugin]),
     ...(options.persistedOperations
       ? [PersistedOperations(options.schema, options.persistedOperations)]
@@ -220,7 +252,11 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     schema: options.schema,
     context: async (initial: YogaInitialContext) => {
       const em = orm.em.fork();
-      return { em, ...await options.context?.({ ...initial, em }) };
+      return {
+        em,
+        ...(changes ? { changes } : {}),
+        ...await options.context?.({ ...initial, em }),
+      };
     },
     graphqlEndpoint: options.graphqlEndpoint ?? "/graphql",
     parserAndValidationCache: preset.parserAndValidationCache,
@@ -234,6 +270,17 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     logging: production() ? "warn" : "info",
     ...options.yoga,
   });
+  const endpoint = options.graphqlEndpoint ?? "/graphql";
+  const sockets = changes
+    ? graphqlWebSocket(
+      yoga,
+      budget,
+      options.cors,
+      (request) =>
+        Promise.resolve(options.context?.({ request, params: {}, em: orm.em.fork() } as never)),
+      options.subscriptions,
+    )
+    : undefined;
   const ready = readinessRoute(orm, {
     timeoutMs: options.readyTimeoutMs,
     draining: () => draining(),
@@ -249,7 +296,16 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     : typeof format === "function"
     ? format
     : (entry: RequestLogEntry) => out!.write(formatRequestLog(entry, format));
-  const handler = async (request: Request): Promise<Response> => {
+  const handler = async (
+    request: Request,
+    info: Deno.ServeHandlerInfo<Deno.NetAddr>,
+  ): Promise<Response> => {
+    if (sockets) {
+      clientAddresses.set(request, info.remoteAddr.hostname);
+      if (sockets.isUpgrade(request) && new URL(request.url).pathname === endpoint) {
+        return sockets.upgrade(request, info.remoteAddr.hostname);
+      }
+    }
     const started = performance.now();
     const time = new Date().toISOString();
     const scope: RequestScope = { statements: 0, errorCodes: [] };
@@ -296,7 +352,12 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
   const url = `http://${addr.hostname}:${addr.port}${options.graphqlEndpoint ?? "/graphql"}`;
   const exit = options.shutdown?.exit ?? true;
   const shutdown = gracefulShutdown(server, () => inFlight, {
-    draining: (cause) => logEvent(format, out, "shutting down", { cause, inFlight }),
+    draining: (cause) => {
+      logEvent(format, out, "shutting down", { cause, inFlight });
+      // Open subscriptions complete, so their SSE responses end and the sockets close.
+      changes?.close();
+      sockets?.close();
+    },
     close: async () => {
       stopObserving();
       traced?.stop();

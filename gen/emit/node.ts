@@ -30,6 +30,8 @@ export function emitNode(model: Model, runtime: string, out: string): string {
   addImport(imports, "./enums.ts", "enums");
   addImport(imports, "./mutation_input.ts", "mutations");
   addImport(imports, "./pagination.ts", "orderFields", "queryFields");
+  const feeds = model.types.some((t) => t.subscriptionField);
+  if (feeds) addImport(imports, "./pagination.ts", "subscriptionFields");
   addImport(imports, "./where_input.ts", "whereInputs");
   const locals = new Set<string>();
   const entries = model.types.map((t) => {
@@ -65,7 +67,7 @@ export const graph: Graph = defineGraph({
   edges,
   orderFields,
   enums,
-  queryFields,
+  queryFields,${feeds ? "\n  subscriptionFields," : ""}
   mutations,
   whereInputs,
   ids: ${literal(model.ids ?? "opaque")},

@@ -114,6 +114,9 @@ export function emitPagination(model: Model, runtime: string, schema: GraphQLSch
   const queryFields = Object.fromEntries(
     model.types.filter((t) => t.queryField).map((t) => [t.name, t.queryField]),
   );
+  const subscriptionFields = Object.fromEntries(
+    model.types.filter((t) => t.subscriptionField).map((t) => [t.name, t.subscriptionField]),
+  );
   return renderTables(
     "Pagination: order fields and root connection fields per type.",
     runtime,
@@ -131,6 +134,14 @@ export function emitPagination(model: Model, runtime: string, schema: GraphQLSch
         value: queryFields,
         type: "Record<string, string>",
       },
+      ...(Object.keys(subscriptionFields).length
+        ? [{
+          name: "subscriptionFields",
+          doc: "GraphQL type -> change feed field of `Subscription` (`Subscriptions()`).",
+          value: subscriptionFields,
+          type: "Record<string, string>",
+        }]
+        : []),
     ],
   );
 }

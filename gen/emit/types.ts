@@ -111,7 +111,9 @@ export type ${type.name} = ${implementations.join(" | ") || "never"};`,
       );
     } else if (type instanceof GraphQLObjectType) {
       const fields = Object.values(type.getFields());
-      const root = type === schema.getQueryType() || type === schema.getMutationType();
+      const feed = type === schema.getSubscriptionType();
+      const root = feed || type === schema.getQueryType() || type === schema.getMutationType();
+      if (feed) addImport(imports, runtime, "type SubscriptionResolver as $SubscriptionResolver");
       const node = nodes.get(type.name);
       if (node) {
         out.push(
@@ -140,9 +142,13 @@ ${f.args.map((a) => `  ${member(a)};`).join("\n")}
 export interface ${type.name}Resolvers {
 ${
           fields.map((f) =>
-            `  ${f.name}?: $Resolver<${output(f.type)}, ${parent}${
-              f.args.length ? `, ${argsName(type.name, f)}` : ""
-            }>;`
+            feed
+              ? `  ${f.name}?: $SubscriptionResolver<${output(f.type)}${
+                f.args.length ? `, ${argsName(type.name, f)}` : ""
+              }>;`
+              : `  ${f.name}?: $Resolver<${output(f.type)}, ${parent}${
+                f.args.length ? `, ${argsName(type.name, f)}` : ""
+              }>;`
           ).join("\n")
         }
 }`,

@@ -92,12 +92,23 @@ export function Jit(options: JitOptions = {}): Plugin {
       let compilable = compilables.get(document);
       if (compilable === undefined) {
         compilable = documentShape(schema, document).fields <= maxFields &&
-          !hasInputObjectVariable(schema, document);
+          !hasInputObjectVariable(schema, document) && !isSubscription(document);
         compilables.set(document, compilable);
       }
       return compilable;
     },
   }) as Plugin;
+}
+
+/**
+ * Whether `document` holds a subscription: graphql-jit 0.8.7 hands a subscription field's
+ * `subscribe` the operation's variables instead of the field's arguments, so a subscription runs
+ * on graphql-js (its events are executed per event there too).
+ */
+function isSubscription(document: DocumentNode): boolean {
+  return document.definitions.some((d) =>
+    d.kind === Kind.OPERATION_DEFINITION && d.operation === "subscription"
+  );
 }
 
 function hasInputObjectVariable(schema: GraphQLSchema, document: DocumentNode): boolean {

@@ -52,6 +52,7 @@
  */
 import {
   type DocumentNode,
+  type ExecutionArgs,
   type ExecutionResult,
   getOperationAST,
   type GraphQLError,
@@ -294,20 +295,37 @@ export function Limits(options: LimitsOptions = {}): Plugin {
       }
       if (error) setResult([error]); // graphql-js does not validate it
     },
-    onExecute({ args, setResultAndStopExecution }) {
-      const budget = {
-        onExecuteDone({ result, setResult }: {
-          result: ExecutionResult | AsyncIterable<unknown>;
-          setResult(result: ExecutionResult): void;
-        }) {
-          if (Symbol.asyncIterator in result) return;
-          const within = withinErrorBudget(result, limits.maxErrors) ?? result;
-          const marked = withRequestErrorStatus(within) ?? within;
-          if (marked !== result) setResult(marked);
-        },
-      };
+    // A subscription's selection is costed as a query's, once; each event then starts the same
+    // node budget again (resolve/subscription_fields.ts).
+    onSubscribe: (payload) => checkCost(payload),
+    onExecute(payload) {
+      checkCost(payload);
+      return errorBudget;
+    },
+  };
+
+  /** The answer's error budget and its status (after execution). */
+  const errorBudget = {
+    onExecuteDone({ result, setResult }: {
+      result: ExecutionResult | AsyncIterable<unknown>;
+      setResult(result: ExecutionResult): void;
+    }) {
+      if (Symbol.asyncIterator in result) return;
+      const within = withinErrorBudget(result, limits.maxErrors) ?? result;
+      const marked = withRequestErrorStatus(within) ?? within;
+      if (marked !== result) setResult(marked);
+    },
+  };
+
+  function checkCost(
+    { args, setResultAndStopExecution }: {
+      args: ExecutionArgs;
+      setResultAndStopExecution: (result: ExecutionResult) => void;
+    },
+  ): void {
+    {
       const plan = planOf(args.schema, args.document, args.operationName ?? undefined);
-      if (!plan) return budget;
+      if (!plan) return;
       const widest = plan.widest;
       startNodeBudget(args.contextValue as object, plan.budget, plan.budgetLimit);
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
@@ -332,9 +350,8 @@ export function Limits(options: LimitsOptions = {}): Plugin {
         )
         : argumentError;
       if (error) setResultAndStopExecution({ errors: [requestError(error)] });
-      return budget;
-    },
-  };
+    }
+  }
 }
 
 /** The key of a request's plan when it names no operation (the document holds one). */

@@ -10,6 +10,7 @@ import { type ReadFrom, readFrom } from "../database/read_from.ts";
 import { bindConnections } from "../database/bound_connection.ts";
 import { lightenForks } from "../light_forks.ts";
 import { bindPolicies, policiesOfContext } from "../policy_binding.ts";
+import type { ChangeFeed } from "../events/change_feed.ts";
 
 /** The part of a GraphQL context that mikrogql reads. */
 export interface MikroContext {
@@ -35,6 +36,11 @@ export interface MikroContext {
    * with `readYourWrites`, for a client's requests shortly after its own mutation.
    */
   readFrom?: ReadFrom;
+  /**
+   * The change feed the generated subscriptions read (`createChangeFeed`); `serve()` sets it.
+   * Without one a subscription is refused with `SUBSCRIPTIONS_UNAVAILABLE`.
+   */
+  changes?: ChangeFeed;
 }
 
 /** Where the Transactioner keeps the EntityManager bound to the open transaction. */

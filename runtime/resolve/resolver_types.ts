@@ -42,6 +42,30 @@ export type FieldResolverFn<Result, Parent, Args, Context> = (
   info: GraphQLResolveInfo,
 ) => Awaitable<Result>;
 
+/**
+ * A resolver of a `Subscription` field, as graphql-js runs it: `subscribe` returns the event
+ * stream, `resolve` turns each event into the field's value (the event itself without it).
+ *
+ * @typeParam Result what each event resolves to (`<T>ChangeEvent` for a change feed)
+ * @typeParam Args the field's arguments
+ */
+export interface SubscriptionResolver<
+  Result,
+  Args = Record<string, never>,
+  Context = ResolverContext,
+> {
+  /** Starts the stream of events (`AsyncIterable`): called once per subscription. */
+  subscribe: (
+    parent: unknown,
+    args: Args,
+    context: Context,
+    info: GraphQLResolveInfo,
+  ) => Awaitable<AsyncIterable<unknown>>;
+  /** The field's value of one event. */
+  // deno-lint-ignore no-explicit-any
+  resolve?: FieldResolverFn<Result, any, Args, Context>;
+}
+
 /** The entity type of an entity class, `EntitySchema` or `defineEntity` result. */
 export type EntityOf<E> = InferEntity<E>;
 

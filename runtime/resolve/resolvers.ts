@@ -25,6 +25,7 @@ import { attachPolicies } from "../policy_binding.ts";
 import { guardedFieldResolver, guardedFields } from "./field_rules.ts";
 import { fromContext, type MikroContext } from "../request/context.ts";
 import { nodeBudget } from "../node_budget.ts";
+import { type SubscriptionFieldOptions, subscriptionResolvers } from "./subscription_fields.ts";
 
 /**
  * Options of {@linkcode createResolvers}: the page-size limit (`maxPageSize`), the runtime hooks
@@ -50,6 +51,8 @@ export type ResolverOptions = CollectLimits & GraphHooks & {
    * authentication works: a JWT plugin's claims, a session, an API key). Default: `ctx.viewer`.
    */
   viewer?: (ctx: MikroContext) => unknown;
+  /** The generated change feeds' options (`Subscriptions()`): the re-read deadline. */
+  subscriptions?: SubscriptionFieldOptions;
 };
 
 /**
@@ -207,6 +210,12 @@ export function createResolvers(
         }) as Resolver,
       ]),
     );
+  }
+  // Change feeds: `<type>Changed` of the types annotated `Subscriptions()`.
+  if (Object.keys(graph.subscriptionFields).length > 0) {
+    const feeds = subscriptionResolvers(graph, request, options.subscriptions);
+    map.Subscription = feeds.subscription as ResolverMap[string];
+    Object.assign(map, feeds.events);
   }
   return map;
 }

@@ -25,11 +25,24 @@ export async function figuresOf(
   return { rss: kb("VmRSS") * 1024, peak: kb("VmHWM") * 1024, cpuMs };
 }
 
-/** An example's server process, started on `url`'s database; resolves once it listens. */
-export async function startExample(name: string, databaseUrl: string) {
+/**
+ * An example's server process, started on `url`'s database (and `env`: `REDIS_URL`, ...);
+ * resolves once it listens.
+ */
+export async function startExample(
+  name: string,
+  databaseUrl: string,
+  env: Record<string, string> = {},
+) {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", new URL(`../../examples/${name}/server.ts`, import.meta.url).pathname],
-    env: { DATABASE_URL: databaseUrl, PORT: "0", NODE_ENV: "production", NO_COLOR: "1" },
+    env: {
+      DATABASE_URL: databaseUrl,
+      PORT: "0",
+      NODE_ENV: "production",
+      NO_COLOR: "1",
+      ...env,
+    },
     stdout: "piped",
     stderr: "piped",
   }).spawn();

@@ -1,5 +1,12 @@
 import { defineEntity, p } from "@mikro-orm/core";
-import { annotate, Mutations, OrderField, QueryField, RelayConnection } from "@mikrogql/ext";
+import {
+  annotate,
+  Mutations,
+  OrderField,
+  QueryField,
+  RelayConnection,
+  Subscriptions,
+} from "@mikrogql/ext";
 import { Comment } from "./comment.ts";
 import { User } from "./user.ts";
 
@@ -31,7 +38,7 @@ export const Post = defineEntity({
 });
 
 annotate(Post, {
-  entity: [QueryField(), Mutations()],
+  entity: [QueryField(), Mutations(), Subscriptions()],
   fields: {
     title: [OrderField("TITLE")],
     views: [OrderField("VIEWS")],

@@ -21,3 +21,6 @@ export const orderFields = {
 
 /** GraphQL type -> root connection field of `Query`. */
 export const queryFields = { Post: "posts", User: "users" } satisfies Record<string, string>;
+
+/** GraphQL type -> change feed field of `Subscription` (`Subscriptions()`). */
+export const subscriptionFields = { Post: "postChanged" } satisfies Record<string, string>;

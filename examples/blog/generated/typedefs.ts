@@ -1330,4 +1330,43 @@ type Mutation {
     id: ID!
   ): ID!
 }
+
+"""
+The root of every subscription: a change feed per subscribed node type.
+"""
+type Subscription {
+  """
+  The committed changes of Posts the viewer may read and \`where\` selects, one event per changed node per commit.
+  """
+  postChanged(
+    """Only changes of Posts this selects (after the change)."""
+    where: PostWhereInput
+  ): PostChangeEvent!
+}
+
+"""A committed change of a Post the viewer may read."""
+type PostChangeEvent {
+  """What the change did."""
+  operation: ChangeOperation!
+
+  """The ID of the changed node."""
+  id: ID!
+
+  """
+  The node as committed, read under the subscriber's policies; null when DELETED.
+  """
+  node: Post
+}
+
+"""What a committed change did to a node."""
+enum ChangeOperation {
+  """The node was created."""
+  CREATED
+
+  """The node was updated."""
+  UPDATED
+
+  """The node was deleted."""
+  DELETED
+}
 `;

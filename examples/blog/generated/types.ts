@@ -11,11 +11,15 @@ import type {
   FieldResolver as $Resolver,
   Maybe as $Maybe,
   ResolverContext,
+  SubscriptionResolver as $SubscriptionResolver,
   TypedResolvers as $TypedResolvers,
 } from "@mikrogql/ext";
 
 /** The context resolvers get: the request's EntityManager. */
 export type Context = ResolverContext;
+
+/** `ChangeOperation`, as resolvers see it (entity values). */
+export type ChangeOperation = "CREATED" | "UPDATED" | "DELETED";
 
 /** `Comment`: the entity. */
 export type Comment = $EntityOf<typeof nodeTypes.Comment.entity>;
@@ -377,6 +381,20 @@ export interface PostResolvers {
   comments?: $Resolver<CommentConnection, Post, PostCommentsArgs>;
 }
 
+/** `PostChangeEvent`, as resolvers return it. */
+export interface PostChangeEvent {
+  operation: ChangeOperation;
+  id: string | number;
+  node?: $Maybe<Post>;
+}
+
+/** Resolvers of `PostChangeEvent`'s fields. */
+export interface PostChangeEventResolvers {
+  operation?: $Resolver<ChangeOperation, PostChangeEvent>;
+  id?: $Resolver<string | number, PostChangeEvent>;
+  node?: $Resolver<$Maybe<Post>, PostChangeEvent>;
+}
+
 /** `PostConnection`, as resolvers return it. */
 export interface PostConnection {
   edges?: $Maybe<Array<$Maybe<PostEdge>>>;
@@ -522,6 +540,16 @@ export interface QueryResolvers {
   nodes?: $Resolver<Array<$Maybe<Node>>, unknown, QueryNodesArgs>;
   posts?: $Resolver<PostConnection, unknown, QueryPostsArgs>;
   users?: $Resolver<UserConnection, unknown, QueryUsersArgs>;
+}
+
+/** Arguments of `Subscription.postChanged`. */
+export interface SubscriptionPostChangedArgs {
+  where?: $Maybe<PostWhereInput>;
+}
+
+/** Resolvers of `Subscription`'s fields. */
+export interface SubscriptionResolvers {
+  postChanged?: $SubscriptionResolver<PostChangeEvent, SubscriptionPostChangedArgs>;
 }
 
 /** `UpdateCommentInput`. */
@@ -700,9 +728,11 @@ export type Resolvers<Extra = Record<never, never>> = $TypedResolvers<{
   PhotoConnection: PhotoConnectionResolvers;
   PhotoEdge: PhotoEdgeResolvers;
   Post: PostResolvers;
+  PostChangeEvent: PostChangeEventResolvers;
   PostConnection: PostConnectionResolvers;
   PostEdge: PostEdgeResolvers;
   Query: QueryResolvers;
+  Subscription: SubscriptionResolvers;
   User: UserResolvers;
   UserConnection: UserConnectionResolvers;
   UserEdge: UserEdgeResolvers;

@@ -8,6 +8,7 @@ import {
   Skip,
   SkipMutationCreateInput,
   SkipMutationUpdateInput,
+  Subscriptions,
 } from "@mikrogql/ext";
 import { Comment } from "./comment.ts";
 import { Project } from "./project.ts";
@@ -39,7 +40,7 @@ export const Task = defineEntity({
 });
 
 annotate(Task, {
-  entity: [QueryField(), Mutations()],
+  entity: [QueryField(), Mutations(), Subscriptions()],
   fields: {
     title: [OrderField("TITLE")],
     createdBy: [Skip(SkipMutationCreateInput | SkipMutationUpdateInput)],

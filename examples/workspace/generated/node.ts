@@ -15,7 +15,7 @@ import { collectedFor, fields } from "./collection.ts";
 import { edges } from "./edges.ts";
 import { enums } from "./enums.ts";
 import { mutations } from "./mutation_input.ts";
-import { orderFields, queryFields } from "./pagination.ts";
+import { orderFields, queryFields, subscriptionFields } from "./pagination.ts";
 import { whereInputs } from "./where_input.ts";
 import type { EntityManager } from "@mikro-orm/core";
 import {
@@ -45,6 +45,7 @@ export const graph: Graph = defineGraph({
   orderFields,
   enums,
   queryFields,
+  subscriptionFields,
   mutations,
   whereInputs,
   ids: "opaque",

@@ -28,3 +28,6 @@ export const queryFields = {
   Task: "tasks",
   User: "users",
 } satisfies Record<string, string>;
+
+/** GraphQL type -> change feed field of `Subscription` (`Subscriptions()`). */
+export const subscriptionFields = { Task: "taskChanged" } satisfies Record<string, string>;

@@ -1451,4 +1451,43 @@ type Mutation {
     id: ID!
   ): ID!
 }
+
+"""
+The root of every subscription: a change feed per subscribed node type.
+"""
+type Subscription {
+  """
+  The committed changes of Tasks the viewer may read and \`where\` selects, one event per changed node per commit.
+  """
+  taskChanged(
+    """Only changes of Tasks this selects (after the change)."""
+    where: TaskWhereInput
+  ): TaskChangeEvent!
+}
+
+"""A committed change of a Task the viewer may read."""
+type TaskChangeEvent {
+  """What the change did."""
+  operation: ChangeOperation!
+
+  """The ID of the changed node."""
+  id: ID!
+
+  """
+  The node as committed, read under the subscriber's policies; null when DELETED.
+  """
+  node: Task
+}
+
+"""What a committed change did to a node."""
+enum ChangeOperation {
+  """The node was created."""
+  CREATED
+
+  """The node was updated."""
+  UPDATED
+
+  """The node was deleted."""
+  DELETED
+}
 `;

@@ -11,11 +11,15 @@ import type {
   FieldResolver as $Resolver,
   Maybe as $Maybe,
   ResolverContext,
+  SubscriptionResolver as $SubscriptionResolver,
   TypedResolvers as $TypedResolvers,
 } from "@mikrogql/ext";
 
 /** The context resolvers get: the request's EntityManager. */
 export type Context = ResolverContext;
+
+/** `ChangeOperation`, as resolvers see it (entity values). */
+export type ChangeOperation = "CREATED" | "UPDATED" | "DELETED";
 
 /** `Comment`: the entity. */
 export type Comment = $EntityOf<typeof nodeTypes.Comment.entity>;
@@ -533,6 +537,16 @@ export interface QueryResolvers {
   users?: $Resolver<UserConnection, unknown, QueryUsersArgs>;
 }
 
+/** Arguments of `Subscription.taskChanged`. */
+export interface SubscriptionTaskChangedArgs {
+  where?: $Maybe<TaskWhereInput>;
+}
+
+/** Resolvers of `Subscription`'s fields. */
+export interface SubscriptionResolvers {
+  taskChanged?: $SubscriptionResolver<TaskChangeEvent, SubscriptionTaskChangedArgs>;
+}
+
 /** `Task`: the entity. */
 export type Task = $EntityOf<typeof nodeTypes.Task.entity>;
 
@@ -555,6 +569,20 @@ export interface TaskResolvers {
   assignee?: $Resolver<$Maybe<User>, Task>;
   createdBy?: $Resolver<$Maybe<User>, Task>;
   comments?: $Resolver<CommentConnection, Task, TaskCommentsArgs>;
+}
+
+/** `TaskChangeEvent`, as resolvers return it. */
+export interface TaskChangeEvent {
+  operation: ChangeOperation;
+  id: string | number;
+  node?: $Maybe<Task>;
+}
+
+/** Resolvers of `TaskChangeEvent`'s fields. */
+export interface TaskChangeEventResolvers {
+  operation?: $Resolver<ChangeOperation, TaskChangeEvent>;
+  id?: $Resolver<string | number, TaskChangeEvent>;
+  node?: $Resolver<$Maybe<Task>, TaskChangeEvent>;
 }
 
 /** `TaskConnection`, as resolvers return it. */
@@ -806,7 +834,9 @@ export type Resolvers<Extra = Record<never, never>> = $TypedResolvers<{
   ProjectConnection: ProjectConnectionResolvers;
   ProjectEdge: ProjectEdgeResolvers;
   Query: QueryResolvers;
+  Subscription: SubscriptionResolvers;
   Task: TaskResolvers;
+  TaskChangeEvent: TaskChangeEventResolvers;
   TaskConnection: TaskConnectionResolvers;
   TaskEdge: TaskEdgeResolvers;
   User: UserResolvers;
