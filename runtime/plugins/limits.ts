@@ -268,6 +268,19 @@ export function Limits(options: LimitsOptions = {}): Plugin {
     known.set(key, [schema, planned]);
     return planned;
   };
+  /** The answer's error budget and its status (after execution). */
+  const errorBudget = {
+    onExecuteDone({ result, setResult }: {
+      result: ExecutionResult | AsyncIterable<unknown>;
+      setResult(result: ExecutionResult): void;
+    }) {
+      if (Symbol.asyncIterator in result) return;
+      const within = withinErrorBudget(result, limits.maxErrors) ?? result;
+      const marked = withRequestErrorStatus(within) ?? within;
+      if (marked !== result) setResult(marked);
+    },
+  };
+
   return {
     onParse({ params, setParseFn }) {
       const source = typeof params.source === "string" ? params.source : params.source.body;
@@ -301,19 +314,6 @@ export function Limits(options: LimitsOptions = {}): Plugin {
     onExecute(payload) {
       checkCost(payload);
       return errorBudget;
-    },
-  };
-
-  /** The answer's error budget and its status (after execution). */
-  const errorBudget = {
-    onExecuteDone({ result, setResult }: {
-      result: ExecutionResult | AsyncIterable<unknown>;
-      setResult(result: ExecutionResult): void;
-    }) {
-      if (Symbol.asyncIterator in result) return;
-      const within = withinErrorBudget(result, limits.maxErrors) ?? result;
-      const marked = withRequestErrorStatus(within) ?? within;
-      if (marked !== result) setResult(marked);
     },
   };
 
