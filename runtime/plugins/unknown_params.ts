@@ -2,14 +2,14 @@
  * The `UnknownParams` plugin for GraphQL Yoga: a request body's properties the server does not
  * understand are ignored, as the GraphQL over HTTP specification says a server must ("the server
  * SHOULD NOT fail... unknown entries MUST be ignored"), where Yoga answers 400 "Unexpected
- * parameter". Kept: `query`, `variables`, `operationName`, `extensions`, `documentId` (persisted
- * documents) and the names given.
+ * parameter". Kept: `query`, `variables`, `operationName`, `extensions`, `documentId` and `doc_id`
+ * (persisted documents: the GraphQL over HTTP draft's and Relay's names) and the names given.
  *
  * @module
  */
 import type { Plugin } from "graphql-yoga";
 
-const KNOWN = ["query", "variables", "operationName", "extensions", "documentId"];
+const KNOWN = ["query", "variables", "operationName", "extensions", "documentId", "doc_id"];
 
 /**
  * The unknown parameters plugin (see the module documentation).
