@@ -126,6 +126,20 @@ browserTest("DocSearch's newest tests, re-expressed, in Chromium", site, async (
     },
   );
 
+  await t.step("a hitComponent gets an unsafe hit without its URL", async () => {
+    const page = await mount(
+      browser,
+      'askAi: undefined, hitComponent: ({ hit, children }) => html`<a class="mine" href=${hit.url}>${children}</a>`',
+    );
+    await search(page, "Quokka");
+    const hrefs = await page.$$eval(
+      `${HIT}:has-text("Quokka") a.mine`,
+      (links) => links.map((a) => a.getAttribute("href")),
+    );
+    assertEquals(hrefs, ["", "", ""]);
+    await page.context().close();
+  });
+
   await t.step("unsafe recents and favorites (stored by DocSearch) are not shown", async () => {
     const page = await mount(browser);
     await page.evaluate((hits) => {

@@ -91,6 +91,14 @@ browserTest("Sidepanel (script package) in Chromium", site, async (t, browser) =
       await page.click(".DocSearch-NewConversationScreen-SuggestedQuestion >> nth=0");
       await page.waitForSelector(`${PANEL} .DocSearch-AskAiScreen-Response`);
       await settled(page);
+      // no keyword search in the panel: the assistant's searched queries are text, not buttons
+      assertEquals(
+        await page.$$eval(
+          `${PANEL} .DocSearch-AskAiScreen-ToolCallQuery`,
+          (e) => [...new Set(e.map((x) => x.tagName))],
+        ),
+        ["SPAN"],
+      );
       await page.click(`${PANEL} .DocSearch-AskAiScreen-LikeButton`);
       await page.waitForSelector(`${PANEL} .DocSearch-AskAiScreen-FeedbackText:has-text("Thanks")`);
       await page.click(".DocSearch-Sidepanel-Close");

@@ -31,7 +31,7 @@ export interface AnswerProps {
   translations: AskAiScreenTranslations;
   environment: Window;
   /** A search of the assistant was clicked: search its query. */
-  onQuery(query: string): void;
+  onQuery?(query: string): void;
 }
 
 /**

@@ -89,7 +89,6 @@ export function SidePanelView({ options, start, onClose }: SidePanelViewProps): 
           start=${start}
           Footer=${Footer}
           ConversationList=${ConversationList}
-          onBack=${() => {}}
           onClose=${onClose}
         />
       </div>
