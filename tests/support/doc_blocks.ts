@@ -67,6 +67,13 @@ export async function writeBlockProject(dir: string, block: DocBlock): Promise<s
   await Deno.mkdir(join(dir, "entities"), { recursive: true });
   await Deno.writeTextFile(join(dir, "generated/mod.ts"), reexport("generated/mod.ts"));
   await Deno.writeTextFile(join(dir, "entities.ts"), reexport("entities.ts"));
+  // The example's other modules at its top (auth.ts, policies.ts, ...), as a block beside them
+  // imports them.
+  for await (const entry of Deno.readDir(exampleDir)) {
+    if (entry.isFile && entry.name.endsWith(".ts") && entry.name !== "entities.ts") {
+      await Deno.writeTextFile(join(dir, entry.name), reexport(entry.name));
+    }
+  }
   for await (const entry of Deno.readDir(join(exampleDir, "entities"))) {
     await Deno.writeTextFile(join(dir, "entities", entry.name), reexport(`entities/${entry.name}`));
   }
