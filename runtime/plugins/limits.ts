@@ -32,7 +32,7 @@
  *    tree size (list items included) and `has<Edge>With` depth `QUERY_TOO_COMPLEX`; the first
  *    one in document order. 3 and 4 come from one walk of the document (`cost.ts`);
  * 5. after execution, the errors of the answer: at most `maxErrors`, the rest dropped for one
- *    `TOO_MANY_ERRORS` error saying how many (`error_budget.ts`);
+ *    `QUERY_TOO_COMPLEX` error saying how many (`error_budget.ts`);
  * 6. at run time, the nodes the operation's statements read, `maxCost` in all, or
  *    `maxCells` / (the fields of its widest list item) when fewer (`node_budget.ts`,
  *    `read/row_limit.ts`): `QUERY_TOO_COMPLEX` ("reads more than N nodes"), and nothing more is
@@ -157,7 +157,7 @@ export interface LimitsOptions {
   maxInputDepth?: number;
   /**
    * Most errors in one answer (`error_budget.ts`); the errors after them are dropped for one
-   * `TOO_MANY_ERRORS` error saying how many; default 100.
+   * `QUERY_TOO_COMPLEX` error saying how many; default 100.
    */
   maxErrors?: number;
 }
