@@ -54,7 +54,7 @@ import {
   type DocumentNode,
   type ExecutionResult,
   getOperationAST,
-  type GraphQLError,
+  GraphQLError,
   type GraphQLSchema,
   Kind,
 } from "graphql";
@@ -288,6 +288,7 @@ export function Limits(options: LimitsOptions = {}): Plugin {
       let error = refusals.get(params.documentAST);
       if (error === undefined) {
         error = checkOperations(params.documentAST, limits) ??
+          checkRootTypes(params.schema, params.documentAST) ??
           checkSelections(params.documentAST, limits) ??
           checkShape(params.schema, params.documentAST, limits) ?? null;
         refusals.set(params.documentAST, error);
@@ -367,6 +368,26 @@ function checkOperations(
       `the document holds ${operations} operations; the limit is maxOperations = ${limits.maxOperations}`,
     )
     : undefined;
+}
+
+/**
+ * Each operation's root type exists in `schema`: a `subscription` (or `mutation`) operation on a
+ * schema without that type is refused as a validation error (HTTP 400,
+ * `GRAPHQL_VALIDATION_FAILED`), where graphql-js would fail in execution (Yoga answered 500).
+ */
+function checkRootTypes(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+): GraphQLError | undefined {
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    if (schema.getRootType(definition.operation)) continue;
+    return new GraphQLError(
+      `the schema has no ${definition.operation} type: ${definition.operation} operations are not served`,
+      { extensions: { code: "GRAPHQL_VALIDATION_FAILED" } },
+    );
+  }
+  return undefined;
 }
 
 /**
