@@ -127,7 +127,7 @@ export interface LimitsOptions {
    * Most nodes of lists and connections an operation may return: checked before execution on
    * what the document bounds (`first`/`last`, list arguments, multiplied down each level), and
    * at run time on the nodes its statements read (a connection without `first`/`last` reads all
-   * its rows within what is left); default 100,000.
+   * its rows within what is left); default 500,000 (GitHub's limit for the same count).
    */
   maxCost?: number;
   /**
