@@ -205,6 +205,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     timeoutMs: options.readyTimeoutMs,
     draining: () => draining(),
     onUnavailable: (reason) => logEvent(format, "not ready", { reason }),
+    onSaturated: (reason) => logEvent(format, "ready, pool saturated", { reason }),
   });
   const stopObserving = observeStatements(orm, () => {
     const scope = requestScope.getStore();
