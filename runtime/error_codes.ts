@@ -34,14 +34,10 @@ export const ErrorCode = {
   TRANSACTION_CONFLICT: "TRANSACTION_CONFLICT",
   /**
    * An operation over a limit of the `Limits` plugin (document size, tokens, aliases, field
-   * repeats, cost, where tree size or depth), refused before any SQL runs.
+   * repeats, cost, where tree size or depth), refused before any SQL runs; also the one error
+   * saying how many errors of an answer over `maxErrors` were dropped.
    */
   QUERY_TOO_COMPLEX: "QUERY_TOO_COMPLEX",
-  /**
-   * The answer held more errors than the `Limits` plugin's `maxErrors`: the first ones are kept,
-   * this one says how many more were dropped.
-   */
-  TOO_MANY_ERRORS: "TOO_MANY_ERRORS",
   /** The request ran out of its time budget; its statements were cancelled or rolled back. */
   QUERY_TIMEOUT: "QUERY_TIMEOUT",
   /** No database connection could be had within the wait limit, or the connection died. */

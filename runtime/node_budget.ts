@@ -11,11 +11,14 @@
 
 /**
  * The budget of a request without the `Limits` plugin, and `Limits`' default `maxCost`, in
- * nodes: what a request reads stays in memory until it is answered, on the blog's posts about
- * 1 KB of the server's memory per node with the JSON (`read/row_limit.ts` refuses a large read on
- * its count, before its rows are read).
+ * nodes: GitHub's limit for the same computation (500,000), so an ordinary Relay app's nested
+ * pages (`users(first: 100) { posts(first: 50) { comments(first: 20) } }`, 105,100 nodes) are
+ * accepted. Memory is bounded at run time by `maxCells` (the node budget is `maxCells` / the
+ * fields of the widest list item when that is fewer; `read/row_limit.ts` refuses a large read on
+ * its count, before its rows are read): `deno task bench:budgets` prints the RSS of the worst
+ * accepted query.
  */
-export const DEFAULT_MAX_NODES = 100_000;
+export const DEFAULT_MAX_NODES = 500_000;
 
 /**
  * A request's node budget. Statements that fit in what is neither spent nor reserved run at
@@ -25,7 +28,7 @@ export interface NodeBudget {
   /** The nodes the request may read in all (`Limits({ maxCost })`). */
   readonly max: number;
   /**
-   * The limit that set `max`, as its refusal names it: `maxCost = 100000`, or `maxCells` and the
+   * The limit that set `max`, as its refusal names it: `maxCost = 500000`, or `maxCells` and the
    * fields per node it was divided by.
    */
   readonly limit: string;

@@ -13,6 +13,7 @@ import { CompiledQuery, type DatabaseConnection } from "kysely";
 import { bindConnections } from "../runtime/database/bound_connection.ts";
 import { lightenForks } from "../runtime/light_forks.ts";
 import { armTimerOnlyToWait, type CheckoutPool } from "./pool_checkout.ts";
+import { type CountedPool, registerPool } from "./pool_saturation.ts";
 import { prepareStatements, type PreparingPool } from "./prepared_statements.ts";
 
 /** Options of {@linkcode openOrm}. */
@@ -140,7 +141,8 @@ async function init(options: OpenOrmOptions): Promise<MikroORM> {
     }
     case "postgresql": {
       const { PostgreSqlDriver } = await import("@mikro-orm/postgresql");
-      return await MikroORM.init(
+      let created: (CheckoutPool & PreparingPool & CountedPool) | undefined;
+      const orm = await MikroORM.init(
         {
           driver: PostgreSqlDriver,
           clientUrl: options.url,
@@ -151,7 +153,8 @@ async function init(options: OpenOrmOptions): Promise<MikroORM> {
           // values are named prepared statements (`prepared_statements.ts`).
           driverOptions: {
             connectionTimeoutMillis: connectionWaitMs,
-            onPoolCreated: (pool: CheckoutPool & PreparingPool) => {
+            onPoolCreated: (pool: CheckoutPool & PreparingPool & CountedPool) => {
+              created = pool;
               armTimerOnlyToWait(pool);
               prepareStatements(pool, options.preparedStatements ?? 100);
             },
@@ -163,6 +166,9 @@ async function init(options: OpenOrmOptions): Promise<MikroORM> {
           pool: { idleTimeoutMillis: 0, ...options.extra?.pool },
         } as Options,
       );
+      // `/ready` tells a saturated pool from an unreachable database (`pool_saturation.ts`)
+      registerPool(orm, () => created);
+      return orm;
     }
     case "mariadb": {
       const { MariaDbDriver } = await import("@mikro-orm/mariadb");

@@ -2,7 +2,8 @@
  * `/ready`: whether the server should get traffic. 200 `{"status":"ready"}` when the database
  * answers `select 1` (a statement of the `/ready` request's own) within the timeout; 503
  * `{"status":"unavailable","reason":...}` when it refuses, fails or is too slow (the driver's own
- * message goes to the server's log, not to the client), and 503 `{"status":"shutting down"}` once
+ * message goes to the server's log, not to the client), unless every connection of the pool was
+ * in use meanwhile (`pool_saturation.ts`): then 200 ready, the reason logged, and 503 `{"status":"shutting down"}` once
  * a shutdown has begun, so a load balancer stops sending requests while the in-flight ones
  * finish. `/health` (Yoga's own) stays 200 while the process runs.
  *
@@ -13,6 +14,7 @@
  * @module
  */
 import type { MikroORM } from "@mikro-orm/core";
+import { poolSaturation } from "./pool_saturation.ts";
 
 /** Options of {@linkcode readinessRoute}. */
 export interface ReadinessOptions {
@@ -24,6 +26,11 @@ export interface ReadinessOptions {
   draining: () => boolean;
   /** Told why the database is not ready (the driver's message). */
   onUnavailable?: (reason: string) => void;
+  /**
+   * Told why the check failed while the pool was saturated (every connection in use), which
+   * `/ready` answers 200 ready: a busy pool is not an unreachable database.
+   */
+  onSaturated?: (reason: string) => void;
 }
 
 function json(status: number, body: Record<string, string>): Response {
@@ -82,6 +89,13 @@ export function readinessRoute(
     if (options.draining()) return json(503, { status: "shutting down" });
     const ready = await databaseReady(orm, timeoutMs);
     if (ready.ok) return json(200, { status: "ready" });
+    // A check that waited for a connection while every one was in use says nothing about the
+    // database: the server is busy, not broken (an orchestrator would pull a healthy instance).
+    const saturated = poolSaturation(orm);
+    if (saturated) {
+      options.onSaturated?.(`${ready.detail}; the pool is saturated: ${saturated}`);
+      return json(200, { status: "ready" });
+    }
     options.onUnavailable?.(ready.detail);
     return json(503, { status: "unavailable", reason: ready.reason });
   };

@@ -285,6 +285,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     timeoutMs: options.readyTimeoutMs,
     draining: () => draining(),
     onUnavailable: (reason) => logEvent(format, out, "not ready", { reason }),
+    onSaturated: (reason) => logEvent(format, out, "ready, pool saturated", { reason }),
   });
   const stopObserving = observeStatements(orm, () => {
     const scope = requestScope.getStore();

@@ -1,9 +1,9 @@
 /**
  * The error budget of the `Limits` plugin: an answer holds at most `maxErrors` errors (graphql-js
  * stops its validation at 100 too); the errors after them are dropped for one error saying how
- * many were dropped (`TOO_MANY_ERRORS`). Applied when execution is done, before Yoga processes
+ * many were dropped (`QUERY_TOO_COMPLEX`). Applied when execution is done, before Yoga processes
  * the result (masking, `ClientErrors`, serialisation): 30 aliases of `nodes(ids: $ids)` with
- * 1,000 missing ids answer 100 `NOT_FOUND` errors and one `TOO_MANY_ERRORS`, not 30,000.
+ * 1,000 missing ids answer 100 `NOT_FOUND` errors and one `QUERY_TOO_COMPLEX`, not 30,000.
  *
  * @module
  */
@@ -29,7 +29,7 @@ export function withinErrorBudget(
     errors: [
       ...errors.slice(0, maxErrors),
       gqlError(
-        ErrorCode.TOO_MANY_ERRORS,
+        ErrorCode.QUERY_TOO_COMPLEX,
         `${dropped} more errors were dropped; the limit is maxErrors = ${maxErrors}`,
       ) as GraphQLError,
     ],

@@ -32,7 +32,7 @@
  *    tree size (list items included) and `has<Edge>With` depth `QUERY_TOO_COMPLEX`; the first
  *    one in document order. 3 and 4 come from one walk of the document (`cost.ts`);
  * 5. after execution, the errors of the answer: at most `maxErrors`, the rest dropped for one
- *    `TOO_MANY_ERRORS` error saying how many (`error_budget.ts`);
+ *    `QUERY_TOO_COMPLEX` error saying how many (`error_budget.ts`);
  * 6. at run time, the nodes the operation's statements read, `maxCost` in all, or
  *    `maxCells` / (the fields of its widest list item) when fewer (`node_budget.ts`,
  *    `read/row_limit.ts`): `QUERY_TOO_COMPLEX` ("reads more than N nodes"), and nothing more is
@@ -55,7 +55,7 @@ import {
   type ExecutionArgs,
   type ExecutionResult,
   getOperationAST,
-  type GraphQLError,
+  GraphQLError,
   type GraphQLSchema,
   Kind,
 } from "graphql";
@@ -128,7 +128,7 @@ export interface LimitsOptions {
    * Most nodes of lists and connections an operation may return: checked before execution on
    * what the document bounds (`first`/`last`, list arguments, multiplied down each level), and
    * at run time on the nodes its statements read (a connection without `first`/`last` reads all
-   * its rows within what is left); default 100,000.
+   * its rows within what is left); default 500,000 (GitHub's limit for the same count).
    */
   maxCost?: number;
   /**
@@ -158,7 +158,7 @@ export interface LimitsOptions {
   maxInputDepth?: number;
   /**
    * Most errors in one answer (`error_budget.ts`); the errors after them are dropped for one
-   * `TOO_MANY_ERRORS` error saying how many; default 100.
+   * `QUERY_TOO_COMPLEX` error saying how many; default 100.
    */
   maxErrors?: number;
 }
@@ -302,6 +302,7 @@ export function Limits(options: LimitsOptions = {}): Plugin {
       let error = refusals.get(params.documentAST);
       if (error === undefined) {
         error = checkOperations(params.documentAST, limits) ??
+          checkRootTypes(params.schema, params.documentAST) ??
           checkSelections(params.documentAST, limits) ??
           checkShape(params.schema, params.documentAST, limits) ?? null;
         refusals.set(params.documentAST, error);
@@ -384,6 +385,26 @@ function checkOperations(
       `the document holds ${operations} operations; the limit is maxOperations = ${limits.maxOperations}`,
     )
     : undefined;
+}
+
+/**
+ * Each operation's root type exists in `schema`: a `subscription` (or `mutation`) operation on a
+ * schema without that type is refused as a validation error (HTTP 400,
+ * `GRAPHQL_VALIDATION_FAILED`), where graphql-js would fail in execution (Yoga answered 500).
+ */
+function checkRootTypes(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+): GraphQLError | undefined {
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    if (schema.getRootType(definition.operation)) continue;
+    return new GraphQLError(
+      `the schema has no ${definition.operation} type: ${definition.operation} operations are not served`,
+      { extensions: { code: "GRAPHQL_VALIDATION_FAILED" } },
+    );
+  }
+  return undefined;
 }
 
 /**

@@ -137,6 +137,8 @@ for (const dialect of dialects()) {
       const health: number[] = [];
       /** The server's CPU per refused and per answered request, ms. */
       const refusalCpu: number[] = [];
+      /** The slowest health query and the kind of hostile request it was sent beside. */
+      let slowest = { ms: 0, kind: "" };
       const answerCpu: number[] = [];
       const kinds = new Map<string, number>();
       const grown: string[] = [];
@@ -187,6 +189,7 @@ for (const dialect of dialects()) {
                 );
               });
               health.push(ok.ms);
+              if (ok.ms > slowest.ms) slowest = { ms: ok.ms, kind: request.kind };
               const after = await figuresOf(server.pid);
               (answer.answered ? answerCpu : refusalCpu).push(after.cpuMs - before.cpuMs);
               const wrong = [
@@ -240,7 +243,7 @@ for (const dialect of dialects()) {
           at(0.5).toFixed(1)
         }, p99 ${at(0.99).toFixed(1)}, max ${
           health.at(-1)!.toFixed(1)
-        }; server CPU per refusal (${refusalCpu.length}): ${
+        } (beside ${slowest.kind}); server CPU per refusal (${refusalCpu.length}): ${
           cpu(refusalCpu)
         } (bound 100 ms), per answer (${answerCpu.length}): ${
           cpu(answerCpu)

@@ -2,7 +2,8 @@
  * The GraphQL over HTTP specification's status codes on the preset's server (blog example,
  * SQLite): a response without `data` is 4xx under `application/graphql-response+json` (a
  * refusal of `Limits` before execution, a variable graphql-jit cannot coerce, a validation
- * error), 200 under `application/json`; an answer with `data` is 200; a body property the
+ * error, a `subscription` operation while the schema has no subscription type), 200 under
+ * `application/json`; an answer with `data` is 200; a body property the
  * server does not understand is ignored (Yoga alone answers 400 "Unexpected parameter").
  */
 import { assertEquals } from "@std/assert";
@@ -69,6 +70,13 @@ Deno.test("HTTP status: no data is 4xx under application/graphql-response+json",
       variables: { w: where },
     });
     assertEquals([deep.status, deep.data, deep.code], [400, false, "QUERY_TOO_DEEP"]);
+    // a subscription while the schema has none: 400 with a code (graphql-js fails it in
+    // execution; Yoga answered 500)
+    const subscription = await post({ query: `subscription { __typename }` });
+    assertEquals(
+      [subscription.status, subscription.data, subscription.code],
+      [400, false, "GRAPHQL_VALIDATION_FAILED"],
+    );
     // an answer: 200 with data
     const ok = await post({ query: `{ users(first: 1) { totalCount } }` });
     assertEquals([ok.status, ok.data, ok.code], [200, true, undefined]);

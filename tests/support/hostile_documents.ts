@@ -122,6 +122,10 @@ export class HostileGenerator {
       () => this.oddPaging(),
       () => this.spreadFlood(),
       () => this.repeatedFields(),
+      () => this.deepVariable(),
+      () => this.wideWhereLists(),
+      () => this.manyNotFound(),
+      () => this.mergeFlood(),
     ];
     return this.pick(kinds)();
   }
@@ -340,6 +344,95 @@ export class HostileGenerator {
     return this.#body(
       `deep-input ${key} ${n}`,
       `{ ${field.name}(first: 1, where: ${where}) { __typename } }`,
+    );
+  }
+
+  /**
+   * A `where` variable nested `n` deep through `and`/`or`/`not` (JSON: no bracket limit before
+   * parsing), around `maxInputDepth` and far past the call stack.
+   */
+  deepVariable(n = this.pick([40, 49, 51, 1_500, 10_000, 50_000])): HostileRequest {
+    const roots = this.#rootFieldsWith("where");
+    if (!roots.length) return this.deepListLiteral();
+    const field = this.pick(roots);
+    const type = field.args.find((a) => a.name === "where")!.type;
+    const key = this.pick(["not", "and", "or"]);
+    const [open, close] = key === "not" ? [`{"not":`, `}`] : [`{"${key}":[`, `]}`];
+    const where = open.repeat(n) + "{}" + close.repeat(n);
+    const query = `query ($w: ${
+      String(type)
+    }) { ${field.name}(first: 1, where: $w) { __typename } }`;
+    return {
+      kind: `deep-variable ${key} ${n}`,
+      body: `{"query":${JSON.stringify(query)},"variables":{"w":${where}}}`,
+    };
+  }
+
+  /**
+   * `where: { or: [{ <list predicate>: [k strings] } x m] }` as a variable: list items around
+   * `maxWhereSize` and far over it (41 x 997, 40,877 parameters).
+   */
+  wideWhereLists(): HostileRequest {
+    const candidates = this.#rootFieldsWith("where").flatMap((field) => {
+      const where = getNamedType(field.args.find((a) => a.name === "where")!.type);
+      if (!(where instanceof GraphQLInputObjectType)) return [];
+      return Object.values(where.getFields())
+        .filter((f) => f.name.endsWith("In") && getNamedType(f.type).name === "String")
+        .map((predicate) => ({ field, where, predicate: predicate.name }));
+    });
+    if (!candidates.length) return this.hugeList();
+    const { field, where, predicate } = this.pick(candidates);
+    const [m, k] = this.pick([[1, 1_000], [2, 597], [2, 600], [41, 997], [300, 3]]);
+    const or = Array.from({ length: m }, (_, i) => ({
+      [predicate]: Array.from({ length: k }, (_, j) => `v${i}.${j}`),
+    }));
+    const query = `query ($w: ${where.name}) { ${field.name}(first: 1, where: $w) { __typename } }`;
+    return {
+      kind: `wide-where-lists ${m}x${k} ${field.name}.${predicate}`,
+      body: JSON.stringify({ query, variables: { w: { or } } }),
+    };
+  }
+
+  /** `n` aliases of `nodes(ids: $ids)` with `k` ids of no row: many `NOT_FOUND` errors. */
+  manyNotFound(): HostileRequest {
+    if (!this.#query.getFields().nodes) return this.oddArgument();
+    const [n, k] = this.pick([[1, 1_000], [5, 200], [30, 1_000]]);
+    const ids = Array.from({ length: k }, (_, i) => btoa(`Nope:${i}`).replaceAll("=", ""));
+    const aliases = Array.from({ length: n }, (_, i) => `n${i}: nodes(ids: $ids) { id }`);
+    return {
+      kind: `many-not-found ${n}x${k}`,
+      body: JSON.stringify({
+        query: `query ($ids: [ID!]!) { ${aliases.join(" ")} }`,
+        variables: { ids },
+      }),
+    };
+  }
+
+  /**
+   * `n` fragments, each selecting one response name 5 times with differing arguments (or the
+   * same ones), all spread into one selection: graphql-js's overlap validation is quadratic in
+   * them (`maxMerges`).
+   */
+  mergeFlood(n = this.pick([5, 20, 49])): HostileRequest {
+    const connections = this.#rootFieldsWith("first");
+    if (!connections.length) return this.spreadFlood();
+    const field = this.pick(connections);
+    const differing = this.rand() < 0.5;
+    const five = (from: number) =>
+      Array.from(
+        { length: 5 },
+        (_, i) =>
+          `p: ${this.#call(field, differing ? String(1 + ((from + i) % 50)) : "1")} ${
+            this.#around(field, "__typename")
+          }`,
+      ).join(" ");
+    const fragments = Array.from(
+      { length: n },
+      (_, f) => `fragment M${f} on ${this.#query.name} { ${five(f * 5)} }`,
+    );
+    return this.#body(
+      `merge-flood ${n} ${differing ? "differing" : "same"}`,
+      `{ ${fragments.map((_, f) => `...M${f}`).join(" ")} }\n${fragments.join("\n")}`,
     );
   }
 

@@ -1,0 +1,47 @@
+/**
+ * graphql-http's audit of the GraphQL over HTTP specification (`serverAudits`, the audits its
+ * maintainers run against servers) against `serve` on the blog example, in development and
+ * under `NODE_ENV=production` (GraphiQL, the landing page and introspection off): every MUST
+ * and SHOULD audit passes (none answers `error`); the warnings are printed. The audits' variable
+ * cases query `__type(name: $name)`, so the production run turns introspection on (the one
+ * production default changed).
+ */
+import { assertEquals } from "@std/assert";
+import { serverAudits } from "graphql-http";
+import { entities } from "../../examples/blog/entities.ts";
+import { createSchema } from "../../examples/blog/generated/mod.ts";
+import { serve } from "../../server/serve.ts";
+import { openTestOrm } from "../support/databases.ts";
+
+for (const mode of ["development", "production"]) {
+  Deno.test(`graphql-http's server audits pass on serve (${mode})`, async () => {
+    const before = Deno.env.get("NODE_ENV");
+    if (mode === "production") Deno.env.set("NODE_ENV", "production");
+    const test = await openTestOrm("sqlite", entities);
+    const server = await serve({
+      schema: createSchema(),
+      orm: test.orm,
+      port: 0,
+      log: false,
+      shutdown: { signals: [], exit: false },
+      introspection: true,
+    });
+    try {
+      const url = new URL("/graphql", server.url).href;
+      const failed: string[] = [];
+      const warned: string[] = [];
+      for (const audit of serverAudits({ url })) {
+        const result = await audit.fn();
+        if (result.status === "error") failed.push(`${audit.name}: ${result.reason}`);
+        if (result.status === "warn") warned.push(`${audit.name}: ${result.reason}`);
+      }
+      if (warned.length) console.log(`warnings (${mode}):\n  ${warned.join("\n  ")}`);
+      assertEquals(failed, [], failed.join("\n"));
+    } finally {
+      await server.shutdown();
+      await test.close();
+      if (before === undefined) Deno.env.delete("NODE_ENV");
+      else Deno.env.set("NODE_ENV", before);
+    }
+  });
+}
