@@ -105,11 +105,17 @@ function randomMutation(
     const seen = ids.filter((id) => visible(type, id));
     // Now and then an id no row has (deleted, or never written).
     if (maybe(0.05) || ids.length === 0) return [type, Math.max(0, ...ids) + 1];
-    return [type, seen.length > 0 && maybe(0.75) ? pick(seen) : pick(ids)];
+    return [type, seen.length > 0 && maybe(0.85) ? pick(seen) : pick(ids)];
   };
   const text = () => pick(["alpha", "beta", "gamma", "delta"]) + Math.floor(next() * 100);
   const type = pick(["Membership", "Project", "Task", "Comment"]);
-  const mode = pick(["create", "update", "update", "delete"]);
+  // Memberships are created more often than deleted, so viewers keep (and regain) their roles
+  // over a long sequence instead of ending outside every organization.
+  const mode = pick(
+    type === "Membership"
+      ? ["create", "create", "update", "delete"]
+      : ["create", "update", "update", "delete"],
+  );
   const field = `${mode}${type}`;
   if (mode === "delete") return { field, id: ref(type) };
   const input: Record<string, unknown> = {};
