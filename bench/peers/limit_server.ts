@@ -145,7 +145,16 @@ const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }
     });
   }
   statements++;
-  const result = await pool.query({ name, text: SQL[name], values, rowMode: "array" });
-  return new Response(result.rows[0][0] as string, { headers: JSON_HEADERS });
+  try {
+    const result = await pool.query({ name, text: SQL[name], values, rowMode: "array" });
+    return new Response(result.rows[0][0] as string, { headers: JSON_HEADERS });
+  } catch (error) {
+    // A database fault (no free connection on a shared server, ...): answered, not a crash.
+    console.error(`limit server: ${(error as Error).message}`);
+    return new Response('{"errors":[{"message":"database unavailable"}]}', {
+      status: 503,
+      headers: JSON_HEADERS,
+    });
+  }
 });
 console.log(`listening ${server.addr.port}`);

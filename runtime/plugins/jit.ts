@@ -21,6 +21,10 @@
  * as without the plugin; every other operation (literal arguments, scalar, enum and list
  * variables) runs compiled. Both give the same results and errors; the suite runs with the plugin.
  *
+ * `@envelop/graphql-jit` keeps one compiled query per parsed document and compiles the operation
+ * the first request named: a document of several operations would answer every later request with
+ * that first operation. Such documents run on graphql-js.
+ *
  * graphql-jit's compile grows with the operation with its fragments expanded, some 25 to 35 µs
  * per field warm and several times that cold (`deno task bench:limits`: 963 fields 22 ms, a
  * 5,253-field fan-out 0.7 to 4 s), and runs on the event loop, holding every other request
@@ -91,7 +95,8 @@ export function Jit(options: JitOptions = {}): Plugin {
     enableIf: ({ schema, document }) => {
       let compilable = compilables.get(document);
       if (compilable === undefined) {
-        compilable = documentShape(schema, document).fields <= maxFields &&
+        compilable = operationCount(document) === 1 &&
+          documentShape(schema, document).fields <= maxFields &&
           !hasInputObjectVariable(schema, document) && !isSubscription(document);
         compilables.set(document, compilable);
       }
@@ -109,6 +114,10 @@ function isSubscription(document: DocumentNode): boolean {
   return document.definitions.some((d) =>
     d.kind === Kind.OPERATION_DEFINITION && d.operation === "subscription"
   );
+}
+
+function operationCount(document: DocumentNode): number {
+  return document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length;
 }
 
 function hasInputObjectVariable(schema: GraphQLSchema, document: DocumentNode): boolean {
