@@ -163,8 +163,42 @@ function importFailure(error: unknown, file: string): DiagnosticInput {
   const at = found
     ? `${relative(Deno.cwd(), fromFileUrl(found[1]))}:${found[2]}:${found[3]}`
     : relative(Deno.cwd(), file);
-  const message = text.split("\n")[0].trim();
+  let message = text.split("\n")[0].trim();
+  // An import cycle: a decorator (or emitted type metadata) reads a class the cycle has not
+  // initialized yet. Name the property or constructor parameter whose type it is, and the cure.
+  const cycle = /Cannot access '([\w$]+)' before initialization/.exec(message);
+  const prop = cycle && found ? propertyOfType(fromFileUrl(found[1]), +found[2], cycle[1]) : "";
+  if (prop) {
+    message += `: the property "${prop}" refers to ${cycle![1]}, which an import cycle has not ` +
+      `initialized yet; declare its type as Rel<${cycle![1]}> (import type { Rel } from ` +
+      `"@mikro-orm/core", the class imported with import type) and give the entity lazily ` +
+      `(entity: () => ${cycle![1]})`;
+  }
   return { file: at, message: `cannot import: ${message}` };
+}
+
+const DECORATOR_OPTIONS = new Set(["entity", "type", "target", "items", "mappedBy", "inversedBy"]);
+
+/**
+ * The property or constructor parameter typed `type` at or just below line `line` of `file` (the
+ * decorator line an import cycle's error names), or `""`.
+ */
+function propertyOfType(file: string, line: number, type: string): string {
+  let lines: string[];
+  try {
+    lines = Deno.readTextFileSync(file).split("\n");
+  } catch {
+    return "";
+  }
+  const typed = new RegExp(
+    `([\\w$]+)[!?]?\\s*:\\s*[\\w$<>.|\\s]*\\b${type.replace(/\$/g, "\\$")}\\b`,
+  );
+  for (const text of lines.slice(Math.max(0, line - 1), line + 8)) {
+    const match = typed.exec(text.replace(/@[\w$.]+(\([^)]*\))?/g, ""));
+    // Not a decorator's option spread over lines (`entity: Author,`).
+    if (match && !DECORATOR_OPTIONS.has(match[1])) return match[1];
+  }
+  return "";
 }
 
 /**

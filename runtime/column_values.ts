@@ -25,6 +25,8 @@
  *   of day; a stored value with more fraction digits than `p` (`time` alone: 6 on PostgreSQL,
  *   0 on MariaDB/MySQL) is refused rather than rounded;
  * - enums: one of the property's items;
+ * - inline embeddables (flattened columns): each property against its own column, named by its
+ *   path (`input.address.street`);
  * - UUIDs (`uuid` properties and columns): the 8-4-4-4-12 hex form, on every database (PostgreSQL
  *   refuses other text with an error of its own, the others would store or compare it as text);
  * - keys: the values of a decoded global id's key, or a cursor's, each checked against its
@@ -110,8 +112,32 @@ export function checkColumnValue(
   value: unknown,
   path: string,
 ): void {
-  const error = columnValueError(em, prop, value, path, true);
+  const error = embeddedValueError(em, prop, value, path) ??
+    columnValueError(em, prop, value, path, true);
   if (error) throw error;
+}
+
+/**
+ * The first property of an inline embeddable's value (`address: { street, city }`, stored in
+ * flattened columns) its column cannot hold, named by its path (`input.address.street`); an
+ * embeddable stored as JSON (`object: true`, arrays) has no column per property.
+ */
+function embeddedValueError(
+  em: EntityManager,
+  prop: EntityProperty,
+  value: unknown,
+  path: string,
+): GraphQLError | undefined {
+  if (prop.kind !== "embedded" || prop.object || prop.array) return undefined;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const child = prop.embeddedProps?.[key];
+    if (!child) continue;
+    const error = embeddedValueError(em, child, inner, `${path}.${key}`) ??
+      columnValueError(em, child, inner, `${path}.${key}`, true);
+    if (error) return error;
+  }
+  return undefined;
 }
 
 /**

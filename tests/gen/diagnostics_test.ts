@@ -51,12 +51,22 @@ Deno.test("import failures: once per cause, at Deno's file, line and column, no 
       );
     }
     await Deno.writeTextFile(join(dir, "init.ts"), "export const y = Z + 1;\nconst Z = 2;\n");
+    // An import cycle read by a decorator: the error names the property typed by the class.
+    await Deno.writeTextFile(
+      join(dir, "cycle_a.ts"),
+      `import { B } from "./cycle_b.ts";\nexport function D(_c: unknown) {\n  return () => {};\n}\nexport class A {\n  b?: B;\n}\nexport const related = () => B;\n`,
+    );
+    await Deno.writeTextFile(
+      join(dir, "cycle_b.ts"),
+      `import { A, D } from "./cycle_a.ts";\nexport class B {\n  @D(A)\n  owner!: A;\n}\n`,
+    );
     const rel = dir.slice(root.length);
     const { code, lines } = await cli("-e", rel, "-o", join(dir, "out"));
     assertEquals(code, 1);
     const errors = lines.filter((l) => l.startsWith("error: "));
     assertEquals(errors, [
       `error: ${rel}/bad.ts:1:26: cannot import: SyntaxError: Expression expected`,
+      `error: ${rel}/cycle_b.ts:3:6: cannot import: Cannot access 'A' before initialization: the property "owner" refers to A, which an import cycle has not initialized yet; declare its type as Rel<A> (import type { Rel } from "@mikro-orm/core", the class imported with import type) and give the entity lazily (entity: () => A)`,
       `error: ${rel}/init.ts:1:18: cannot import: Cannot access 'Z' before initialization`,
     ]);
     assertEquals(lines.some((l) => l.includes("\x1b[")), false);

@@ -43,7 +43,7 @@ import { entities as libraryEntities } from "../../examples/library/entities.ts"
 import * as library from "../../examples/library/generated/mod.ts";
 import { entities as shopEntities } from "../../examples/shop/entities.ts";
 import * as shop from "../../examples/shop/generated/mod.ts";
-import { dialects, openTestOrm } from "../support/databases.ts";
+import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
 import { random, seedRandom } from "../support/random_data.ts";
 import { type GeneratedQuery, type Pools, QueryGenerator } from "../support/random_query.ts";
 import { referenceSchema } from "../support/reference.ts";
@@ -140,27 +140,37 @@ for (const dialect of dialects()) {
       let total = 0;
       let clean = 0;
       let seeds = 0;
-      for (const [index, example] of EXAMPLES.entries()) {
-        if (ONLY && !ONLY.includes(example.name)) continue;
-        const runs = runsOf(example);
-        const seedsText = runs.length > 3
-          ? `seeds ${runs[0].seed}..${runs.at(-1)!.seed}`
-          : `seed ${runs.map((r) => r.seed).join(", ")}`;
-        await t.step(`${example.name} (${seedsText})`, async () => {
-          // One database per example: cleared between seeds.
-          const db = await openTestOrm(dialect, example.entities as never);
-          try {
-            for (const [k, run] of runs.entries()) {
-              if (k > 0) await db.orm.schema.clear();
+      const examples = EXAMPLES.map((example, index) => ({ example, index, runs: runsOf(example) }))
+        .filter(({ example }) => !ONLY || ONLY.includes(example.name));
+      // Seeds outer, examples inner: a run of many seeds has checked every example up to the
+      // seed it reached. One database per example, cleared between seeds.
+      const dbs = new Map<Example, TestOrm>();
+      const rounds = Math.max(...examples.map((e) => e.runs.length));
+      try {
+        for (let round = 0; round < rounds; round++) {
+          const here = examples.filter((e) => e.runs[round]);
+          const names = here.map((e) => `${e.example.name} ${e.runs[round].seed}`).join(", ");
+          await t.step(`seed round ${round + 1} of ${rounds} (${names})`, async () => {
+            for (const { example, index, runs } of here) {
+              const run = runs[round];
+              let db = dbs.get(example);
+              if (db) await db.orm.schema.clear();
+              else {
+                // Every example's database stays open: two connections each, not a pool of 10.
+                db = await openTestOrm(dialect, example.entities as never, {
+                  pool: { min: 0, max: 2 },
+                });
+                dbs.set(example, db);
+              }
               const counts = await runSeed(dialect, example, db, run.seed, index, run.queries);
               total += counts.total;
               clean += counts.clean;
               seeds++;
             }
-          } finally {
-            await db.close();
-          }
-        });
+          });
+        }
+      } finally {
+        for (const db of dbs.values()) await db.close();
       }
       console.log(
         `${dialect}: ${total} random queries (${clean} without errors), ${seeds} example runs, seeds from ${SEED}`,
@@ -179,7 +189,7 @@ for (const dialect of dialects()) {
 async function runSeed(
   dialect: string,
   example: Example,
-  db: Awaited<ReturnType<typeof openTestOrm>>,
+  db: TestOrm,
   runSeed: number,
   index: number,
   queries: number,
