@@ -52,23 +52,37 @@ export {
   Unbind,
 } from "./runtime/annotations.ts";
 export {
+  allowAll,
+  type CheckRequest,
   definePolicy,
+  denyAll,
   type Policy,
   type PolicyRules,
+  type ReadRule,
   type RowCondition,
+  type WritePermission,
   type WriteRequest,
   type WriteRule,
+  type WriteRuleOrPermission,
 } from "./runtime/policy.ts";
 export { ErrorCode, gqlError, MAX_QUOTED_INPUT, quoteInput } from "./runtime/error_codes.ts";
 export { DEFAULT_LIMITS, Limits, type LimitsOptions } from "./runtime/plugins/limits.ts";
 export { Csrf } from "./runtime/plugins/csrf.ts";
-export { ClientErrors } from "./runtime/plugins/client_errors.ts";
+export { ClientErrors, type ClientErrorsOptions } from "./runtime/plugins/client_errors.ts";
+export { UnknownParams } from "./runtime/plugins/unknown_params.ts";
 export { ReadRetry } from "./runtime/plugins/read_retry.ts";
 export { mikrogqlPreset, type Preset, type PresetOptions } from "./runtime/plugins/preset.ts";
 export { Deadline, type DeadlineOptions } from "./runtime/plugins/deadline.ts";
 export { unavailable } from "./runtime/database/database_faults.ts";
 export { DEFAULT_MAX_COMPILED_FIELDS, Jit, type JitOptions } from "./runtime/plugins/jit.ts";
 export { BodyLimit, DEFAULT_MAX_BODY_BYTES } from "./runtime/plugins/body_limit.ts";
+export {
+  PersistedOperationCode,
+  persistedOperationId,
+  PersistedOperations,
+  type PersistedOperationsManifest,
+  type PersistedOperationsOptions,
+} from "./runtime/plugins/persisted_operations.ts";
 export {
   createDocumentCaches,
   DocumentCache,

@@ -1,6 +1,6 @@
 /**
  * Micro benchmark of the global id and cursor codec: the codec of
- * `runtime/base64url.ts` against `@std/encoding/base64url` through `TextEncoder`, the previous
+ * `runtime/jsutils/base64url.ts` against `@std/encoding/base64url` through `TextEncoder`, the previous
  * implementation, on the 1,110 ids and cursors of one Q1 answer.
  *
  * Run: `deno bench -A bench/base64url_bench.ts`.

@@ -8,12 +8,16 @@
  * The server is the package's `serve`, as the README's "Getting started" runs it in production
  * (every plugin of `mikrogqlPreset`, `/ready` and `/health`, GraphiQL and introspection off under
  * `NODE_ENV=production`, graceful shutdown), without its request log (`log: false`: a JSON line
- * per request on standard output, which PostGraphile's server does not write either).
+ * per request on standard output, which PostGraphile's server does not write either) unless
+ * `BENCH_LOG=on` (serve's default log, as the README runs it; `BENCH_LOG=console`: the same JSON
+ * line by `console.log`, as serve wrote it before its buffered writer). `BENCH_PERSISTED=<manifest.json>`
+ * serves persisted operations only (`serve({ persistedOperations })`).
  *
  * @module
  */
 import type { Plugin } from "graphql-yoga";
 import { serve } from "../server/serve.ts";
+import type { RequestLogEntry } from "../server/request_log.ts";
 import { createSchema } from "../examples/blog/generated/mod.ts";
 import { openBenchOrm } from "./bench_server.ts";
 import { naiveSchema } from "./naive_server.ts";
@@ -23,6 +27,8 @@ if ((kind !== "generated" && kind !== "naive") || !url) {
   console.error("usage: graphql_server.ts <generated|naive> <database url> [maxCost]");
   Deno.exit(2);
 }
+const persisted = Deno.env.get("BENCH_PERSISTED");
+const log = Deno.env.get("BENCH_LOG");
 let requests = 0;
 const { orm, statements } = await openBenchOrm(url);
 const stats: Plugin = {
@@ -42,6 +48,12 @@ const server = await serve({
   port: 0,
   preset: maxCost ? { limits: { maxCost: Number(maxCost) } } : {},
   plugins: [stats],
-  log: false,
+  ...(log === "on" ? {} : {
+    // `console`: the JSON line written with console.log, as serve() did before its buffered writer.
+    log: log === "console" ? (entry: RequestLogEntry) => console.log(JSON.stringify(entry)) : false,
+  }),
+  ...(persisted
+    ? { persistedOperations: { manifest: JSON.parse(await Deno.readTextFile(persisted)) } }
+    : {}),
 });
 console.log(`listening ${server.addr.port}`);

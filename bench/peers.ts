@@ -1,27 +1,38 @@
 /**
- * Peer benchmark: the generated blog server against PostGraphile 5 (grafserv, amber +
- * Relay presets, Node 22) and the naive per-parent server of `bench/`, on one PostgreSQL
- * database of 2,000 users, 20,000 posts, 200,000 comments and 6,000 photos with an index on
- * every foreign key (`bench/peers/data.ts`).
+ * Peer benchmark: the generated blog server against PostGraphile 5 (grafserv, amber + Relay
+ * presets, Node 22), a hand-written limit server (`bench/peers/limit_server.ts`: no GraphQL, one
+ * prepared statement per request whose JSON PostgreSQL builds) and the naive per-parent server
+ * of `bench/`, on one PostgreSQL database of 2,000 users, 20,000 posts, 200,000 comments and
+ * 6,000 photos with an index on every foreign key (`bench/peers/data.ts`).
  *
  * ```sh
- * deno task bench:peers                      # 10 s per run, 3 interleaved rounds
- * BENCH_SECONDS=2 BENCH_ROUNDS=1 deno task bench:peers
+ * deno task bench:peers                      # 10 s per run, 3 rounds
+ * BENCH_SECONDS=5 BENCH_QUERIES=Q4,Q5 BENCH_SERVERS=limit,PostGraphile,mikrogql deno task bench:peers
  * ```
  *
  * The load comes from `wrk` (`apt-get install -y wrk`): without it, from fetch loops in this
  * process, which take a core from the servers on a 2-core machine (`bench/load.ts`).
  *
+ * Our server runs three ways, each its own process of `bench/graphql_server.ts` (`serve()`):
+ * `mikrogql` as the README runs it (serve's default request log, a JSON line per request on a
+ * pipe), `mikrogql log off` (`log: false`), and `mikrogql persisted` (default log, persisted
+ * operations only: the request names its document by hash, `serve({ persistedOperations })`);
+ * `BENCH_SERVERS=...,mikrogql console.log` adds the log written by `console.log` per line, as serve
+ * wrote it before its buffered writer (`server/log_writer.ts`).
+ *
  * Installs Node 22 and PostGraphile into `bench/.peers/` (git-ignored) on first use, checks that
- * both servers return the same ids for Q1, then runs the floor `{ __typename }` and Q1–Q5 on
- * each server in turn, round after round, with 10 connections, and prints per query the medians
- * over the rounds of req/s, p50, p99, SQL statements per request, server CPU ms per request and
- * peak RSS during the run (both from `/proc/<pid>`), and the ratio of req/s to PostGraphile's
- * (each run's req/s and CPU per request are printed as it ends: the spread behind the medians);
- * the naive server runs Q1 only.
+ * PostGraphile returns the same ids as ours for Q1 and that the limit server and the persisted
+ * server return the same answers as ours for every query, then runs the floor `{ __typename }`
+ * and Q1–Q5, round after round; within a round, each query runs on every server in an order
+ * drawn from a seeded generator (`BENCH_SEED`, printed), with 10 connections. Every run is
+ * printed as it ends; the table gives per query the medians over the rounds of req/s, p50, p99,
+ * SQL statements per request, server CPU ms per request and peak RSS (both from `/proc/<pid>`),
+ * and the ratios of req/s to PostGraphile's and to the limit's; the machine's load average is
+ * printed at start and end. The naive server runs Q1 only.
  *
  * @module
  */
+import { encodeHex } from "@std/encoding/hex";
 import { fromFileUrl } from "@std/path";
 import { encodeGlobalId } from "../runtime/plan/global_id.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
@@ -43,7 +54,7 @@ import { type ServerProcess, startProcess, startServerProcess } from "./server_p
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
 /**
  * `BENCH_PROFILE=Q5` (a query's name; `1` is Q1): after the rounds, a CPU profile of our server
- * under that query's load.
+ * (log off) under that query's load.
  */
 const PROFILE_ENV = Deno.env.get("BENCH_PROFILE");
 const PROFILED = PROFILE_ENV === "1" ? "Q1" : PROFILE_ENV;
@@ -51,6 +62,10 @@ const PROFILE = PROFILED !== undefined && PROFILED !== "";
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
 /** `BENCH_QUERIES=Q1,Q5`: run only these (the floor always runs). */
 const ONLY = Deno.env.get("BENCH_QUERIES")?.split(",");
+/** `BENCH_SERVERS=limit,PostGraphile,mikrogql`: measure only these (all start, for the checks). */
+const SERVERS = Deno.env.get("BENCH_SERVERS")?.split(",");
+/** Seed of the order of the servers within a round. */
+const SEED = Number(Deno.env.get("BENCH_SEED") ?? Math.floor(Math.random() * 2 ** 31));
 const CONCURRENCY = 10;
 const PEERS_FOLDER = fromFileUrl(new URL("./.peers/", import.meta.url));
 
@@ -61,10 +76,8 @@ interface Server {
   names: Names;
   /** Variables of Q4 and Q5 in this server's id and cursor formats. */
   variables: Record<string, unknown>;
-  /** The global id of `type` row `pk` in this server's format. */
-  globalId(type: string, pk: number): string;
-  /** `Type:pk` of a global id of this server. */
-  decodeId(id: string): string;
+  /** The request body of `query` (its text, or its hash for persisted operations). */
+  body(query: Query, variables: Record<string, unknown>): string;
 }
 
 /** Figures of one load run. */
@@ -77,22 +90,41 @@ interface Run {
   rss: number;
 }
 
-async function graphql(
-  server: Server,
-  query: string,
-  variables: Record<string, unknown> = {},
-): Promise<Record<string, unknown>> {
+/** mulberry32: a small seeded generator of floats in [0, 1). */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffled<T>(items: T[], random: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+async function post(server: Server, body: string): Promise<Record<string, unknown>> {
   const response = await fetch(`http://127.0.0.1:${server.process.port}/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ query, variables }),
+    body,
   });
-  const body = await response.json();
-  if (body.errors || !body.data) {
-    throw new Error(`${server.name}: ${JSON.stringify(body.errors ?? body)}\n${query}`);
+  const answer = await response.json();
+  if (answer.errors || !answer.data) {
+    throw new Error(`${server.name}: ${JSON.stringify(answer.errors ?? answer)}\n${body}`);
   }
-  return body.data;
+  return answer.data;
 }
+
+const graphql = (server: Server, query: string, variables: Record<string, unknown> = {}) =>
+  post(server, JSON.stringify({ query, variables }));
 
 function idsIn(value: unknown, into: unknown[] = []): unknown[] {
   if (Array.isArray(value)) value.forEach((item) => idsIn(item, into));
@@ -110,7 +142,7 @@ async function stats(server: ServerProcess): Promise<{ requests: number; stateme
 }
 
 async function measure(server: Server, query: Query): Promise<Run> {
-  const body = JSON.stringify({ query: query.text(server.names), variables: server.variables });
+  const body = server.body(query, server.variables);
   const before = await stats(server.process);
   const cpuBefore = cpuMs(server.process.pid);
   const peakRss = sampleRss(server.process.pid);
@@ -152,15 +184,31 @@ function summary(runs: Run[]): Run {
   };
 }
 
+const loadAverage = () => Deno.loadavg().map((value) => value.toFixed(2)).join(" ");
+const sha256 = async (text: string) =>
+  encodeHex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+
+console.log(
+  `load average at start ${loadAverage()} (${navigator.hardwareConcurrency} cores); seed ${SEED}`,
+);
 const peers = await installPeers(PEERS_FOLDER);
 const db = await createTestDatabase("postgresql");
 const started: ServerProcess[] = [];
+const manifestFile = await Deno.makeTempFile({ suffix: ".json" });
 try {
   const t0 = performance.now();
   await createPeerData(db.url);
   console.log(
     `data: ${SIZE.users} users, ${SIZE.posts} posts, ${SIZE.comments} comments, ${SIZE.photos} photos ` +
       `(generate_series, ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  );
+  // The persisted server's manifest: our six documents by their SHA-256 (Relay compiler's
+  // `persistConfig.file` format, graphql-codegen client preset's too).
+  const hashes = new Map<string, string>();
+  for (const query of QUERIES) hashes.set(query.name, await sha256(query.text(OURS)));
+  await Deno.writeTextFile(
+    manifestFile,
+    JSON.stringify(Object.fromEntries(QUERIES.map((q) => [hashes.get(q.name), q.text(OURS)]))),
   );
   const serverScript = new URL("./graphql_server.ts", import.meta.url);
   const inspectPort = freePort();
@@ -169,19 +217,34 @@ try {
     started.push(started_);
     return started_;
   };
-  const ours: Server = {
-    name: "mikrogql",
-    process: await start(
-      startServerProcess(
-        serverScript,
-        ["generated", db.url],
-        PROFILE ? [`--inspect=127.0.0.1:${inspectPort}`] : [],
-      ),
-    ),
+  const asText = (names: Names) => (query: Query, variables: Record<string, unknown>) =>
+    JSON.stringify({ query: query.text(names), variables });
+  const ourServer = async (name: string, env: Record<string, string>, flags: string[] = []) => ({
+    name,
+    process: await start(startServerProcess(serverScript, ["generated", db.url], flags, env)),
     names: OURS,
     variables: {},
-    globalId: (type, pk) => encodeGlobalId(type, pk),
-    decodeId: (id) => atob(id.replaceAll("-", "+").replaceAll("_", "/")),
+    body: asText(OURS),
+  });
+  const ours: Server = await ourServer("mikrogql", { BENCH_LOG: "on" });
+  const oursLogOff: Server = await ourServer(
+    "mikrogql log off",
+    {},
+    PROFILE ? [`--inspect=127.0.0.1:${inspectPort}`] : [],
+  );
+  const persisted: Server = {
+    ...await ourServer("mikrogql persisted", { BENCH_LOG: "on", BENCH_PERSISTED: manifestFile }),
+    body: (query, variables) => JSON.stringify({ documentId: hashes.get(query.name), variables }),
+  };
+  const limit: Server = {
+    name: "limit",
+    process: await start(startServerProcess(
+      new URL("./peers/limit_server.ts", import.meta.url),
+      [db.url],
+    )),
+    names: OURS,
+    variables: {},
+    body: asText(OURS),
   };
   const postgraphile: Server = {
     name: "PostGraphile",
@@ -198,33 +261,43 @@ try {
     ),
     names: POSTGRAPHILE,
     variables: {},
-    globalId: (type, pk) => btoa(JSON.stringify([type, pk])),
-    decodeId: (id) => (JSON.parse(atob(id)) as [string, number]).join(":"),
+    body: asText(POSTGRAPHILE),
   };
   const naive: Server = {
     name: "naive",
     process: await start(startServerProcess(serverScript, ["naive", db.url])),
     names: OURS,
     variables: {},
-    globalId: (_type, pk) => String(pk),
-    decodeId: (id) => id,
+    body: asText(OURS),
   };
-  const peersUnderTest = [ours, postgraphile];
-  for (const server of peersUnderTest) {
+  const consoleLog: Server = await ourServer("mikrogql console.log", { BENCH_LOG: "console" });
+  const all = [limit, postgraphile, ours, oursLogOff, persisted, consoleLog];
+  // `mikrogql console.log` (the log as serve wrote it before its buffered writer) only when named.
+  const measured = all.filter((server) =>
+    SERVERS ? SERVERS.includes(server.name) : server !== consoleLog
+  );
+  // Variables in each server's cursor and id formats (ours serve the limit's and persisted's).
+  for (const server of [oursLogOff, postgraphile]) {
     server.variables = {
       after: await cursorAfter1900(
         server.names,
         (query, variables) => graphql(server, query, variables),
       ),
-      id: server.globalId("Post", SIZE.posts / 2),
+      id: server === postgraphile
+        ? btoa(JSON.stringify(["Post", SIZE.posts / 2]))
+        : encodeGlobalId("Post", SIZE.posts / 2),
     };
   }
+  for (const server of [ours, persisted, limit, consoleLog]) {
+    server.variables = oursLogOff.variables;
+  }
 
-  // Both answer Q1 with the same rows.
+  // PostGraphile answers Q1 with the same rows as ours.
   const q1 = QUERIES.find((q) => q.name === "Q1")!;
-  const idsOf = async (server: Server) =>
-    idsIn(await graphql(server, q1.text(server.names))).map((id) => server.decodeId(String(id)));
-  const [ourIds, theirIds] = [await idsOf(ours), await idsOf(postgraphile)];
+  const ourIds = idsIn(await graphql(oursLogOff, q1.text(OURS)))
+    .map((id) => atob(String(id).replaceAll("-", "+").replaceAll("_", "/")));
+  const theirIds = idsIn(await graphql(postgraphile, q1.text(POSTGRAPHILE)))
+    .map((id) => (JSON.parse(atob(String(id))) as [string, number]).join(":"));
   if (ourIds.length !== 1110 || JSON.stringify(ourIds) !== JSON.stringify(theirIds)) {
     throw new Error(
       `Q1 answers differ: mikrogql ${ourIds.length} ids, PostGraphile ${theirIds.length} ids`,
@@ -232,40 +305,54 @@ try {
   }
   const naiveIds = idsIn(await graphql(naive, q1.text(naive.names)));
   if (naiveIds.length !== 1110) throw new Error(`naive Q1: ${naiveIds.length} ids, not 1,110`);
-  console.log(`Q1: both return the same ${ourIds.length} ids (users, posts, comments), in order`);
+  console.log(`Q1: PostGraphile returns the same ${ourIds.length} ids as ours, in order`);
+  // The limit, the persisted server and the logging one answer every query exactly as ours.
+  for (const query of QUERIES) {
+    const expected = JSON.stringify(
+      await post(oursLogOff, oursLogOff.body(query, oursLogOff.variables)),
+    );
+    for (const server of [ours, persisted, limit, consoleLog]) {
+      const answer = JSON.stringify(await post(server, server.body(query, server.variables)));
+      if (answer !== expected) {
+        throw new Error(`${query.name}: ${server.name} answers\n${answer}\nours\n${expected}`);
+      }
+    }
+  }
+  console.log("limit, persisted and logging servers: the same answers as ours for all six");
 
   // Warm-up: every query answers without errors, 20 times.
-  for (const server of peersUnderTest) {
+  for (const server of all) {
     for (const query of QUERIES) {
-      for (let i = 0; i < 20; i++) {
-        await graphql(server, query.text(server.names), server.variables);
-      }
+      const body = server.body(query, server.variables);
+      for (let i = 0; i < 20; i++) await post(server, body);
     }
   }
   for (let i = 0; i < 20; i++) await graphql(naive, q1.text(naive.names));
 
   const runs = new Map<string, Run[]>();
   const record = (key: string, run: Run) => runs.set(key, [...runs.get(key) ?? [], run]);
+  const random = seeded(SEED);
   for (let round = 1; round <= ROUNDS; round++) {
     for (const query of QUERIES) {
       if (ONLY && query.name !== "floor" && !ONLY.includes(query.name)) continue;
       const line = [`round ${round} ${query.name}:`];
-      for (const server of peersUnderTest) {
+      for (const server of shuffled(measured, random)) {
         const run = await measure(server, query);
         record(`${query.name} ${server.name}`, run);
         line.push(
-          `${server.name} ${run.rps.toFixed(0)} req/s ${(run.cpuMs * 1000).toFixed(0)} µs CPU/req`,
+          `${server.name} ${run.rps.toFixed(0)} req/s ${(run.cpuMs * 1000).toFixed(0)} µs CPU/req;`,
         );
       }
-      if (query === q1) record(`${query.name} naive`, await measure(naive, query));
+      if (query === q1 && !SERVERS) record(`${query.name} naive`, await measure(naive, query));
       console.log(line.join(" "));
     }
   }
 
   console.log(
     `\nPostgreSQL 15, ${SECONDS} s per run at concurrency ${CONCURRENCY}, load from ${loadGenerator()}, ` +
-      `medians of ${ROUNDS} interleaved round(s); PostGraphile ${peers.postgraphile} on Node 22 ` +
-      `(amber + Relay presets); CPU and RSS of each server process from /proc\n`,
+      `medians of ${ROUNDS} round(s), servers in a seeded random order per query (seed ${SEED}); ` +
+      `PostGraphile ${peers.postgraphile} on Node 22 (amber + Relay presets); CPU and RSS of each ` +
+      `server process from /proc; load average at end ${loadAverage()}\n`,
   );
   const header = [
     "query",
@@ -276,14 +363,20 @@ try {
     "stmts/req",
     "CPU ms/req",
     "peak RSS MiB",
-    "ratio",
+    "/PostGraphile",
+    "/limit",
   ];
   const rows: string[][] = [];
   for (const query of QUERIES) {
-    if (!runs.has(`${query.name} PostGraphile`)) continue;
-    const theirs = summary(runs.get(`${query.name} PostGraphile`)!);
-    for (const name of [ours.name, postgraphile.name, ...(query === q1 ? ["naive"] : [])]) {
-      const run = summary(runs.get(`${query.name} ${name}`)!);
+    const of = (server: Server | string) => {
+      const key = `${query.name} ${typeof server === "string" ? server : server.name}`;
+      return runs.has(key) ? summary(runs.get(key)!) : undefined;
+    };
+    const theirs = of(postgraphile);
+    const limits = of(limit);
+    for (const name of [...measured.map((s) => s.name), ...(query === q1 ? ["naive"] : [])]) {
+      const run = of(name);
+      if (!run) continue;
       rows.push([
         query.name,
         name,
@@ -291,9 +384,10 @@ try {
         run.p50.toFixed(2),
         run.p99.toFixed(2),
         run.statements.toFixed(1),
-        run.cpuMs.toFixed(2),
+        run.cpuMs.toFixed(3),
         (run.rss / 2 ** 20).toFixed(0),
-        name === postgraphile.name ? "1.00" : (run.rps / theirs.rps).toFixed(2),
+        theirs ? (run.rps / theirs.rps).toFixed(2) : "-",
+        limits ? (run.rps / limits.rps).toFixed(2) : "-",
       ]);
     }
   }
@@ -304,7 +398,7 @@ try {
   for (const row of rows) console.log(line(row));
   console.log("");
   for (const query of QUERIES) console.log(`${query.name}: ${query.label}`);
-  console.log("ratio: req/s to PostGraphile's");
+  console.log("/PostGraphile, /limit: req/s to PostGraphile's, to the limit server's");
   if (runs.has("Q1 naive")) {
     const q1Ours = summary(runs.get("Q1 mikrogql")!);
     const q1Naive = summary(runs.get("Q1 naive")!);
@@ -315,15 +409,16 @@ try {
     if (!profiled) throw new Error(`BENCH_PROFILE: no query named ${PROFILED}`);
     const lines = await profileDuring(inspectPort, () =>
       postLoad(
-        `http://127.0.0.1:${ours.process.port}/graphql`,
-        JSON.stringify({ query: profiled.text(ours.names), variables: ours.variables }),
+        `http://127.0.0.1:${oursLogOff.process.port}/graphql`,
+        oursLogOff.body(profiled, oursLogOff.variables),
         SECONDS,
         CONCURRENCY,
       ));
-    console.log(`\n${profiled.name} on mikrogql, ${SECONDS} s:`);
+    console.log(`\n${profiled.name} on mikrogql (log off), ${SECONDS} s:`);
     for (const line of lines) console.log(line);
   }
 } finally {
   for (const server of started) await server.stop();
   await db.drop();
+  await Deno.remove(manifestFile);
 }

@@ -12,7 +12,7 @@
  */
 import { gzipSync } from "node:zlib";
 import { join } from "@std/path";
-import { bundleReact, REACT_ENTRY } from "../scripts/bundle_react.ts";
+import { bundleReact, REACT_ENTRY, SIDE_PANEL_ENTRY } from "../scripts/bundle_react.ts";
 
 /**
  * `@docsearch/react` 4.7.1's `DocSearch`, gzip bytes: `deno bundle --minify --platform browser`
@@ -82,6 +82,17 @@ try {
     } B gzip (budget ${BUDGET.jsWithAskAi}); react and react-dom not counted`,
   );
   console.log(`reference: @docsearch/react 4.7.1 is ${REFERENCE} B gzip, react not counted`);
+  // the `./sidepanel` entry: its button up front, its panel on intent
+  const panelUpFront = await closure(SIDE_PANEL_ENTRY);
+  const panelAll = new Set(panelUpFront);
+  for (const file of panelUpFront) {
+    for (const chunk of (await importsOf(file)).dynamic) await closure(chunk, panelAll);
+  }
+  console.log(
+    `SidePanel (./sidepanel): up front ${gzip(panelUpFront)} B gzip, with its panel ${
+      gzip(panelAll)
+    } B gzip; react not counted`,
+  );
 } finally {
   await Deno.remove(dir, { recursive: true });
 }

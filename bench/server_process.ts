@@ -22,15 +22,17 @@ export interface ServerProcess {
  * PostGraphile) and resolves once it prints `listening <port>`.
  *
  * @param flags extra `deno run` flags, e.g. `--inspect=127.0.0.1:0`
+ * @param env more environment variables
  * @throws Error when the process exits before printing its port
  */
 export function startServerProcess(
   script: URL,
   args: string[],
   flags: string[] = [],
+  env: Record<string, string> = {},
 ): Promise<ServerProcess> {
   return startProcess(Deno.execPath(), ["run", "-A", ...flags, script.pathname, ...args], {
-    env: { NODE_ENV: "production" },
+    env: { NODE_ENV: "production", ...env },
   });
 }
 

@@ -17,7 +17,7 @@
  *
  * @module
  */
-import type { EntityManager } from "@mikro-orm/core";
+import type { EntityManager, MikroORM } from "@mikro-orm/core";
 import type { GraphQLSchema } from "graphql";
 import { replicaFailover } from "@mikrogql/ext";
 import {
@@ -39,6 +39,8 @@ export interface Example {
   sample: string;
   /** More options of `serve`. */
   serve?: Partial<ServeOptions>;
+  /** Run once the tables exist and are seeded, before serving (e.g. installing RLS policies). */
+  prepare?: (orm: MikroORM) => Promise<void>;
 }
 
 /**
@@ -66,6 +68,7 @@ export async function serveExample(example: Example): Promise<MikrogqlServer> {
   const rows = await Promise.all(example.entities.map((entity) => em.count(entity)));
   const empty = rows.every((n) => n === 0);
   if (empty) await example.seed(orm.em.fork());
+  await example.prepare?.(orm);
   const graphiql = Deno.env.get("NODE_ENV") !== "production";
   const server = await serve({
     orm,

@@ -33,6 +33,7 @@ import {
   isUuid,
   optionalOnCreate,
   scalarShape,
+  unknownColumnType,
 } from "./fields.ts";
 import { textValueKind } from "../runtime/column_values.ts";
 import type { LoadedEntity, LoadedModel } from "./load_entities.ts";
@@ -394,7 +395,9 @@ class ModelBuilder {
           prop: prop.name,
           message: `field left out: the embeddable ${
             (prop.targetMeta as EntityMetadata).className
-          } has no property GraphQL can show (all hidden or skipped), and GraphQL has no empty object type; Expose() one of its properties, or Skip(SkipType) on this one`,
+          } has no property GraphQL can show (${
+            leftOutWhy(prop.targetMeta as EntityMetadata)
+          }), and GraphQL has no empty object type; Expose() one of its properties, or Skip(SkipType) on this one`,
         });
         return;
       }
@@ -428,6 +431,18 @@ class ModelBuilder {
   ): ModelField | undefined {
     const shape = scalarShape(prop);
     if (!shape) return undefined;
+    if (unknownColumnType(prop)) {
+      this.diagnostics.warn({
+        file: at.file,
+        entity: meta.className,
+        prop: prop.name,
+        message: `typed JSON: neither its runtime type (${
+          String(prop.runtimeType)
+        }) nor its column type (${
+          prop.columnTypes?.[0] ?? "none"
+        }) says what it holds; give it a MikroORM type (\`type: "..."\`)`,
+      });
+    }
     let { kind } = shape;
     let graphqlType = GRAPHQL_SCALAR[kind];
     let enumName: string | undefined;
@@ -707,4 +722,18 @@ function interfaceNullability(types: ModelType[]): void {
       e.nullable = subs.some((s) => s.edges.find((g) => g.name === e.name)?.nullable !== false);
     }
   }
+}
+
+/**
+ * Why an embeddable's properties are all left out, as the warning says it: the kinds among them
+ * (hidden, computed `persist: false` ones, an embeddable shows only stored values; skipped).
+ */
+function leftOutWhy(meta: EntityMetadata): string {
+  const why = new Set<string>();
+  for (const p of Object.values(meta.properties)) {
+    why.add(
+      p.hidden ? "hidden" : p.persist === false ? "computed (`persist: false`)" : "skipped",
+    );
+  }
+  return why.size === 0 ? "it has none" : `each is ${[...why].join(" or ")}`;
 }

@@ -92,8 +92,69 @@ export function scalarShape(prop: EntityProperty): ScalarShape | undefined {
     case "Uint8Array":
       return { kind: "bytes", list: false };
     default:
-      return { kind: "json", list: false };
+      // No runtime type MikroORM knows (`unknown` for a column type it does not map, such as
+      // PostgreSQL's `timestamptz` or `text[]` declared by `columnType`): the column type decides.
+      return columnShape(column) ?? { kind: "json", list: false };
   }
+}
+
+/**
+ * Column types of PostgreSQL, MariaDB/MySQL and SQLite -> the scalar kind their values have, for
+ * properties MikroORM reports no runtime type for, first match wins.
+ */
+const COLUMN_KINDS: [RegExp, ScalarShape][] = [
+  [/^(json|jsonb)\b/, { kind: "json", list: false }],
+  [/^(text|varchar|character varying|char|character|citext|uuid)(\(\d+\))?\s*\[\]$/, {
+    kind: "string",
+    list: true,
+  }],
+  [/^(timestamptz|timestamp|datetime)\b/, { kind: "time", list: false }],
+  [/^(bigint|int8|bigserial)\b/, { kind: "bigint", list: false }],
+  [/^(int|integer|int2|int4|smallint|tinyint|mediumint|serial|smallserial)\b/, {
+    kind: "int",
+    list: false,
+  }],
+  [/^(real|float|float4|float8|double)\b/, { kind: "float", list: false }],
+  [/^(bool|boolean)\b/, { kind: "boolean", list: false }],
+  [/^(bytea|blob|tinyblob|mediumblob|longblob|binary|varbinary)\b/, {
+    kind: "bytes",
+    list: false,
+  }],
+  [
+    /^(uuid|numeric|decimal|date|time|timetz|interval|text|tinytext|mediumtext|longtext|varchar|character varying|char|character|citext|enum|inet|cidr|macaddr|xml|money)\b/,
+    { kind: "string", list: false },
+  ],
+];
+
+/**
+ * The scalar kind of a column type (`timestamptz` → `time`, `text[]` → a string list, `uuid`,
+ * `numeric`, `date` → `string`), or `undefined` for one no database here knows (mapped to
+ * `JSON`, with a warning naming the property: {@linkcode unknownColumnType}).
+ */
+export function columnShape(column: string): ScalarShape | undefined {
+  const type = column.toLowerCase().trim();
+  return COLUMN_KINDS.find(([pattern]) => pattern.test(type))?.[1];
+}
+
+/**
+ * Whether `prop` is typed `JSON` only because neither MikroORM's runtime type nor its column type
+ * says what it holds (the generator warns, naming the property).
+ */
+export function unknownColumnType(prop: EntityProperty): boolean {
+  const column = (prop.columnTypes?.[0] ?? "").toLowerCase();
+  const runtime = runtimeOf(prop);
+  const known = [
+    "number",
+    "bigint",
+    "string",
+    "string[]",
+    "boolean",
+    "Date",
+    "Buffer",
+    "Uint8Array",
+  ];
+  return !prop.enum && !(prop.array && prop.items) && !known.includes(runtime ?? "") &&
+    runtime !== "object" && runtime !== "any" && !columnShape(column);
 }
 
 /**

@@ -15,7 +15,7 @@ import type { Model } from "./model.ts";
 /**
  * Records a warning for each exposed non-unique (`1:m`) edge whose foreign key on the target
  * entity has no index: no `index`/`unique` on the property and no `@Index`/`@Unique` of the
- * entity whose first property it is. The warning names the target's file, entity and foreign-key
+ * entity whose first property it is, on it or on a scalar property of the same column. The warning names the target's file, entity and foreign-key
  * property. Many-to-many edges are left out: they read the pivot table, whose primary key starts
  * with the owner's foreign key.
  *
@@ -47,7 +47,20 @@ export function checkForeignKeyIndexes(
   }
 }
 
+/**
+ * Whether the foreign key `prop` of `meta` is the first column of an index: its own `index`,
+ * `unique` or key, an entity `@Index`/`@Unique` starting with it, or the same on a scalar property
+ * mapped to the same column (`@Index() @Property() authorId` beside `@ManyToOne() author`).
+ */
 function indexed(meta: EntityMetadata, prop: string): boolean {
+  const column = meta.properties[prop].fieldNames?.[0];
+  const sameColumn = Object.values(meta.properties).filter((p) =>
+    p.name === prop || (column !== undefined && p.fieldNames?.[0] === column)
+  );
+  return sameColumn.some((p) => indexedProperty(meta, p.name));
+}
+
+function indexedProperty(meta: EntityMetadata, prop: string): boolean {
   const property = meta.properties[prop];
   if (property.index || property.unique || property.primary) return true;
   const first = (properties: unknown) =>

@@ -64,7 +64,8 @@ const DENO_JSON = (links: string) =>
     "@mikrogql/ext": "jsr:@mikrogql/ext@^${VERSION}",
     "@mikrogql/ext/server": "jsr:@mikrogql/ext@^${VERSION}/server",
     "@mikro-orm/core": "npm:@mikro-orm/core@7.2.1",
-    "@mikro-orm/decorators/es": "npm:@mikro-orm/decorators@7.2.1/es"
+    "@mikro-orm/decorators/es": "npm:@mikro-orm/decorators@7.2.1/es",
+    "graphql": "npm:graphql@16.11.0"
   },
   ${links}"unstable": ["no-legacy-abort"],
   "tasks": {

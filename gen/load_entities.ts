@@ -128,6 +128,7 @@ export async function loadModel(
     collect(Object.entries(exports), file, entities, seen);
   }
   await definingFiles(entities, files);
+  await importedEnums(files, exported);
   collect(
     refs.map((r) => [(r as { name?: string }).name ?? "", r]),
     source.ormFile ?? "(orm options)",
@@ -259,6 +260,37 @@ function members(object: Record<string, string | number>): [string, string | num
   return Object.entries(object).filter(([key, value]) =>
     !(typeof value === "string" && /^-?\d+(\.\d+)?$/.test(key) && object[value] === Number(key))
   );
+}
+
+/**
+ * Adds the TypeScript enums the entity modules import from modules outside the entity directory
+ * (a shared `enums.ts`, another package's file) to `exported`, so an enum is recognised by its
+ * value wherever it is exported from (otherwise its numeric members `-1` and `1` would both be
+ * named `_1`). Only relative and `file:` imports are followed, one level deep.
+ */
+async function importedEnums(files: string[], exported: Map<object, string>): Promise<void> {
+  const seen = new Set(files.map((f) => toFileUrl(f).href));
+  for (const file of files) {
+    let source: string;
+    try {
+      source = await Deno.readTextFile(file);
+    } catch {
+      continue;
+    }
+    for (const [, specifier] of source.matchAll(/\bfrom\s+["']((?:\.{1,2}\/|file:)[^"']+)["']/g)) {
+      const url = new URL(specifier, toFileUrl(file)).href;
+      if (seen.has(url)) continue;
+      seen.add(url);
+      try {
+        const exports: Record<string, unknown> = await import(url);
+        for (const [name, value] of Object.entries(exports)) {
+          if (isEnumObject(value) && !exported.has(value)) exported.set(value, name);
+        }
+      } catch {
+        // a module that does not load on its own: its enums stay unrecognised, as before
+      }
+    }
+  }
 }
 
 function enumsOf(

@@ -8,7 +8,7 @@
  * - strings: no NUL character (PostgreSQL cannot store it) and no unpaired UTF-16 surrogate
  *   (stored as U+FFFD); stored strings at most the column's length: `varchar(n)`/`char(n)` from
  *   the column type, `p.string()` without a length 255 (MikroORM's default, applied on SQLite
- *   too), MariaDB `tinytext`/`text`/`mediumtext` 255/65,535/16,777,215 UTF-8 bytes;
+ *   too), counted in code points as the databases count characters (an emoji is one), MariaDB `tinytext`/`text`/`mediumtext` 255/65,535/16,777,215 UTF-8 bytes;
  * - numbers: finite (NaN and ±Infinity, which a Float literal such as `1e400` becomes, are
  *   refused); integers, and integer strings (`BigInt`), within the column type's range
  *   (`tinyint`, `smallint`, `mediumint`, `int`, `bigint`);
@@ -18,18 +18,28 @@
  *   stored), a compared one may have more;
  * - dates (`date` columns, strings): `YYYY-MM-DD` exactly, a real calendar day, years 1 to 9999
  *   (stored on MariaDB/MySQL: from 1000, their `date` range); date-times (`Time` values): years 1
- *   to 9999 (stored on MariaDB/MySQL: from 1000, the `datetime` range);
+ *   to 9999 (stored on MariaDB/MySQL: from 1000, the `datetime` range), and on MariaDB/MySQL no
+ *   more fraction digits of a second than the column keeps (`datetime` alone: none; refused
+ *   rather than rounded);
  * - times (`time(p)` columns, strings): `HH:MM:SS` with at most 6 fraction digits, a real time
  *   of day; a stored value with more fraction digits than `p` (`time` alone: 6 on PostgreSQL,
  *   0 on MariaDB/MySQL) is refused rather than rounded;
- * - enums: one of the property's items.
+ * - enums: one of the property's items;
+ * - UUIDs (`uuid` properties and columns): the 8-4-4-4-12 hex form, on every database (PostgreSQL
+ *   refuses other text with an error of its own, the others would store or compare it as text);
+ * - keys: the values of a decoded global id's key, or a cursor's, each checked against its
+ *   column as a compared value ({@linkcode keyValueError}): an integer beyond the column's type
+ *   or a malformed UUID names no row (`NOT_FOUND` for `node`/`nodes`, a mutation's target and
+ *   the nodes its input connects) and is refused in a where filter (`BAD_USER_INPUT` naming it).
  *
  * @module
  */
-import type { EntityManager, EntityProperty } from "@mikro-orm/core";
+import { type EntityManager, type EntityProperty, UuidType } from "@mikro-orm/core";
 import type { GraphQLError } from "graphql";
 import { dialectOf } from "./dialect.ts";
 import { ErrorCode, gqlError, quoteInput } from "./error_codes.ts";
+import type { NodeType } from "./graph.ts";
+import { keyParts, keyValuesOf, type PrimaryKey } from "./keys.ts";
 
 const INTEGER_RANGES: [RegExp, number][] = [
   [/^tinyint/, 2 ** 7],
@@ -122,6 +132,52 @@ export function checkFilterValue(
   if (error) throw error;
 }
 
+/**
+ * `BAD_USER_INPUT` naming `path` when a value of the key `pk` of `type` (a decoded global id's)
+ * cannot be one of its column's values: an integer beyond the column's type, a malformed UUID, a
+ * NUL character; `undefined` when every part fits. A part that is a to-one relation is checked
+ * against the key column of the row it points to.
+ *
+ * @param path the input path for the message (`where.id`, `input.authorID`)
+ */
+export function keyValueError(
+  em: EntityManager,
+  type: Pick<NodeType, "entity" | "id">,
+  pk: PrimaryKey,
+  path: string,
+): GraphQLError | undefined {
+  const meta = em.getMetadata().find(type.entity);
+  if (!meta) return undefined;
+  const values = keyValuesOf(type, pk);
+  for (const [i, part] of keyParts(type).entries()) {
+    let prop = meta.properties[part.prop] as EntityProperty | undefined;
+    // A relation part holds the key of the row it points to: that row's key column.
+    while (prop && prop.kind !== "scalar" && prop.targetMeta?.primaryKeys.length === 1) {
+      prop = prop.targetMeta.properties[prop.targetMeta.primaryKeys[0]];
+    }
+    const error = prop && columnValueError(em, prop, values[i], path, false);
+    if (error) return error;
+  }
+  return undefined;
+}
+
+/** Whether every value of the key `pk` of `type` fits its column ({@linkcode keyValueError}). */
+export function keyFits(
+  em: EntityManager,
+  type: Pick<NodeType, "entity" | "id">,
+  pk: PrimaryKey,
+): boolean {
+  return keyValueError(em, type, pk, "") === undefined;
+}
+
+/** Whether `prop` holds UUIDs (`p.uuid()`, `type: "uuid"`, a `uuid` column). */
+function isUuid(prop: EntityProperty, column: string): boolean {
+  return prop.customType instanceof UuidType || column === "uuid" ||
+    String(prop.type).toLowerCase() === "uuid";
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 const DATE = /^(\d{4})-(\d\d)-(\d\d)$/;
 const TIME = /^(\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?$/;
@@ -143,6 +199,9 @@ function columnValueError(
   if (typeof value === "string") {
     const text = nulCharacterError(value, path) ?? surrogateError(value, path);
     if (text) return text;
+    if (isUuid(prop, column)) {
+      return UUID.test(value) ? undefined : bad(`${quoteInput(value)} is not a UUID`);
+    }
     if (/^(numeric|decimal)\b/.test(column) || prop.type === "decimal") {
       return decimalError(value, prop, column, stored, bad);
     }
@@ -154,8 +213,9 @@ function columnValueError(
     }
     if (!stored) return undefined;
     const chars = charLimit(prop, column);
-    if (chars !== undefined && value.length > chars) {
-      return bad(`a string of ${value.length} characters; the column holds at most ${chars}`);
+    // Characters as the databases count them: code points (an emoji is one, two UTF-16 units).
+    if (chars !== undefined && value.length > chars && codePoints(value) > chars) {
+      return bad(`a string of ${codePoints(value)} characters; the column holds at most ${chars}`);
     }
     const bytes = mysql ? TEXT_BYTES[column] : undefined;
     if (bytes !== undefined && value.length > bytes / 3 && encoder.encode(value).length > bytes) {
@@ -176,6 +236,14 @@ function columnValueError(
     const first = stored && mysql ? 1000 : 1;
     if (Number.isNaN(year) || year < first || year > 9999) {
       return bad(`the date must be between the years ${first} and 9999`);
+    }
+    // MariaDB/MySQL `datetime`/`timestamp` keep as many fraction digits as declared (none by
+    // default) and round the rest away: refused rather than stored differently.
+    const digits = mysql && stored ? fractionDigits(column) : undefined;
+    if (digits !== undefined && digits < 3 && value.getUTCMilliseconds() % 10 ** (3 - digits)) {
+      return bad(
+        `${value.toISOString()} has more than ${digits} fraction digits of a second; the column is ${column} (not rounded: send the value to store)`,
+      );
     }
   }
   return undefined;
@@ -271,10 +339,25 @@ function timeError(
   return undefined;
 }
 
+/** The number of Unicode code points of `text` (what `varchar(n)` counts). */
+function codePoints(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/** The fraction digits of seconds a `datetime(p)`/`timestamp(p)` column keeps (`p`, else 0). */
+function fractionDigits(column: string): number | undefined {
+  const match = column.match(/^(?:datetime|timestamp)(?:\((\d)\))?/);
+  return match ? Number(match[1] ?? 0) : undefined;
+}
+
 /** The most characters the column holds, when it is limited in characters. */
 function charLimit(prop: EntityProperty, column: string): number | undefined {
   const declared = column.match(/^(?:var)?char(?:acter)?(?: varying)?\((\d+)\)/);
   if (declared) return Number(declared[1]);
+  // A length of another column type is not one of characters (`timestamptz(6)`'s precision).
+  if (column && !/char|text|string/.test(column)) return undefined;
   if (prop.length) return prop.length;
   return prop.type === "string" || prop.runtimeType === "string" && column === "varchar"
     ? 255

@@ -37,6 +37,11 @@ export const ErrorCode = {
    * repeats, cost, where tree size or depth), refused before any SQL runs.
    */
   QUERY_TOO_COMPLEX: "QUERY_TOO_COMPLEX",
+  /**
+   * The answer held more errors than the `Limits` plugin's `maxErrors`: the first ones are kept,
+   * this one says how many more were dropped.
+   */
+  TOO_MANY_ERRORS: "TOO_MANY_ERRORS",
   /** The request ran out of its time budget; its statements were cancelled or rolled back. */
   QUERY_TIMEOUT: "QUERY_TIMEOUT",
   /** No database connection could be had within the wait limit, or the connection died. */
@@ -119,10 +124,10 @@ export function clipMessage(message: string): string {
 
 /**
  * The `NOT_FOUND` error for a global id, with entgql's text (an id longer than
- * `MAX_QUOTED_INPUT` characters is cut).
+ * `MAX_QUOTED_INPUT` characters is cut); its `stack` is its message (no stack formatted).
  */
 export function notFound(id: string): Error {
-  return gqlError(
+  const error = gqlError(
     ErrorCode.NOT_FOUND,
     `Could not resolve to a node with the global id of '${
       id.length <= MAX_QUOTED_INPUT
@@ -130,4 +135,13 @@ export function notFound(id: string): Error {
         : `${id.slice(0, MAX_QUOTED_INPUT)}… (${id.length} characters)`
     }'`,
   );
+  // A client's missing id is no server fault: its stack is the message alone. V8 formats a
+  // captured stack when it is first read (graphql-jit reads it for every error it locates):
+  // about 70 µs each, 2 s for `nodes` answering 30,000 of them.
+  Object.defineProperty(error, "stack", {
+    value: `GraphQLError: ${error.message}`,
+    writable: true,
+    configurable: true,
+  });
+  return error;
 }

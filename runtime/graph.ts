@@ -318,7 +318,7 @@ export type WhereExtension = (
 /** Per-schema runtime hooks (the resolver options that reach every runtime function). */
 export interface GraphHooks {
   /**
-   * The node type of a `raw` global id (the spec's `WithFixedNodeType`): a GraphQL type name,
+   * The node type of a `raw` global id (entgql's `WithFixedNodeType`): a GraphQL type name,
    * or `undefined` to fall back to the id's `IdPrefix` and then to every string-keyed type.
    */
   nodeType?: (id: string) => string | undefined;
@@ -402,7 +402,7 @@ export function entityClassName(entity: EntityName<any>): string {
 
 /** The node type of a loaded entity, or `undefined` when the graph does not expose its entity. */
 export function nodeTypeOf(graph: Graph, entity: object): NodeType | undefined {
-  // `__meta` is on the prototype of entities and of records (records.ts) alike.
+  // `__meta` is on the prototype of entities and of records (`read/lean_records.ts`) alike.
   const meta = (entity as { __meta?: { className: string } }).__meta ?? wrap(entity, true).__meta;
   const name = graph.typeOfEntity.get(meta.className);
   return name === undefined ? undefined : graph.types[name];

@@ -27,6 +27,12 @@ export interface PolicyBinding {
   readonly policies: readonly Policy<never, never>[];
   /** The request's viewer (`undefined`: anonymous). */
   readonly viewer: unknown;
+  /**
+   * The entities of the schema's node types: those no policy gives a read rule (their own, or
+   * one of a class they extend) read no row (deny by default).
+   */
+  // deno-lint-ignore no-explicit-any
+  readonly entities?: readonly EntityName<any>[];
 }
 
 const ON_CONTEXT = Symbol.for("mikrogql.policies");
@@ -71,8 +77,39 @@ export function bindPolicies(em: EntityManager, binding: PolicyBinding): EntityM
       default: true,
     });
   }
+  for (const entity of unreadable(em, binding)) {
+    em.addFilter({
+      name: policyFilterName(Utils.className(entity as never)),
+      entity: [entity] as never,
+      cond: NO_ROW,
+      default: true,
+    });
+  }
   return em;
 }
+
+/**
+ * The entities of `binding.entities` without a read rule (of their own policy, else of the
+ * nearest class they extend that has a policy), found once per policy list and ORM.
+ */
+// deno-lint-ignore no-explicit-any
+export function unreadable(em: EntityManager, binding: PolicyBinding): EntityName<any>[] {
+  const entities = binding.entities;
+  if (!entities) return [];
+  const storage = em.getMetadata();
+  let known = UNREADABLE.get(entities);
+  if (!known) UNREADABLE.set(entities, known = new WeakMap());
+  let found = known.get(storage);
+  if (!found) {
+    const probe = { policies: binding.policies, viewer: undefined };
+    found = entities.filter((entity) => !policyOf(em, probe, entity)?.rules.read);
+    known.set(storage, found);
+  }
+  return found;
+}
+
+// deno-lint-ignore no-explicit-any
+const UNREADABLE = new WeakMap<readonly unknown[], WeakMap<object, EntityName<any>[]>>();
 
 /**
  * The entity classes a policy on `entity` covers: its own and every class extending it (the
@@ -110,7 +147,8 @@ function classOf(em: EntityManager, entity: unknown): (abstract new () => unknow
 
 /**
  * The rules of `entity` under `em`'s binding, with the viewer they are evaluated for: the policy
- * of its class, else of the nearest class it extends that has one.
+ * of its class, else of the nearest class it extends that has one, else no rule at all (`{}`:
+ * every write denied); `undefined` when `em` has no binding (no policies: nothing checked).
  */
 export function rulesOf(
   em: EntityManager,
@@ -118,17 +156,32 @@ export function rulesOf(
 ): { rules: PolicyRules<Record<string, unknown>, unknown>; viewer: unknown } | undefined {
   const binding = BOUND.get(em);
   if (!binding) return undefined;
+  const policy = policyOf(em, binding, entity);
+  // Once policies are on, an entity without one has no rule: every write is denied.
+  return {
+    rules: (policy?.rules ?? {}) as PolicyRules<Record<string, unknown>, unknown>,
+    viewer: binding.viewer,
+  };
+}
+
+/** The policy of `entity`'s class, else of the nearest class it extends that has one. */
+function policyOf(
+  em: EntityManager,
+  binding: PolicyBinding,
+  entity: unknown,
+): Policy<never, never> | undefined {
   const name = Utils.className(entity as never);
   let policy = binding.policies.find((p) => Utils.className(p.entity as never) === name);
   const own = policy ? undefined : classOf(em, entity);
   for (let c = own && Object.getPrototypeOf(own); c && !policy; c = Object.getPrototypeOf(c)) {
     policy = binding.policies.find((p) => classOf(em, p.entity) === c);
   }
-  return policy &&
-    {
-      rules: policy.rules as PolicyRules<Record<string, unknown>, unknown>,
-      viewer: binding.viewer,
-    };
+  return policy;
+}
+
+/** The binding {@linkcode bindPolicies} put on `em`, if any. */
+export function bindingOf(em: EntityManager): PolicyBinding | undefined {
+  return BOUND.get(em);
 }
 
 /** A condition matching no row. */

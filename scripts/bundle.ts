@@ -2,7 +2,11 @@
  * `deno task bundle`: the search box's browser bundle. Runs `deno bundle`
  * (minified ESM, code splitting: the entry `widget/script.ts` written as
  * `searchbox.js`, the published file name, the modal's and Ask AI's chunks,
- * `style.css`) into an emptied output directory (`dist`, or the first
+ * `style.css`; then, in a second run, the Sidepanel's entry
+ * `widget/sidepanel.ts` as `sidepanel.js` with its own chunks, as DocSearch
+ * ships `@docsearch/sidepanel-js` apart: the search box's files do not
+ * change for it, and a page with both shares no module state between them,
+ * only the hybrid mode's DOM event) into an emptied output directory (`dist`, or the first
  * argument); adds the dark theme for `theme: "auto"` to `style.css`
  * (`withAutoDark`); then drops the indentation inside template literals:
  * the `html` templates (htm) keep their source indentation through the
@@ -63,8 +67,8 @@ export function withAutoDark(css: string): string {
   return `${css.slice(0, end)}${AUTO_DARK}{${declarations}}}${css.slice(end)}`;
 }
 
-/** The `deno bundle` arguments, writing to `outDir`. */
-function bundleArgs(outDir: string): string[] {
+/** The `deno bundle` arguments, writing `entries` to `outDir`. */
+function bundleArgs(outDir: string, entries: string[]): string[] {
   return [
     "bundle",
     "--quiet",
@@ -74,22 +78,34 @@ function bundleArgs(outDir: string): string[] {
     "--code-splitting",
     "--outdir",
     outDir,
-    "widget/script.ts",
-    "widget/style.css",
+    ...entries,
   ];
 }
 
 /** Bundles into `outDir` (emptied first); throws with `deno bundle`'s output when it fails. */
 export async function bundle(outDir: string): Promise<void> {
   await Deno.remove(outDir, { recursive: true }).catch(() => {});
-  const { success, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: bundleArgs(outDir),
-    cwd: ROOT,
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!success) throw new Error(`deno bundle failed:\n${new TextDecoder().decode(stderr)}`);
+  const run = async (dir: string, entries: string[]) => {
+    const { success, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: bundleArgs(dir, entries),
+      cwd: ROOT,
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (!success) throw new Error(`deno bundle failed:\n${new TextDecoder().decode(stderr)}`);
+  };
+  await run(outDir, ["widget/script.ts", "widget/style.css"]);
   await Deno.rename(join(outDir, "script.js"), join(outDir, ENTRY));
+  const sidePanelDir = join(outDir, ".sidepanel");
+  await run(sidePanelDir, ["widget/sidepanel.ts"]);
+  for await (const entry of Deno.readDir(sidePanelDir)) {
+    const target = join(outDir, entry.name);
+    if (await Deno.stat(target).then(() => true, () => false)) {
+      throw new Error(`sidepanel bundle: ${entry.name} is also a file of the search box's bundle`);
+    }
+    await Deno.rename(join(sidePanelDir, entry.name), target);
+  }
+  await Deno.remove(sidePanelDir);
   const css = join(outDir, "style.css");
   await Deno.writeTextFile(css, withAutoDark(await Deno.readTextFile(css)));
   for await (const entry of Deno.readDir(outDir)) {

@@ -2,14 +2,16 @@
  * The React package of the search box (`widget/react/mod.ts`), built for
  * React sites into `dist/react/` (or the first argument): `deno bundle`
  * (minified ESM, code splitting: `searchbox-react.js`, the modal's and Ask
- * AI's chunks) with an import map that is `deno.json`'s with `preact` and
+ * AI's chunks; then, in a run of its own, the `./sidepanel` entry
+ * `sidepanel.js` from `widget/react/sidepanel.ts`, as DocSearch's
+ * `@docsearch/react/sidepanel`, with its panel's chunk) with an import map that is `deno.json`'s with `preact` and
  * `preact/hooks` mapped to the React stand-ins (`widget/react/
  * preact_on_react.ts`, `hooks_on_react.ts`), so the search box's components
  * render through the page's React; `react` and `react-dom` stay imports
  * (`--external`), the page's own copy. The template whitespace is dropped
  * and `style.css` gets the `theme: "auto"` rule as in the script package
- * (`scripts/bundle.ts`); `widget/react/searchbox-react.d.ts` is copied as
- * the types; `package.json` makes the directory the npm package
+ * (`scripts/bundle.ts`); `widget/react/searchbox-react.d.ts` and
+ * `sidepanel.d.ts` are copied as the types; `package.json` makes the directory the npm package
  * `@mikrogql/searchbox-react`, with React 18 or 19 as peer dependencies, so
  * a site has one React.
  *
@@ -27,6 +29,11 @@ export const REACT_ENTRY = "searchbox-react.js";
 
 /** The package's declarations, written by hand (`deno bundle` emits none). */
 const TYPES = "searchbox-react.d.ts";
+
+/** The Sidepanel's entry (`./sidepanel`). */
+export const SIDE_PANEL_ENTRY = "sidepanel.js";
+/** Its declarations. */
+const SIDE_PANEL_TYPES = "sidepanel.d.ts";
 
 /** The packages the React build leaves to the page. */
 const EXTERNAL = ["react", "react-dom", "react-dom/client"];
@@ -54,8 +61,7 @@ export async function bundleReact(outDir: string): Promise<void> {
   await Deno.remove(outDir, { recursive: true }).catch(() => {});
   await Deno.mkdir(outDir, { recursive: true });
   const mapFile = await Deno.makeTempFile({ suffix: ".json" });
-  try {
-    await Deno.writeTextFile(mapFile, JSON.stringify(await importMap()));
+  const run = async (dir: string, entry: string) => {
     const { success, stderr } = await new Deno.Command(Deno.execPath(), {
       args: [
         "bundle",
@@ -68,14 +74,30 @@ export async function bundleReact(outDir: string): Promise<void> {
         mapFile,
         ...EXTERNAL.flatMap((name) => ["--external", name]),
         "--outdir",
-        outDir,
-        "widget/react/mod.ts",
+        dir,
+        entry,
       ],
       cwd: ROOT,
       stdout: "null",
       stderr: "piped",
     }).output();
     if (!success) throw new Error(`deno bundle failed:\n${new TextDecoder().decode(stderr)}`);
+  };
+  try {
+    await Deno.writeTextFile(mapFile, JSON.stringify(await importMap()));
+    await run(outDir, "widget/react/mod.ts");
+    // the Sidepanel's entry in a run of its own, as in the script package: the search box's
+    // files do not change for it
+    const sidePanelDir = join(outDir, ".sidepanel");
+    await run(sidePanelDir, "widget/react/sidepanel.ts");
+    for await (const entry of Deno.readDir(sidePanelDir)) {
+      const target = join(outDir, entry.name);
+      if (await Deno.stat(target).then(() => true, () => false)) {
+        throw new Error(`sidepanel bundle: ${entry.name} is also a file of the search box's`);
+      }
+      await Deno.rename(join(sidePanelDir, entry.name), target);
+    }
+    await Deno.remove(sidePanelDir);
   } finally {
     await Deno.remove(mapFile);
   }
@@ -93,6 +115,10 @@ export async function bundleReact(outDir: string): Promise<void> {
   }
   await Deno.writeTextFile(css, withAutoDark(await Deno.readTextFile(css)));
   await Deno.copyFile(join(ROOT, "widget/react", TYPES), join(outDir, TYPES));
+  await Deno.copyFile(
+    join(ROOT, "widget/react", SIDE_PANEL_TYPES),
+    join(outDir, SIDE_PANEL_TYPES),
+  );
   await Deno.writeTextFile(join(outDir, "package.json"), await packageJson());
   for await (const entry of Deno.readDir(outDir)) {
     if (!entry.name.endsWith(".js")) continue;
@@ -134,6 +160,7 @@ async function packageJson(): Promise<string> {
       sideEffects: ["*.css"],
       exports: {
         ".": { types: `./${TYPES}`, default: `./${REACT_ENTRY}` },
+        "./sidepanel": { types: `./${SIDE_PANEL_TYPES}`, default: `./${SIDE_PANEL_ENTRY}` },
         "./style.css": "./style.css",
       },
       types: `./${TYPES}`,

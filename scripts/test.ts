@@ -4,8 +4,9 @@
  * failed (or ran no test file), 0 otherwise.
  *
  * The suites: `runtime` (tests/runtime: a test file per pure runtime module, no database or
- * server, so it runs first), `main` (tests/gen, tests/graphql, tests/server: generator, CLI,
- * GraphQL over HTTP on SQLite, PostgreSQL and MariaDB, the server helper), `replica` (tests/replica: the streaming
+ * server, so it runs first), `main` (tests/gen, tests/graphql, tests/server, tests/docs,
+ * tests/subscriptions: generator, CLI, GraphQL over HTTP on SQLite, PostgreSQL and MariaDB, the
+ * server helper, the docs' code blocks, subscriptions across servers), `replica` (tests/replica: the streaming
  * replica and PgBouncer of `.ci/replica.sh`; skipped with the reason when they are not running,
  * outside CI), `widget` (tests/widget: the search box in Chromium). Name suites to run only
  * those: `deno task test widget replica`.
@@ -22,7 +23,17 @@ interface Suite {
 
 const SUITES: Suite[] = [
   { name: "runtime", args: ["--parallel", "tests/runtime"] },
-  { name: "main", args: ["--parallel", "tests/gen", "tests/graphql", "tests/server"] },
+  {
+    name: "main",
+    args: [
+      "--parallel",
+      "tests/gen",
+      "tests/graphql",
+      "tests/server",
+      "tests/docs",
+      "tests/subscriptions",
+    ],
+  },
   { name: "replica", args: ["tests/replica"] },
   { name: "widget", args: ["tests/widget"] },
 ];

@@ -17,5 +17,9 @@ export type { ShutdownOptions, ShutdownResult } from "./graceful_shutdown.ts";
 export type { RequestLogEntry, RequestLogFormat } from "./request_log.ts";
 export type { TracingOptions } from "./tracing.ts";
 export type { MetricsOptions } from "./metrics.ts";
+export type {
+  PersistedOperationsManifest,
+  PersistedOperationsOptions,
+} from "../runtime/plugins/persisted_operations.ts";
 export type { WebSocketOptions } from "./websocket.ts";
 export type { ChangeFeed, ChangeFeedOptions } from "../runtime/events/change_feed.ts";

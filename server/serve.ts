@@ -26,6 +26,10 @@ import {
 } from "graphql-yoga";
 import { useDisableIntrospection } from "@graphql-yoga/plugin-disable-introspection";
 import { mikrogqlPreset, type PresetOptions } from "../runtime/plugins/preset.ts";
+import {
+  PersistedOperations,
+  type PersistedOperationsOptions,
+} from "../runtime/plugins/persisted_operations.ts";
 import { type CorsOptions, yogaCors } from "./cors.ts";
 import {
   gracefulShutdown,
@@ -39,6 +43,8 @@ import { metrics, type MetricsOptions } from "./metrics.ts";
 import { readinessRoute } from "./readiness.ts";
 import { tracing, type TracingOptions } from "./tracing.ts";
 import { type RequestScope, requestScope } from "./request_scope.ts";
+import { bufferedLogWriter, type LogWriter } from "./log_writer.ts";
+import { httpChecks } from "./http_checks.ts";
 import {
   type ChangeFeed,
   type ChangeFeedOptions,
@@ -69,6 +75,12 @@ export interface ServeOptions {
   ) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Options of `mikrogqlPreset` besides `txOpener` (which is `orm`). */
   preset?: Omit<PresetOptions, "txOpener">;
+  /**
+   * Persisted operations (trusted documents): answer only the manifest's documents, by hash
+   * (`PersistedOperations`); documents sent as text are answered 400 `PERSISTED_QUERY_ONLY`
+   * unless `allowArbitraryOperations`. Default off.
+   */
+  persistedOperations?: PersistedOperationsOptions;
   /** Your own Yoga plugins, installed after the preset's. */
   plugins?: Plugin[];
   /** Interface to listen on; default `127.0.0.1` (`0.0.0.0` in a container). */
@@ -147,13 +159,18 @@ function production(): boolean {
 }
 
 /** Writes a server event (not a request) in the log's format. */
-function logEvent(format: RequestLogFormat | false, message: string, fields = {}): void {
-  if (format === false || typeof format === "function") return;
+function logEvent(
+  format: RequestLogFormat | false,
+  out: LogWriter | undefined,
+  message: string,
+  fields = {},
+): void {
+  if (!out || format === false || typeof format === "function") return;
   if (format === "json") {
-    console.log(JSON.stringify({ time: new Date().toISOString(), event: message, ...fields }));
+    out.write(JSON.stringify({ time: new Date().toISOString(), event: message, ...fields }));
   } else {
     const extra = Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(" ");
-    console.log(`${message}${extra ? ` ${extra}` : ""}`);
+    out.write(`${message}${extra ? ` ${extra}` : ""}`);
   }
 }
 
@@ -190,9 +207,22 @@ function logEvent(format: RequestLogFormat | false, message: string, fields = {}
 export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
   const { orm } = options;
   const format = options.log === undefined ? defaultLogFormat() : options.log;
+  // Lines and events go through a bounded buffer, written asynchronously: never blocking.
+  const out = format === "json" || format === "text" ? bufferedLogWriter(Deno.stdout) : undefined;
   const graphiql = options.graphiql ?? !production();
   const introspection = options.introspection ?? !production();
-  const preset = mikrogqlPreset({ ...options.preset, txOpener: orm });
+  // Body size and CSRF checked in the HTTP handler below, not as Yoga hooks (`http_checks.ts`).
+  const preset = mikrogqlPreset({
+    ...options.preset,
+    txOpener: orm,
+    maxBodyBytes: false,
+    csrf: false,
+  });
+  const { maxBodyBytes, csrf } = options.preset ?? {};
+  const check = httpChecks({
+    maxBodyBytes: maxBodyBytes === false ? undefined : maxBodyBytes,
+    csrf,
+  });
   const changes = changeFeedOf(options);
   if (changes) captureChanges(orm, (committed) => changes.publish(committed));
   const budget = new SubscriptionBudget(options.subscriptions?.maxSubscriptionsPerClient ?? 100);
@@ -209,6 +239,9 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     OperationRecorder(),
     ...(changes ? [SubscriptionLimit(budget)] : []),
     ...(introspection ? [] : [useDisableIntrospection() as Plugin]),
+    ...(options.persistedOperations
+      ? [PersistedOperations(options.schema, options.persistedOperations)]
+      : []),
     ...options.plugins ?? [],
   ];
   // GraphiQL from the package (scripts and styles inlined), loaded only when served: offline.
@@ -251,7 +284,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
   const ready = readinessRoute(orm, {
     timeoutMs: options.readyTimeoutMs,
     draining: () => draining(),
-    onUnavailable: (reason) => logEvent(format, "not ready", { reason }),
+    onUnavailable: (reason) => logEvent(format, out, "not ready", { reason }),
   });
   const stopObserving = observeStatements(orm, () => {
     const scope = requestScope.getStore();
@@ -262,7 +295,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     ? undefined
     : typeof format === "function"
     ? format
-    : (entry: RequestLogEntry) => console.log(formatRequestLog(entry, format));
+    : (entry: RequestLogEntry) => out!.write(formatRequestLog(entry, format));
   const handler = async (
     request: Request,
     info: Deno.ServeHandlerInfo<Deno.NetAddr>,
@@ -280,7 +313,10 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     let status = 500;
     try {
       // `/ready` inside the scope too: its `select 1` counts in its log line.
-      const response = await requestScope.run(scope, () => ready(request) ?? yoga.fetch(request));
+      const checked = check(request);
+      const response = checked instanceof Response
+        ? checked
+        : await requestScope.run(scope, () => ready(checked) ?? yoga.fetch(checked));
       status = response.status;
       return response;
     } catch (error) {
@@ -317,7 +353,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
   const exit = options.shutdown?.exit ?? true;
   const shutdown = gracefulShutdown(server, () => inFlight, {
     draining: (cause) => {
-      logEvent(format, "shutting down", { cause, inFlight });
+      logEvent(format, out, "shutting down", { cause, inFlight });
       // Open subscriptions complete, so their SSE responses end and the sockets close.
       changes?.close();
       sockets?.close();
@@ -330,12 +366,15 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     },
   }, options.shutdown);
   shutdown.finished.then((result) => {
-    logEvent(format, "stopped", { abandoned: result.abandoned });
-    if (exit && result.cause.startsWith("SIG")) Deno.exit(result.abandoned ? 1 : 0);
+    logEvent(format, out, "stopped", { abandoned: result.abandoned });
+    if (exit && result.cause.startsWith("SIG")) {
+      const code = result.abandoned ? 1 : 0;
+      (out?.flush() ?? Promise.resolve()).then(() => Deno.exit(code));
+    }
   });
   draining = () => shutdown.draining;
   options.signal?.addEventListener("abort", () => shutdown.shutdown("signal"), { once: true });
-  logEvent(format, "listening", {
+  logEvent(format, out, "listening", {
     url,
     graphiql: graphiql ? "on" : "off",
     introspection: introspection ? "on" : "off",

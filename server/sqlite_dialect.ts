@@ -22,6 +22,12 @@ function outOfRange(error: unknown): boolean {
   return (error as { code?: unknown })?.code === "ERR_OUT_OF_RANGE";
 }
 
+/** Whether a value of `row` is the number -2^63 (see {@linkcode exactly}). */
+function holdsInt64Min(row: Row): boolean {
+  for (const value of Object.values(row)) if (value === -(2 ** 63)) return true;
+  return false;
+}
+
 /** A row's `bigint`s within the safe integer range as numbers; the others kept. */
 function narrowed(row: Row): Row {
   for (const [column, value] of Object.entries(row)) {
@@ -41,15 +47,19 @@ function narrowed(row: Row): Row {
  */
 function exactly(statement: StatementSync, read: () => Row[]): Row[] {
   try {
-    return read();
+    const rows = read();
+    // Deno's `node:sqlite` reads -2^63 (a `bigint` column's minimum) as the number -2^63
+    // without the out-of-range error it raises for every other integer beyond ±2^53 − 1: a row
+    // holding that number is read again with bigints (a REAL column's -2^63 stays a number).
+    if (!rows.some(holdsInt64Min)) return rows;
   } catch (error) {
     if (!outOfRange(error)) throw error;
-    statement.setReadBigInts(true);
-    try {
-      return read().map(narrowed);
-    } finally {
-      statement.setReadBigInts(false);
-    }
+  }
+  statement.setReadBigInts(true);
+  try {
+    return read().map(narrowed);
+  } finally {
+    statement.setReadBigInts(false);
   }
 }
 

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { decodeEntities } from "./entities.ts";
 import type { DocSearchHit } from "./search.ts";
 
 /** A hit in a group; `parent` is the page hit it sits under, when the group holds it. */
@@ -13,7 +14,7 @@ export interface GroupItem {
   parent: DocSearchHit | null;
 }
 
-/** A titled group of hits (the title is the plain `lvl0` text). */
+/** A titled group of hits (the title is the plain `lvl0` text, character references decoded). */
 export interface Group {
   title: string;
   items: GroupItem[];
@@ -43,7 +44,7 @@ export function groupHits(hits: DocSearchHit[], maxPerGroup: number): Group[] {
   for (const hit of hits) {
     const lvl0 = hit.hierarchy?.lvl0 ??
       hit._highlightResult?.hierarchy?.lvl0?.value ?? "";
-    const title = stripHighlight(lvl0);
+    const title = decodeEntities(stripHighlight(lvl0));
     const members = groups.get(title) ?? [];
     if (members.length < maxPerGroup) members.push(hit);
     groups.set(title, members);

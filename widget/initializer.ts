@@ -5,6 +5,7 @@
  * @module
  */
 import { h, render } from "preact";
+import { containerElement } from "./container.ts";
 import { resolveOptions, type SearchBoxOptions } from "./options.ts";
 import { type SearchBoxHandle, SearchBoxRoot } from "./ui/search_box.ts";
 
@@ -52,17 +53,7 @@ export interface SearchBoxInstance {
  */
 export function searchBox(options: SearchBoxOptions): SearchBoxInstance {
   const resolved = resolveOptions(options);
-  const { container } = options;
-  const element = typeof container === "string"
-    ? resolved.environment.document.querySelector(container)
-    : container;
-  if (!element || typeof (element as Element).nodeType !== "number") {
-    throw new Error(
-      `\`container\` must be a CSS selector that matches an element, or an element; got ${
-        JSON.stringify(container)
-      }`,
-    );
-  }
+  const element = containerElement(resolved.environment, options.container);
   const handle: SearchBoxHandle = {};
   let ready = true;
   render(h(SearchBoxRoot, { options: resolved, handle }), element);

@@ -11,6 +11,8 @@
  * @module
  */
 export { searchBox, type SearchBoxInstance } from "./initializer.ts";
+export { sidePanel, type SidePanelInstance, type SidePanelOptions } from "./sidepanel.ts";
+export type { SidePanelPanelOptions, SidePanelTexts } from "./side_panel_options.ts";
 export { SearchBox, type SearchBoxProps } from "./ui/search_box.ts";
 export { html } from "./ui/html.ts";
 export type {

@@ -6,12 +6,14 @@
  * keeps its users' searches, and back. Every failure of the storage
  * (unavailable, corrupt, full) is swallowed (`./stored_list.ts`): the lists
  * then read as empty and writes are skipped, so the search box keeps working.
+ * A stored hit whose URL is unsafe (`./safe_url.ts`) is not read.
  *
  * @module
  */
 import { type GroupItem, pageUrl } from "./groups.ts";
 import type { ResolvedOptions } from "./options.ts";
 import type { DocSearchHit } from "./search.ts";
+import { isSafeUrl } from "./safe_url.ts";
 import { storedItem, storedList } from "./stored_list.ts";
 
 /** Favorites kept at most. */
@@ -89,7 +91,7 @@ export function createSearchStorage(
 function isStoredHit(value: unknown): value is DocSearchHit {
   const hit = value as DocSearchHit;
   return typeof hit === "object" && hit !== null &&
-    typeof hit.objectID === "string" && typeof hit.url === "string" &&
+    typeof hit.objectID === "string" && isSafeUrl(hit.url) &&
     typeof hit.hierarchy === "object" && hit.hierarchy !== null;
 }
 

@@ -1,9 +1,12 @@
 /**
- * The docs site: the project's own Markdown docs as HTML pages, the search
- * box bundle, the search API over DocSearch records of those docs (index
- * `mikrogql-docs` for `docs/`, index `mikrogql-readme` for the README, and the
- * suggested questions of the site's assistant), and the Ask AI stand-in
- * answering from `mikrogql-docs`.
+ * The docs site: Markdown docs as HTML pages, the search box bundle, the
+ * search API over DocSearch records of those docs, the suggested questions of
+ * the site's assistant, and the Ask AI stand-in answering from
+ * `mikrogql-docs`. Two contents: `"project"` (`deno task docs`) serves the
+ * repository's own documentation, README.md as the home page, `docs/*.md` and
+ * ARCHITECTURE.md, all in the index `mikrogql-docs`; `"fixture"` (the search
+ * box tests) serves this example's `docs/` (index `mikrogql-docs`) and the
+ * README (index `mikrogql-readme`).
  *
  * @module
  */
@@ -31,6 +34,8 @@ const ROOT = join(HERE, "..", "..");
 
 /** What the docs site serves. */
 export interface DocsSiteOptions {
+  /** What the site serves: the repository's documentation, or the tests' fixture (default). */
+  content?: "project" | "fixture";
   hostname?: string;
   /** 0 picks a free port. */
   port?: number;
@@ -56,10 +61,44 @@ export interface DocsSite {
 
 const titleCase = (name: string) => name[0].toUpperCase() + name.slice(1);
 
-/** The pages of the site: `docs/**\/*.md` (lvl0 from their folder) and the README. */
-export async function loadPages(): Promise<
-  Array<Page & { lvl0: string; index: string }>
-> {
+/** A page of the site, with the section (`lvl0`) and the index its records go to. */
+export type SitePage = Page & { lvl0: string; index: string };
+
+/**
+ * The pages of the repository's documentation, in the order of README's table of the docs: the
+ * README as the home page (`/`), each `docs/*.md` as `/docs/<name>.html`, ARCHITECTURE.md as
+ * `/architecture.html`; one index, `mikrogql-docs`.
+ */
+export async function loadProjectPages(): Promise<SitePage[]> {
+  const read = (path: string) => Deno.readTextFile(join(ROOT, path));
+  const readme = await read("README.md");
+  const order = [...readme.matchAll(/\]\(docs\/([\w-]+)\.md\)/g)].map((m) => m[1]);
+  const names: string[] = [];
+  for await (const entry of walk(join(ROOT, "docs"), { exts: [".md"], includeDirs: false })) {
+    names.push(relative(join(ROOT, "docs"), entry.path).replace(/\.md$/, ""));
+  }
+  const rank = (name: string) => order.includes(name) ? order.indexOf(name) : order.length;
+  names.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const page = (url: string, markdown: string, lvl0: string, title?: string) => ({
+    url,
+    title: title ?? markdown.match(/^# (.+)$/m)?.[1] ?? url,
+    markdown,
+    lvl0,
+    index: "mikrogql-docs",
+  });
+  return [
+    page("/", readme, "Overview", "Overview"),
+    ...await Promise.all(
+      names.map(async (name) =>
+        page(`/docs/${name}.html`, await read(`docs/${name}.md`), "Documentation")
+      ),
+    ),
+    page("/architecture.html", await read("ARCHITECTURE.md"), "Architecture"),
+  ];
+}
+
+/** The pages of the tests' fixture: `docs/**\/*.md` of this example (lvl0 from their folder) and the README. */
+export async function loadPages(): Promise<SitePage[]> {
   const pages = [];
   const docs = join(HERE, "docs");
   for await (const entry of walk(docs, { exts: [".md"], includeDirs: false })) {
@@ -94,7 +133,9 @@ const CONTENT_TYPES: Record<string, string> = {
 export async function serveDocsSite(
   options: DocsSiteOptions,
 ): Promise<DocsSite> {
-  const pages = await loadPages();
+  const project = options.content === "project";
+  const pages = project ? await loadProjectPages() : await loadPages();
+  const indexNames = [...new Set(pages.map((p) => p.index))];
   const records: Record<string, DocSearchRecord[]> = {};
   for (const page of pages) {
     (records[page.index] ??= []).push(
@@ -102,6 +143,19 @@ export async function serveDocsSite(
     );
   }
   records["mikrogql-docs"].push(...(options.extraRecords ?? []));
+  // a page's relative links to other pages (`limits.md#maxcost`, `../README.md`) as site URLs
+  const siteUrl = (from: Page, href: string): string => {
+    if (/^[a-z]+:|^#/i.test(href)) return href;
+    const [path, anchor] = href.split("#");
+    const file = join(dirname(from.url === "/" ? "/README.md" : from.url), path);
+    const target = pages.find((p) =>
+      (p.url === "/" ? "/README.md" : p.url.replace(/\.html$/, ".md")) === file ||
+      (file === "/ARCHITECTURE.md" && p.url === "/architecture.html")
+    );
+    return target ? `${target.url}${anchor ? `#${anchor}` : ""}` : href;
+  };
+  const render = (page: Page) =>
+    renderMarkdown(page.markdown, project ? (href) => siteUrl(page, href) : undefined);
   const indices = Object.fromEntries(
     Object.entries(records).map((
       [name, list],
@@ -143,20 +197,27 @@ export async function serveDocsSite(
         return new Response("Not found", { status: 404 });
       }
     }
+    const page = pages.find((p) => p.url === pathname);
+    const look = { indices: indexNames, site: project };
+    if (page) {
+      return html(
+        layout(page.title, render(page), pages, {
+          ...look,
+          current: project ? page.url : undefined,
+        }),
+      );
+    }
     if (pathname === "/") {
       return html(
         layout(
           "Documentation",
           "<h1>mikrogql documentation</h1><p>Search the docs with the button above, <kbd>Ctrl</kbd> <kbd>K</kbd> or <kbd>/</kbd>.</p>",
           pages,
+          look,
         ),
       );
     }
-    const page = pages.find((p) => p.url === pathname);
-    if (!page) {
-      return html(layout("Not found", "<h1>Not found</h1>", pages), 404);
-    }
-    return html(layout(page.title, renderMarkdown(page.markdown), pages));
+    return html(layout("Not found", "<h1>Not found</h1>", pages, look), 404);
   });
   return {
     url: `http://${server.addr.hostname}:${server.addr.port}`,

@@ -1,9 +1,10 @@
 /**
  * Authentication of the workspace example: `Authorization: Bearer <JWT>`, HS256 signed with the
  * secret of the `JWT_SECRET` environment variable (default {@linkcode DEV_SECRET}, for
- * development only), its `sub` the user's username. No header: anonymous. A bad header or token
- * (malformed, wrong signature, another algorithm, expired, no `sub`): HTTP 401. Tokens are
- * verified with `jose`.
+ * development only: under `NODE_ENV=production` a missing `JWT_SECRET` stops the server from
+ * starting), its `sub` the user's username. No header: anonymous. A bad header or token
+ * (malformed, wrong signature, another algorithm, expired or without `exp`, no `sub`): HTTP 401.
+ * Tokens are verified with `jose`.
  *
  * @module
  */
@@ -14,9 +15,19 @@ import type { GraphQLError } from "graphql";
 /** The development default of `JWT_SECRET`: never use it in production. */
 export const DEV_SECRET = "mikrogql-workspace-dev-secret";
 
-/** The signing secret: `JWT_SECRET`, else {@linkcode DEV_SECRET}. */
+/**
+ * The signing secret: `JWT_SECRET`, else {@linkcode DEV_SECRET} outside production.
+ *
+ * @throws Error under `NODE_ENV=production` without `JWT_SECRET` (or with the development one)
+ */
 export function jwtSecret(): Uint8Array {
-  return new TextEncoder().encode(Deno.env.get("JWT_SECRET") ?? DEV_SECRET);
+  const secret = Deno.env.get("JWT_SECRET");
+  if (Deno.env.get("NODE_ENV") === "production" && (!secret || secret === DEV_SECRET)) {
+    throw new Error(
+      "JWT_SECRET must be set under NODE_ENV=production: the development secret is public",
+    );
+  }
+  return new TextEncoder().encode(secret ?? DEV_SECRET);
 }
 
 /** The 401 answer of a request whose credentials are refused. */
@@ -34,7 +45,7 @@ function unauthorized(message: string): GraphQLError {
  * `Authorization` header.
  *
  * @throws GraphQLError (HTTP 401) for a header that is not `Bearer <token>` or a token that does
- *   not verify (signature, algorithm other than HS256, expiry, missing `sub`)
+ *   not verify (signature, algorithm other than HS256, expiry, missing `exp` or `sub`)
  */
 export async function viewerOf(
   request: Request,
@@ -45,7 +56,10 @@ export async function viewerOf(
   const token = /^Bearer ([\w-]+\.[\w-]+\.[\w-]+)$/.exec(header)?.[1];
   if (!token) throw unauthorized("the Authorization header must be 'Bearer <JWT>'");
   try {
-    const { payload } = await jwtVerify(token, secret, { algorithms: ["HS256"] });
+    const { payload } = await jwtVerify(token, secret, {
+      algorithms: ["HS256"],
+      requiredClaims: ["exp", "sub"],
+    });
     if (typeof payload.sub !== "string" || payload.sub === "") throw new Error("no sub");
     return payload.sub;
   } catch {

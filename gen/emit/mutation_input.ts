@@ -1,7 +1,7 @@
 /**
  * `mutation_input.ts`: per type annotated `Mutations()`, the root mutation fields and, per field
  * of `Create<T>Input` / `Update<T>Input`, the entity change it makes (applied by the runtime's
- * `mutation.ts`).
+ * `write/apply_input_field.ts`).
  *
  * @module
  */

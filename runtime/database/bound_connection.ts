@@ -11,7 +11,8 @@
  * `cancellable_statement.ts`), the transaction (`ctx`), the result's shape per method
  * (`transformRawResult`), and the statement log (`executeQuery` → `logQuery`: the logger, the
  * slow-query log, `server/orm_statements.ts`), which shows the `?` text, or the formatted one
- * when the logger's `query-params` namespace is on, as MikroORM logs.
+ * when the logger's `query-params` namespace is on, as MikroORM logs. A statement of more
+ * parameters than its database binds is refused before it goes out (`parameter_limit.ts`).
  *
  * So `em.find`/`em.count` (inheritance, embeddables, formulas), `em.flush` (inserts, updates,
  * deletes), the QueryBuilder (`qb.execute`), the Transactioner's and MikroORM's session
@@ -44,8 +45,10 @@ import {
 import { NativeQueryBuilder } from "@mikro-orm/sql";
 import { CompiledQuery } from "kysely";
 import { bindParameters } from "./bound_parameters.ts";
+import { checkParameterCount } from "./parameter_limit.ts";
 import { unmarkValues } from "./value_markers.ts";
 import { type CancellableExecutor, runCancellable } from "./cancellable_statement.ts";
+import { exactArrayLiterals } from "./array_literals.ts";
 
 /** What `bindConnections` reads of an ORM, an EntityManager or a driver: its driver. */
 export interface DriverOwner {
@@ -69,15 +72,20 @@ const BOUND = new WeakSet<object>();
 /**
  * Makes every statement of `owner`'s ORM (a `MikroORM`, an EntityManager, or a driver) go out
  * with bound parameters: replaces `execute` on its primary connection and its read replicas
- * (once; later calls return at once).
+ * (once; later calls return at once), and installs the exact array literals of
+ * `array_literals.ts` on its platform.
  */
 export function bindConnections(owner: DriverOwner): void {
   const driver = (owner.getDriver?.() ?? owner.em?.getDriver() ?? owner) as {
     getConnection?(type: "write"): Connection;
+    getPlatform?(): Platform;
     replicas?: Connection[];
   };
   if (BOUND.has(driver) || typeof driver.getConnection !== "function") return;
   BOUND.add(driver);
+  // String arrays written element for element (`array_literals.ts`), on the same ORMs.
+  const platform = driver.getPlatform?.();
+  if (platform) exactArrayLiterals(platform);
   for (const connection of [driver.getConnection("write"), ...(driver.replicas ?? [])]) {
     if (BOUND.has(connection)) continue;
     BOUND.add(connection);
@@ -111,6 +119,7 @@ async function boundExecute(
   ({ sql: text, params: values } = unmarkValues(text, values));
   text = this.config.get("onQuery")(text, values as unknown[]);
   const bound = bindParameters(this.platform, text, values);
+  checkParameterCount(this.platform, bound.params.length);
   const logger = this.config.getLogger();
   const logged = logger.isEnabled("query", loggerContext) &&
       logger.isEnabled("query-params", loggerContext)

@@ -1,5 +1,5 @@
 /**
- * Universal ids (entgql's universal-IDs migration option, spec rule 1 of the endpoints): every
+ * Universal ids (entgql's universal-IDs migration option): every
  * node type's table allocates its integer keys from its own range of 2^32 ids, so a key alone
  * names its type. The type table `mikrogql_types` records which type owns which range; types
  * keep their range when others are added, because new types are appended.

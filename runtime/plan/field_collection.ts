@@ -1,7 +1,7 @@
 /**
  * Field collection: walks an operation's selection set from a resolver's `GraphQLResolveInfo`
  * and returns the load plan of each node level, the equivalent of entgql's `CollectFields` that
- * adds `With<E>` eager-load steps (spec, "Field collection").
+ * adds `With<E>` eager-load steps.
  *
  * Named fragments, inline fragments (`... on Node`, `... on <T>`, interfaces a type
  * implements), aliases and `@skip`/`@include` are honoured. A plan lists the entity properties to

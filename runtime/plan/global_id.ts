@@ -10,7 +10,7 @@
  * - `universal`: the integer primary key; the type is the owner of the key's 2^32 range in the
  *   type table of `setupUniversalIds` (entgql's universal ids);
  * - `raw`: the primary key (a UUID, a prefixed ULID `todo_01H…`); the type comes from the
- *   user's `nodeType(id)` hook (the spec's `WithFixedNodeType`), else from the key's
+ *   user's `nodeType(id)` hook (entgql's `WithFixedNodeType`), else from the key's
  *   `IdPrefix`, else it is the only string-keyed type.
  *
  * @module

@@ -12,8 +12,10 @@
  */
 import type { EntityManager, FilterQuery, QueryOrderMap } from "@mikro-orm/core";
 import { type CursorShape, decodeCursor } from "./cursor.ts";
+import { keyValueError } from "../column_values.ts";
+import { ErrorCode, gqlError, quoteInput } from "../error_codes.ts";
 import type { EdgeOrderTerm, NodeType } from "../graph.ts";
-import { keyParts } from "../keys.ts";
+import { keyParts, type PrimaryKey } from "../keys.ts";
 import {
   type ConnectionPlan,
   type OrderValues,
@@ -83,6 +85,14 @@ export function planPage(
     if (value == null) continue;
     const cursor = decodeCursor(value, shape, name);
     const id = parts.length === 1 ? [cursor.id] : cursor.id as unknown[];
+    // A key its column cannot hold (beyond an integer type, a malformed UUID): no row's cursor.
+    const pk = parts.length === 1 ? cursor.id as PrimaryKey : JSON.stringify(id);
+    if (em && keyValueError(em, type, pk, name)) {
+      throw gqlError(
+        ErrorCode.INVALID_CURSOR,
+        `invalid cursor in "${name}": a key no ${type.name} can have (${quoteInput(value)})`,
+      );
+    }
     conditions.push(keyset(order, [...cursor.values, ...id], forward));
   }
   const size = args.first ?? args.last;

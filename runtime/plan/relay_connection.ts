@@ -7,8 +7,12 @@
  *   {@linkcode toConnection} reverses the page back; the extra row only tells whether another
  *   page exists (so `first: 0` with rows after the cursor has `hasNextPage: true`, as the Relay
  *   spec and entgql say);
- * - `hasNextPage = before given || extra row with first`,
- *   `hasPreviousPage = after given || extra row with last`;
+ * - the spec's `HasNextPage`/`HasPreviousPage`: with `first`, `hasNextPage` is whether the extra
+ *   row was read (`before` or not), without it whether `before` was given; with `last`,
+ *   `hasPreviousPage` is whether the extra row was read, without it whether `after` was given
+ *   (the spec's "the server can efficiently determine that elements exist prior to `after`":
+ *   the cursor's row; graphql-relay-js answers `false` there, and agrees everywhere else,
+ *   `tests/graphql/relay_oracle_test.ts`);
  * - `startCursor`/`endCursor` are `null` on an empty page; cursors ({@linkcode cursorOf}) hold
  *   the order values and the key of their row (every part of a composite key);
  * - `totalCount` is a thunk, so the count query runs only when the field is selected.
@@ -58,7 +62,7 @@ export interface PageInfo {
 export interface Edge<T> {
   /** The node (an entity or a plain record of the loaded columns). */
   node: T;
-  /** The edge's opaque cursor, base64url text (spec: Relay cursor connections). */
+  /** The edge's opaque cursor, base64url text (Relay's cursor connections spec). */
   cursor: string;
 }
 
@@ -139,17 +143,17 @@ export function toConnection<T extends object>(
 ): Connection<T> {
   const { args } = plan;
   let page = rows;
+  // The spec's HasNextPage / HasPreviousPage: with `first` (`last`), whether it cut the rows
+  // the cursors leave; without it, whether `before` (`after`) was given (a row exists beyond it).
   let hasNextPage = args.before != null;
   let hasPreviousPage = args.after != null;
-  if (args.first != null && page.length > args.first) {
-    hasNextPage = true;
-    page = page.slice(0, args.first);
+  if (args.first != null) {
+    hasNextPage = page.length > args.first;
+    if (hasNextPage) page = page.slice(0, args.first);
   }
   if (args.last != null) {
-    if (page.length > args.last) {
-      hasPreviousPage = true;
-      page = page.slice(0, args.last);
-    }
+    hasPreviousPage = page.length > args.last;
+    if (hasPreviousPage) page = page.slice(0, args.last);
     page = page.toReversed();
   }
   const edges = page.map((node) => new LazyEdge(plan, node));

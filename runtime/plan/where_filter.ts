@@ -27,13 +27,7 @@
  *
  * @module
  */
-import {
-  type EntityManager,
-  type EntityProperty,
-  type FilterQuery,
-  raw,
-  UuidType,
-} from "@mikro-orm/core";
+import { type EntityManager, type EntityProperty, type FilterQuery, raw } from "@mikro-orm/core";
 import { containsFold, type Dialect, dialectOf, matchText, quoteIdentifiers } from "../dialect.ts";
 import { ErrorCode, gqlError, quoteInput } from "../error_codes.ts";
 import type { Graph, NodeType, WhereFieldDescription, WhereOp, WhereOpFamily } from "../graph.ts";
@@ -43,7 +37,7 @@ import { keyValuesOf } from "../keys.ts";
 import { allOf } from "../jsutils/all_of.ts";
 import { readFilterOf, visibleKeys } from "./read_filters.ts";
 import { checkFieldReadable } from "../policy_binding.ts";
-import { checkFilterValue } from "../column_values.ts";
+import { checkFilterValue, keyValueError } from "../column_values.ts";
 
 const FAMILIES: Record<WhereOpFamily, WhereOp[]> = {
   boolean: ["EQ", "NEQ"],
@@ -237,7 +231,6 @@ class WhereCompiler {
   ): FilterQuery<object> | undefined {
     const nil = op === "IsNil" || op === "NotNil";
     checkFieldReadable(this.em, type.entity, type.name, field.prop, path);
-    if (!nil && field.kind === "string") this.uuids(type, field.prop, value, path);
     if (!nil && field.kind !== "id") this.values(type, field.prop, value, path);
     const condition = this.fieldCondition(type, field, op, value, path, nil);
     return field.kind === "id" && condition
@@ -412,25 +405,6 @@ class WhereCompiler {
   }
 
   /**
-   * Values compared with a UUID property (`p.uuid()`) must be UUIDs, on every database: PostgreSQL
-   * refuses any other text with an error of its own (an internal error), the others would compare
-   * it as text. Decimal, date and time operands are checked by {@linkcode values}.
-   *
-   * @throws GraphQLError `BAD_USER_INPUT` naming the predicate (and the list index)
-   */
-  uuids(type: NodeType, prop: string, value: unknown, path: string): void {
-    const property = this.em.getMetadata().find(type.entity)?.properties[prop];
-    if (!(property?.customType instanceof UuidType)) return;
-    const check = (text: unknown, at: string) => {
-      if (typeof text === "string" && !UUID.test(text)) {
-        throw badInput(`${at}: ${quoteInput(text)} is not a UUID`);
-      }
-    };
-    if (Array.isArray(value)) value.forEach((v, i) => check(v, `${path}[${i}]`));
-    else check(value, path);
-  }
-
-  /**
    * A foreign key of several columns (a to-one edge to a composite key) or in the primary key is
    * null or not: every column tested (a row value `IS NULL` is not SQL every engine takes, and
    * MikroORM 7.2 names a key relation's property instead of its column inside a join);
@@ -458,6 +432,9 @@ class WhereCompiler {
       if (!decoded || !isOfType(decoded.type, target)) {
         throw badInput(`${at}: ${quoteInput(id)} is not the global id of a ${target}`);
       }
+      // A key its column cannot hold (beyond an integer type, a malformed UUID).
+      const error = keyValueError(this.em, decoded.type, decoded.pk, at);
+      if (error) throw error;
       return decoded.type.id.parts ? keyValuesOf(decoded.type, decoded.pk) : decoded.pk;
     };
     return Array.isArray(value)
@@ -502,8 +479,6 @@ class WhereCompiler {
     };
   }
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function badInput(message: string): Error {
   return gqlError(ErrorCode.BAD_USER_INPUT, message);

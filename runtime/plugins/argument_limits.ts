@@ -1,10 +1,13 @@
 /**
  * The argument limits of the `Limits` plugin, checked on the operation's argument values
- * (variables substituted) before anything runs: string length, NUL characters and unpaired
- * surrogates (the rules of `column_values.ts`), list length, the size and the `has<Edge>With` depth of `where` trees, and
+ * (variables substituted) before anything runs (before graphql-js coerces the variables):
+ * string length, NUL characters and unpaired surrogates (the rules of `column_values.ts`), list
+ * length, nesting of lists and objects (`maxInputDepth`), the size (list items included) and
+ * the `has<Edge>With` depth of `where` trees, and
  * `orderBy` terms (each order field at most once, so at most as many terms as the type has order
  * fields). Every argument of the document is looked at once (fragments included), along the
- * walk that computes the operation's cost (`cost.ts`).
+ * walk that computes the operation's cost (`cost.ts`). Every walk of a value is iterative: no
+ * client value nests the call stack.
  *
  * @module
  */
@@ -25,10 +28,12 @@ export interface ArgumentLimits {
   maxStringLength: number;
   /** Most items of a list value (`idIn`, `nodes(ids)`, `orderBy`, `or`). */
   maxListLength: number;
-  /** Most input objects plus predicates in one `where` tree. */
+  /** Most input objects, predicates and list items in one `where` tree. */
   maxWhereSize: number;
   /** Deepest nesting of `has<Edge>With` predicates in one `where` tree. */
   maxWhereDepth: number;
+  /** Deepest nesting of lists and input objects in one argument value (JSON values included). */
+  maxInputDepth: number;
 }
 
 /**
@@ -80,41 +85,59 @@ export class ArgumentChecker {
   }
 }
 
+/**
+ * Strings, lists and nesting of one argument value, walked iteratively (an explicit stack, in
+ * document order), so a value nested deeper than the call stack is refused rather than a crash.
+ */
 function checkValue(
   value: unknown,
   path: string,
   limits: ArgumentLimits,
 ): GraphQLError | undefined {
-  if (typeof value === "string") {
-    const text = nulCharacterError(value, path) ?? surrogateError(value, path);
-    if (text) return text;
-    return value.length > limits.maxStringLength
-      ? gqlError(
-        ErrorCode.BAD_USER_INPUT,
-        `${path}: a string of ${value.length} characters; the limit is maxStringLength = ${limits.maxStringLength}`,
-      )
-      : undefined;
-  }
-  if (Array.isArray(value)) {
-    if (value.length > limits.maxListLength) {
+  const stack: [unknown, string, number][] = [[value, path, 0]];
+  while (stack.length > 0) {
+    const [item, at, depth] = stack.pop()!;
+    if (typeof item === "string") {
+      const text = nulCharacterError(item, at) ?? surrogateError(item, at);
+      if (text) return text;
+      if (item.length > limits.maxStringLength) {
+        return gqlError(
+          ErrorCode.BAD_USER_INPUT,
+          `${at}: a string of ${item.length} characters; the limit is maxStringLength = ${limits.maxStringLength}`,
+        );
+      }
+      continue;
+    }
+    if (item === null || typeof item !== "object") continue;
+    if (depth >= limits.maxInputDepth) {
       return gqlError(
-        ErrorCode.BAD_USER_INPUT,
-        `${path}: a list of ${value.length} items; the limit is maxListLength = ${limits.maxListLength}`,
+        ErrorCode.QUERY_TOO_DEEP,
+        `${at}: a value nested more than ${limits.maxInputDepth} lists and objects deep; the limit is maxInputDepth = ${limits.maxInputDepth}`,
       );
     }
-    for (const item of value) {
-      const error = checkValue(item, path, limits);
-      if (error) return error;
-    }
-  } else if (value !== null && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) {
-      const error = checkValue(item, `${path}.${key}`, limits);
-      if (error) return error;
+    if (Array.isArray(item)) {
+      if (item.length > limits.maxListLength) {
+        return gqlError(
+          ErrorCode.BAD_USER_INPUT,
+          `${at}: a list of ${item.length} items; the limit is maxListLength = ${limits.maxListLength}`,
+        );
+      }
+      for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], at, depth + 1]);
+    } else {
+      const entries = Object.entries(item);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        stack.push([entries[i][1], `${at}.${entries[i][0]}`, depth + 1]);
+      }
     }
   }
   return undefined;
 }
 
+/**
+ * The size of a `where` tree (its input objects, their predicates and the items of its lists:
+ * each a condition or a parameter of the statement) and its `has<Edge>With` depth, walked
+ * iteratively (its nesting is bounded by `maxInputDepth` before).
+ */
 function checkWhere(
   value: unknown,
   path: string,
@@ -122,21 +145,29 @@ function checkWhere(
 ): GraphQLError | undefined {
   let size = 0;
   let depth = 0;
-  const walk = (node: unknown, level: number): void => {
-    if (Array.isArray(node)) return node.forEach((item) => walk(item, level));
-    if (node === null || typeof node !== "object") return;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, level] = stack.pop()!;
+    if (Array.isArray(node)) {
+      for (const item of node) {
+        // a scalar item is a parameter of the statement; an object counts as itself below
+        if (item === null || typeof item !== "object") size++;
+        else stack.push([item, level]);
+      }
+      continue;
+    }
+    if (node === null || typeof node !== "object") continue;
     size++;
     depth = Math.max(depth, level);
     for (const [key, item] of Object.entries(node)) {
       size++;
-      walk(item, /^has.+With$/.test(key) ? level + 1 : level);
+      stack.push([item, /^has.+With$/.test(key) ? level + 1 : level]);
     }
-  };
-  walk(value, 0);
+  }
   if (size > limits.maxWhereSize) {
     return gqlError(
       ErrorCode.QUERY_TOO_COMPLEX,
-      `${path}: a where tree of ${size} objects and predicates; the limit is maxWhereSize = ${limits.maxWhereSize}`,
+      `${path}: a where tree of ${size} objects, predicates and list items; the limit is maxWhereSize = ${limits.maxWhereSize}`,
     );
   }
   if (depth > limits.maxWhereDepth) {

@@ -77,6 +77,25 @@ export function BodyLimit(maxBytes: number = DEFAULT_MAX_BODY_BYTES): Plugin {
 }
 
 /** `request` with its body cut off by a `tooLarge` error after `maxBytes` bytes. */
+/**
+ * The body-size check of {@linkcode BodyLimit} for an HTTP handler before GraphQL Yoga
+ * (`serve()` runs it instead of the plugin, one hook fewer per request): `request` itself when
+ * its `Content-Length` is within `maxBytes` (or it has no body), else a copy whose body stream
+ * fails with the 413 error once more than `maxBytes` bytes are read.
+ *
+ * @throws GraphQLError 413 `REQUEST_ENTITY_TOO_LARGE` when `Content-Length` exceeds `maxBytes`,
+ *   400 `BAD_REQUEST` when it is not a number
+ */
+export function limitBody(request: Request, maxBytes: number): Request {
+  const length = request.headers.get("content-length");
+  if (length != null) {
+    if (!CONTENT_LENGTH.test(length)) throw invalidLength();
+    if (Number(length) > maxBytes) throw tooLarge();
+    return request;
+  }
+  return request.body == null ? request : limited(request, maxBytes);
+}
+
 function limited(request: Request, maxBytes: number): Request {
   let read = 0;
   const body = request.body!.pipeThrough(

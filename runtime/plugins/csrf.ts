@@ -37,10 +37,11 @@ export function Csrf(): Plugin {
 
 /**
  * The refusal of `request`, or `undefined` when it may be served.
+ * Exported for an HTTP handler before GraphQL Yoga: `serve()` runs it instead of the plugin.
  *
  * @returns a 415 response with a GraphQL error body (`extensions.code` `BAD_REQUEST`)
  */
-function refuseCrossSite(request: Request): Response | undefined {
+export function refuseCrossSite(request: Request): Response | undefined {
   if (request.method !== "POST") return undefined;
   const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (ALLOWED.has(type)) return undefined;

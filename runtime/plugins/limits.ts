@@ -21,17 +21,26 @@
  *    (`document_shape.ts`, each named fragment walked once, never expanded): how deep its
  *    node levels nest (`maxDepth`, `QUERY_TOO_DEEP`), how many fields it selects
  *    (`maxFields`, `QUERY_TOO_COMPLEX`) and how many fragment spreads one selection collects
- *    (`maxSpreads`, `QUERY_TOO_COMPLEX`: graphql-js's overlap validation is quadratic in them);
+ *    (`maxSpreads`, `QUERY_TOO_COMPLEX`: graphql-js's overlap validation is quadratic in them)
+ *    and the work that validation would do comparing fields of one response name
+ *    (`maxMerges`, `QUERY_TOO_COMPLEX`);
  * 3. the operation's static cost, the nodes its document bounds (`cost.ts`), against `maxCost`,
  *    and those nodes times the fields of its widest list item (`node_width.ts`) against
  *    `maxCells`: `QUERY_TOO_COMPLEX`;
- * 4. argument values (`argument_limits.ts`): string and list lengths and `orderBy` terms
- *    `BAD_USER_INPUT`, `where` tree size and `has<Edge>With` depth `QUERY_TOO_COMPLEX`; the
- *    first one in document order. 3 and 4 come from one walk of the document (`cost.ts`);
- * 5. at run time, the nodes the operation's statements read, `maxCost` in all, or
+ * 4. argument values (`argument_limits.ts`, iterative walks): string and list lengths and
+ *    `orderBy` terms `BAD_USER_INPUT`, nesting of lists and objects `QUERY_TOO_DEEP`, `where`
+ *    tree size (list items included) and `has<Edge>With` depth `QUERY_TOO_COMPLEX`; the first
+ *    one in document order. 3 and 4 come from one walk of the document (`cost.ts`);
+ * 5. after execution, the errors of the answer: at most `maxErrors`, the rest dropped for one
+ *    `TOO_MANY_ERRORS` error saying how many (`error_budget.ts`);
+ * 6. at run time, the nodes the operation's statements read, `maxCost` in all, or
  *    `maxCells` / (the fields of its widest list item) when fewer (`node_budget.ts`,
  *    `read/row_limit.ts`): `QUERY_TOO_COMPLEX` ("reads more than N nodes"), and nothing more is
  *    read.
+ *
+ * A refusal before execution answers no `data`: HTTP 400 under
+ * `application/graphql-response+json` (`request_errors.ts`), as is any other answer without
+ * `data` (a variable graphql-jit could not coerce).
  *
  * 1 to 4 run before the execute function is called, so graphql-jit (`jit.ts`, which compiles
  * in it) compiles only an operation that passed them; every check is linear in the document.
@@ -62,6 +71,8 @@ import {
 import { ErrorCode, gqlError } from "../error_codes.ts";
 import { DEFAULT_MAX_NODES, startNodeBudget } from "../node_budget.ts";
 import { documentShape } from "./document_shape.ts";
+import { DEFAULT_MAX_ERRORS, withinErrorBudget } from "./error_budget.ts";
+import { requestError, withRequestErrorStatus } from "./request_errors.ts";
 import { widestNode } from "./node_width.ts";
 import { checkSelections } from "./selection_limits.ts";
 import { parseWithTokenLimits } from "./token_limits.ts";
@@ -96,6 +107,14 @@ export interface LimitsOptions {
    */
   maxSpreads?: number;
   /**
+   * Most work of graphql-js's overlap validation, counted before it runs
+   * (`OperationShape.merges` of `document_shape.ts`: per selection set, the fields of one
+   * response name collected into it beyond the first, times the fields of all of them with what
+   * they select); default 10,000 (`QUERY_TOO_COMPLEX`): about 10 µs of validation each, so 100 ms at most. 255
+   * fields of one name in 49 fragments count 647,700 and took it 2.7 s.
+   */
+  maxMerges?: number;
+  /**
    * Most operations in one document; default 50 (`QUERY_TOO_COMPLEX`). graphql-js validates
    * every operation of a document whichever one is run: 1,000 operations of `{ __typename }`
    * (26 KB) cost about 110 ms of CPU.
@@ -124,10 +143,24 @@ export interface LimitsOptions {
   maxStringLength?: number;
   /** Most items of a list argument (`idIn`, `nodes(ids)`, `or`); default 1,000. */
   maxListLength?: number;
-  /** Most input objects plus predicates in one `where` argument; default 200. */
+  /**
+   * Most input objects, predicates and list items in one `where` argument (each a condition or
+   * a parameter of the statement); default 1,200 (a list at `maxListLength` and a tree of 200).
+   */
   maxWhereSize?: number;
   /** Deepest nesting of `has<Edge>With` in one `where` argument; default 4. */
   maxWhereDepth?: number;
+  /**
+   * Deepest nesting of lists and input objects in one argument value, variables and `JSON`
+   * values included, checked iteratively before graphql-js coerces the variables; default 100
+   * (`QUERY_TOO_DEEP`).
+   */
+  maxInputDepth?: number;
+  /**
+   * Most errors in one answer (`error_budget.ts`); the errors after them are dropped for one
+   * `TOO_MANY_ERRORS` error saying how many; default 100.
+   */
+  maxErrors?: number;
 }
 
 /** The defaults of {@linkcode LimitsOptions}. */
@@ -138,6 +171,7 @@ export const DEFAULT_LIMITS: Required<LimitsOptions> = {
   maxDepth: 10,
   maxFields: 5_000,
   maxSpreads: 50,
+  maxMerges: 10_000,
   maxOperations: 50,
   maxAliases: 30,
   maxFieldRepeats: 5,
@@ -145,8 +179,10 @@ export const DEFAULT_LIMITS: Required<LimitsOptions> = {
   maxCells: 1_000_000,
   maxStringLength: 65_536,
   maxListLength: 1_000,
-  maxWhereSize: 200,
+  maxWhereSize: 1_200,
   maxWhereDepth: 4,
+  maxInputDepth: 100,
+  maxErrors: DEFAULT_MAX_ERRORS,
 };
 
 const encoder = new TextEncoder();
@@ -232,6 +268,19 @@ export function Limits(options: LimitsOptions = {}): Plugin {
     known.set(key, [schema, planned]);
     return planned;
   };
+  /** The answer's error budget and its status (after execution). */
+  const errorBudget = {
+    onExecuteDone({ result, setResult }: {
+      result: ExecutionResult | AsyncIterable<unknown>;
+      setResult(result: ExecutionResult): void;
+    }) {
+      if (Symbol.asyncIterator in result) return;
+      const within = withinErrorBudget(result, limits.maxErrors) ?? result;
+      const marked = withRequestErrorStatus(within) ?? within;
+      if (marked !== result) setResult(marked);
+    },
+  };
+
   return {
     onParse({ params, setParseFn }) {
       const source = typeof params.source === "string" ? params.source : params.source.body;
@@ -262,7 +311,10 @@ export function Limits(options: LimitsOptions = {}): Plugin {
     // A subscription's selection is costed as a query's, once; each event then starts the same
     // node budget again (resolve/subscription_fields.ts).
     onSubscribe: (payload) => checkCost(payload),
-    onExecute: (payload) => checkCost(payload),
+    onExecute(payload) {
+      checkCost(payload);
+      return errorBudget;
+    },
   };
 
   function checkCost(
@@ -297,7 +349,7 @@ export function Limits(options: LimitsOptions = {}): Plugin {
           } values); the limit is maxCells = ${limits.maxCells}`,
         )
         : argumentError;
-      if (error) setResultAndStopExecution({ errors: [error] });
+      if (error) setResultAndStopExecution({ errors: [requestError(error)] });
     }
   }
 }
@@ -336,7 +388,7 @@ function checkOperations(
 
 /**
  * The operations' expanded field count, edge depth and spreads per selection against
- * `maxFields`, `maxDepth` and `maxSpreads`.
+ * `maxFields`, `maxDepth`, `maxMerges` and `maxSpreads`.
  */
 function checkShape(
   schema: GraphQLSchema,
@@ -360,6 +412,12 @@ function checkShape(
     return gqlError(
       ErrorCode.QUERY_TOO_COMPLEX,
       `a selection collects ${shape.spreads} fragment spreads; the limit is maxSpreads = ${limits.maxSpreads}`,
+    );
+  }
+  if (shape.merges > limits.maxMerges) {
+    return gqlError(
+      ErrorCode.QUERY_TOO_COMPLEX,
+      `the document merges ${shape.merges} fields of one response name (fields of one name collected into a selection, beyond the first, times what they select); the limit is maxMerges = ${limits.maxMerges}`,
     );
   }
   return undefined;

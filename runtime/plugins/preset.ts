@@ -10,7 +10,8 @@
  *    the execute function is called, `onExecute`) are ever compiled;
  * 2. `BodyLimit`: refuses an oversized body before it is read (`maxRequestBodySize: false`, so
  *    Yoga does not check it a second time);
- * 3. `Csrf`: refuses a cross-site POST before it is parsed;
+ * 3. `Csrf`: refuses a cross-site POST before it is parsed; then `UnknownParams` ignores body
+ *    properties the server does not understand (GraphQL over HTTP), where Yoga answers 400;
  * 4. `Limits`: bounds the document and the operation's cost before execution (with the bounded
  *    document cache, `parserAndValidationCache`);
  * 5. `ClientErrors`: clips quoted input in error messages and codes bad variables;
@@ -32,6 +33,7 @@
 import type { Plugin } from "graphql-yoga";
 import { BodyLimit, DEFAULT_MAX_BODY_BYTES } from "./body_limit.ts";
 import { ClientErrors } from "./client_errors.ts";
+import { UnknownParams } from "./unknown_params.ts";
 import { Csrf } from "./csrf.ts";
 import { Deadline, type DeadlineOptions } from "./deadline.ts";
 import { DocumentCache, type DocumentCacheOptions, type DocumentCaches } from "./document_cache.ts";
@@ -50,8 +52,11 @@ export interface PresetOptions {
   transactioner?: Omit<TransactionerOptions, "txOpener">;
   /** Options of the `Deadline` plugin; `false` leaves it out. */
   deadline?: DeadlineOptions | false;
-  /** The largest request body, in bytes (`BodyLimit`); default 2,000,000. */
-  maxBodyBytes?: number;
+  /**
+   * The largest request body, in bytes (`BodyLimit`); default 2,000,000. `false` leaves the
+   * plugin out: for a server that checks the size before Yoga (`serve()` does).
+   */
+  maxBodyBytes?: number | false;
   /** The bounded parsed-document cache: its options, or caches made by `createDocumentCaches()`. */
   documentCache?: DocumentCacheOptions | DocumentCaches;
   /**
@@ -111,8 +116,11 @@ export interface Preset {
 export function mikrogqlPreset(options: PresetOptions): Preset {
   const plugins: Plugin[] = [];
   if (options.jit !== false) plugins.push(Jit(options.jit === true ? {} : options.jit));
-  plugins.push(BodyLimit(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
+  if (options.maxBodyBytes !== false) {
+    plugins.push(BodyLimit(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
+  }
   if (options.csrf !== false) plugins.push(Csrf());
+  plugins.push(UnknownParams());
   if (options.limits !== false) plugins.push(Limits(options.limits ?? {}));
   plugins.push(ClientErrors());
   plugins.push(Transactioner({ ...options.transactioner, txOpener: options.txOpener }));

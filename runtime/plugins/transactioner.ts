@@ -1,6 +1,6 @@
 /**
- * The Transactioner: a GraphQL Yoga plugin that runs each mutation operation in one database transaction (the spec's
- * rules 7 and 8, entgql's `Transactioner`).
+ * The Transactioner: a GraphQL Yoga plugin that runs each mutation operation in one database transaction (entgql's
+ * `Transactioner`).
  *
  * ```ts
  * const yoga = createYoga({

@@ -1,6 +1,6 @@
 /**
  * Loads collected edges for many parents at once: one SQL statement per edge per nesting level,
- * never one per parent row, and no DataLoader (spec, "Field collection" rule 1).
+ * never one per parent row, and no DataLoader (as entgql's field collection).
  *
  * - unique edges: one `IN (...)` query on the target's primary key (or, for an inverse `1:1`,
  *   on the target's foreign key), every column of a composite key matched (`keys.ts`);
@@ -23,7 +23,7 @@ import type { NodeType } from "../graph.ts";
 import { markUnplanned, storeEdge as store } from "../plan/loaded_edges.ts";
 import { keyText, keyValues, referencesFilter, rowsFilter } from "../keys.ts";
 import { allOf } from "../jsutils/all_of.ts";
-import { whereFilter, whereTargets } from "../plan/where_filter.ts";
+import { whereFilter } from "../plan/where_filter.ts";
 import { type Connection, toConnection } from "../plan/relay_connection.ts";
 import { planPage, withoutExtraRow } from "../plan/page_plan.ts";
 import { allSettled } from "../jsutils/all_settled.ts";
@@ -32,8 +32,7 @@ import { findRows } from "./find_rows.ts";
 import { fillOrderValues } from "./paginate.ts";
 import { countPartitioned, loadPartitioned } from "./partitioned.ts";
 import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "./row_limit.ts";
-import { prepareReadFilters } from "../plan/read_filters.ts";
-import { orderTargets } from "../plan/order_terms.ts";
+import { prepareSubqueryReadFilters } from "../plan/subquery_read_filters.ts";
 
 /**
  * Loads every edge of `plan` for `parents`, level by level, recursively.
@@ -129,13 +128,7 @@ async function loadMany(
   const target = graph.types[edge.target];
   const inverse = edge.inverse!;
   if (edge.connection) {
-    // Read filters of the entities a where input's or an order's subqueries read (none: no
-    // call, nor a per-request entry in their cache).
-    const targets = [
-      ...whereTargets(em, graph, target.name, args.where),
-      ...orderTargets(em, target, args.orderBy),
-    ];
-    if (targets.length > 0) await prepareReadFilters(em, targets);
+    await prepareSubqueryReadFilters(em, graph, target, args);
   }
   const page = planPage(target, edge.connection ? args : {}, limits, em, edge.order);
   if (plan.morePages === false) withoutExtraRow(page);

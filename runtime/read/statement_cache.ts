@@ -12,15 +12,15 @@
  *   (`null` and `undefined` are part of the shape); a raw SQL fragment (a symbol key or a raw
  *   value), a boolean, a date or any other object keeps the read on the QueryBuilder every time;
  * - no MikroORM filter is active for the request (the ORM's and the entities' filters, and any
- *   added to the EntityManager: `em.applyFilters` finds none for any entity), since a filter's
- *   condition is text and values of its own;
+ *   added to the EntityManager: `unfiltered_forks.ts`, in O(1) per request fork), since a
+ *   filter's condition is text and values of its own;
  * - when the shape is first read, the statement is built twice, with the request's values and
  *   with distinct stand-in values: both texts must be equal and every parameter of the second
  *   must be one stand-in, the first's parameter in that place the very value it stands for (no
  *   conversion by a custom type, nothing MikroORM added); else the shape is remembered as not
  *   cacheable.
  *
- * The key also holds the call site's own parts (entity, columns, order, limit presence, the
+ * Planning is linear in the parameters (each stand-in found by a map lookup). The key also holds the call site's own parts (entity, columns, order, limit presence, the
  * EntityManager's schema); the cache is bounded (least recently used shapes dropped).
  *
  * @module
@@ -28,6 +28,7 @@
 import type { ConnectionType, EntityManager } from "@mikro-orm/core";
 import { LRUCache } from "lru-cache";
 import { runStatement, type Statement } from "../database/bound_statement.ts";
+import { noFilters } from "./unfiltered_forks.ts";
 
 type Row = Record<string, unknown>;
 
@@ -41,7 +42,6 @@ const NOT_CACHEABLE = Symbol("mikrogql.notCacheable");
 const MAX_SHAPES = 2_000;
 
 const caches = new WeakMap<object, LRUCache<string, Template | typeof NOT_CACHEABLE>>();
-const unfiltered = new WeakMap<EntityManager, Promise<boolean>>();
 
 /** The values of an input in walk order, and the text of its shape. */
 interface Walk {
@@ -96,10 +96,13 @@ async function plan<I>(
   );
   const other = (await build(substitute(inputs, standIns) as I)).toQuery();
   if (other.sql !== statement.sql || other.params.length !== statement.params.length) return;
+  // Each stand-in is distinct: one map lookup per parameter, so planning is linear in them.
+  const slotOf = new Map<unknown, number>();
+  standIns.forEach((standIn, slot) => slotOf.set(standIn, slot));
   const slots: number[] = [];
   for (let j = 0; j < other.params.length; j++) {
-    const slot = standIns.indexOf(other.params[j] as string | number);
-    if (slot === -1 || !Object.is(statement.params[j], walk.values[slot])) return;
+    const slot = slotOf.get(other.params[j]);
+    if (slot === undefined || !Object.is(statement.params[j], walk.values[slot])) return;
     slots.push(slot);
   }
   return { sql: statement.sql, slots };
@@ -165,36 +168,4 @@ function cacheOf(em: EntityManager) {
   let cache = caches.get(owner);
   if (!cache) caches.set(owner, cache = new LRUCache({ max: MAX_SHAPES }));
   return cache;
-}
-
-/**
- * Whether no MikroORM filter is active on `em` for any entity (checked once per EntityManager,
- * a request's fork): the ORM's filters, the entities' and `em.addFilter`'s, as reads apply them.
- */
-function noFilters(em: EntityManager): Promise<boolean> {
-  let known = unfiltered.get(em);
-  if (!known) {
-    known = (async () => {
-      const metas = [...em.getMetadata().getAll().values()]
-        .filter((meta) => !meta.embeddable && !meta.virtual);
-      // The ORM's and the entities' filters, and relations' own (`filters` of a property).
-      if (Object.keys(em.config.get("filters") ?? {}).length > 0) return false;
-      for (const meta of metas) {
-        if (Object.keys(meta.filters ?? {}).length > 0) return false;
-        if (meta.relations.some((prop) => prop.filters !== undefined)) return false;
-      }
-      // Filters added to this EntityManager (`em.addFilter`), which only applying them shows.
-      try {
-        for (const meta of metas) {
-          const where = await em.applyFilters(meta.class as never, {}, {}, "read");
-          if (where && Reflect.ownKeys(where as object).length > 0) return false;
-        }
-      } catch {
-        return false;
-      }
-      return true;
-    })();
-    unfiltered.set(em, known);
-  }
-  return known;
 }

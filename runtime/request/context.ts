@@ -51,7 +51,7 @@ type TxContext = MikroContext & { [TX]?: EntityManager };
 
 /**
  * Returns the EntityManager resolvers must use: the one bound to the operation's transaction when
- * the Transactioner opened one (spec rule 7, entgql `FromContext`), else the request's `em`, its
+ * the Transactioner opened one (entgql's `ent.FromContext`), else the request's `em`, its
  * runtime reads sent to `ctx.readFrom ?? schemaReadFrom` (MikroORM's read connection when neither
  * is set; a transaction always reads from the primary). Under a schema with policies the
  * EntityManager carries the request's read rules as MikroORM filters (`policy_binding.ts`), so

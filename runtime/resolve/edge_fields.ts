@@ -19,16 +19,15 @@ import { edgeKey, loadedEdge, rootScope } from "../plan/loaded_edges.ts";
 import { type EdgeDescription, type NodeType, nodeTypeOf } from "../graph.ts";
 import { isRecord } from "../read/lean_records.ts";
 import type { RequestState } from "../request/request_state.ts";
-import { whereFilter, whereTargets } from "../plan/where_filter.ts";
-import { orderTargets } from "../plan/order_terms.ts";
+import { whereFilter } from "../plan/where_filter.ts";
 import type { Connection, PaginationArgs } from "../plan/relay_connection.ts";
 import type { PageQuery } from "../plan/page_plan.ts";
 import { orderByOf, pageOrder } from "../plan/order_terms.ts";
 import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "../read/row_limit.ts";
-import { prepareReadFilters } from "../plan/read_filters.ts";
+import { prepareSubqueryReadFilters } from "../plan/subquery_read_filters.ts";
 
 /**
- * Resolves the edge field `name` of `parent` (entgql's generated edge resolver, spec rule 3):
+ * Resolves the edge field `name` of `parent` (entgql's generated edge resolver):
  * returns what field collection loaded. An edge that field collection did not load (an
  * `Unbind()` edge, any edge below one, edges of parents a user resolver returned) is batched by
  * its response path: the parents at that path resolved before the next macrotask are loaded
@@ -62,7 +61,9 @@ export async function resolveEdge(
     if (loaded) return loaded.value;
   }
   fallbacks.add(here);
-  const own = `${scope}@${here}`;
+  // Parents at one response path can select differently below it (a `nodes` list or an
+  // interface's rows, each class through its own fragments): a batch is per selection too.
+  const own = `${scope}@${here}#${selectionKey(info)}`;
   const type = nodeTypeOf(graph, parent);
   if (type && (edge.inverse || edge.kind === "m:1" || edge.kind === "1:1")) {
     await batch(ctx.batches, `${own}|${type.name}|${key}`, parent, (parents) => {
@@ -79,6 +80,26 @@ export async function resolveEdge(
     if (batched) return batched.value;
   }
   return await loadEdge(ctx, edge, parent, edgeArgs);
+}
+
+/** A number per field node of the document, for {@linkcode selectionKey}. */
+const FIELD_NODE_IDS = new WeakMap<object, number>();
+let fieldNodeCount = 0;
+
+/**
+ * The field nodes `info` resolves, as text: equal for parents whose edge field has the same
+ * selection (the same nodes of the document), different for parents of one response path reached
+ * through different fragments (`nodes(ids:)` with a fragment per type), so that a batch never
+ * loads one parent's edge with another's selection.
+ */
+function selectionKey(info: GraphQLResolveInfo): string {
+  let key = "";
+  for (const node of info.fieldNodes) {
+    let id = FIELD_NODE_IDS.get(node);
+    if (id === undefined) FIELD_NODE_IDS.set(node, id = ++fieldNodeCount);
+    key += `${id},`;
+  }
+  return key;
 }
 
 /** The last load key computed per field node, with the variables it was computed under. */
@@ -214,13 +235,7 @@ async function loadEdge(
         ...read,
       }));
   }
-  // Read filters of the entities a where input's or an order's subqueries read (none: no
-  // call, nor a per-request entry in their cache).
-  const targets = [
-    ...whereTargets(em, graph, target.name, (args as { where?: unknown }).where),
-    ...orderTargets(em, target, args.orderBy),
-  ];
-  if (targets.length > 0) await prepareReadFilters(em, targets);
+  await prepareSubqueryReadFilters(em, graph, target, args);
   const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
   return paginate(
     target,
@@ -247,7 +262,7 @@ async function loadEdge(
 }
 
 /**
- * Loads an edge of a record (records.ts), which holds foreign keys instead of references and no
+ * Loads an edge of a record (`read/lean_records.ts`), which holds foreign keys instead of references and no
  * collections: by the foreign key, or by the target's inverse property.
  *
  * @returns `undefined` for an edge without an inverse property (a unidirectional `m:n`)
@@ -286,13 +301,7 @@ async function loadRecordEdge(
         ...read,
       }));
   }
-  // Read filters of the entities a where input's or an order's subqueries read (none: no
-  // call, nor a per-request entry in their cache).
-  const targets = [
-    ...whereTargets(em, graph, target.name, (args as { where?: unknown }).where),
-    ...orderTargets(em, target, args.orderBy),
-  ];
-  if (targets.length > 0) await prepareReadFilters(em, targets);
+  await prepareSubqueryReadFilters(em, graph, target, args);
   const filter = whereFilter(em, graph, target.name, (args as { where?: unknown }).where);
   return paginate(
     target,

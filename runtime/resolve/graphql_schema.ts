@@ -1,8 +1,8 @@
 /**
  * Builds the executable schema of a generated graph for GraphQL Yoga: the generated SDL plus the
  * user's own SDL, the generated resolvers plus the user's. A user resolver for a field replaces
- * the generated one (the spec's `forceResolver`); user types bind to generated ones by name (the
- * spec's `autobind`).
+ * the generated one (gqlgen's `forceResolver`); user types bind to generated ones by name (gqlgen's
+ * `autobind`).
  *
  * @module
  */
@@ -13,6 +13,7 @@ import type { Graph } from "../graph.ts";
 import { createResolvers, policyAttacher, type ResolverOptions } from "./resolvers.ts";
 import type { MikroContext } from "../request/context.ts";
 import { guardedFields, guardedTypeDefs } from "./field_rules.ts";
+import { warnOpenTypes } from "./open_types.ts";
 
 /** The resolvers argument of GraphQL Yoga's `createSchema`. */
 export type UserResolvers = Parameters<typeof createSchema>[0]["resolvers"];
@@ -70,7 +71,8 @@ export function createGraphQLSchema<R>(
   options: SchemaOptions<R> = {},
 ): GraphQLSchema {
   const extraTypeDefs = options.typeDefs === undefined ? [] : [options.typeDefs].flat();
-  const attach = policyAttacher(options);
+  const attach = policyAttacher(options, graph);
+  warnOpenTypes(options.policies ?? []);
   const extraResolvers = (options.resolvers === undefined ? [] : [options.resolvers].flat())
     .map((map) => withPolicies(map as Record<string, unknown>, attach));
   const guarded = guardedFields(graph, options.policies ?? []);

@@ -10,6 +10,7 @@ import type { Graph, NodeType } from "../graph.ts";
 import { decodeGlobalId, type GlobalId } from "../plan/global_id.ts";
 import { keyFilter, keysFilter, primaryKeyOf } from "../keys.ts";
 import { findRows } from "../read/find_rows.ts";
+import { keyFits } from "../column_values.ts";
 import { allSettled } from "../jsutils/all_settled.ts";
 
 /**
@@ -54,7 +55,9 @@ export async function noder(
  * The row of the global id `id` already decoded as `decoded` ({@linkcode noder} without the
  * decoding, for a caller that decoded the id itself).
  *
- * @throws GraphQLError `NOT_FOUND` naming the id when `decoded` is `undefined` or names no row
+ * @throws GraphQLError `NOT_FOUND` naming the id when `decoded` is `undefined`, holds a key its
+ *   column cannot hold (`keyFits` of `column_values.ts`: an integer beyond the column's type, a
+ *   malformed UUID) or names no row
  */
 export async function findNode(
   em: EntityManager,
@@ -62,7 +65,7 @@ export async function findNode(
   decoded: GlobalId | undefined,
   fields: NodeFields = () => undefined,
 ): Promise<object> {
-  if (!decoded) throw notFound(id);
+  if (!decoded || !keyFits(em, decoded.type, decoded.pk)) throw notFound(id);
   const [row] = await findRows(em, decoded.type, keyFilter(decoded.type, decoded.pk), {
     fields: fields(decoded.type),
   });
@@ -102,7 +105,8 @@ export async function noders(
 
 /**
  * The rows of the global ids `ids` already decoded as `decoded` ({@linkcode noders} without the
- * decoding): one query per node type, a `NOT_FOUND` error in the slot of an id naming no row.
+ * decoding): one query per node type, a `NOT_FOUND` error in the slot of an id naming no row
+ * (or a key its column cannot hold, which no row has).
  */
 export async function findNodes(
   em: EntityManager,
@@ -112,7 +116,9 @@ export async function findNodes(
 ): Promise<(object | Error)[]> {
   const byType = new Map<NodeType, Set<string | number>>();
   for (const d of decoded) {
-    if (d) byType.set(d.type, (byType.get(d.type) ?? new Set()).add(d.pk));
+    if (d && keyFits(em, d.type, d.pk)) {
+      byType.set(d.type, (byType.get(d.type) ?? new Set()).add(d.pk));
+    }
   }
   const found = new Map<string, object>();
   await allSettled([...byType].map(async ([type, pks]) => {

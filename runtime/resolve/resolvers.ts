@@ -10,7 +10,7 @@ import type { GraphQLFieldResolver, GraphQLScalarType } from "graphql";
 import { ScalarReference } from "@mikro-orm/core";
 import type { CollectLimits } from "../plan/field_collection.ts";
 import { resolveEdge } from "./edge_fields.ts";
-import { type Graph, type GraphHooks, nodeTypeOf, withHooks } from "../graph.ts";
+import { type Graph, type GraphHooks, type NodeType, nodeTypeOf, withHooks } from "../graph.ts";
 import { mutationResolvers } from "./mutation_resolvers.ts";
 import { connectionName } from "../names.ts";
 import { globalIdOf } from "../plan/global_id.ts";
@@ -60,12 +60,28 @@ export type ResolverOptions = CollectLimits & GraphHooks & {
  * (`policy_binding.ts`), so `fromContext` binds them to the EntityManagers it returns; a no-op
  * without policies.
  */
-export function policyAttacher(options: ResolverOptions): (ctx: MikroContext) => void {
+export function policyAttacher(
+  options: ResolverOptions,
+  graph: Graph,
+): (ctx: MikroContext) => void {
   const policies = options.policies;
   if (!policies || policies.length === 0) return () => {};
   const viewer = options.viewer ?? ((ctx: MikroContext) => ctx.viewer);
-  return (ctx) => attachPolicies(ctx, () => ({ policies, viewer: viewer(ctx) }));
+  const entities = nodeEntities(graph);
+  return (ctx) => attachPolicies(ctx, () => ({ policies, viewer: viewer(ctx), entities }));
 }
+
+/** The entities of `graph`'s node types, one list per graph. */
+function nodeEntities(graph: Graph): readonly NodeType["entity"][] {
+  let found = NODE_ENTITIES.get(graph);
+  if (!found) {
+    found = [...new Set(Object.values(graph.types).map((type) => type.entity))];
+    NODE_ENTITIES.set(graph, found);
+  }
+  return found;
+}
+
+const NODE_ENTITIES = new WeakMap<Graph, readonly NodeType["entity"][]>();
 
 /** A field resolver of a {@linkcode ResolverMap}: graphql-js's, over mikrogql's context. */
 export type Resolver = GraphQLFieldResolver<
@@ -116,7 +132,7 @@ export function createResolvers(
   options: ResolverOptions = {},
 ): ResolverMap {
   const graph = withHooks(generated, options);
-  const attach = policyAttacher(options);
+  const attach = policyAttacher(options, graph);
   const guarded = guardedFields(graph, options.policies ?? []);
   /** The context of the request of a resolver call (reads go where `readFrom` says). */
   const request = (ctx: MikroContext): RequestState => {

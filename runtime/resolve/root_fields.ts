@@ -1,5 +1,5 @@
 /**
- * Root resolution with field collection (spec, "Field collection" rule 2): root connection
+ * Root resolution with field collection (entgql's `CollectFields` at the root): root connection
  * fields, `node`, `nodes` and nodes returned by mutations collect the operation's selection,
  * run one query for the root rows with the collected columns, then load each collected edge
  * level in one query ({@linkcode loadCollected}).
@@ -26,9 +26,8 @@ import { type Connection, type PaginationArgs, toConnection } from "../plan/rela
 import { planPage, withoutExtraRow } from "../plan/page_plan.ts";
 import type { RequestState } from "../request/request_state.ts";
 import { allOf } from "../jsutils/all_of.ts";
-import { whereFilter, whereTargets } from "../plan/where_filter.ts";
-import { prepareReadFilters } from "../plan/read_filters.ts";
-import { orderTargets } from "../plan/order_terms.ts";
+import { whereFilter } from "../plan/where_filter.ts";
+import { prepareSubqueryReadFilters } from "../plan/subquery_read_filters.ts";
 
 /**
  * Resolves a root connection field (`users(after, first, before, last, orderBy, where)`) of
@@ -46,13 +45,7 @@ export async function resolveConnection(
 ): Promise<Connection<object>> {
   const { em, graph, limits } = ctx;
   const plan = collectConnection(ctx, type, info);
-  // Read filters of the entities a where input's or an order's subqueries read (none: no
-  // call, nor a per-request entry in their cache).
-  const targets = [
-    ...whereTargets(em, graph, type.name, args.where),
-    ...orderTargets(em, type, args.orderBy),
-  ];
-  if (targets.length > 0) await prepareReadFilters(em, targets);
+  await prepareSubqueryReadFilters(em, graph, type, args);
   const filter = whereFilter(em, graph, type.name, args.where);
   const page = planPage(type, args, limits, em);
   if (!plan.morePages) withoutExtraRow(page);

@@ -12,6 +12,7 @@ import type { Graph, NodeType } from "../graph.ts";
 import { decodeGlobalId, isOfType } from "../plan/global_id.ts";
 import { keysFilter, primaryKeyOf } from "../keys.ts";
 import type { InputField } from "./input_fields.ts";
+import { keyFits } from "../column_values.ts";
 
 /**
  * Decodes and loads the global ids of the edge fields among `fields` (a `clear<Edge>` names
@@ -20,7 +21,7 @@ import type { InputField } from "./input_fields.ts";
  * @returns input field name -> the node, or the nodes in input order
  * @throws GraphQLError `BAD_USER_INPUT` naming the field (and index) of a malformed id or an id
  *   of another type than the edge's target; `NOT_FOUND` naming it for an id of no row the
- *   request may read (a row the request may not read is not found, as a missing one: same code
+ *   request may read (or a key its column cannot hold: beyond an integer type, a malformed UUID) (a row the request may not read is not found, as a missing one: same code
  *   and text)
  */
 export async function inputNodes(
@@ -42,6 +43,8 @@ export async function inputNodes(
           `${where}: ${quoteInput(id)} is not the global id of a ${target.name}`,
         );
       }
+      // A key its column cannot hold (beyond an integer type, a malformed UUID) names no row.
+      if (!keyFits(em, decoded.type, decoded.pk)) return { where, id, key: undefined };
       const byPk = wanted.get(target) ?? new Map();
       wanted.set(target, byPk.set(String(decoded.pk), decoded.pk));
       return { where, id, key: String(decoded.pk) };
@@ -56,7 +59,7 @@ export async function inputNodes(
   const nodes = new Map<string, object | object[]>();
   for (const { name, target, many, pks } of refs) {
     const rows = pks.map(({ where, id, key }) => {
-      const row = found.get(target)!.get(key);
+      const row = key === undefined ? undefined : found.get(target)?.get(key);
       if (!row) {
         throw gqlError(
           ErrorCode.NOT_FOUND,

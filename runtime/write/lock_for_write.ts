@@ -9,6 +9,7 @@ import { decodeGlobalId } from "../plan/global_id.ts";
 import { keyFilter } from "../keys.ts";
 import { dialectOf } from "../dialect.ts";
 import { notFound } from "../error_codes.ts";
+import { keyFits } from "../column_values.ts";
 
 /**
  * Loads the node of `type` with global id `id` for a write, locked `FOR UPDATE` when `em` is in a
@@ -17,7 +18,8 @@ import { notFound } from "../error_codes.ts";
  * filters): a row the request may not read is not found, as a missing one.
  *
  * @returns the managed entity
- * @throws GraphQLError `NOT_FOUND` when the id is malformed, of another type or names no row
+ * @throws GraphQLError `NOT_FOUND` when the id is malformed, of another type, holds a key its
+ *   column cannot hold or names no row
  */
 export async function lockForWrite(
   em: EntityManager,
@@ -26,7 +28,8 @@ export async function lockForWrite(
   id: string,
 ): Promise<Record<string, unknown>> {
   const decoded = decodeGlobalId(graph, id);
-  if (decoded?.type !== type) throw notFound(id);
+  // A key its column cannot hold (beyond an integer type, a malformed UUID) names no row.
+  if (decoded?.type !== type || !keyFits(em, type, decoded.pk)) throw notFound(id);
   const lock = em.isInTransaction() && dialectOf(em) !== "sqlite";
   const row = await em.findOne(
     type.entity,

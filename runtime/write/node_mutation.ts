@@ -1,7 +1,7 @@
 /**
  * Creates and updates of nodes: a `Create<T>Input` / `Update<T>Input` value applied to an entity
- * and saved, the helpers user resolvers call too, chaining create, set and save like the spec's
- * rule 7 (entgql's `client.Todo.Create().SetText(...).Save(ctx)`):
+ * and saved, the helpers user resolvers call too, chaining create, set and save like ent's
+ * builders (entgql's `client.Todo.Create().SetText(...).Save(ctx)`):
  *
  * ```ts
  * const em = fromContext(ctx);
@@ -23,9 +23,12 @@ import { inputNodes } from "./input_nodes.ts";
 import { applyInputField } from "./apply_input_field.ts";
 import { inTransaction } from "./in_transaction.ts";
 import { lockForWrite } from "./lock_for_write.ts";
-import { checkWriteRule, snapshot } from "./write_rule.ts";
+import { checkWriteRule, checkWrittenRow, snapshot } from "./write_rule.ts";
+import { applyPresets, judgeInput } from "./write_permission.ts";
 import { flushWrite } from "./flush_write.ts";
 import { checkReadableAfterWrite } from "./readable_after_write.ts";
+import { creationData } from "./creation_data.ts";
+import { readBackWritten } from "./read_back.ts";
 
 type Row = Record<string, unknown>;
 
@@ -75,7 +78,9 @@ export class NodeMutation<T extends object = object> {
 
   /**
    * Checks the input's values against their columns (before any SQL), applies the input
-   * (clear, set, add/remove), flushes, and returns the saved entity. In a transaction the row
+   * (clear, set, add/remove) to an entity created with the input's data (`em.create`, so its
+   * hooks see it), flushes, and returns the saved entity as read back from the database
+   * (`read_back.ts`: what a later read returns). In a transaction the row
    * to update is read `FOR UPDATE`, so a concurrent delete either waits for this update or
    * makes it `NOT_FOUND`.
    *
@@ -87,9 +92,11 @@ export class NodeMutation<T extends object = object> {
    * refused write leaves nothing behind.
    *
    * @throws GraphQLError `NOT_FOUND` when the node to update, or a node an input id names, does
-   *   not exist or cannot be read; `FORBIDDEN` when the policy's write rule refuses (`policy.ts`:
-   *   asked with the viewer, the input, the row before and after, before anything is written) or
-   *   the written row could not be read or PostgreSQL's row-level security refuses it;
+   *   not exist or cannot be read; `FORBIDDEN` when the policy has no rule for the write, its
+   *   columns leave out a field the input sets, the input sets a preset property to another
+   *   value, or its rule refuses (`policy.ts`: asked with the viewer, the input, the row before
+   *   and after, on the database as it was before the write: `write_rule.ts`), or the written
+   *   row could not be read, fails the policy's `check` or PostgreSQL's row-level security;
    *   `BAD_USER_INPUT` naming the input field for a value its column cannot hold (NUL
    *   character, too long, out of range, bad date or enum value: `column_values.ts`), for a
    *   global id of the wrong type, and for a write the database rejects by a
@@ -106,7 +113,7 @@ export class NodeMutation<T extends object = object> {
     return await inTransaction(this.#em, async () => {
       const nodes = await inputNodes(this.#em, this.#graph, fields);
       const entity = this.#mode === "create"
-        ? this.#em.create(this.#type.entity, {}) as Row
+        ? this.#em.create(this.#type.entity, creationData(meta, fields, nodes)) as Row
         : await lockForWrite(this.#em, this.#graph, this.#type, this.#id!);
       const before = this.#mode === "update" ? snapshot(entity) : undefined;
       for (const op of ["clear", "set", "add", "remove"] as const) {
@@ -116,13 +123,14 @@ export class NodeMutation<T extends object = object> {
           }
         }
       }
-      await checkWriteRule(this.#em, this.#type, this.#mode, {
-        input: this.#input,
-        before,
-        after: entity,
-      });
+      const judged = { input: this.#input, before, after: entity };
+      const presets = await judgeInput(this.#em, this.#type, this.#mode, fields, judged);
+      applyPresets(this.#em, this.#type, this.#mode, entity, presets, fields);
+      await checkWriteRule(this.#em, this.#type, this.#mode, judged);
       await flushWrite(this.#em, this.#type, this.#mode);
       await checkReadableAfterWrite(this.#em, this.#type, entity, this.#mode);
+      await readBackWritten(this.#em, entity);
+      await checkWrittenRow(this.#em, this.#type, this.#mode, judged);
       return entity as T;
     });
   }

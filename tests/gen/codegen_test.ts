@@ -1,13 +1,14 @@
 /**
- * graphql-codegen out of the box: its typescript + typescript-operations plugins
- * (`@graphql-codegen/core`, the programmatic API of the CLI) run over the shop example's
- * generated schema and an operation that selects every custom scalar (`Cursor`, `Time`, `BigInt`,
- * `JSON`, `Bytes`), with docs/codegen.md's `scalars` mapping; the output, and code that uses the result
- * types as that mapping says (`points` a string, `createdAt` a string, `endCursor` a string or
- * null, `invoice` a base64 string or null),
- * pass `deno check`; the same use with `points` taken as a number fails it.
+ * graphql-codegen as docs/codegen.md configures it: the plugins and config of its `codegen.ts`
+ * block, run through `@graphql-codegen/core` (the programmatic API of the CLI) over the shop
+ * example's generated schema and an operation with input-object variables (`where`, `orderBy`),
+ * a selected enum (`tier`) and every custom scalar (`Cursor`, `Time`, `BigInt`, `JSON`, `Bytes`).
+ * The output, and code that uses the result types as the docs' `scalars` mapping says (`points` a
+ * string, `createdAt` a string, `endCursor` a string or null, `invoice` a base64 string or null,
+ * `tier` one of the enum's values) and sets the variables, pass `deno check`; the same use with
+ * `points` taken as a number fails it.
  */
-import { assert, assertStringIncludes } from "@std/assert";
+import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { fromFileUrl, join } from "@std/path";
 import { codegen } from "@graphql-codegen/core";
 import * as typescriptPlugin from "@graphql-codegen/typescript";
@@ -16,20 +17,26 @@ import { parse } from "graphql";
 
 const root = fromFileUrl(new URL("../../", import.meta.url));
 
-/** docs/codegen.md's `scalars` mapping of the generated custom scalars. */
-async function readmeScalars(): Promise<Record<string, unknown>> {
+/** docs/codegen.md's graphql-codegen config (`codegen.ts`): its output's plugins and config. */
+async function docsConfig(): Promise<{ plugins: string[]; config: Record<string, unknown> }> {
   const page = await Deno.readTextFile(join(root, "docs/codegen.md"));
-  const block = /<!-- codegen-scalars -->\s*```ts\n([\s\S]*?)```/.exec(page)?.[1];
-  assert(block, "docs/codegen.md has the codegen scalars block");
-  const object = /scalars: (\{[\s\S]*?\n {8}\})/.exec(block)?.[1];
-  assert(object, `a scalars object in:\n${block}`);
-  return new Function(`return (${object});`)();
+  const block = /<!-- codegen-config -->\s*```ts\n([\s\S]*?)```/.exec(page)?.[1];
+  assert(block, "docs/codegen.md has the codegen config block");
+  // the module as a function body: its type import and annotation dropped, its export returned
+  const body = block.replace(/^import type .*$/m, "").replace(": CodegenConfig", "")
+    .replace("export default config;", "return config;");
+  const config = new Function(body)();
+  const outputs = Object.values(config.generates) as { plugins: string[]; config: object }[];
+  assertEquals(outputs.length, 1);
+  return { plugins: outputs[0].plugins, config: { ...outputs[0].config } };
 }
 
-const OPERATION = `query Customers($after: Cursor) {
-  customers(first: 2, after: $after) {
+// An input-object variable (`where`, `orderBy`), an enum selected (`tier`) and every custom scalar.
+const OPERATION =
+  `query Customers($where: CustomerWhereInput, $orderBy: CustomerOrder, $after: Cursor) {
+  customers(first: 2, after: $after, where: $where, orderBy: $orderBy) {
     pageInfo { endCursor hasNextPage }
-    edges { node { id name points preferences createdAt } }
+    edges { node { id name tier points preferences createdAt } }
   }
   orders(first: 1) { edges { node { invoice } } }
 }`;
@@ -48,14 +55,14 @@ async function check(dir: string, files: string[]): Promise<{ success: boolean; 
 
 Deno.test("graphql-codegen typescript-operations on a generated schema type-checks", async () => {
   const schemaText = await Deno.readTextFile(join(root, "examples/shop/generated/schema.graphql"));
-  const scalars = await readmeScalars();
+  const { plugins, config } = await docsConfig();
   const output = await codegen({
     filename: "operations.ts",
     schema: parse(schemaText),
     documents: [{ document: parse(OPERATION), location: "customers.graphql" }],
-    plugins: [{ typescript: {} }, { "typescript-operations": {} }],
+    plugins: plugins.map((name) => ({ [name]: {} })),
     pluginMap: { typescript: typescriptPlugin, "typescript-operations": operationsPlugin },
-    config: { scalars, strictScalars: true, enumsAsTypes: true },
+    config,
   });
   assertStringIncludes(output, "export type CustomersQuery");
   const dir = await Deno.makeTempDir({ prefix: "mikrogql-codegen-" });
@@ -63,15 +70,20 @@ Deno.test("graphql-codegen typescript-operations on a generated schema type-chec
     await Deno.writeTextFile(join(dir, "deno.json"), "{}");
     await Deno.writeTextFile(join(dir, "operations.ts"), output);
     const use = (points: string) =>
-      `import type { CustomersQuery } from "./operations.ts";
+      `import type { CustomersQuery, CustomersQueryVariables } from "./operations.ts";
 declare const data: CustomersQuery;
+const variables: CustomersQueryVariables = {
+  where: { nameContains: "a", tierIn: ["Gold"], or: [{ active: true }] },
+  orderBy: { field: "NAME", direction: "DESC" },
+};
 const node = data.customers.edges?.[0]?.node;
 const points: ${points} | undefined = node?.points;
 const createdAt: string | undefined = node?.createdAt;
 const cursor: string | null | undefined = data.customers.pageInfo.endCursor;
 const preferences: unknown = node?.preferences;
 const invoice: string | null | undefined = data.orders.edges?.[0]?.node?.invoice;
-console.log(points, createdAt, cursor, preferences, invoice);
+const tier: "Bronze" | "Silver" | "Gold" | undefined = node?.tier;
+console.log(variables, points, createdAt, cursor, preferences, invoice, tier);
 `;
     await Deno.writeTextFile(join(dir, "use.ts"), use("string"));
     const ok = await check(dir, ["operations.ts", "use.ts"]);

@@ -293,3 +293,29 @@ Deno.test("generator reports every where-input clash of every type in one run", 
   ]);
   assertEquals(await exists(out), false);
 });
+
+Deno.test("generate: a TypeScript enum imported from outside --entities is recognised by its value", async () => {
+  const out = join(await Deno.makeTempDir(), "out");
+  try {
+    const result = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "gen/main.ts",
+        "--entities",
+        "tests/gen/fixtures/outside_enum/entities",
+        "--out",
+        out,
+      ],
+      cwd: root,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(result.stderr);
+    assertEquals(result.code, 0, stderr);
+    const schema = await Deno.readTextFile(join(out, "schema.graphql"));
+    assertMatch(schema, /enum Level \{[^}]*\bLow\b[^}]*\bHigh\b[^}]*\}/);
+  } finally {
+    await Deno.remove(dirname(out), { recursive: true });
+  }
+});

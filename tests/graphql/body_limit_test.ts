@@ -4,7 +4,8 @@
  * without `Content-Length` (a streamed body is sent chunked), and for a malformed
  * `Content-Length` (in-process: an HTTP client cannot send one); and the server behaviour the
  * plugin relies on: `Deno.serve` reads no more than `Content-Length` and refuses a request that
- * also has `Transfer-Encoding`.
+ * also has `Transfer-Encoding`. `serve()`, which runs the same checks (and the `Csrf` plugin's)
+ * in its HTTP handler instead of as Yoga hooks (`server/http_checks.ts`), answers the same.
  */
 import { assertEquals, assertThrows } from "@std/assert";
 import { createYoga } from "graphql-yoga";
@@ -14,6 +15,8 @@ import { entities } from "../../examples/blog/entities.ts";
 import { seed } from "../../examples/blog/seed.ts";
 import { openTestOrm } from "../support/databases.ts";
 import { startServer } from "../support/server.ts";
+import { serve } from "../../server/serve.ts";
+import { httpChecks } from "../../server/http_checks.ts";
 
 const LIMIT = 2_000;
 const QUERY = `{ users(first: 1) { totalCount } }`;
@@ -50,6 +53,16 @@ Deno.test("BodyLimit answers as Yoga's maxRequestBodySize", async (t) => {
   // limit added here is the one that answers.
   const ours = startServer(test.orm, schema, [], { preset: { maxBodyBytes: LIMIT } });
   const yogas = startServer(test.orm, schema, [], { maxRequestBodySize: LIMIT });
+  const servedOrm = await openTestOrm("sqlite", entities);
+  await seed(servedOrm.orm.em.fork());
+  const served = await serve({
+    orm: servedOrm.orm,
+    schema,
+    port: 0,
+    log: false,
+    shutdown: { signals: [], exit: false },
+    preset: { maxBodyBytes: LIMIT },
+  });
   try {
     const post = (url: string, payload: BodyInit) =>
       fetch(url, {
@@ -61,11 +74,13 @@ Deno.test("BodyLimit answers as Yoga's maxRequestBodySize", async (t) => {
       await t.step(`${bytes} bytes with Content-Length`, async () => {
         const expected = await post(yogas.url, body(bytes));
         assertEquals(await post(ours.url, body(bytes)), expected);
+        assertEquals(await post(served.url, body(bytes)), expected);
         assertEquals((expected as unknown[])[0], bytes > LIMIT ? 413 : 200);
       });
       await t.step(`${bytes} bytes chunked`, async () => {
         const expected = await post(yogas.url, chunked(body(bytes)));
         assertEquals(await post(ours.url, chunked(body(bytes))), expected);
+        assertEquals(await post(served.url, chunked(body(bytes))), expected);
         assertEquals((expected as unknown[])[0], bytes > LIMIT ? 413 : 200);
       });
     }
@@ -126,11 +141,46 @@ Deno.test("BodyLimit answers as Yoga's maxRequestBodySize", async (t) => {
       });
       const expected = await answer(await yoga.fetch(request()));
       assertEquals(await answer(await plugin.fetch(request())), expected);
+      assertEquals(
+        await answer(httpChecks({ maxBodyBytes: LIMIT })(request()) as Response),
+        expected,
+      );
       assertEquals((expected as unknown[])[0], 400);
+    });
+    await t.step("serve(): cross-site POSTs refused as the Csrf plugin refuses them", async () => {
+      const query = JSON.stringify({ query: QUERY });
+      const multipart = () => {
+        const form = new FormData();
+        form.set("operations", query);
+        return form;
+      };
+      for (
+        const [type, payload] of [
+          ["application/x-www-form-urlencoded", () => new URLSearchParams({ query: QUERY })],
+          ["text/plain", () => query],
+          [undefined, multipart],
+          ["application/graphql+json; charset=utf-8", () => query],
+        ] as const
+      ) {
+        const send = (url: string) =>
+          fetch(url, {
+            method: "POST",
+            headers: type ? { "content-type": type } : {},
+            body: payload(),
+          }).then(answer);
+        const expected = await send(ours.url);
+        assertEquals(await send(served.url), expected, type);
+        assertEquals(
+          (expected as unknown[])[0],
+          type?.startsWith("application/graphql") ? 200 : 415,
+        );
+      }
     });
   } finally {
     await ours.close();
     await yogas.close();
+    await served.shutdown();
+    await servedOrm.close();
     await test.close();
   }
 });

@@ -16,6 +16,7 @@ import { createSchema } from "../../examples/todo/generated/mod.ts";
 import { seed } from "../../examples/todo/seed.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
 import { recordingOptions, type Sent } from "../support/sent_statements.ts";
+import { openPolicies } from "../support/open_policies.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 
 /** The hidden todo's text, and the policy's value: it cannot appear in SQL text by chance. */
@@ -80,7 +81,9 @@ for (const dialect of dialects(["postgresql", "sqlite"])) {
         await seed(oracleDb.orm.em.fork());
         const guarded = startServer(
           guardedDb.orm,
-          createSchema({ policies: [hideMarked], viewer: () => 1 } as never),
+          createSchema(
+            { policies: openPolicies(entities, [hideMarked]), viewer: () => 1 } as never,
+          ),
         );
         servers.push(guarded);
         const plain = startServer(oracleDb.orm, createSchema());

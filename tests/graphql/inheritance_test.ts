@@ -24,10 +24,11 @@ import { nodeTypeOf } from "../../runtime/graph.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
 import { random } from "../support/random_data.ts";
 import { startServer, type TestServer } from "../support/server.ts";
+import { testSeed } from "../support/test_seed.ts";
 
 type Data = Record<string, unknown>;
 
-const SEED = Number(Deno.env.get("INHERITANCE_SEED") ?? Math.floor(Math.random() * 2 ** 31));
+const SEED = testSeed("INHERITANCE_SEED", 20_261_129);
 
 async function ok<T = Data>(
   server: TestServer,

@@ -36,6 +36,7 @@ import { seed as seedWorkspace } from "../../examples/workspace/seed.ts";
 import { workspaceSchema } from "../../examples/workspace/schema.ts";
 import { DEV_SECRET, signToken, viewerOf } from "../../examples/workspace/auth.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
+import { openPolicies } from "../support/open_policies.ts";
 import { startServer } from "../support/server.ts";
 
 type Answer = {
@@ -72,9 +73,9 @@ const WAYS: Record<string, {
     bind: (em) => em,
     schema: () =>
       createSchema({
-        policies: [definePolicy(Post, {
+        policies: openPolicies(entities, [definePolicy(Post, {
           read: (viewer: number | undefined) => viewer === undefined ? false : { author: viewer },
-        })],
+        })]),
         viewer: ((ctx: { viewer: number }) => ctx.viewer) as never,
       }),
   },
@@ -393,7 +394,7 @@ for (const dialect of dialects()) {
           });
           assertEquals(refused.errors?.map((e) => [e.extensions?.code, e.message]), [[
             "FORBIDDEN",
-            "cannot create Project: the policy does not allow this request to",
+            "cannot create Project: the create rule of its policy refuses this viewer",
           ]]);
         }
         assertEquals(await projectRows(db), before);

@@ -25,11 +25,12 @@ import { nodeTypeOf } from "../../runtime/graph.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
 import { random } from "../support/random_data.ts";
 import { startServer, type TestServer } from "../support/server.ts";
+import { testSeed } from "../support/test_seed.ts";
 
 type Data = Record<string, unknown>;
 type Page = { edges: { node: Data; cursor: string }[]; pageInfo: Data; totalCount: number };
 
-const SEED = Number(Deno.env.get("LINES_SEED") ?? Math.floor(Math.random() * 2 ** 31));
+const SEED = testSeed("LINES_SEED", 20_261_129);
 
 async function ok<T = Data>(
   server: TestServer,

@@ -23,6 +23,7 @@ import { createSchema as todoSchema } from "../../examples/todo/generated/mod.ts
 import { seed as seedTodo } from "../../examples/todo/seed.ts";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
+import { openPolicies } from "../support/open_policies.ts";
 import { startServer } from "../support/server.ts";
 import type { GraphQLSchema } from "graphql";
 
@@ -127,12 +128,17 @@ for (const dialect of dialects()) {
         const servers: { close(): Promise<void> }[] = [];
         try {
           await c.seed(full.orm.em.fork());
-          const guarded = startServer(full.orm, c.schema(c.policies), [], {
-            context: ({ request }: { request: Request }) => ({
-              em: full.orm.em.fork(),
-              request,
-            }),
-          } as never);
+          const guarded = startServer(
+            full.orm,
+            c.schema(openPolicies(c.entities, c.policies)),
+            [],
+            {
+              context: ({ request }: { request: Request }) => ({
+                em: full.orm.em.fork(),
+                request,
+              }),
+            } as never,
+          );
           servers.push(guarded);
           for (const viewer of c.viewers) {
             const oracle = await openTestOrm(dialect, c.entities);

@@ -22,6 +22,7 @@ import { entities as todoEntities } from "../../examples/todo/entities.ts";
 import { createSchema as todoSchema } from "../../examples/todo/generated/mod.ts";
 import { seed as seedTodo } from "../../examples/todo/seed.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
+import { openPolicies } from "../support/open_policies.ts";
 import { startServer } from "../support/server.ts";
 
 type Answer = {
@@ -72,7 +73,7 @@ for (const dialect of dialects()) {
       const db = await openTestOrm(dialect, entities);
       await seed(db.orm.em.fork());
       const schema = createSchema({
-        policies: POLICIES,
+        policies: openPolicies(entities, POLICIES),
         viewer: viewerOf as never,
         typeDefs: "extend type Query { postCount: Int! }",
         resolvers: {
@@ -264,7 +265,7 @@ for (const dialect of dialects()) {
       const server = startServer(
         db.orm,
         todoSchema({
-          policies: [todos],
+          policies: openPolicies(todoEntities, [todos]),
           viewer: ((ctx: { request: Request }) =>
             Number(ctx.request.headers.get("x-viewer"))) as never,
         }),

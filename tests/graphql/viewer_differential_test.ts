@@ -33,9 +33,11 @@ import * as realworld from "../../examples/realworld/generated/mod.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
 import { random, seedRandom } from "../support/random_data.ts";
 import { type GeneratedQuery, type Pools, QueryGenerator } from "../support/random_query.ts";
+import { openPolicies } from "../support/open_policies.ts";
 import { startServer } from "../support/server.ts";
+import { testSeed } from "../support/test_seed.ts";
 
-const SEED = Number(Deno.env.get("DIFF_SEED") ?? Math.floor(Math.random() * 2 ** 31));
+const SEED = testSeed("DIFF_SEED", 20_261_129);
 const QUERIES = Number(Deno.env.get("DIFF_VIEWER_QUERIES") ?? 300);
 
 // deno-lint-ignore no-explicit-any
@@ -182,7 +184,7 @@ for (const dialect of dialects()) {
             const guarded = startServer(
               full.orm,
               example.createSchema({
-                policies: example.policies,
+                policies: openPolicies(example.entities as never, example.policies),
                 viewer: (ctx: { request: Request }) => Number(ctx.request.headers.get("x-viewer")),
               }),
               [],

@@ -7,17 +7,19 @@
  * by their author or an OWNER), each refusal checked against the database; sqlite, postgresql,
  * mariadb.
  */
-import { assert, assertEquals } from "@std/assert";
+import { assert, assertEquals, assertThrows } from "@std/assert";
 import { SignJWT } from "jose";
 import { Comment } from "../../examples/workspace/entities/comment.ts";
 import { Membership } from "../../examples/workspace/entities/membership.ts";
 import { Task } from "../../examples/workspace/entities/task.ts";
-import { DEV_SECRET, signToken, viewerOf } from "../../examples/workspace/auth.ts";
+import { DEV_SECRET, jwtSecret, signToken, viewerOf } from "../../examples/workspace/auth.ts";
 import { entities } from "../../examples/workspace/entities.ts";
 import { workspaceSchema } from "../../examples/workspace/schema.ts";
 import { seed } from "../../examples/workspace/seed.ts";
+import { createSchema } from "../../examples/workspace/generated/mod.ts";
+import { databaseSession, installRowLevelSecurity } from "../../examples/workspace/rls.ts";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
-import { dialects, openTestOrm } from "../support/databases.ts";
+import { databasePrefix, dialects, openTestOrm } from "../support/databases.ts";
 import { startServer } from "../support/server.ts";
 
 type Answer = {
@@ -99,12 +101,21 @@ for (const dialect of dialects()) {
     fn: async (t) => {
       const db = await openTestOrm(dialect, entities);
       await seed(db.orm.em.fork());
-      const server = startServer(db.orm, workspaceSchema(), [], {
-        context: async ({ request }: { request: Request }) => ({
+      // On PostgreSQL, row-level security is on as the second wall (the example's PostgreSQL
+      // mode): every request runs as a role that does not own the tables.
+      const role = `${databasePrefix()}workspace_app`;
+      if (dialect === "postgresql") await installRowLevelSecurity(db.orm, role);
+      const context = async ({ request }: { request: Request }) => {
+        const viewer = await viewerOf(request, secret);
+        return {
           em: db.orm.em.fork(),
-          viewer: await viewerOf(request, secret),
-        }),
-      } as never);
+          viewer,
+          ...(dialect === "postgresql" ? { databaseSession: databaseSession(viewer, role) } : {}),
+        };
+      };
+      const server = startServer(db.orm, workspaceSchema(), [], { context } as never);
+      // The same API without the application's policies: on PostgreSQL only RLS guards it.
+      const bare = startServer(db.orm, createSchema(), [], { context } as never);
       const tokens = new Map<string, string>();
       for (const user of ["ann", "bob", "cat", "dan", "eve"]) {
         tokens.set(user, await signToken(user, secret));
@@ -151,6 +162,13 @@ for (const dialect of dialects()) {
             assertEquals(body.data, undefined, header);
             assertEquals(body.errors?.[0]?.extensions?.code, "UNAUTHENTICATED", header);
           }
+          // A token without exp is refused as well: it would never expire.
+          const forever = await new SignJWT({}).setProtectedHeader({ alg: "HS256" })
+            .setSubject("ann").sign(secret);
+          assertEquals(
+            (await post({ authorization: `Bearer ${forever}` }, `{ __typename }`)).status,
+            401,
+          );
           const anonymous = await ask("anonymous", `{ tasks { totalCount } }`);
           assertEquals(anonymous, { data: { tasks: { totalCount: 0 } } });
         });
@@ -249,6 +267,30 @@ for (const dialect of dialects()) {
             data: { createTask: { title: "by bob" } },
           });
           assertEquals(await fresh().count(Task, { title: { $like: "by %" } }), 1);
+          // The server sets createdBy to the viewer.
+          const created = await fresh().findOneOrFail(Task, { title: "by bob" }, {
+            populate: ["createdBy"],
+          });
+          assertEquals(created.createdBy?.username, "bob");
+          // Only an OWNER sets confidential: bob (EDITOR, assignee of task 1) may not, ann may.
+          const secret =
+            `mutation($id: ID!, $c: Boolean) { updateTask(id: $id, input: { confidential: $c }) { confidential } }`;
+          const refused = await ask("bob", secret, { id: gid("Task", 1), c: true });
+          assertEquals(refused.errors?.map((e) => e.message), [
+            "cannot update Task: this viewer may not set input.confidential",
+          ]);
+          assertEquals((await fresh().findOneOrFail(Task, 1)).confidential, false);
+          assertEquals(
+            codes(
+              await ask("bob", create, {
+                input: { title: "hid", confidential: true, projectID: gid("Project", 1) },
+              }),
+            ),
+            ["FORBIDDEN"],
+          );
+          assertEquals(await ask("ann", secret, { id: gid("Task", 4), c: false }), {
+            data: { updateTask: { confidential: false } },
+          });
           // A move to a project bob cannot see: NOT_FOUND; within Acme: allowed.
           const move =
             `mutation($id: ID!, $p: ID!) { updateTask(id: $id, input: { projectID: $p }) { project { name } } }`;
@@ -296,6 +338,60 @@ for (const dialect of dialects()) {
           };
           assertEquals(codes(await ask("bob", join, catAgain)), ["FORBIDDEN"]);
           assertEquals(await fresh().count(Membership), 4);
+          // The one-request takeover: a VIEWER (cat) or an EDITOR (bob) makes themselves OWNER,
+          // bob deleting ann's membership in the same request; the rules judge the memberships
+          // as they were before the write, so each is FORBIDDEN with nothing written.
+          const self = (user: number) => ({
+            input: {
+              role: "OWNER",
+              organizationID: gid("Organization", 1),
+              userID: gid("User", user),
+            },
+          });
+          assertEquals(codes(await ask("cat", join, self(3))), ["FORBIDDEN"]);
+          assertEquals(codes(await ask("bob", join, self(2))), ["FORBIDDEN"]);
+          const takeover =
+            `mutation($input: CreateMembershipInput!, $owner: ID!) { createMembership(input: $input) { role } deleteMembership(id: $owner) }`;
+          const both = await ask("bob", takeover, { ...self(2), owner: gid("Membership", 1) });
+          assertEquals(both.data, null);
+          assertEquals(codes(both), ["FORBIDDEN"]);
+          assertEquals(
+            codes(await ask("bob", `mutation { deleteMembership(id: "${gid("Membership", 1)}") }`)),
+            [
+              "FORBIDDEN",
+            ],
+          );
+          assertEquals(await fresh().count(Membership), 4);
+          assertEquals((await fresh().findOneOrFail(Membership, 1)).role, "OWNER");
+          // No organization without an OWNER: ann, Acme's only OWNER, neither leaves nor steps
+          // down; a membership never moves (only its role is set).
+          const leave = await ask(
+            "ann",
+            `mutation { deleteMembership(id: "${gid("Membership", 1)}") }`,
+          );
+          assertEquals(leave.errors?.map((e) => e.message), [
+            "cannot delete Membership: the delete rule of its policy refuses this viewer",
+          ]);
+          const demote = await ask(
+            "ann",
+            `mutation { updateMembership(id: "${
+              gid("Membership", 1)
+            }", input: { role: EDITOR }) { role } }`,
+          );
+          assertEquals(codes(demote), ["FORBIDDEN"]);
+          const move = await ask(
+            "ann",
+            `mutation { updateMembership(id: "${gid("Membership", 2)}", input: { userID: "${
+              gid("User", 3)
+            }" }) { role } }`,
+          );
+          assertEquals(move.errors?.map((e) => e.message), [
+            "cannot update Membership: this viewer may not set input.userID",
+          ]);
+          assertEquals(
+            (await fresh().find(Membership, {}, { orderBy: { id: "asc" } })).map((m) => m.role),
+            ["OWNER", "EDITOR", "VIEWER", "OWNER"],
+          );
           const promote =
             `mutation($id: ID!) { updateMembership(id: $id, input: { role: OWNER }) { role } }`;
           assertEquals(codes(await ask("cat", promote, { id: gid("Membership", 3) })), [
@@ -323,7 +419,9 @@ for (const dialect of dialects()) {
               input: { body: "hi", taskID: gid("Task", task), authorID: gid("User", author) },
             });
             const before = await fresh().count(Comment);
-            assertEquals(codes(await ask("bob", comment, on(1, 1))), ["FORBIDDEN"]);
+            assertEquals((await ask("bob", comment, on(1, 1))).errors?.map((e) => e.message), [
+              "cannot create Comment: input.authorID is set by the server for this viewer",
+            ]);
             assertEquals(codes(await ask("bob", comment, on(2, 2))), ["NOT_FOUND"]);
             assertEquals(codes(await ask("anonymous", comment, on(1, 2))), ["NOT_FOUND"]);
             assertEquals(await fresh().count(Comment), before);
@@ -348,10 +446,76 @@ for (const dialect of dialects()) {
             assertEquals(await fresh().count(Comment), before - 1);
           },
         );
+        if (dialect === "postgresql") {
+          await t.step(
+            "RLS alone (no application policy) reads and writes as the rules say",
+            async () => {
+              const askBare = async (viewer: string, query: string): Promise<Answer> => {
+                const response = await fetch(bare.url, {
+                  method: "POST",
+                  headers: {
+                    "content-type": "application/json",
+                    authorization: `Bearer ${tokens.get(viewer)}`,
+                  },
+                  body: JSON.stringify({ query }),
+                });
+                return await response.json();
+              };
+              for (const viewer of ["bob", "dan", "eve"]) {
+                const answer = await askBare(viewer, `{ tasks { edges { node { title } } } }`);
+                const shown = names(answer, "tasks", "title");
+                const expected = await fresh().find(Task, {}, { orderBy: { id: "asc" } });
+                // What the application's rules show this viewer now (the steps above changed rows).
+                const visible = names(
+                  await ask(viewer, `{ tasks { edges { node { title } } } }`),
+                  "tasks",
+                  "title",
+                );
+                assertEquals(shown, visible, viewer);
+                assert(expected.length > shown.length, viewer);
+              }
+              // bob (EDITOR) makes himself OWNER without the application's rules: the database's
+              // WITH CHECK refuses it (FORBIDDEN), nothing written.
+              const grab = await askBare(
+                "bob",
+                `mutation { createMembership(input: { role: OWNER, organizationID: "${
+                  gid("Organization", 1)
+                }", userID: "${gid("User", 2)}" }) { role } }`,
+              );
+              assertEquals(codes(grab), ["FORBIDDEN"]);
+              assertEquals(await fresh().count(Membership, { user: 2, role: "OWNER" }), 0);
+            },
+          );
+        }
       } finally {
+        await bare.close();
         await server.close();
         await db.close();
       }
     },
   });
 }
+
+Deno.test("workspace: under NODE_ENV=production the server needs JWT_SECRET (not the development one)", () => {
+  const env = { NODE_ENV: Deno.env.get("NODE_ENV"), JWT_SECRET: Deno.env.get("JWT_SECRET") };
+  const restore = () => {
+    for (const [name, value] of Object.entries(env)) {
+      if (value === undefined) Deno.env.delete(name);
+      else Deno.env.set(name, value);
+    }
+  };
+  try {
+    Deno.env.set("NODE_ENV", "production");
+    Deno.env.delete("JWT_SECRET");
+    assertThrows(() => jwtSecret(), Error, "JWT_SECRET must be set under NODE_ENV=production");
+    Deno.env.set("JWT_SECRET", DEV_SECRET);
+    assertThrows(() => jwtSecret(), Error, "JWT_SECRET must be set");
+    Deno.env.set("JWT_SECRET", "a real secret");
+    assertEquals(new TextDecoder().decode(jwtSecret()), "a real secret");
+    Deno.env.delete("NODE_ENV");
+    Deno.env.delete("JWT_SECRET");
+    assertEquals(new TextDecoder().decode(jwtSecret()), DEV_SECRET);
+  } finally {
+    restore();
+  }
+});

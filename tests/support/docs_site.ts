@@ -63,6 +63,8 @@ export function sharedBundle(): Promise<string> {
  */
 export async function startDocsSite(
   options: {
+    /** What the site serves: `"project"`, the repository's documentation; default the fixture. */
+    content?: "project" | "fixture";
     faults?: SearchApiFaults;
     extraRecords?: DocSearchRecord[];
     distDir?: string;

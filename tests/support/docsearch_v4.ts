@@ -14,20 +14,24 @@ const ROOT = fromFileUrl(new URL("../..", import.meta.url));
  * Bundles into a new temporary directory: `docsearch.js` (a classic script
  * that sets `window.docsearch`, from `tests/widget/fixtures/docsearch_v4.ts`),
  * `docsearch.mjs` (an ES module whose default export is `docsearch`, from
- * `docsearch_v4_module.ts`) and `style.css` (`@docsearch/css`'s
- * `dist/style.css`). Returns the directory.
+ * `docsearch_v4_module.ts`), `style.css` (`@docsearch/css`'s
+ * `dist/style.css`), and DocSearch's Sidepanel: `sidepanel.mjs`
+ * (`@docsearch/sidepanel-js` 4.7.0, from `fixtures/docsearch_sidepanel.ts`)
+ * with `sidepanel.css` (`@docsearch/css`'s). Returns the directory.
  */
 export async function buildDocSearch(): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "docsearch-v4-" });
   const imports = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))).imports;
   await bundlePage("tests/widget/fixtures/docsearch_v4.ts", join(dir, "docsearch.js"));
   await bundlePage("tests/widget/fixtures/docsearch_v4_module.ts", join(dir, "docsearch.mjs"));
+  await bundlePage("tests/widget/fixtures/docsearch_sidepanel.ts", join(dir, "sidepanel.mjs"));
   await runDeno([
     "bundle",
     "--quiet",
     "--outdir",
     dir,
     `${imports["@docsearch/css"]}/dist/style.css`,
+    `${imports["@docsearch/css"]}/dist/sidepanel.css`,
   ]);
   return dir;
 }

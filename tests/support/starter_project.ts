@@ -36,7 +36,9 @@ function curlBody(line: string): string {
 /**
  * Runs the section's commands in the project folder `dir`: `commands` (its first shell block:
  * `deno task generate`, `deno task start`), then each line of `curls` (its second) against the
- * server; every answer without errors. Stops the server with SIGTERM, which must exit 0.
+ * server; every answer without errors. Between the two commands, `deno check` of the project
+ * (`server.ts`, which imports the entities and the generated `mod.ts`) must pass: what an editor
+ * shows red fails here. Stops the server with SIGTERM, which must exit 0.
  *
  * @returns the data of the last answer
  */
@@ -59,6 +61,12 @@ export async function servedAnswer(
     0,
     decoder.decode(generated.stdout) + decoder.decode(generated.stderr),
   );
+  const checked = await new Deno.Command(Deno.execPath(), {
+    args: ["check", "--quiet", "server.ts", "generated/mod.ts"],
+    cwd: dir,
+    env,
+  }).output();
+  assertEquals(checked.code, 0, decoder.decode(checked.stdout) + decoder.decode(checked.stderr));
   let server: Deno.ChildProcess | undefined = new Deno.Command(Deno.execPath(), {
     args: ["task", "start"],
     cwd: dir,

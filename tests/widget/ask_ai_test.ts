@@ -230,9 +230,9 @@ async function steps(t: Deno.TestContext) {
       release();
       await settled(page);
       assertEquals(
-        await page.locator(".DocSearch-AskAiScreen-ToolCall").count(),
-        0,
-        "no Searched for line once the answer streams (as DocSearch v4)",
+        await page.locator(".DocSearch-AskAiScreen-ToolCall").allTextContents(),
+        ['Searched for "pagination", "cursor" and "order"'],
+        "the Searched for line stays once the answer streams (DocSearch's newest ToolCall tests)",
       );
       await closePage(page);
 
@@ -470,10 +470,10 @@ async function steps(t: Deno.TestContext) {
     await ask(page, "generated files");
     await page.waitForSelector(".DocSearch-Markdown-Content");
     assertEquals(
-      await page.getAttribute(".DocSearch-AskAiScreen-StopButton", "title"),
+      await page.getAttribute(".DocSearch-StopStreaming", "title"),
       "Stop answering",
     );
-    await page.click(".DocSearch-AskAiScreen-StopButton");
+    await page.click(".DocSearch-StopStreaming");
     await settled(page);
     assertEquals(
       await page.textContent(".DocSearch-AskAiScreen-Stopped"),
@@ -573,7 +573,7 @@ async function steps(t: Deno.TestContext) {
       assertEquals(
         await page.evaluate(() =>
           JSON.parse(
-            localStorage.getItem("__DOCSEARCH_ASKAI_CONVERSATIONS__mikrogql-mikrogql-docs") ?? "[]",
+            localStorage.getItem("__DOCSEARCH_ASKAI_CONVERSATIONS__mikrogql-docs") ?? "[]",
           ).length
         ),
         0,
@@ -584,41 +584,48 @@ async function steps(t: Deno.TestContext) {
     },
   );
 
-  await step("at most 10 conversations; none with disableUserPersonalization", async () => {
-    const page = await mount();
-    await page.evaluate(() => {
-      const conversations = Array.from({ length: 10 }, (_, i) => ({
-        id: `c${i}`,
-        title: `question ${i}`,
-        messages: [{ id: `m${i}`, role: "user", parts: [{ type: "text", text: `question ${i}` }] }],
-      }));
-      localStorage.setItem(
-        "__DOCSEARCH_ASKAI_CONVERSATIONS__mikrogql-mikrogql-docs",
-        JSON.stringify(conversations),
+  await step(
+    "at most 10 conversations (the former key moved to DocSearch's); none with disableUserPersonalization",
+    async () => {
+      const page = await mount();
+      await page.evaluate(() => {
+        const conversations = Array.from({ length: 10 }, (_, i) => ({
+          id: `c${i}`,
+          title: `question ${i}`,
+          messages: [{
+            id: `m${i}`,
+            role: "user",
+            parts: [{ type: "text", text: `question ${i}` }],
+          }],
+        }));
+        localStorage.setItem(
+          "__DOCSEARCH_ASKAI_CONVERSATIONS__mikrogql-mikrogql-docs",
+          JSON.stringify(conversations),
+        );
+      });
+      await ask(page, "install");
+      await settled(page);
+      const stored = await page.evaluate(() =>
+        JSON.parse(localStorage.getItem("__DOCSEARCH_ASKAI_CONVERSATIONS__mikrogql-docs")!)
+          .map((c: { query: string }) => c.query)
       );
-    });
-    await ask(page, "install");
-    await settled(page);
-    const stored = await page.evaluate(() =>
-      JSON.parse(localStorage.getItem("__DOCSEARCH_ASKAI_CONVERSATIONS__mikrogql-mikrogql-docs")!)
-        .map((c: { title: string }) => c.title)
-    );
-    assertEquals(stored.length, 10);
-    assertEquals(stored[0], "install");
-    assertEquals(stored.at(-1), "question 8");
-    await closePage(page);
+      assertEquals(stored.length, 10);
+      assertEquals(stored[0], "install");
+      assertEquals(stored.at(-1), "question 8");
+      await closePage(page);
 
-    const anonymous = await mount("disableUserPersonalization: true");
-    await ask(anonymous, "install");
-    await settled(anonymous);
-    assertEquals(
-      await anonymous.evaluate(() =>
-        Object.keys(localStorage).filter((k) => k.startsWith("__DOCSEARCH"))
-      ),
-      [],
-    );
-    await closePage(anonymous);
-  });
+      const anonymous = await mount("disableUserPersonalization: true");
+      await ask(anonymous, "install");
+      await settled(anonymous);
+      assertEquals(
+        await anonymous.evaluate(() =>
+          Object.keys(localStorage).filter((k) => k.startsWith("__DOCSEARCH"))
+        ),
+        [],
+      );
+      await closePage(anonymous);
+    },
+  );
 
   await step(
     "new conversation: three published suggested questions; a click asks with its id",
@@ -686,10 +693,16 @@ async function steps(t: Deno.TestContext) {
       assertEquals(chat.headers["x-algolia-application-id"], "askai-app");
       assertEquals(chat.headers["x-algolia-api-key"], "askai-key");
       assertEquals(chat.headers.authorization, undefined);
-      const body = chat.body as { searchParameters: unknown; messages: unknown[] };
-      assertEquals(body.searchParameters, {
+      const body = chat.body as {
+        algolia: { searchParameters: unknown };
+        searchParameters?: unknown;
+        messages: unknown[];
+      };
+      // under `algolia`, as DocSearch sends them to the agent platform
+      assertEquals(body.algolia.searchParameters, {
         "mikrogql-docs": { filters: "type:content", attributesToRetrieve: ["url"] },
       });
+      assertEquals(body.searchParameters, undefined);
       assertEquals(body.messages.length, 1);
       const url = await page.evaluate(() =>
         performance.getEntriesByType("resource").map((e) => e.name).find((n) =>

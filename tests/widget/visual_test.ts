@@ -13,6 +13,14 @@
  * question heading, the answer's text box, the actions at the card's right,
  * the sources' title and first chip, the footer and its labels. Both
  * screenshots are saved side by side in a folder the test prints.
+ *
+ * Pixel parity: every pair of screenshots (the button, the start screen,
+ * results, no results, Ask AI; two viewports, two themes) is also compared
+ * with a perceptual diff (`pixelmatch`, per-pixel YIQ threshold 0.1,
+ * anti-aliased pixels not counted); the share of differing pixels, printed
+ * per screen, must stay under {@link PIXEL_THRESHOLDS} (the differences we
+ * keep on purpose, listed there). The diff images are saved beside the
+ * screenshots.
  */
 import { Buffer } from "node:buffer";
 import { assert, assertEquals } from "@std/assert";
@@ -22,11 +30,59 @@ import { launchBrowser } from "../support/browser.ts";
 import { startDocsSite } from "../support/docs_site.ts";
 import { buildDocSearch } from "../support/docsearch_v4.ts";
 import { DEFAULT_SEARCH_PARAMETERS } from "../../widget/search.ts";
+import pixelmatch from "pixelmatch";
+import { PNG } from "pngjs";
 
 const ORIGIN = "http://visual.test";
 const QUERY = "search";
 const NO_RESULTS = "zzzxqj";
 const TOLERANCE_PX = 2;
+
+/**
+ * The largest share of differing pixels (pixelmatch) accepted per screen, whole page, at
+ * [1280x800, 390x844] (light and dark alike), set a little above what the test measures (it
+ * prints the figures). What differs on purpose: no backdrop blur behind the overlay (it made
+ * painting the results about 3x slower, bench/keystroke.ts): the page behind differs wherever
+ * the overlay covers text; the start screen without recent searches shows "No recent searches"
+ * at the modal's height (the spec's `startScreen.noRecentSearchesText`) where DocSearch 4.7.1
+ * collapses the modal to its search bar and footer (most of the 1280x800 start screen's 37 %);
+ * our footer's "Powered by" text; the Ask AI answer's Markdown margins; the hit icons (ours are
+ * stroked 20 px SVGs of our own); the Sidepanel's markup (ours is the search box's Ask AI view
+ * in a panel, DocSearch's its own header, screens and prompt).
+ */
+const PIXEL_THRESHOLDS: Record<string, [number, number]> = {
+  button: [0.005, 0.005],
+  start: [0.4, 0.01],
+  results: [0.01, 0.01],
+  "no-results": [0.01, 0.015],
+  "ask-ai": [0.04, 0.1],
+  sidepanel: [0.05, 0.05],
+};
+
+/** The share of pixels that differ between two PNG screenshots of one size; writes the diff image to `out`. */
+async function pixelDiff(a: Uint8Array, b: Uint8Array, out: string): Promise<number> {
+  const left = PNG.sync.read(Buffer.from(a));
+  const right = PNG.sync.read(Buffer.from(b));
+  const { width, height } = left;
+  assertEquals([right.width, right.height], [width, height], "screenshots of one size");
+  const diff = new PNG({ width, height });
+  const count = pixelmatch(left.data, right.data, diff.data, width, height, { threshold: 0.1 });
+  await Deno.writeFile(out, PNG.sync.write(diff));
+  return count / (width * height);
+}
+
+/** Asserts the pixel diff of `screen`'s screenshots against its threshold; prints the share. */
+async function assertPixels(name: string, screen: string, ours: Uint8Array, theirs: Uint8Array) {
+  const share = await pixelDiff(ours, theirs, join(shots, `${name}-diff.png`));
+  const threshold = PIXEL_THRESHOLDS[screen][name.startsWith("1280x") ? 0 : 1];
+  console.log(
+    `pixel diff ${name}: ${(share * 100).toFixed(2)}% (threshold ${(threshold * 100).toFixed(1)}%)`,
+  );
+  assert(
+    share <= threshold,
+    `${name}: ${(share * 100).toFixed(2)}% of the pixels differ; see ${shots}/${name}-diff.png`,
+  );
+}
 
 const site = await startDocsSite();
 const docsearchDir = await buildDocSearch();
@@ -62,6 +118,7 @@ async function openPage(
   viewport: { width: number; height: number },
   dark: boolean,
   askAi = false,
+  html = pageHtml(lib, dark, askAi),
 ): Promise<Page> {
   const page = await browser.newPage({ viewport });
   // both ask the hosted Ask AI backend: the docs site's stand-in answers (one answer per question)
@@ -88,7 +145,7 @@ async function openPage(
   await page.route(`${ORIGIN}/**`, (route) => {
     const path = new URL(route.request().url()).pathname;
     if (path === "/") {
-      return route.fulfill({ contentType: "text/html", body: pageHtml(lib, dark, askAi) });
+      return route.fulfill({ contentType: "text/html", body: html });
     }
     const [, dir, file] = path.split("/");
     const root = dir === "ours" ? site.distDir : docsearchDir;
@@ -117,8 +174,27 @@ async function openPage(
     });
   });
   await page.goto(`${ORIGIN}/`);
-  await page.waitForSelector(".DocSearch-Button");
+  await page.waitForSelector(".DocSearch-Button, .DocSearch-SidepanelButton");
   return page;
+}
+
+/** A page with the Sidepanel of `lib` (ours: `sidepanel.js`; DocSearch's: `@docsearch/sidepanel-js` 4.7.0). */
+function sidePanelHtml(lib: "ours" | "docsearch", dark: boolean): string {
+  const mount = lib === "ours"
+    ? `import { sidePanel } from "/ours/sidepanel.js";
+sidePanel({ container: "#search", appId: "APP", apiKey: "KEY", indices: ["docs"],
+  askAi: "mikrogql-docs-assistant", theme: "${dark ? "dark" : "light"}" });`
+    : `import sidepanel from "/docsearch/sidepanel.mjs";
+sidepanel({ container: "#search", appId: "APP", apiKey: "KEY", indexName: "docs",
+  assistantId: "mikrogql-docs-assistant", theme: "${dark ? "dark" : "light"}" });`;
+  return `<!doctype html><html lang="en"${dark ? ' data-theme="dark"' : ""}><head>
+<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${lib}</title><link rel="stylesheet" href="/${lib}/${
+    lib === "ours" ? "style.css" : "sidepanel.css"
+  }">
+<style>body{margin:0;font-family:system-ui,sans-serif}#top{display:flex;padding:8px 16px}</style></head>
+<body><div id="top"><div id="search"></div></div><main><p>Page</p></main>
+<script type="module">${mount}</script></body></html>`;
 }
 
 type Box = [number, number, number, number];
@@ -169,9 +245,11 @@ async function render(
   dark: boolean,
   query: string,
   screen: string,
-): Promise<{ metrics: Metrics; png: Uint8Array }> {
+): Promise<{ metrics: Metrics; png: Uint8Array; buttonPng: Uint8Array }> {
   const page = await openPage(lib, viewport, dark);
   const button = (await metrics(page)).button;
+  await page.evaluate(() => document.fonts.ready);
+  const buttonPng = await page.screenshot();
   await page.click(".DocSearch-Button");
   await page.fill(".DocSearch-Input", query);
   await page.waitForSelector(screen);
@@ -180,7 +258,7 @@ async function render(
   const result = { ...await metrics(page), button };
   const png = await page.screenshot();
   await page.close();
-  return { metrics: result, png };
+  return { metrics: result, png, buttonPng };
 }
 
 /** The differences larger than the tolerance, as readable lines. */
@@ -298,6 +376,7 @@ Deno.test({
               join(shots, `${name}.png`),
               await sideBySide(ours.png, theirs.png, viewport.width, viewport.height),
             );
+            await assertPixels(name, "ask-ai", ours.png, theirs.png);
             const lines: string[] = [];
             for (const [key, value] of Object.entries(theirs.metrics)) {
               const mine = ours.metrics[key as keyof typeof ours.metrics] as unknown;
@@ -328,6 +407,47 @@ Deno.test({
 });
 
 Deno.test({
+  name: "the Sidepanel looks like @docsearch/sidepanel-js 4.7.0's in Chromium (pixels)",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn(t) {
+    browser = await launchBrowser();
+    try {
+      for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+        for (const dark of [false, true]) {
+          const name = `${viewport.width}x${viewport.height}-${dark ? "dark" : "light"}-sidepanel`;
+          await t.step(name, async () => {
+            const shot = async (lib: "ours" | "docsearch") => {
+              const page = await openPage(lib, viewport, dark, true, sidePanelHtml(lib, dark));
+              await page.click(".DocSearch-SidepanelButton");
+              await page.waitForSelector(".DocSearch-Sidepanel :is(input, textarea)");
+              await page.mouse.move(0, 0);
+              await page.evaluate(() => document.fonts.ready);
+              // the panel's opening transition
+              await page.evaluate(() =>
+                Promise.all(document.getAnimations().map((a) => a.finished))
+              );
+              const png = await page.screenshot();
+              await page.close();
+              return png;
+            };
+            const ours = await shot("ours");
+            const theirs = await shot("docsearch");
+            await Deno.writeFile(
+              join(shots, `${name}.png`),
+              await sideBySide(ours, theirs, viewport.width, viewport.height),
+            );
+            await assertPixels(name, "sidepanel", ours, theirs);
+          });
+        }
+      }
+    } finally {
+      await browser.close();
+    }
+  },
+});
+
+Deno.test({
   name: "search box looks like DocSearch v4 in Chromium (layout metrics within 2 px)",
   sanitizeOps: false,
   sanitizeResources: false,
@@ -337,13 +457,18 @@ Deno.test({
       const cases = [
         ...[false, true].map((dark) => ({ dark, query: QUERY, screen: ".DocSearch-Hit-source" })),
         // the no-results screen keeps the modal's height, with its icon
-        { dark: false, query: NO_RESULTS, screen: ".DocSearch-NoResults svg" },
+        ...[false, true].map((dark) => ({
+          dark,
+          query: NO_RESULTS,
+          screen: ".DocSearch-NoResults svg",
+        })),
+        // the start screen (no recent search): pixels only
+        ...[false, true].map((dark) => ({ dark, query: "", screen: ".DocSearch-Footer" })),
       ];
       for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
         for (const { dark, query, screen } of cases) {
-          const name = `${viewport.width}x${viewport.height}-${dark ? "dark" : "light"}-${
-            query === NO_RESULTS ? "no-results" : "results"
-          }`;
+          const kind = query === NO_RESULTS ? "no-results" : query === "" ? "start" : "results";
+          const name = `${viewport.width}x${viewport.height}-${dark ? "dark" : "light"}-${kind}`;
           await t.step(name, async () => {
             const ours = await render("ours", viewport, dark, query, screen);
             const theirs = await render("docsearch", viewport, dark, query, screen);
@@ -351,6 +476,16 @@ Deno.test({
               join(shots, `${name}.png`),
               await sideBySide(ours.png, theirs.png, viewport.width, viewport.height),
             );
+            await assertPixels(name, kind, ours.png, theirs.png);
+            if (kind === "results") {
+              await assertPixels(
+                name.replace("results", "button"),
+                "button",
+                ours.buttonPng,
+                theirs.buttonPng,
+              );
+            }
+            if (kind === "start") return; // pixels only: the metrics read the hit rows
             if (query === QUERY) {
               const { look } = ours.metrics;
               assertEquals(look.enterKeys, 1, "↵ on the active hit only");

@@ -31,7 +31,7 @@ export interface AnswerProps {
   translations: AskAiScreenTranslations;
   environment: Window;
   /** A search of the assistant was clicked: search its query. */
-  onQuery(query: string): void;
+  onQuery?(query: string): void;
 }
 
 /**
@@ -101,7 +101,8 @@ export function Answer(props: AnswerProps): VNode {
 }
 
 /**
- * Like and dislike until rated (the thanks after), then copy (the text; its title "Copied!" and
+ * Like and dislike until the backend accepts a rating (the thanks after; its
+ * refusal shown beside the buttons), then copy (the text; its title "Copied!" and
  * `DocSearch-AskAiScreen-CopyButton--copied` for 2 s), in v4's order and markup.
  */
 function AnswerActions(
@@ -115,9 +116,10 @@ function AnswerActions(
 ): VNode {
   const { translations: t, environment } = props;
   const [copied, setCopied] = useState(false);
+  const rating = props.chat.rated[props.message.id];
   return html`<div class="DocSearch-AskAiScreen-Actions">
     ${
-    props.message.id in props.chat.rated
+    rating?.state === "sent"
       ? html`<p class="DocSearch-AskAiScreen-FeedbackText">${t.thanksForFeedbackText}</p>`
       : [true, false].map((like) =>
         html`
@@ -127,10 +129,18 @@ function AnswerActions(
               like ? "Like" : "Dislike"
             }Button`}
             title=${like ? t.likeButtonTitle : t.dislikeButtonTitle}
+            disabled=${rating?.state === "sending"}
             onClick=${() => props.chat.feedback(props.message.id, like)}
           >${thumbIcon()}</button>
         `
       )
+  }
+    ${
+    rating?.state === "failed" &&
+    html`
+      <p class="DocSearch-AskAiScreen-FeedbackText DocSearch-AskAiScreen-FeedbackError"
+        role="alert">${rating.error}</p>
+    `
   }
     <button
       type="button"

@@ -2,7 +2,8 @@
  * The body of an assistant message: its tool calls (the searches the
  * assistant runs) and its Markdown texts, in order; consecutive finished
  * searches shown as one "Searched for" line (or `aggregatedToolCallNode`),
- * which, as in DocSearch v4, no longer shows once the answer's text streams.
+ * which stays once the answer's text streams (DocSearch's newest tests;
+ * 4.7.1 dropped it).
  *
  * @module
  */
@@ -16,8 +17,11 @@ import type { ToolPart, UiMessage } from "./messages.ts";
 export interface AnswerPartsProps {
   message: UiMessage;
   translations: AskAiScreenTranslations;
-  /** A search of the assistant was clicked: search its query. */
-  onQuery(query: string): void;
+  /**
+   * A search of the assistant was clicked: search its query. Without it (the
+   * Sidepanel, which has no keyword search) the queries are text, not buttons.
+   */
+  onQuery?(query: string): void;
   environment: Window;
 }
 
@@ -27,12 +31,11 @@ export function AnswerParts(
 ): VNode[] {
   const blocks: VNode[] = [];
   let searched: string[] = [];
-  const answered = message.parts.some((p) => p.type === "text" && p.text !== "");
   const flush = () => {
-    if (searched.length === 0 || answered) return;
+    if (searched.length === 0) return;
     const queries = searched;
     searched = [];
-    const custom = t.aggregatedToolCallNode?.(queries, onQuery);
+    const custom = t.aggregatedToolCallNode?.(queries, onQuery ?? (() => {}));
     if (custom !== undefined) {
       blocks.push(html`<div class="DocSearch-AskAiScreen-ToolCall">${custom}</div>` as VNode);
       return;
@@ -53,11 +56,12 @@ export function AnswerParts(
                 ? ""
                 : i === queries.length - 1
                 ? text.lastSeparator
-                : text.separator}<button
-                type="button"
-                class="DocSearch-AskAiScreen-ToolCallQuery"
-                onClick=${() => onQuery(q)}
-              >"${q}"</button>
+                : text.separator}${onQuery
+                ? html`
+                  <button type="button" class="DocSearch-AskAiScreen-ToolCallQuery"
+                    onClick=${() => onQuery(q)}>"${q}"</button>
+                `
+                : html`<span class="DocSearch-AskAiScreen-ToolCallQuery">"${q}"</span>`}
             `
           )}${text.after}</p>
     ` as VNode);

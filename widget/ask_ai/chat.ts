@@ -38,7 +38,11 @@ export async function sendChat(settings: ChatSettings, request: ChatRequest): Pr
   const { askAi } = settings;
   const body: Record<string, unknown> = { id: request.id, messages: request.messages };
   if (!askAi.agentStudio) body.trigger = "submit-message";
-  if (askAi.searchParameters) body.searchParameters = askAi.searchParameters;
+  // the agent platform reads them under `algolia`, as DocSearch sends them
+  if (askAi.searchParameters) {
+    if (askAi.agentStudio) body.algolia = { searchParameters: askAi.searchParameters };
+    else body.searchParameters = askAi.searchParameters;
+  }
   if (request.suggestedQuestionId) body.suggestedQuestionId = request.suggestedQuestionId;
   const response = await post(
     settings,
@@ -61,25 +65,30 @@ export async function sendChat(settings: ChatSettings, request: ChatRequest): Pr
 /**
  * Sends a like (`true`) or dislike for an answer: `{appId, messageId, thumbs}`
  * to the standard backend, `{messageId, agentId, vote}` to the agent platform.
- * Its answer is not read: the thanks shows whatever the backend says.
+ * Resolves once the backend accepted it (a 2xx answer).
  *
- * @returns the request's response.
- * @throws {Error} when the token cannot be had or the request cannot be sent.
+ * @throws {Error} when the token cannot be had, the request cannot be sent,
+ * or the answer is not 2xx (message from the body's `message`/`error`, else
+ * DocSearch's "Failed, try again later.").
  */
-export function sendFeedback(
+export async function sendFeedback(
   settings: ChatSettings,
   messageId: string,
   like: boolean,
-): Promise<unknown> {
+): Promise<void> {
   const { askAi } = settings;
   const vote = like ? 1 : 0;
-  return post(
+  const response = await post(
     settings,
     `${askAi.baseUrl}/${askAi.agentStudio ? "agent-studio/1" : "chat"}/feedback`,
     askAi.agentStudio
       ? { messageId, agentId: askAi.assistantId, vote }
       : { appId: askAi.appId, messageId, thumbs: vote },
   );
+  if (!response.ok) {
+    const error = await response.json().catch(() => ({}));
+    throw new Error(error.message || error.error || "Failed, try again later.");
+  }
 }
 
 /**

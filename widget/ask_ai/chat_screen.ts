@@ -17,7 +17,7 @@ export interface ChatScreenProps {
   translations: Translations["modal"];
   environment: Window;
   /** A search of the assistant was clicked: search its query. */
-  onQuery(query: string): void;
+  onQuery?(query: string): void;
 }
 
 /**

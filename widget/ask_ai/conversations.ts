@@ -1,7 +1,12 @@
 /**
  * Ask AI conversation history in local storage: up to 10 conversations,
- * newest first, keyed per application and index; nothing is read or written
- * with `disableUserPersonalization`; storage failures are swallowed.
+ * newest first, under DocSearch's key (`__DOCSEARCH_ASKAI_CONVERSATIONS__<index>`,
+ * the Ask AI index) and in its shape (`{objectID, query, messages, type:
+ * "askAI", ...}`), so a page that moves from DocSearch keeps its users'
+ * conversations, and back; the key this search box used before
+ * (`__DOCSEARCH_ASKAI_CONVERSATIONS__<appId>-<index>`) is read once and moved
+ * over. Nothing is read or written with `disableUserPersonalization`; storage
+ * failures are swallowed.
  *
  * @module
  */
@@ -11,7 +16,7 @@ import type { UiMessage } from "./messages.ts";
 /** Conversations kept at most. */
 export const MAX_CONVERSATIONS = 10;
 
-/** A stored conversation: its id, its first question as title, its messages. */
+/** A conversation: its id, its first question as title, its messages. */
 export interface Conversation {
   id: string;
   title: string;
@@ -26,25 +31,73 @@ export interface ConversationStorage {
   remove(id: string): void;
 }
 
-/** Creates the conversation storage for `appId` and `indexName`. */
+/** A stored entry: DocSearch's shape, or the one this search box wrote before (`id`, `title`). */
+interface StoredConversation {
+  objectID?: string;
+  query?: string;
+  id?: string;
+  title?: string;
+  messages: UiMessage[];
+}
+
+const isStored = (c: unknown) =>
+  typeof c === "object" && c !== null && Array.isArray((c as StoredConversation).messages) &&
+  typeof ((c as StoredConversation).objectID ?? (c as StoredConversation).id) === "string";
+
+const fromStored = (c: StoredConversation): Conversation => ({
+  id: (c.objectID ?? c.id)!,
+  title: c.query ?? c.title ?? "",
+  messages: c.messages,
+});
+
+/** DocSearch's stored record of a conversation (a hit of type `askAI`, as its list renders it). */
+const toStored = (c: Conversation) => ({
+  objectID: c.id,
+  query: c.title,
+  messages: c.messages,
+  type: "askAI",
+  anchor: "stored",
+  content: null,
+  hierarchy: {
+    lvl0: "askAI",
+    lvl1: c.title,
+    lvl2: null,
+    lvl3: null,
+    lvl4: null,
+    lvl5: null,
+    lvl6: null,
+  },
+  url: "",
+  url_without_anchor: "",
+});
+
+/** Creates the conversation storage for `indexName` (`appId`: the former key's scope). */
 export function createConversationStorage(
   options: { environment: Window; appId: string; indexName: string; disabled: boolean },
 ): ConversationStorage {
-  const key = `__DOCSEARCH_ASKAI_CONVERSATIONS__${options.appId}-${options.indexName}`;
-  const { read, write } = storedList<Conversation>(
-    storedItem(options.environment, "localStorage", key, options.disabled),
-    (c) =>
-      typeof (c as Conversation)?.id === "string" && Array.isArray((c as Conversation).messages),
-  );
+  const item = (key: string) =>
+    storedList<StoredConversation>(
+      storedItem(options.environment, "localStorage", key, options.disabled),
+      isStored,
+    );
+  const { read, write } = item(`__DOCSEARCH_ASKAI_CONVERSATIONS__${options.indexName}`);
+  const former = item(`__DOCSEARCH_ASKAI_CONVERSATIONS__${options.appId}-${options.indexName}`);
+  const moved = former.read();
+  if (moved.length > 0) {
+    const ids = new Set(read().map((c) => c.objectID ?? c.id));
+    write([
+      ...read(),
+      ...moved.filter((c) => !ids.has(c.id)).map((c) => toStored(fromStored(c))),
+    ].slice(0, MAX_CONVERSATIONS));
+    former.write([]);
+  }
+  const list = () => read().map(fromStored);
+  const store = (conversations: Conversation[]) =>
+    write(conversations.slice(0, MAX_CONVERSATIONS).map(toStored));
   return {
-    list: read,
+    list,
     save: (conversation) =>
-      write(
-        [conversation, ...read().filter((c) => c.id !== conversation.id)].slice(
-          0,
-          MAX_CONVERSATIONS,
-        ),
-      ),
-    remove: (id) => write(read().filter((c) => c.id !== id)),
+      store([conversation, ...list().filter((c) => c.id !== conversation.id)]),
+    remove: (id) => store(list().filter((c) => c.id !== id)),
   };
 }

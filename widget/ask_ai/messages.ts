@@ -41,6 +41,8 @@ export interface UiMessage {
   role: "user" | "assistant";
   parts: UiPart[];
   metadata?: { stopped?: boolean; error?: string };
+  /** The feedback the backend accepted for this answer (DocSearch's stored field). */
+  feedback?: "like" | "dislike";
 }
 
 /** One chunk of the UI message stream (the `data:` JSON of one server-sent event). */

@@ -1,7 +1,7 @@
 /**
  * The search bar of the Ask AI mode: back to the keyword search, the
- * question input (disabled while an answer streams, with a stop button
- * then), the menu (new conversation, conversation history) and close.
+ * question input (disabled while an answer streams, with DocSearch's stop
+ * button, `.DocSearch-Action.DocSearch-StopStreaming`, then), the menu (new conversation, conversation history) and close.
  *
  * @module
  */
@@ -9,7 +9,7 @@ import type { VNode } from "preact";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { SearchBoxTranslations, Translations } from "../translations.ts";
 import { html } from "../ui/html.ts";
-import { backIcon, closeIcon, moreIcon } from "../ui/icons.ts";
+import { backIcon, closeIcon, moreIcon, stopIcon } from "../ui/icons.ts";
 import type { Chat } from "./use_chat.ts";
 
 /** The screens of the Ask AI mode below its search bar (the chat shows a new conversation too). */
@@ -75,15 +75,17 @@ export function AskAiSearchBar(props: AskAiSearchBarProps): VNode {
           value=${props.question}
           onInput=${(event: Event) => props.onQuestion((event.target as HTMLInputElement).value)}
         />
-        ${streaming && html`
-          <button
-            type="button"
-            class="DocSearch-AskAiScreen-StopButton"
-            title=${t.askAiScreen.stopButtonTitle}
-            onClick=${chat.stop}
-          >■</button>
-        `}
         <div class="DocSearch-Actions">
+          ${streaming && html`
+            <button
+              type="button"
+              class="DocSearch-Action DocSearch-StopStreaming"
+              title=${t.askAiScreen.stopButtonTitle}
+              aria-label=${t.askAiScreen.stopButtonTitle}
+              onClick=${chat.stop}
+            >${stopIcon()}</button>
+            <div class="DocSearch-Divider" />
+          `}
           <${ConversationMenu} translations=${s} onNew=${() => (chat.open(),
             props.onScreen("chat"))}
             onHistory=${() => props.onScreen("history")} />

@@ -28,6 +28,13 @@ const newId = () => Math.random().toString(36).slice(2);
 /** An empty conversation with a new id. */
 const newConversation = (): Conversation => ({ id: newId(), title: "", messages: [] });
 
+/**
+ * The errors after which a conversation cannot go on (DocSearch's blocking
+ * errors): the thread depth (`AI-217`) and `AI-203`, `AI-205`, `AI-224`,
+ * `AI-225`.
+ */
+const BLOCKING_ERROR = /\bAI-(203|205|217|224|225)\b|conversation depth/i;
+
 /** State and actions of {@link useChat}. */
 export interface Chat {
   /** The current conversation. */
@@ -35,8 +42,9 @@ export interface Chat {
   /** Whether an answer streams. */
   streaming: boolean;
   /**
-   * The last answer failed with the backend's thread-depth error (`AI-217`,
-   * "conversation depth"): the conversation cannot go on, a new one can.
+   * The last answer failed with a blocking error (the thread depth, `AI-217`,
+   * "conversation depth", or `AI-203`/`AI-205`/`AI-224`/`AI-225`): the
+   * conversation cannot go on (the input is disabled), a new one can.
    */
   limited: boolean;
   /** The stored conversations, newest first. */
@@ -49,11 +57,21 @@ export interface Chat {
   open(conversation?: Conversation): void;
   /** Removes a stored conversation. */
   remove(id: string): void;
-  /** The answers rated in this view, by message id: liked (`true`) or disliked. */
-  rated: Record<string, boolean>;
-  /** Rates an answer: a like (`true`) or dislike, sent to the backend (failures ignored). */
+  /** The answers rated in this view, by message id (an answer stored with its `feedback` is rated too). */
+  rated: Record<string, Rating>;
+  /**
+   * Rates an answer: a like (`true`) or dislike, sent to the backend; once
+   * accepted it is stored in the conversation, and a refusal is kept as the
+   * rating's error (the buttons stay, as in DocSearch's newest tests).
+   */
   feedback(messageId: string, like: boolean): void;
 }
+
+/** An answer's rating: being sent, accepted by the backend, or refused (`error`: the reason shown). */
+export type Rating =
+  | { state: "sending" }
+  | { state: "sent" }
+  | { state: "failed"; error: string };
 
 /**
  * The chat of the Ask AI view, starting with `start.conversation` (or a new
@@ -77,7 +95,9 @@ export function useChat(
   );
   const [streaming, setStreaming] = useState(false);
   const [history, setHistory] = useState(conversations.list);
-  const [rated, setRated] = useState<Record<string, boolean>>({});
+  const [rated, setRated] = useState<Record<string, Rating>>({});
+  const rate = (messageId: string, rating: Rating) =>
+    setRated((all) => ({ ...all, [messageId]: rating }));
   const abort = useRef<AbortController | null>(null);
 
   const stop = () => abort.current?.abort();
@@ -132,7 +152,7 @@ export function useChat(
   return {
     conversation,
     streaming,
-    limited: /ai-217|conversation depth/i.test(
+    limited: BLOCKING_ERROR.test(
       conversation.messages.at(-1)?.metadata?.error ?? "",
     ),
     history,
@@ -146,10 +166,23 @@ export function useChat(
       conversations.remove(id);
       setHistory(conversations.list());
     },
-    rated,
+    rated: Object.fromEntries([
+      ...conversation.messages.flatMap((m) => m.feedback ? [[m.id, { state: "sent" }]] : []),
+      ...Object.entries(rated),
+    ]),
     feedback(messageId, like) {
-      setRated({ ...rated, [messageId]: like });
-      sendFeedback(settings, messageId, like).catch(() => {});
+      rate(messageId, { state: "sending" });
+      sendFeedback(settings, messageId, like).then(() => {
+        rate(messageId, { state: "sent" });
+        const feedback = like ? "like" : "dislike";
+        const mark = (c: Conversation): Conversation => ({
+          ...c,
+          messages: c.messages.map((m) => m.id === messageId ? { ...m, feedback } : m),
+        });
+        const stored = conversations.list().find((c) => c.messages.some((m) => m.id === messageId));
+        if (stored) conversations.save(mark(stored));
+        setConversation((c) => c.messages.some((m) => m.id === messageId) ? mark(c) : c);
+      }, (error: Error) => rate(messageId, { state: "failed", error: error.message }));
     },
   };
 }

@@ -41,8 +41,11 @@ export interface AskAiViewProps {
   Footer: typeof Footer;
   /** The modal's list of conversations (`../ui/ask_ai_rows.ts`), the history screen. */
   ConversationList: typeof ConversationList;
-  /** Leaves Ask AI mode, optionally with a keyword query to search. */
-  onBack(query?: string): void;
+  /**
+   * Leaves Ask AI mode, optionally with a keyword query to search. Left out
+   * (the Sidepanel), the assistant's searched queries are text, not links.
+   */
+  onBack?(query?: string): void;
   /** Closes the modal. */
   onClose(): void;
 }
@@ -101,7 +104,7 @@ export function AskAiView(props: AskAiViewProps): VNode {
       onQuestion=${setQuestion}
       onAsk=${ask}
       onScreen=${setScreen}
-      onBack=${() => props.onBack()}
+      onBack=${() => props.onBack?.()}
       onClose=${props.onClose}
     />
     <div class="DocSearch-Dropdown" aria-live="polite">${content}</div>

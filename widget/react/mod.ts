@@ -19,12 +19,13 @@
  * @module
  */
 // @ts-types="@types/react"
-import { type ReactNode, useRef } from "react";
+import type { ReactNode } from "react";
 // @ts-types="@types/react-dom"
 import { createPortal } from "react-dom";
 import { type ResolvedOptions, resolveOptions, type SearchBoxOptions } from "../options.ts";
 import { SearchBoxRoot } from "../ui/search_box.ts";
 import { h } from "./preact_on_react.ts";
+import { useResolved } from "./use_resolved.ts";
 
 export { html } from "../ui/html.ts";
 
@@ -32,41 +33,6 @@ export { html } from "../ui/html.ts";
 export interface SearchBoxProps extends Omit<SearchBoxOptions, "container"> {
   /** Node the modal mounts into (a React portal); default `document.body` of `environment`. */
   portalContainer?: Element | DocumentFragment;
-}
-
-/**
- * Whether `a` and `b` are equal as props: the same value, or arrays or plain
- * objects (`indices={["docs"]}`, `translations={{...}}` written in the JSX,
- * new on each render) of equal values; functions and elements by identity.
- */
-function equal(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((value, i) => equal(value, b[i]));
-  }
-  if (!isPlain(a) || !isPlain(b)) return false;
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => equal(a[key], b[key]));
-}
-
-function isPlain(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
-
-/**
- * The options resolved from `props`, kept while the props are equal (see
- * {@link equal}): a re-render of the page's components with equal props
- * keeps the search client, the storages and the shortcuts' listener.
- */
-function useResolvedOptions(props: SearchBoxProps): ResolvedOptions {
-  const last = useRef<{ props: SearchBoxProps; options: ResolvedOptions } | null>(null);
-  if (!last.current || !equal(last.current.props, props)) {
-    const { portalContainer: _, ...options } = props;
-    last.current = { props, options: resolveOptions(options) };
-  }
-  return last.current.options;
 }
 
 /**
@@ -95,7 +61,7 @@ function useResolvedOptions(props: SearchBoxProps): ResolvedOptions {
  * @throws {Error} for invalid options (see `resolveOptions`).
  */
 export function SearchBox(props: SearchBoxProps): ReactNode {
-  const options = useResolvedOptions(props);
+  const options: ResolvedOptions = useResolved(props, resolveOptions);
   // through the stand-in's `h`, so that the list the root returns (button, modal) is a fragment;
   // `place` runs only while open, in the browser: a server render touches no `document`
   return h(SearchBoxRoot, {

@@ -10,6 +10,7 @@ import type { ComponentChildren, VNode } from "preact";
 import type { GroupItem } from "../groups.ts";
 import type { HitComponentProps, Template } from "../options.ts";
 import type { DocSearchHit, Level } from "../search.ts";
+import { safeHref } from "../safe_url.ts";
 import { Highlight } from "./highlight.ts";
 import { html } from "./html.ts";
 import { contentIcon, enterIcon, hashIcon, pageIcon, treeIcon } from "./icons.ts";
@@ -22,6 +23,8 @@ export interface HitProps {
   id: string;
   active: boolean;
   hitComponent: Template<HitComponentProps> | null;
+  /** The hit is the last child of its parent in the list (its tree connector ends). */
+  lastChild?: boolean;
   /** Icon in front of the texts; default by `type`. */
   icon?: VNode;
   /** Buttons after the link (save, remove), each in a cell, instead of the enter hint. */
@@ -57,7 +60,7 @@ export function Hit(props: HitProps): VNode {
   const { hit } = item;
   const [title, path] = hitTexts(hit);
   const children = html`<div class="DocSearch-Hit-Container">
-    ${item.parent && html`<div class="DocSearch-Hit-Tree">${treeIcon()}</div>`}
+    ${item.parent && html`<div class="DocSearch-Hit-Tree">${treeIcon(!!props.lastChild)}</div>`}
     <div class="DocSearch-Hit-icon">${
     props.icon ??
       (hit.type === "lvl1" ? pageIcon() : hit.type === "content" ? contentIcon() : hashIcon())
@@ -74,9 +77,11 @@ export function Hit(props: HitProps): VNode {
     html`<div class="DocSearch-Hit-action">${enterIcon()}</div>`
   }
   </div>` as VNode;
+  // an unsafe URL (javascript:, data:, vbscript:) reaches neither the link nor the template
+  const href = safeHref(hit.url);
   const content = hitComponent
-    ? renderTemplate(hitComponent, { hit, children })
-    : html`<a href=${hit.url} tabindex="-1">${children}</a>`;
+    ? renderTemplate(hitComponent, { hit: href === hit.url ? hit : { ...hit, url: "" }, children })
+    : html`<a href=${href} tabindex="-1">${children}</a>`;
   return html`
     <div
       class=${`DocSearch-Hit${item.parent ? " DocSearch-Hit--Child" : ""}`}

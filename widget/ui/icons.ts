@@ -29,8 +29,18 @@ export const pageIcon = (): VNode => icon("M5 2h7l3 3v13H5zM8 8h4M8 11h4M8 14h4"
 export const hashIcon = (): VNode => icon("M8 3 6 17M14 3l-2 14M4 7h13M3 13h13");
 /** Paragraph hit (`content`). */
 export const contentIcon = (): VNode => icon("M4 5h12M4 9h12M4 13h8");
-/** Tree branch in front of a child hit. */
-export const treeIcon = (): VNode => icon("M5 2v9h10", 24);
+/**
+ * Tree connector in front of a child hit, DocSearch v4's paths: the vertical
+ * line goes on below the branch unless the hit is its parent's last child.
+ */
+export const treeIcon = (last: boolean): VNode =>
+  html`
+    <svg width="24" height="54" viewBox="0 0 24 54" aria-hidden="true">
+      <path d=${last ? "M8 6v21M20 27H8.3" : "M8 6v42M20 27H8.3"} fill="none"
+        stroke="currentColor" stroke-width="1.6" stroke-linecap="round"
+        stroke-linejoin="round" />
+    </svg>
+  ` as VNode;
 /** Enter key (select). */
 export const enterIcon = (): VNode => icon("M16 4v5a2 2 0 0 1-2 2H4m4-4-4 4 4 4");
 /** Recent search. */
@@ -56,3 +66,10 @@ export const copyIcon = (): VNode => icon("M7 7h10v10H7zM13 7V3H3v10h4");
 /** A thumb up; the dislike button turns it over (CSS). */
 export const thumbIcon = (): VNode =>
   icon("M6 9v8H3V9zm0 0 4-7a2 2 0 0 1 2 2v3h4a2 2 0 0 1 2 2l-1 6a2 2 0 0 1-2 2H6");
+/** Stop (an answer streaming): a filled square. */
+export const stopIcon = (): VNode =>
+  html`
+    <svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true">
+      <rect x="5" y="5" width="10" height="10" rx="2" fill="currentColor" />
+    </svg>
+  ` as VNode;

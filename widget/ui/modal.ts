@@ -20,6 +20,7 @@ import { MAX_QUERY_LENGTH, type SearchClient, type SearchResult } from "../searc
 import type { SearchStorage } from "../storage.ts";
 import type { StoredItem } from "../stored_list.ts";
 import { AskAiRow, ConversationList } from "./ask_ai_rows.ts";
+import { isSafeUrl } from "../safe_url.ts";
 import { sparklesIcon } from "./icons.ts";
 import { ErrorScreen } from "./error_screen.ts";
 import { trapFocus } from "./focus_trap.ts";
@@ -100,7 +101,7 @@ export function Modal(props: ModalProps): VNode {
   const offset = askAiRow ? 1 : 0;
   const count = offset + items.length;
   const [active, setActive, onKeyDown] = useListNavigation(count, (row, event) => {
-    if (askAiRow && row === 0) setAskAi({ question: query });
+    if (askAiRow && row === 0) openAskAi({ question: query });
     else if (items[row - offset]) onSelect(items[row - offset], event);
   });
   const state: SearchState = { query, context: { nbHits: showResults ? results!.nbHits : 0 } };
@@ -111,8 +112,20 @@ export function Modal(props: ModalProps): VNode {
     if (row && dropdown.current) keepInView(dropdown.current, row);
   }, [activeId]);
 
+  /**
+   * Opens Ask AI: in the page's Sidepanel when one takes it (hybrid mode: it
+   * cancels the event, `SIDE_PANEL_ASK` of `../side_panel_options.ts`, and
+   * the modal closes), else in the modal.
+   */
+  const openAskAi = (start: AskAiStart) => {
+    const event = new CustomEvent("docsearch:sidepanel-ask", { detail: start, cancelable: true });
+    if (env.dispatchEvent(event)) setAskAi(start);
+    else props.onClose();
+  };
   const refresh = () => setSaved({ recent: storage.recent(), favorites: storage.favorites() });
   const onSelect = (item: GroupItem, event: MouseEvent | KeyboardEvent) => {
+    // an unsafe URL is neither stored nor followed (its link has no href either)
+    if (!isSafeUrl(item.hit.url)) return;
     storage.addRecent(item);
     refresh();
     const params: NavigatorParams = { itemUrl: item.hit.url, item: item.hit, state };
@@ -216,7 +229,7 @@ export function Modal(props: ModalProps): VNode {
                         active=${active === 0}
                         noResults=${!!results && results.groups.length === 0}
                         translations=${t.resultsScreen}
-                        onSelect=${() => setAskAi({ question: query })}
+                        onSelect=${() => openAskAi({ question: query })}
                         onHover=${() => setActive(0)}
                       />
                     `}
@@ -233,12 +246,12 @@ export function Modal(props: ModalProps): VNode {
             title=${history.length > 0 && t.startScreen.recentConversationsTitle}
             conversations=${history}
             translations=${t.startScreen}
-            onOpen=${(conversation: AskAiStart["conversation"]) => setAskAi({ conversation })}
+            onOpen=${(conversation: AskAiStart["conversation"]) => openAskAi({ conversation })}
             onRemove=${(
               id: string,
             ) => (props.conversations.remove(id), setHistory(props.conversations.list()))}
           ><button type="button" class="DocSearch-AskAiConversations-New" onClick=${() =>
-            setAskAi({})}>${sparklesIcon()} ${t.searchBox.startNewConversationText}</button><//>
+            openAskAi({})}>${sparklesIcon()} ${t.searchBox.startNewConversationText}</button><//>
         `}
     </div>
     <${Footer} translations=${t.footer} />

@@ -31,12 +31,13 @@ export function ResultsScreen(props: ResultsScreenProps): VNode {
     props.groups.map((group, g) =>
       html`<${HitSection} key=${group.title} id=${`${props.idPrefix}-group-${g}`} title=${group.title}>
         ${
-        group.items.map((item) => {
+        group.items.map((item, n) => {
           const i = index++;
           return html`
             <${Hit}
               key=${item.hit.objectID}
               item=${item}
+              lastChild=${item.parent !== group.items[n + 1]?.parent}
               id=${`${props.idPrefix}-item-${i}`}
               active=${props.active === i}
               hitComponent=${props.hitComponent}

@@ -22,6 +22,7 @@ import { Dialog } from "./dialog.ts";
 import { html } from "./html.ts";
 import { loadedModal, loadModal, whenIdle } from "./load_modal.ts";
 import { ModalShell } from "./modal_shell.ts";
+import { setPageTheme } from "./page_theme.ts";
 import { Portal } from "./portal.ts";
 import { SearchBar } from "./search_bar.ts";
 import { lockScroll } from "./scroll_lock.ts";
@@ -70,7 +71,9 @@ export function SearchBoxRoot(
     loadModal().then(setModal, () => setOpen(false));
   };
   const show = () => {
-    typed.current = options.initialQuery;
+    // as DocSearch: without `initialQuery`, the text selected on the page (at most 512 characters)
+    typed.current = options.initialQuery ||
+      (env.getSelection?.()?.toString() ?? "").slice(0, 512);
     load();
     setOpen(true);
   };
@@ -90,15 +93,11 @@ export function SearchBoxRoot(
 
   useLayoutEffect(() => {
     // `theme: "light" | "dark"` is the page's `data-theme` while mounted, as DocSearch sets it
-    const { theme } = options;
-    const root = env.document.documentElement.dataset;
-    const before = root.theme;
-    const set = theme && theme != "auto";
-    if (set) root.theme = theme;
+    const restore = setPageTheme(env, options.theme);
     const stop = options.initialQuery ? load() : whenIdle(env, load);
     return () => {
       stop?.();
-      if (set) before ? root.theme = before : delete root.theme;
+      restore();
     };
   }, [options]);
 

@@ -32,6 +32,8 @@ export const Task = defineEntity({
     confidential: p.boolean().default(false),
     /** Who works on the task, if anyone. */
     assignee: () => p.manyToOne(User).index().nullable(),
+    /** Who created the task: set by the server to the viewer (no input sets it). */
+    createdBy: () => p.manyToOne(User).index().nullable(),
     /** The discussion of the task. */
     comments: () => p.oneToMany(Comment).mappedBy("task"),
   },
@@ -41,6 +43,7 @@ annotate(Task, {
   entity: [QueryField(), Mutations(), Subscriptions()],
   fields: {
     title: [OrderField("TITLE")],
+    createdBy: [Skip(SkipMutationCreateInput | SkipMutationUpdateInput)],
     // Comments are written through createComment, where the comment's rules are asked.
     comments: [
       RelayConnection(),

@@ -40,6 +40,7 @@ export const edges = {
   Task: {
     project: { prop: "project", target: "Project", kind: "m:1", connection: false },
     assignee: { prop: "assignee", target: "User", kind: "m:1", connection: false },
+    createdBy: { prop: "createdBy", target: "User", kind: "m:1", connection: false },
     comments: {
       prop: "comments",
       target: "Comment",

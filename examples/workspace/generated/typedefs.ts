@@ -661,6 +661,11 @@ type Task implements Node {
   """Who works on the task, if anyone."""
   assignee: User
 
+  """
+  Who created the task: set by the server to the viewer (no input sets it).
+  """
+  createdBy: User
+
   """The discussion of the task."""
   comments(
     """Returns the elements in the list that come after the specified cursor."""
@@ -845,6 +850,24 @@ input TaskWhereInput {
   """assigneeID is not null."""
   assigneeIDNotNil: Boolean
 
+  """createdByID field predicates: equal to the value."""
+  createdByID: ID
+
+  """createdByID is not equal to the value."""
+  createdByIDNEQ: ID
+
+  """createdByID is one of the values."""
+  createdByIDIn: [ID!]
+
+  """createdByID is none of the values."""
+  createdByIDNotIn: [ID!]
+
+  """createdByID is null."""
+  createdByIDIsNil: Boolean
+
+  """createdByID is not null."""
+  createdByIDNotNil: Boolean
+
   """project edge predicates: \`true\` when it has any, \`false\` when none."""
   hasProject: Boolean
 
@@ -856,6 +879,12 @@ input TaskWhereInput {
 
   """Has assignee matching any of the given objects."""
   hasAssigneeWith: [UserWhereInput!]
+
+  """createdBy edge predicates: \`true\` when it has any, \`false\` when none."""
+  hasCreatedBy: Boolean
+
+  """Has createdBy matching any of the given objects."""
+  hasCreatedByWith: [UserWhereInput!]
 
   """comments edge predicates: \`true\` when it has any, \`false\` when none."""
   hasComments: Boolean

@@ -567,6 +567,7 @@ export interface TaskResolvers {
   confidential?: $Resolver<boolean, Task>;
   project?: $Resolver<Project, Task>;
   assignee?: $Resolver<$Maybe<User>, Task>;
+  createdBy?: $Resolver<$Maybe<User>, Task>;
   comments?: $Resolver<CommentConnection, Task, TaskCommentsArgs>;
 }
 
@@ -664,10 +665,18 @@ export type TaskWhereInput = {
   assigneeIDNotIn?: $Maybe<Array<string>>;
   assigneeIDIsNil?: $Maybe<boolean>;
   assigneeIDNotNil?: $Maybe<boolean>;
+  createdByID?: $Maybe<string>;
+  createdByIDNEQ?: $Maybe<string>;
+  createdByIDIn?: $Maybe<Array<string>>;
+  createdByIDNotIn?: $Maybe<Array<string>>;
+  createdByIDIsNil?: $Maybe<boolean>;
+  createdByIDNotNil?: $Maybe<boolean>;
   hasProject?: $Maybe<boolean>;
   hasProjectWith?: $Maybe<Array<ProjectWhereInput>>;
   hasAssignee?: $Maybe<boolean>;
   hasAssigneeWith?: $Maybe<Array<UserWhereInput>>;
+  hasCreatedBy?: $Maybe<boolean>;
+  hasCreatedByWith?: $Maybe<Array<UserWhereInput>>;
   hasComments?: $Maybe<boolean>;
   hasCommentsWith?: $Maybe<Array<CommentWhereInput>>;
 };

@@ -55,8 +55,15 @@ export const whereInputs = {
       confidential: { prop: "confidential", kind: "boolean", ops: "boolean" },
       projectID: { prop: "project", kind: "id", target: "Project", ops: "equality" },
       assigneeID: { prop: "assignee", kind: "id", target: "User", ops: "equality", nullable: true },
+      createdByID: {
+        prop: "createdBy",
+        kind: "id",
+        target: "User",
+        ops: "equality",
+        nullable: true,
+      },
     },
-    edges: ["project", "assignee", "comments"],
+    edges: ["project", "assignee", "createdBy", "comments"],
   },
   User: {
     name: "UserWhereInput",

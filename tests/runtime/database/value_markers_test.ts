@@ -10,8 +10,9 @@
 import { assertEquals } from "@std/assert";
 import { PostgreSqlPlatform } from "@mikro-orm/postgresql";
 import { markValues, unmarkValues } from "../../../runtime/database/value_markers.ts";
+import { testSeed } from "../../support/test_seed.ts";
 
-const SEED = Number(Deno.env.get("SEED") ?? Math.floor(Math.random() * 2 ** 31));
+const SEED = testSeed("SEED", 20_261_129);
 
 /** mulberry32: a small seeded generator. */
 function random(seed: number): () => number {

@@ -17,6 +17,7 @@ const LIMITS: ArgumentLimits = {
   maxListLength: 3,
   maxWhereSize: 8,
   maxWhereDepth: 2,
+  maxInputDepth: 20,
 };
 
 /** The checker's verdict on `source`: the error's code and message, or `undefined`. */
@@ -98,7 +99,7 @@ Deno.test("argument limits: where size (objects plus predicates) and has<Edge>Wi
   assertEquals(check(users(flatWhere(4)), {}, lists), {
     code: "QUERY_TOO_COMPLEX",
     message:
-      "users(where): a where tree of 10 objects and predicates; the limit is maxWhereSize = 8",
+      "users(where): a where tree of 10 objects, predicates and list items; the limit is maxWhereSize = 8",
   });
   const wide = { ...lists, maxWhereSize: 100 };
   assertEquals(check(users(deepWhere(2)), {}, wide), undefined);
@@ -159,4 +160,61 @@ Deno.test("argument limits: the first argument over a limit in document order, f
   );
   // A directive's arguments: `@include(if:)` is a Boolean, nothing to refuse.
   assertEquals(check("{ users @include(if: true) { totalCount } }"), undefined);
+});
+
+Deno.test("argument limits: where size counts list items (each a parameter of the statement)", () => {
+  const lists = { ...LIMITS, maxListLength: 100 };
+  const ids = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => `id${i}`));
+  // 1 object + 1 predicate + 6 items = 8
+  assertEquals(
+    check(`{ users(where: { nameIn: ${ids(6)} }) { totalCount } }`, {}, lists),
+    undefined,
+  );
+  assertEquals(check(`{ users(where: { nameIn: ${ids(7)} }) { totalCount } }`, {}, lists), {
+    code: "QUERY_TOO_COMPLEX",
+    message:
+      "users(where): a where tree of 9 objects, predicates and list items; the limit is maxWhereSize = 8",
+  });
+  // the issue's shape: 41 lists of 997 strings in an or, through a variable
+  const wide = { ...LIMITS, maxListLength: 1_000, maxStringLength: 100, maxWhereSize: 1_200 };
+  const or = Array.from({ length: 41 }, (_, i) => ({
+    nameIn: Array.from({ length: 997 }, (_, j) => `n${i}.${j}`),
+  }));
+  assertEquals(
+    check("query($w: UserWhereInput) { users(where: $w) { totalCount } }", { w: { or } }, wide),
+    {
+      code: "QUERY_TOO_COMPLEX",
+      message:
+        "users(where): a where tree of 40961 objects, predicates and list items; the limit is maxWhereSize = 1200",
+    },
+  );
+});
+
+Deno.test("argument limits: nesting of lists and objects, iteratively (no stack overflow)", () => {
+  const variable = "query($w: UserWhereInput) { users(where: $w) { totalCount } }";
+  const nested = (levels: number) => {
+    let where: Record<string, unknown> = { name: "a" };
+    for (let i = 0; i < levels; i++) where = { and: [where] };
+    return where;
+  };
+  const wide = { ...LIMITS, maxWhereSize: 10_000, maxInputDepth: 6 };
+  // 2 levels of `and` are 5 lists and objects (the innermost object included): within 6
+  assertEquals(check(variable, { w: nested(2) }, wide), undefined);
+  assertEquals(check(variable, { w: nested(3) }, wide), {
+    code: "QUERY_TOO_DEEP",
+    message:
+      "users(where).and.and.and: a value nested more than 6 lists and objects deep; the limit is maxInputDepth = 6",
+  });
+  // far deeper than the call stack: refused, not a RangeError
+  const deep = { ...wide, maxInputDepth: 100 };
+  assertEquals(check(variable, { w: nested(100_000) }, deep)?.code, "QUERY_TOO_DEEP");
+  let json: unknown = [];
+  for (let i = 0; i < 100_000; i++) json = [json];
+  const blog = 'mutation($m: JSON) { updatePost(id: "UG9zdDox", input: { meta: $m }) { id } }';
+  assertEquals(check(blog, { m: json }, deep)?.code, "QUERY_TOO_DEEP");
+  // and the first error in document order still wins
+  assertEquals(
+    check(variable, { w: { or: [{ name: "b".repeat(11) }, nested(10)] } }, wide)?.code,
+    "BAD_USER_INPUT",
+  );
 });

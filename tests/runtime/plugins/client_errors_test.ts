@@ -76,3 +76,31 @@ Deno.test("ClientErrors: quoted input is cut to 100 characters, the code kept", 
     );
   }
 });
+
+Deno.test("ClientErrors: no 'Did you mean' under NODE_ENV=production or suggestions: false", async () => {
+  const typo = "{ cuont }";
+  const told = await plain(typo);
+  assert(told.errors![0].message.includes("Did you mean"), told.errors![0].message);
+  const quiet = server([ClientErrors({ suggestions: false })]);
+  assertEquals((await quiet(typo)).errors?.map((e) => e.message), [
+    'Cannot query field "cuont" on type "Query".',
+  ]);
+  const enumTypo = await quiet(`{ count(status: OPNE) }`);
+  assert(!enumTypo.errors![0].message.includes("Did you mean"), enumTypo.errors![0].message);
+  const was = Deno.env.get("NODE_ENV");
+  Deno.env.set("NODE_ENV", "production");
+  try {
+    const production = server([ClientErrors()]);
+    assertEquals((await production(typo)).errors?.map((e) => e.message), [
+      'Cannot query field "cuont" on type "Query".',
+    ]);
+  } finally {
+    if (was === undefined) Deno.env.delete("NODE_ENV");
+    else Deno.env.set("NODE_ENV", was);
+  }
+  // Outside production the suggestion stays (the default of a development server).
+  assertEquals(
+    (await clean(typo)).errors?.map((e) => e.message),
+    told.errors?.map((e) => e.message),
+  );
+});

@@ -71,6 +71,12 @@ function expanded(
   return { fields, depth, spreads: Math.max(spreads, level), level };
 }
 
+/** `documentShape` without `merges` (the oracle's counts). */
+function counts(document: DocumentNode): { fields: number; depth: number; spreads: number } {
+  const { fields, depth, spreads } = documentShape(schema, document);
+  return { fields, depth, spreads };
+}
+
 /** What the oracle computes: the shape, and the spreads of the selection's own level. */
 interface Shape {
   fields: number;
@@ -149,11 +155,11 @@ Deno.test("document shape: fixed documents", () => {
     ],
   ];
   for (const [source, fields, depth, spreads] of cases) {
-    assertEquals(documentShape(schema, parse(source)), { fields, depth, spreads }, source);
+    assertEquals(counts(parse(source)), { fields, depth, spreads }, source);
   }
   for (const [levels, aliases] of [[1, 3], [2, 3], [3, 4], [4, 3]]) {
     const document = parse(fanOut(levels, aliases));
-    assertEquals(documentShape(schema, document), oracle(document), `${levels} x ${aliases}`);
+    assertEquals(counts(document), oracle(document), `${levels} x ${aliases}`);
   }
 });
 
@@ -199,7 +205,7 @@ Deno.test("document shape: random fragment chains agree with the expanded operat
       : `posts(first: 3) { edges { node { ...F0 } } }`;
     const source = `{ ${root} }\n${fragments.join("\n")}`;
     const document = parse(source);
-    assertEquals(documentShape(schema, document), oracle(document), source);
+    assertEquals(counts(document), oracle(document), source);
   }
 });
 
@@ -216,4 +222,44 @@ Deno.test("document shape: a fan-out of 525,253 fields is counted without expand
   console.log(`fan-out 5 x 10 (${shape.fields} fields): shape in ${elapsed.toFixed(2)} ms`);
   // memoized per parsed document
   assert(documentShape(schema, document) === shape);
+});
+
+Deno.test("document shape: merges count the overlap validation's work per response name", () => {
+  const merges = (source: string) => documentShape(schema, parse(source)).merges;
+  // distinct response names merge nothing
+  assertEquals(merges(`{ users { totalCount } posts { totalCount } }`), 0);
+  // 3 fields named t (1 field each): 2 x 3
+  assertEquals(merges(`{ t: __typename t: __typename t: __typename }`), 6);
+  // two `users` of 2 fields each (users, totalCount), one in a fragment at the root's level:
+  // 1 x 4
+  assertEquals(
+    merges(`{ users { totalCount } ...F } fragment F on Query { users { totalCount } }`),
+    4,
+  );
+  // the fragment's own selection sets count once however often it is spread; its fields merge
+  // at each level they are collected into: F spread twice at the root, 3 users fields there
+  assertEquals(
+    merges(`{ users { totalCount } ...F ...F } fragment F on Query { users { totalCount } }`),
+    2 * 6,
+  );
+  // nested: two `posts` (2 fields each) under one node merge there: 1 x 4
+  assertEquals(
+    merges(
+      `{ users { edges { node { posts { totalCount } posts { totalCount } } } } }`,
+    ),
+    1 * 4,
+  );
+  // the issue's document: 255 fields of one name in 49 fragments, far over the default limit
+  const five = (from: number) =>
+    Array.from({ length: 5 }, (_, i) => `p: posts(first: ${1 + ((from + i) % 50)}) { totalCount }`)
+      .join(" ");
+  const fragments = Array.from(
+    { length: 49 },
+    (_, f) => `fragment F${f} on Query { ${five(f * 5)} }`,
+  );
+  const spreads = Array.from({ length: 49 }, (_, f) => `...F${f}`).join(" ");
+  assert(
+    merges(`{ ${five(245)} ... on Query { ${five(250)} } ${spreads} }\n${fragments.join("\n")}`) >
+      100_000,
+  );
 });

@@ -18,7 +18,7 @@ import { fromFileUrl, join, toFileUrl } from "@std/path";
 import type { Browser, Page } from "playwright-core";
 import { browserTest, nextFrames } from "../../support/browser.ts";
 import { runDeno, startDocsSite } from "../../support/docs_site.ts";
-import { bundleReact, REACT_ENTRY } from "../../../scripts/bundle_react.ts";
+import { bundleReact, REACT_ENTRY, SIDE_PANEL_ENTRY } from "../../../scripts/bundle_react.ts";
 
 const ROOT = fromFileUrl(new URL("../../..", import.meta.url));
 /** The React versions the package supports, pinned. */
@@ -39,6 +39,8 @@ async function bundleReactPage(version: string, packageDir: string, out: string)
   imports["react-dom/client"] = `npm:react-dom@${version}/client`;
   imports[toFileUrl(join(ROOT, "widget/react/mod.ts")).href] =
     toFileUrl(join(packageDir, REACT_ENTRY)).href;
+  imports[toFileUrl(join(ROOT, "widget/react/sidepanel.ts")).href] =
+    toFileUrl(join(packageDir, SIDE_PANEL_ENTRY)).href;
   const map = await Deno.makeTempFile({ suffix: ".json" });
   try {
     await Deno.writeTextFile(map, JSON.stringify({ imports }));
@@ -67,13 +69,20 @@ async function bundleReactPage(version: string, packageDir: string, out: string)
  * package from `packageDir`); throws when it writes to stderr (React's
  * server warnings among them).
  */
-async function serverRender(version: string, packageDir: string): Promise<string> {
+async function serverRender(
+  version: string,
+  packageDir: string,
+  component: "searchbox" | "sidepanel" = "searchbox",
+): Promise<string> {
   const imports = {
     "react": `npm:react@${version}`,
     "react-dom": `npm:react-dom@${version}`,
     "react-dom/server": `npm:react-dom@${version}/server`,
     [toFileUrl(join(ROOT, "widget/react/mod.ts")).href]: toFileUrl(join(packageDir, REACT_ENTRY))
       .href,
+    [toFileUrl(join(ROOT, "widget/react/sidepanel.ts")).href]: toFileUrl(
+      join(packageDir, SIDE_PANEL_ENTRY),
+    ).href,
   };
   const map = await Deno.makeTempFile({ suffix: ".json" });
   try {
@@ -88,6 +97,7 @@ async function serverRender(version: string, packageDir: string): Promise<string
         "--allow-read",
         "--allow-env",
         "tests/widget/fixtures/react_ssr.ts",
+        component,
       ],
       cwd: ROOT,
       stdout: "piped",
@@ -153,7 +163,7 @@ async function openReactPage(
   await page.evaluate(() => {
     document.querySelector("main")!.insertAdjacentHTML(
       "beforeend",
-      '<div id="app"></div><div id="portal"><p id="keep">kept</p></div>',
+      '<div id="app"></div><div id="side"></div><div id="portal"><p id="keep">kept</p></div>',
     );
   });
   await page.addScriptTag({ type: "module", url: `/dist/${script}` });
@@ -447,6 +457,83 @@ browserTest(
           },
         );
       }
+
+      await t.step(
+        `React ${version}: SidePanel in StrictMode: one button, one Ctrl+I listener, an answer, hybrid`,
+        async () => {
+          const { page, problems, baseline } = await openReactPage(browser, site.url, script);
+          await page.evaluate(
+            `mountSidePanel({ onOpen: () => window.__opened = (window.__opened ?? 0) + 1 }, true)`,
+          );
+          await page.waitForSelector("#side .DocSearch-SidepanelButton");
+          await nextFrames(page);
+          assertEquals(await page.locator(".DocSearch-SidepanelButton").count(), 1);
+          assertEquals(await listeners(page), baseline + 1, "one keydown listener");
+          await page.keyboard.press("Control+i");
+          await page.waitForSelector("body > .DocSearch-Sidepanel .DocSearch-Input");
+          await page.keyboard.type("install");
+          await page.keyboard.press("Enter");
+          await page.waitForSelector(".DocSearch-Sidepanel .DocSearch-AskAiScreen-Response");
+          await page.waitForSelector(".DocSearch-Sidepanel .DocSearch-Input:not([disabled])", {
+            timeout: 20_000,
+          });
+          // one toggle per press: a second listener would open again what the first closed
+          await page.keyboard.press("Control+i");
+          await page.waitForSelector(".DocSearch-Sidepanel", { state: "detached" });
+          await nextFrames(page);
+          assertEquals(await page.locator(".DocSearch-Sidepanel").count(), 0);
+          // hybrid: the SearchBox's Ask AI row opens in the panel
+          await page.evaluate(
+            `mountReact({ askAi: { assistantId: "mikrogql-docs-assistant", baseUrl: location.origin } })`,
+          );
+          await page.click("#app .DocSearch-Button");
+          await page.fill(".DocSearch-Input", "install");
+          await page.waitForSelector(`.DocSearch-Hit[aria-selected="true"] .DocSearch-Hit--AskAI`);
+          await page.keyboard.press("Enter");
+          await page.waitForSelector(MODAL, { state: "detached" });
+          await page.waitForSelector(
+            `.DocSearch-Sidepanel .DocSearch-AskAiScreen-Query:has-text("install")`,
+          );
+          await page.evaluate("unmountSidePanel()");
+          assertEquals(
+            await page.locator(".DocSearch-Sidepanel, .DocSearch-SidepanelButton").count(),
+            0,
+          );
+          assertEquals(
+            await listeners(page),
+            baseline + 1,
+            "only the SearchBox's listener is left",
+          );
+          assertEquals(problems, []);
+          await page.context().close();
+        },
+      );
+
+      await t.step(`React ${version}: SidePanel server render, then hydration`, async () => {
+        const markup = await serverRender(version, packageDir, "sidepanel");
+        assert(
+          markup.startsWith('<button type="button" class="DocSearch DocSearch-SidepanelButton'),
+          markup,
+        );
+        const { page, problems, baseline } = await openReactPage(browser, site.url, script);
+        await page.evaluate((html) => document.querySelector("#side")!.innerHTML = html, markup);
+        const button = await page.$("#side .DocSearch-SidepanelButton");
+        await page.evaluate(`hydrateSidePanel({ askAi: "mikrogql-docs-assistant" })`);
+        await page.waitForFunction(`__keydownListeners() > ${baseline}`);
+        assert(
+          await page.evaluate(
+            (b) => b === document.querySelector("#side .DocSearch-SidepanelButton"),
+            button,
+          ),
+          "hydration kept the server's button element",
+        );
+        await page.click("#side .DocSearch-SidepanelButton");
+        await page.waitForSelector(".DocSearch-Sidepanel .DocSearch-Input");
+        await page.keyboard.press("Escape");
+        await page.waitForSelector(".DocSearch-Sidepanel", { state: "detached" });
+        assertEquals(problems, [], "no hydration mismatch or other React warning");
+        await page.context().close();
+      });
 
       await t.step(
         `React ${version}: unmount while open leaves no listener, markup or lock`,

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 /**
  * `widget/ask_ai/conversations.ts`: stored conversations, newest first, at
- * most MAX_CONVERSATIONS, keyed per application and index.
+ * most MAX_CONVERSATIONS, under DocSearch's key and in its shape; the former
+ * key (per application and index) moved over.
  */
 import { assertEquals } from "@std/assert";
 import {
@@ -10,11 +11,11 @@ import {
 } from "../../../../widget/ask_ai/conversations.ts";
 import { MemoryStorage, windowWith } from "../fake_storage.ts";
 
-const KEY = "__DOCSEARCH_ASKAI_CONVERSATIONS__app-docs";
+const KEY = "__DOCSEARCH_ASKAI_CONVERSATIONS__docs";
+const FORMER_KEY = "__DOCSEARCH_ASKAI_CONVERSATIONS__app-docs";
 const conversation = (id: string) => ({ id, title: `title ${id}`, messages: [] });
 
-function setup(disabled = false) {
-  const local = new MemoryStorage();
+function setup(disabled = false, local = new MemoryStorage()) {
   const storage = createConversationStorage({
     environment: windowWith(local),
     appId: "app",
@@ -42,6 +43,23 @@ Deno.test("at most MAX_CONVERSATIONS; entries of another shape are dropped", () 
   assertEquals(ids()[0], `c${MAX_CONVERSATIONS}`);
   local.setItem(KEY, JSON.stringify([{ id: 1 }, { id: "x" }, conversation("ok")]));
   assertEquals(ids(), ["ok"]);
+});
+
+Deno.test("stored in DocSearch's shape; DocSearch's entries read; the former key moved over", () => {
+  const local = new MemoryStorage();
+  const docsearch = { objectID: "d", query: "from DocSearch", messages: [], type: "askAI" };
+  local.setItem(KEY, JSON.stringify([docsearch]));
+  local.setItem(FORMER_KEY, JSON.stringify([conversation("old"), conversation("d")]));
+  const { storage, ids } = setup(false, local);
+  assertEquals(ids(), ["d", "old"]);
+  assertEquals(storage.list()[0].title, "from DocSearch");
+  assertEquals(JSON.parse(local.getItem(FORMER_KEY)!), [], "the former key is emptied");
+  storage.save(conversation("n"));
+  const [entry] = JSON.parse(local.getItem(KEY)!);
+  assertEquals(
+    [entry.objectID, entry.query, entry.type, entry.hierarchy.lvl0, entry.url],
+    ["n", "title n", "askAI", "askAI", ""],
+  );
 });
 
 Deno.test("disabled: nothing is read or written", () => {

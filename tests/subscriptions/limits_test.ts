@@ -6,14 +6,14 @@
  */
 import { assert, assertEquals } from "@std/assert";
 import { createClient } from "graphql-ws/client";
-import { signToken, viewerOf } from "../../../examples/workspace/auth.ts";
-import { entities } from "../../../examples/workspace/entities.ts";
-import { workspaceSchema } from "../../../examples/workspace/schema.ts";
-import { seed } from "../../../examples/workspace/seed.ts";
-import { encodeGlobalId } from "../../../runtime/plan/global_id.ts";
-import { openOrm } from "../../../server/open_orm.ts";
-import { serve } from "../../../server/serve.ts";
-import { type Subscriber, subscribeSse, subscribeWs } from "../../support/subscribers.ts";
+import { signToken, viewerOf } from "../../examples/workspace/auth.ts";
+import { entities } from "../../examples/workspace/entities.ts";
+import { workspaceSchema } from "../../examples/workspace/schema.ts";
+import { seed } from "../../examples/workspace/seed.ts";
+import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
+import { openOrm } from "../../server/open_orm.ts";
+import { serve } from "../../server/serve.ts";
+import { type Subscriber, subscribeSse, subscribeWs } from "../support/subscribers.ts";
 
 const FEED = `subscription { taskChanged { operation id node { title } } }`;
 

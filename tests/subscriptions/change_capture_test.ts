@@ -7,13 +7,13 @@
  */
 import { assertEquals } from "@std/assert";
 import type { EntityManager } from "@mikro-orm/core";
-import { Project } from "../../../examples/workspace/entities/project.ts";
-import { Task } from "../../../examples/workspace/entities/task.ts";
-import { entities } from "../../../examples/workspace/entities.ts";
-import { seed } from "../../../examples/workspace/seed.ts";
-import { captureChanges } from "../../../runtime/events/change_capture.ts";
-import type { ChangeRecord } from "../../../runtime/events/change_record.ts";
-import { dialects, openTestOrm } from "../../support/databases.ts";
+import { Project } from "../../examples/workspace/entities/project.ts";
+import { Task } from "../../examples/workspace/entities/task.ts";
+import { entities } from "../../examples/workspace/entities.ts";
+import { seed } from "../../examples/workspace/seed.ts";
+import { captureChanges } from "../../runtime/events/change_capture.ts";
+import type { ChangeRecord } from "../../runtime/events/change_record.ts";
+import { dialects, openTestOrm } from "../support/databases.ts";
 
 for (const dialect of dialects()) {
   Deno.test(`change capture: committed changes only, one record per row (${dialect})`, async () => {

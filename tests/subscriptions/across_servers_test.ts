@@ -9,17 +9,12 @@
  * publishes nothing; auth on connect and limits.
  */
 import { assert, assertEquals } from "@std/assert";
-import { signToken } from "../../../examples/workspace/auth.ts";
-import { encodeGlobalId } from "../../../runtime/plan/global_id.ts";
-import { createTestDatabase } from "../../support/databases.ts";
-import { startExample } from "../../support/example_process.ts";
-import { random } from "../../support/random_data.ts";
-import {
-  startRedis,
-  type Subscriber,
-  subscribeSse,
-  subscribeWs,
-} from "../../support/subscribers.ts";
+import { signToken } from "../../examples/workspace/auth.ts";
+import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
+import { createTestDatabase } from "../support/databases.ts";
+import { startExample } from "../support/example_process.ts";
+import { random } from "../support/random_data.ts";
+import { startRedis, type Subscriber, subscribeSse, subscribeWs } from "../support/subscribers.ts";
 
 type Answer = {
   data?: Record<string, unknown> | null;

@@ -7,13 +7,13 @@
 import { assert, assertEquals } from "@std/assert";
 import { TextLineStream } from "@std/streams";
 import { buildSchema, type GraphQLNamedType, isEnumType, isObjectType } from "graphql";
-import { signToken } from "../../../examples/workspace/auth.ts";
-import { encodeGlobalId } from "../../../runtime/plan/global_id.ts";
-import { createTestDatabase } from "../../support/databases.ts";
-import { startExample } from "../../support/example_process.ts";
-import { startRedis } from "../../support/subscribers.ts";
+import { signToken } from "../../examples/workspace/auth.ts";
+import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
+import { createTestDatabase } from "../support/databases.ts";
+import { startExample } from "../support/example_process.ts";
+import { startRedis } from "../support/subscribers.ts";
 
-const root = new URL("../../../", import.meta.url);
+const root = new URL("../../", import.meta.url);
 const page = await Deno.readTextFile(new URL("docs/subscriptions.md", root));
 const blocks = [...page.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({
   lang: m[1],

@@ -6,15 +6,10 @@
  * (what was committed meanwhile is not delivered: docs/subscriptions.md).
  */
 import { assertEquals } from "@std/assert";
-import { signToken } from "../../../examples/workspace/auth.ts";
-import { encodeGlobalId } from "../../../runtime/plan/global_id.ts";
-import { startExample } from "../../support/example_process.ts";
-import {
-  startRedis,
-  type Subscriber,
-  subscribeSse,
-  subscribeWs,
-} from "../../support/subscribers.ts";
+import { signToken } from "../../examples/workspace/auth.ts";
+import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
+import { startExample } from "../support/example_process.ts";
+import { startRedis, type Subscriber, subscribeSse, subscribeWs } from "../support/subscribers.ts";
 
 const FEED = `subscription { taskChanged { operation id node { title } } }`;
 
