@@ -36,7 +36,7 @@ const EXAMPLES = [
   "todo/variants/universal",
 ];
 
-/** The named types of `schema` that nothing reachable from the roots and node types references. */
+/** The named types of `schema` that nothing reachable from the roots (query, mutation, subscription) and node types references. */
 function unreferenced(schema: GraphQLSchema): string[] {
   const seen = new Set<string>();
   const queue: GraphQLNamedType[] = [];
@@ -48,6 +48,7 @@ function unreferenced(schema: GraphQLSchema): string[] {
   };
   add(schema.getQueryType());
   add(schema.getMutationType());
+  add(schema.getSubscriptionType());
   const node = schema.getType("Node");
   assert(node && isInterfaceType(node), "the schema has the Node interface");
   for (const type of schema.getPossibleTypes(node)) add(type);
