@@ -22,8 +22,9 @@ const ROOT = fromFileUrl(new URL("../../", import.meta.url));
 /** Packages the docs import that the package itself does not, pinned. */
 const DOC_IMPORTS: Record<string, string> = {
   "@mikrogql/ext/widget": "./widget/mod.ts",
-  "@mikrogql/searchbox-react": "./widget/react/mod.ts",
-  "@mikrogql/searchbox-react/sidepanel": "./widget/react/sidepanel.ts",
+  // the React package (`deno task bundle:react`, not published yet): its declared types
+  "@mikrogql/searchbox-react": "./widget/react/searchbox-react.d.ts",
+  "@mikrogql/searchbox-react/sidepanel": "./widget/react/sidepanel.d.ts",
   "@mikro-orm/postgresql": "npm:@mikro-orm/postgresql@7.2.1",
   "@opentelemetry/exporter-trace-otlp-http": "npm:@opentelemetry/exporter-trace-otlp-http@0.57.2",
   "@graphql-codegen/cli": "npm:@graphql-codegen/cli@6.1.0",
