@@ -305,14 +305,16 @@ async function connection(
     const at = cursorKeys(args.before);
     edges = edges.filter((e) => cmp(e.keys, at) < 0);
   }
+  // The spec's HasNextPage / HasPreviousPage: with `first` (`last`), whether it cut the rows the
+  // cursors leave; without it, whether `before` (`after`) was given.
   let hasNextPage = args.before != null;
   let hasPreviousPage = args.after != null;
   if (args.first != null) {
-    if (edges.length > args.first) hasNextPage = true;
+    hasNextPage = edges.length > args.first;
     edges = edges.slice(0, args.first);
   }
   if (args.last != null) {
-    if (edges.length > args.last) hasPreviousPage = true;
+    hasPreviousPage = edges.length > args.last;
     edges = edges.slice(Math.max(0, edges.length - args.last));
   }
   const out = edges.map((e) => ({
