@@ -51,11 +51,11 @@ const TOLERANCE_PX = 2;
  * in a panel, DocSearch's its own header, screens and prompt).
  */
 const PIXEL_THRESHOLDS: Record<string, [number, number]> = {
-  button: [0.005, 0.005],
-  start: [0.4, 0.01],
-  results: [0.01, 0.01],
-  "no-results": [0.01, 0.015],
-  "ask-ai": [0.04, 0.1],
+  button: [0.001, 0.001],
+  start: [0.38, 0.007],
+  results: [0.002, 0.005],
+  "no-results": [0.003, 0.008],
+  "ask-ai": [0.03, 0.08],
   sidepanel: [0.05, 0.05],
 };
 
@@ -76,7 +76,7 @@ async function assertPixels(name: string, screen: string, ours: Uint8Array, thei
   const share = await pixelDiff(ours, theirs, join(shots, `${name}-diff.png`));
   const threshold = PIXEL_THRESHOLDS[screen][name.startsWith("1280x") ? 0 : 1];
   console.log(
-    `pixel diff ${name}: ${(share * 100).toFixed(2)}% (threshold ${(threshold * 100).toFixed(1)}%)`,
+    `pixel diff ${name}: ${(share * 100).toFixed(2)}% (threshold ${(threshold * 100).toFixed(2)}%)`,
   );
   assert(
     share <= threshold,
