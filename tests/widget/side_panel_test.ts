@@ -81,8 +81,8 @@ browserTest("Sidepanel (script package) in Chromium", site, async (t, browser) =
       await page.waitForSelector(`${INPUT}:focus`);
       assertEquals(await page.getAttribute(BUTTON, "aria-expanded"), "true");
       const box = (await page.locator(PANEL).boundingBox())!;
-      // floating: 8 px from the right, top and bottom edges
-      assertEquals([box.x + box.width, box.y, box.width, box.height], [1272, 8, 360, 784]);
+      // floating: 16 px (DocSearch's 1rem) from the right, top and bottom edges
+      assertEquals([box.x + box.width, box.y, box.width, box.height], [1264, 16, 360, 768]);
       await page.waitForSelector(".DocSearch-NewConversationScreen-SuggestedQuestion");
       assertEquals(
         await page.locator(".DocSearch-NewConversationScreen-SuggestedQuestion").count(),

@@ -16,9 +16,18 @@ const icon = (d: string, size = 20) =>
     </svg>
   ` as VNode;
 
-/** Magnifier (button and search bar). */
+/**
+ * Magnifier (button and search bar): DocSearch 4.7.1's `.DocSearch-Search-Icon`, a 24-unit
+ * glyph drawn at 20 px with a 1.4 ring and a 1.6 handle (lighter than the other icons).
+ */
 export const searchIcon = (): VNode =>
-  icon("M14.4 14.4 19 19M8.5 15a6.5 6.5 0 1 0 0-13 6.5 6.5 0 0 0 0 13Z");
+  html`
+    <svg class="DocSearch-Search-Icon" width="20" height="20" viewBox="0 0 24 24"
+      aria-hidden="true" fill="none" stroke="currentColor">
+      <circle cx="11" cy="11" r="8" stroke-width="1.4" />
+      <path d="m21 21-4.3-4.3" stroke-width="1.6" stroke-linecap="round" />
+    </svg>
+  ` as VNode;
 /** Spinner shown while results are late. */
 export const loadingIcon = (): VNode => icon("M10 2a8 8 0 1 0 8 8");
 /** Cross (clear, remove). */
