@@ -17,11 +17,16 @@
  * @module
  */
 import { createClient } from "graphql-ws/client";
-import { signToken } from "../examples/workspace/auth.ts";
 import { encodeGlobalId } from "../runtime/plan/global_id.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { figuresOf, startExample } from "../tests/support/example_process.ts";
-import { startRedis, Subscriber, subscribeSse } from "../tests/support/subscribers.ts";
+import {
+  startRedis,
+  Subscriber,
+  subscribeSse,
+  TEST_JWT_SECRET,
+  testToken,
+} from "../tests/support/subscribers.ts";
 
 const SUBSCRIBERS = Number(Deno.env.get("SUBSCRIBERS") ?? 1000);
 const EVENTS = Number(Deno.env.get("EVENTS") ?? 40);
@@ -34,11 +39,12 @@ const env = {
   REDIS_URL: redis.url,
   REDIS_PREFIX: `bench:${crypto.randomUUID()}:`,
   SUBSCRIPTIONS_PER_CLIENT: String(SUBSCRIBERS),
+  JWT_SECRET: TEST_JWT_SECRET,
 };
 const a = await startExample("workspace", db.url, env);
 const b = await startExample("workspace", db.url, env);
 const servers = [a, b];
-const tokens = await Promise.all(["ann", "bob", "cat"].map((u) => signToken(u)));
+const tokens = await Promise.all(["ann", "bob", "cat"].map((u) => testToken(u)));
 const subscribers: Subscriber[] = [];
 const disposers: (() => unknown)[] = [];
 try {

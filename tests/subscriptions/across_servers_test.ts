@@ -9,12 +9,18 @@
  * publishes nothing; auth on connect and limits.
  */
 import { assert, assertEquals } from "@std/assert";
-import { signToken } from "../../examples/workspace/auth.ts";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
 import { createTestDatabase } from "../support/databases.ts";
 import { startExample } from "../support/example_process.ts";
 import { random } from "../support/random_data.ts";
-import { startRedis, type Subscriber, subscribeSse, subscribeWs } from "../support/subscribers.ts";
+import {
+  startRedis,
+  type Subscriber,
+  subscribeSse,
+  subscribeWs,
+  TEST_JWT_SECRET,
+  testToken,
+} from "../support/subscribers.ts";
 
 type Answer = {
   data?: Record<string, unknown> | null;
@@ -66,13 +72,17 @@ Deno.test({
     console.log(`seed ${SEED}, ${MUTATIONS} mutations (SUBSCRIPTION_SEED, SUBSCRIPTION_MUTATIONS)`);
     const redis = await startRedis();
     const db = await createTestDatabase("postgresql");
-    const env = { REDIS_URL: redis.url, REDIS_PREFIX: `h37:${crypto.randomUUID()}:` };
+    const env = {
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: `h37:${crypto.randomUUID()}:`,
+      JWT_SECRET: TEST_JWT_SECRET,
+    };
     const a = await startExample("workspace", db.url, env);
     const b = await startExample("workspace", db.url, env);
     const subscribers: Subscriber[] = [];
     try {
-      const ann = await signToken("ann");
-      const cat = await signToken("cat");
+      const ann = await testToken("ann");
+      const cat = await testToken("cat");
       const annOnA = subscribeWs(a.url, FEED, `Bearer ${ann}`);
       const catOnA = subscribeSse(a.url, FEED, `Bearer ${cat}`);
       const annOnB = subscribeSse(b.url, FEED, `Bearer ${ann}`);

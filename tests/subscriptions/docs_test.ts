@@ -7,11 +7,10 @@
 import { assert, assertEquals } from "@std/assert";
 import { TextLineStream } from "@std/streams";
 import { buildSchema, type GraphQLNamedType, isEnumType, isObjectType } from "graphql";
-import { signToken } from "../../examples/workspace/auth.ts";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
 import { createTestDatabase } from "../support/databases.ts";
 import { startExample } from "../support/example_process.ts";
-import { startRedis } from "../support/subscribers.ts";
+import { startRedis, TEST_JWT_SECRET, testToken } from "../support/subscribers.ts";
 
 const root = new URL("../../", import.meta.url);
 const page = await Deno.readTextFile(new URL("docs/subscriptions.md", root));
@@ -64,14 +63,15 @@ Deno.test({
         ]),
       );
     for (const line of lines) assert(line.endsWith("deno run -A examples/workspace/server.ts"));
-    const a = await startExample("workspace", db.url, env(lines[0]));
-    const b = await startExample("workspace", db.url, env(lines[1]));
+    const secret = { JWT_SECRET: TEST_JWT_SECRET };
+    const a = await startExample("workspace", db.url, { ...env(lines[0]), ...secret });
+    const b = await startExample("workspace", db.url, { ...env(lines[1]), ...secret });
     const script = new URL(`.docs_client_${crypto.randomUUID()}.ts`, root);
     await Deno.writeTextFile(script, block("ts", 1));
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", script.pathname],
       cwd: root.pathname,
-      env: { GRAPHQL_WS_URL: a.url.replace(/^http/, "ws"), ONE_EVENT: "1" },
+      env: { GRAPHQL_WS_URL: a.url.replace(/^http/, "ws"), ONE_EVENT: "1", ...secret },
       stdout: "piped",
       stderr: "inherit",
     }).spawn();
@@ -79,7 +79,7 @@ Deno.test({
       const printed = child.stdout.pipeThrough(new TextDecoderStream())
         .pipeThrough(new TextLineStream())[Symbol.asyncIterator]();
       const first = printed.next();
-      const token = await signToken("ann");
+      const token = await testToken("ann");
       let line: IteratorResult<string> | undefined;
       for (let round = 0; !line; round++) {
         // Until the script listens, a mutation on the other server is sent again.

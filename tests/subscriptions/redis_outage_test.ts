@@ -6,10 +6,16 @@
  * (what was committed meanwhile is not delivered: docs/subscriptions.md).
  */
 import { assertEquals } from "@std/assert";
-import { signToken } from "../../examples/workspace/auth.ts";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
 import { startExample } from "../support/example_process.ts";
-import { startRedis, type Subscriber, subscribeSse, subscribeWs } from "../support/subscribers.ts";
+import {
+  startRedis,
+  type Subscriber,
+  subscribeSse,
+  subscribeWs,
+  TEST_JWT_SECRET,
+  testToken,
+} from "../support/subscribers.ts";
 
 const FEED = `subscription { taskChanged { operation id node { title } } }`;
 
@@ -22,8 +28,9 @@ Deno.test({
     const server = await startExample("workspace", "sqlite::memory:", {
       REDIS_URL: redis.url,
       REDIS_PREFIX: `h37:${crypto.randomUUID()}:`,
+      JWT_SECRET: TEST_JWT_SECRET,
     });
-    const ann = await signToken("ann");
+    const ann = await testToken("ann");
     const subscribers: Subscriber[] = [];
     let round = 0;
     const touch = async () => {

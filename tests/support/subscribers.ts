@@ -7,6 +7,7 @@
  */
 import { createClient as createWsClient } from "graphql-ws/client";
 import { createClient as createSseClient } from "graphql-sse";
+import { signToken } from "../../examples/workspace/auth.ts";
 
 /** One received result of a subscription. */
 export type Received = {
@@ -143,4 +144,12 @@ export async function startRedis(port = freePort()) {
       await child.status;
     },
   };
+}
+
+/** The workspace example's `JWT_SECRET` in these tests (a production server refuses the development one). */
+export const TEST_JWT_SECRET = "h37-subscriptions-test-secret";
+
+/** A token for `username` signed with {@linkcode TEST_JWT_SECRET}. */
+export function testToken(username: string): Promise<string> {
+  return signToken(username, new TextEncoder().encode(TEST_JWT_SECRET));
 }
