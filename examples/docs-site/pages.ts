@@ -52,11 +52,13 @@ export function renderMarkdown(markdown: string, link?: (href: string) => string
 /**
  * The bootstrap script: the search box with the site's indices, its search
  * client pointed at this server through `transformSearchClient` and a
- * `liteClient` with `hosts`. With `?manual` in the URL the page only exposes
+ * `liteClient` with `hosts`, and on the project's pages the Sidepanel (Ask AI
+ * beside the page, answering from the same index) in `<aside id="sidepanel">`. With `?manual` in the URL the page only exposes
  * `searchBox`, `liteClient` and `docsSearchOptions` on `window` (for tests).
  */
 export const bootstrap = (indices: string[]) =>
   `import searchBox, { html, liteClient } from "/dist/searchbox.js";
+import { sidePanel } from "/dist/sidepanel.js";
 const hosts = [{ url: location.hostname, port: Number(location.port), protocol: location.protocol.slice(0, -1), accept: "read" }];
 const docsSearchOptions = {
   container: "#search",
@@ -67,7 +69,13 @@ const docsSearchOptions = {
   askAi: { assistantId: "mikrogql-docs-assistant", baseUrl: location.origin, suggestedQuestions: true },
 };
 Object.assign(window, { searchBox, html, liteClient, docsSearchOptions });
-if (!new URLSearchParams(location.search).has("manual")) searchBox(docsSearchOptions);`;
+if (!new URLSearchParams(location.search).has("manual")) {
+  searchBox(docsSearchOptions);
+  // The Sidepanel beside the modal (hybrid: the modal's Ask AI opens in it), on the site's pages.
+  if (document.getElementById("sidepanel")) {
+    sidePanel({ ...docsSearchOptions, container: "#sidepanel", variant: "floating" });
+  }
+}`;
 
 /**
  * The theme switch: the reader's choice (kept in `localStorage`), else the operating system's
@@ -99,7 +107,7 @@ header>a{font-weight:700;color:inherit;text-decoration:none}header #search{flex:
 nav a{color:var(--muted);text-decoration:none}nav a[aria-current=page]{color:var(--fg);font-weight:600}
 main{max-width:50em;min-width:0;flex:1}pre,code{background:var(--code);border-radius:4px}pre{padding:.8em;overflow:auto}
 code{padding:.1em .3em}pre code{padding:0}table{border-collapse:collapse}td,th{border:1px solid var(--line);padding:.3em .5em}
-#sidepanel:empty{display:none}`;
+`;
 
 /** The tests' fixture page's style: what the search box tests measured against. */
 const FIXTURE_STYLE =

@@ -5,7 +5,8 @@
  * every docs/ page in README's order, and the README's relative links lead to the site's pages;
  * the theme switch turns the page and the search box dark and is remembered; the search box,
  * over an index built from the pages, finds a term of one page and its hit leads to that page's
- * section (the URL's anchor is the id of the section's heading, whose text is the hit's).
+ * section (the URL's anchor is the id of the section's heading, whose text is the hit's); the
+ * Sidepanel opens by Ctrl+I beside the page and answers from the same docs.
  */
 import { assert, assertEquals } from "@std/assert";
 import { join } from "@std/path";
@@ -80,6 +81,22 @@ browserTest(
         return text;
       }, anchor);
       assert(section.includes("allowedHeaders"), section.slice(0, 200));
+    });
+    await t.step("the Sidepanel answers from the docs beside the page (Ctrl+I)", async () => {
+      await page.goto(`${site.url}/docs/limits.html`);
+      await page.locator(".DocSearch-SidepanelButton").waitFor();
+      await page.keyboard.press("Control+i");
+      const panel = page.locator(".DocSearch-Sidepanel");
+      await panel.waitFor();
+      await panel.locator("input.DocSearch-Input").fill("allowedHeaders");
+      await panel.locator("input.DocSearch-Input").press("Enter");
+      const answer = panel.locator(".DocSearch-AskAiScreen-Response").first();
+      await answer.waitFor();
+      await page.waitForFunction(() =>
+        document.querySelector(".DocSearch-Sidepanel .DocSearch-AskAiScreen-Response")
+          ?.textContent?.includes("production")
+      );
+      assertEquals(new URL(page.url()).pathname, "/docs/limits.html"); // the page stays
     });
     await context.close();
   },
