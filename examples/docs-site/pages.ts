@@ -58,7 +58,6 @@ export function renderMarkdown(markdown: string, link?: (href: string) => string
  */
 export const bootstrap = (indices: string[]) =>
   `import searchBox, { html, liteClient } from "/dist/searchbox.js";
-import { sidePanel } from "/dist/sidepanel.js";
 const hosts = [{ url: location.hostname, port: Number(location.port), protocol: location.protocol.slice(0, -1), accept: "read" }];
 const docsSearchOptions = {
   container: "#search",
@@ -73,7 +72,9 @@ if (!new URLSearchParams(location.search).has("manual")) {
   searchBox(docsSearchOptions);
   // The Sidepanel beside the modal (hybrid: the modal's Ask AI opens in it), on the site's pages.
   if (document.getElementById("sidepanel")) {
-    sidePanel({ ...docsSearchOptions, container: "#sidepanel", variant: "floating" });
+    import("/dist/sidepanel.js").then(({ sidePanel }) =>
+      sidePanel({ ...docsSearchOptions, container: "#sidepanel", variant: "floating" })
+    );
   }
 }`;
 
