@@ -31,8 +31,8 @@ import type { ChangeOperationName, ChangeRecord } from "../events/change_record.
 import { allOf } from "../jsutils/all_of.ts";
 import { databaseFault, unavailable } from "../database/database_faults.ts";
 import { globalIdOf } from "../plan/global_id.ts";
-import { prepareReadFilters } from "../plan/read_filters.ts";
-import { whereFilter, whereTargets } from "../plan/where_filter.ts";
+import { prepareSubqueryReadFilters } from "../plan/subquery_read_filters.ts";
+import { whereFilter } from "../plan/where_filter.ts";
 import type { MikroContext } from "../request/context.ts";
 import type { RequestState } from "../request/request_state.ts";
 import { findRows } from "../read/find_rows.ts";
@@ -212,8 +212,7 @@ async function subscribe(
   // The request's EntityManager, with the schema's policies bound for the viewer.
   const em = request(ctx).em;
   // A bad where input is refused before the stream starts.
-  const targets = whereTargets(em, graph, type.name, where);
-  if (targets.size > 0) await prepareReadFilters(em, targets);
+  await prepareSubqueryReadFilters(em, graph, type, { where });
   const filter = whereFilter(em, graph, type.name, where);
   const meta = em.getMetadata().find(type.entity)!;
   const classes = classesOf(em, type);
