@@ -495,7 +495,12 @@ class WhereCompiler {
       columns.length === 1
         ? q(alias, columns[0])
         : `(${columns.map((c) => q(alias, c)).join(", ")})`;
+    // A row value is no operand of `is not null` on SQLite: each column is tested.
+    const notNull = (alias: string, columns: string[]) =>
+      columns.map((c) => `${q(alias, c)} is not null`).join(" and ");
     const keys = (m: typeof meta) => m.primaryKeys.flatMap((pk) => m.properties[pk].fieldNames);
+    // The select list is set after the condition: a condition on an inverse one-to-one makes
+    // MikroORM join its owner and add the owner's key to the list (`partitioned.ts` does the same).
     const rows = visibleRows(this.em, target.class, RELATED);
     let own: string[];
     let sql: string;
@@ -505,7 +510,7 @@ class WhereCompiler {
       const [ownPivot, targetPivot] = prop.owner
         ? [owning.joinColumns, owning.inverseJoinColumns]
         : [owning.inverseJoinColumns, owning.joinColumns];
-      rows.select(keys(target).map((c) => `${RELATED}.${c}`) as never).where(filter as never);
+      rows.where(filter as never).select(keys(target).map((c) => `${RELATED}.${c}`) as never);
       own = keys(meta);
       const pivot = this.em.getMetadata().find(owning.pivotEntity)!;
       sql = `select ${ownPivot.map((c) => q(PIVOT, c)).join(", ")} from ${q(pivot.tableName)} as ${
@@ -518,10 +523,10 @@ class WhereCompiler {
       own = owner ? prop.fieldNames : back.referencedColumnNames;
       const theirs = owner ? prop.referencedColumnNames : back.fieldNames;
       const present = owner ? {} : {
-        [raw((alias: string) => `${tuple(alias, theirs)} is not null`) as never]: [],
+        [raw((alias: string) => notNull(alias, theirs)) as never]: [],
       };
-      rows.select(theirs.map((c) => `${RELATED}.${c}`) as never)
-        .where(allOf(present, filter) as never);
+      rows.where(allOf(present, filter) as never)
+        .select(theirs.map((c) => `${RELATED}.${c}`) as never);
       sql = rows.getQuery();
       params = rows.getParams();
     }
@@ -529,9 +534,8 @@ class WhereCompiler {
     return {
       [
         raw((alias: string) => {
-          const columns = tuple(alias, own);
-          const test = `${columns} in (${sql})`;
-          return nullable ? `${columns} is not null and ${test}` : test;
+          const test = `${tuple(alias, own)} in (${sql})`;
+          return nullable ? `${notNull(alias, own)} and ${test}` : test;
         }, [...params]) as never
       ]: [],
     };
