@@ -10,14 +10,18 @@
  *   as in entgql.
  * - `id` and foreign-key predicates (`categoryID`) take global ids of their type.
  * - `has<Edge>` tests that related rows exist; `has<Edge>With` that one related row matches
- *   every listed input. On a non-unique edge both are semi-join subqueries (MikroORM's
+ *   every listed input. `has<Edge>` on a non-unique edge is a semi-join subquery (MikroORM's
  *   `$some`/`$none`: `id IN (SELECT ...)`, which every engine plans as `EXISTS`), on a unique
- *   edge a join on the foreign key.
- * - Related rows are only those the request may read: every `has<Edge>`/`has<Edge>With` adds
- *   the target's read filter (`plan/read_filters.ts` `readFilterOf`: MikroORM filters, policies'
- *   read rules) to its subquery or join, and an `<edge>ID` predicate on a nullable edge treats a
- *   target the request may not read as no target (`IsNil` matches it, the others do not), so no
- *   count or answer depends on a hidden row.
+ *   edge a test of the foreign key; `has<Edge>With` an uncorrelated semi-join on the edge's
+ *   columns whose listed inputs read the target's fenced visible rows (`plan/visible_rows.ts`),
+ *   so the client's predicates are evaluated on rows the request may read only (leakproof
+ *   ordering: no hidden row's content changes the statement's work).
+ * - Related rows are only those the request may read: every `has<Edge>` adds the target's read
+ *   filter (`plan/read_filters.ts` `readFilterOf`: MikroORM filters, policies' read rules) to
+ *   its subquery or foreign-key test, every `has<Edge>With` reads the visible rows, and an
+ *   `<edge>ID` predicate on a nullable edge treats a target the request may not read as no
+ *   target (`IsNil` matches it, the others do not; a `CASE` evaluates the visibility before the
+ *   client's value is compared), so no count or answer depends on a hidden row.
  * - A predicate on a field with a policy field rule (`policy.ts`) is `FORBIDDEN` unless the
  *   viewer may read the field on every row.
  * - Fields the user adds in their own SDL call the functions registered for them
@@ -36,6 +40,7 @@ import { decodeGlobalId, isOfType } from "./global_id.ts";
 import { keyValuesOf } from "../keys.ts";
 import { allOf } from "../jsutils/all_of.ts";
 import { readFilterOf, visibleKeys } from "./read_filters.ts";
+import { visibleRows } from "./visible_rows.ts";
 import { checkFieldReadable } from "../policy_binding.ts";
 import { checkFilterValue, keyValueError } from "../column_values.ts";
 
@@ -450,35 +455,97 @@ class WhereCompiler {
     path: string,
   ): FilterQuery<object> {
     const edge = type.edges[name];
-    const unique = edge.kind === "m:1" || edge.kind === "1:1";
     const target = this.graph.types[edge.target];
+    if (withFilter) return this.related(type, name, allOf(...this.list(target, value, path)));
     // Only rows the request may read are related rows.
     const visible = readFilterOf(this.em, target.entity);
-    const filtered = Reflect.ownKeys(visible as object).length > 0;
-    if (!withFilter) {
-      const exists = value === true;
-      const present = this.nullness(type, edge.prop, !exists) ??
-        { [edge.prop]: exists ? { $ne: null } : null };
-      if (!unique) return { [edge.prop]: exists ? { $some: visible } : { $none: visible } };
-      const reference = filtered && this.visibleReference(type, edge.prop, exists);
-      if (!reference) return present;
-      return exists ? reference : { $or: [present, reference] };
+    const exists = value === true;
+    const present = this.nullness(type, edge.prop, !exists) ??
+      { [edge.prop]: exists ? { $ne: null } : null };
+    if (edge.kind !== "m:1" && edge.kind !== "1:1") {
+      return { [edge.prop]: exists ? { $some: visible } : { $none: visible } };
     }
-    const filters = this.list(target, value, path);
-    const filter = allOf(...filters, visible);
-    if (!unique) return { [edge.prop]: { $some: filter } };
-    // A hidden target makes the joined columns null (the join's filters): its test is false, not
-    // unknown, so `not` matches the row as it matches one without the edge.
-    const visibleTarget = filtered ? this.visibleReference(type, edge.prop, true) : undefined;
+    const reference = Reflect.ownKeys(visible as object).length > 0 &&
+      this.visibleReference(type, edge.prop, exists);
+    if (!reference) return present;
+    return exists ? reference : { $or: [present, reference] };
+  }
+
+  /**
+   * `has<Edge>With`: the row has a related row the request may read that matches `filter` (the
+   * listed inputs, on the target's entity). The related rows are read from the target's fenced
+   * visible rows (`plan/visible_rows.ts`), so `filter` is evaluated on visible rows only, as an
+   * uncorrelated semi-join on the edge's columns:
+   *
+   * - to-one owner (`m:1`, owning `1:1`): `<fk> is not null and <fk> in (select <referenced key>
+   *   from <visible targets> where <filter>)`;
+   * - to-many or inverse `1:1`: `<key> in (select <fk> from <visible targets> where <fk> is not
+   *   null and <filter>)`;
+   * - `m:n`: `<key> in (select <own pivot columns> from <pivot> where <target pivot columns> in
+   *   (select <target key> from <visible targets> where <filter>))`.
+   *
+   * Never unknown (a missing edge is false), so `not` matches a row without the edge.
+   */
+  related(type: NodeType, name: string, filter: FilterQuery<object>): FilterQuery<object> {
+    const meta = this.em.getMetadata().find(type.entity)!;
+    const prop = meta.properties[type.edges[name].prop];
+    const target = prop.targetMeta!;
+    const q = (...parts: string[]) => quoteIdentifiers(this.em, ...parts);
+    const tuple = (alias: string, columns: string[]) =>
+      columns.length === 1
+        ? q(alias, columns[0])
+        : `(${columns.map((c) => q(alias, c)).join(", ")})`;
+    // A row value is no operand of `is not null` on SQLite: each column is tested.
+    const notNull = (alias: string, columns: string[]) =>
+      columns.map((c) => `${q(alias, c)} is not null`).join(" and ");
+    const keys = (m: typeof meta) => m.primaryKeys.flatMap((pk) => m.properties[pk].fieldNames);
+    // The select list is set after the condition: a condition on an inverse one-to-one makes
+    // MikroORM join its owner and add the owner's key to the list (`partitioned.ts` does the same).
+    const rows = visibleRows(this.em, target.class, RELATED);
+    let own: string[];
+    let sql: string;
+    let params: readonly unknown[];
+    if (prop.kind === "m:n") {
+      const owning = prop.owner ? prop : target.properties[prop.mappedBy];
+      const [ownPivot, targetPivot] = prop.owner
+        ? [owning.joinColumns, owning.inverseJoinColumns]
+        : [owning.inverseJoinColumns, owning.joinColumns];
+      rows.where(filter as never).select(keys(target).map((c) => `${RELATED}.${c}`) as never);
+      own = keys(meta);
+      const pivot = this.em.getMetadata().find(owning.pivotEntity)!;
+      sql = `select ${ownPivot.map((c) => q(PIVOT, c)).join(", ")} from ${q(pivot.tableName)} as ${
+        q(PIVOT)
+      } where ${tuple(PIVOT, targetPivot)} in (${rows.getQuery()})`;
+      params = rows.getParams();
+    } else {
+      const owner = prop.kind === "m:1" || (prop.kind === "1:1" && prop.owner);
+      const back = owner ? prop : target.properties[prop.mappedBy];
+      own = owner ? prop.fieldNames : back.referencedColumnNames;
+      const theirs = owner ? prop.referencedColumnNames : back.fieldNames;
+      const present = owner ? {} : {
+        [raw((alias: string) => notNull(alias, theirs)) as never]: [],
+      };
+      rows.where(allOf(present, filter) as never)
+        .select(theirs.map((c) => `${RELATED}.${c}`) as never);
+      sql = rows.getQuery();
+      params = rows.getParams();
+    }
+    const nullable = prop.kind !== "m:n" && prop.nullable;
     return {
-      $and: [
-        this.nullness(type, edge.prop, false) ?? { [edge.prop]: { $ne: null } },
-        ...(visibleTarget ? [visibleTarget] : []),
-        { [edge.prop]: filter },
-      ],
+      [
+        raw((alias: string) => {
+          const test = `${tuple(alias, own)} in (${sql})`;
+          return nullable ? `${notNull(alias, own)} and ${test}` : test;
+        }, [...params]) as never
+      ]: [],
     };
   }
 }
+
+/** The alias of a `has<Edge>With` subquery's visible related rows. */
+const RELATED = "__r";
+/** The alias of an `m:n` edge's pivot table in a `has<Edge>With` subquery. */
+const PIVOT = "__p";
 
 function badInput(message: string): Error {
   return gqlError(ErrorCode.BAD_USER_INPUT, message);

@@ -30,6 +30,7 @@ import { databaseFault, isTransactionConflict, unavailable } from "../database/d
 import { deadlineOf } from "./deadline.ts";
 import { dialectOf, quoteIdentifiers } from "../dialect.ts";
 import { ErrorCode } from "../error_codes.ts";
+import { isReadRefusal } from "../read_refusal.ts";
 import { nodeBudget, startNodeBudget } from "../node_budget.ts";
 import { bindTransaction, type MikroContext } from "../request/context.ts";
 import {
@@ -82,7 +83,10 @@ export interface TransactionerOptions {
  *   true)`) and role (`SET LOCAL ROLE`) are applied right after `BEGIN`.
  * - When execution ends without errors the fork is flushed and the transaction committed.
  * - Any error in the result (from any resolver, nested ones included) or a thrown exception rolls
- *   the transaction back; the response then carries the errors and `data: null`.
+ *   the transaction back; the response then carries the errors and `data: null`. Except a field
+ *   of a payload the viewer may not read (a policy's field rule: `null` and a `FORBIDDEN` error,
+ *   `read_refusal.ts`): it refuses a value, not the write, which is committed as if the field
+ *   had not been selected, the answer keeping its data and the error.
  * - A failure to open is the error `cannot create transaction`, a failure to commit (the final
  *   flush included) `cannot commit transaction`, both with code `TRANSACTION_FAILED`, or
  *   `DATABASE_UNAVAILABLE` / `QUERY_TIMEOUT` when the connection was lost or the statement timed
@@ -314,7 +318,7 @@ async function attemptTransaction(
 
 /**
  * Runs the operation in the open transaction of `em`. A mutation's is committed when the result
- * holds no error, else rolled back with `data: null`; a query's (`read`, row-level security mode)
+ * holds no error but payload read refusals, else rolled back with `data: null`; a query's (`read`, row-level security mode)
  * is rolled back, its result kept as it is (partial data and field errors included).
  */
 async function run(
@@ -352,7 +356,7 @@ async function run(
       ? { ...result, errors: [...result.errors ?? [], ...rolledBack] }
       : result;
   }
-  if (result.errors?.length) {
+  if (result.errors?.some((error) => !inPayload(error))) {
     const rolledBack = await rollback(em, raw);
     if (result.errors.some(isTransactionConflict)) return CONFLICT;
     return { ...result, errors: [...result.errors, ...rolledBack], data: null };
@@ -365,6 +369,14 @@ async function run(
     return { ...result, errors: [txError("cannot commit transaction", error)], data: null };
   }
   return result;
+}
+
+/**
+ * Whether `error` refuses a value of a root field's payload and nothing of the write: a
+ * `readRefusal` (a field the viewer may not read, `null` in the answer) below a root field.
+ */
+function inPayload(error: GraphQLError): boolean {
+  return (error.path?.length ?? 0) > 1 && isReadRefusal(error);
 }
 
 /**

@@ -10,7 +10,7 @@
  */
 import { type DocumentNode, Kind, parse, visit } from "graphql";
 import { Utils } from "@mikro-orm/core";
-import { ErrorCode, gqlError } from "../error_codes.ts";
+import { readRefusal } from "../read_refusal.ts";
 import type { Graph, NodeType } from "../graph.ts";
 import { keyParts, keyText, keyValues, rowsFilter } from "../keys.ts";
 import type { Policy } from "../policy.ts";
@@ -129,7 +129,8 @@ async function readable(ctx: RequestState, field: GuardedField, row: object): Pr
  * The resolver of a guarded field: the row's value where the rule lets the viewer read it.
  *
  * @param request the request context of a resolver call (the schema's `request(ctx)`)
- * @throws GraphQLError `FORBIDDEN` at the field's path on a row the viewer may not read it on
+ * @throws GraphQLError `FORBIDDEN` at the field's path on a row the viewer may not read it on (a
+ *   `readRefusal`: in a mutation's payload, the write is committed all the same)
  */
 export function guardedFieldResolver<C>(
   field: GuardedField,
@@ -137,10 +138,7 @@ export function guardedFieldResolver<C>(
 ): (row: Record<string, unknown>, args: unknown, ctx: C) => Promise<unknown> {
   return async (row, _args, ctx) => {
     if (!await readable(request(ctx), field, row)) {
-      throw gqlError(
-        ErrorCode.FORBIDDEN,
-        `${field.type.name}.${field.name} is not readable by this request`,
-      );
+      throw readRefusal(`${field.type.name}.${field.name} is not readable by this request`);
     }
     return row[field.prop];
   };

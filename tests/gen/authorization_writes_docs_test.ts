@@ -35,7 +35,7 @@ Deno.test("docs/authorization-writes.md: every file it names exists", async () =
   const named = [...page.matchAll(/`((?:examples|tests|runtime)\/[\w/.-]+\.ts)`/g)].map((m) =>
     m[1]
   );
-  assertEquals(named.length, 3);
+  assertEquals(named.length, 5);
   for (const file of named) await Deno.stat(join(root, file));
   for (const file of ["auth.ts", "server.ts", "rls.ts", "policies.ts"]) {
     await Deno.stat(join(root, "examples/workspace", file));

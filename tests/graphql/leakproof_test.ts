@@ -1,0 +1,149 @@
+/**
+ * Leakproof ordering (issue 34, item 4): a client's `has<Edge>With` predicate reads the target's
+ * visible rows through a fence the database keeps (`runtime/plan/visible_rows.ts`), so it is
+ * never evaluated on a row the viewer may not read, and no hidden row's content changes the
+ * statement's work. Checked on the SQL the workspace example sends for bob (a viewer with hidden
+ * comments, tasks and users) and on each database's `EXPLAIN` of it: the client's text match sits
+ * outside the derived table of visible rows, which the planner keeps whole (PostgreSQL: a
+ * `Subquery Scan` whose filter holds the match and whose plan below holds none; SQLite: a
+ * co-routine or materialisation, not flattened; MariaDB: a materialised `<derived>` table whose
+ * condition holds the match and whose own query holds none). Timings are in
+ * `bench/auth_timing.ts`, not here. sqlite, postgresql, mariadb.
+ */
+import { assert, assertEquals } from "@std/assert";
+import { entities } from "../../examples/workspace/entities.ts";
+import { workspaceSchema } from "../../examples/workspace/schema.ts";
+import { seed } from "../../examples/workspace/seed.ts";
+import { type Dialect, dialects, openTestOrm } from "../support/databases.ts";
+import { startServer } from "../support/server.ts";
+
+/** The client's text match of each dialect (`matchText` of `runtime/dialect.ts`). */
+const MATCH: Record<Dialect, RegExp> = {
+  sqlite: / glob \?/,
+  postgresql: / like \? escape/,
+  mariadb: / like binary \? escape/,
+};
+
+/** Queries whose `has<Edge>With` matches text on rows bob partly may not read. */
+const QUERIES = [
+  // A to-many edge: dan's comments (hidden from bob) on tasks bob reads.
+  `{ tasks(where: { hasCommentsWith: [{ bodyHasPrefix: "secret" }] }) { totalCount } }`,
+  // A to-one edge: users bob may not read as comment authors.
+  `{ comments(where: { hasAuthorWith: [{ usernameHasPrefix: "da" }] }) { totalCount } }`,
+  // Nested: both levels fenced.
+  `{ tasks(where: { hasCommentsWith: [{ hasAuthorWith: [{ usernameHasPrefix: "da" }] }] }) {
+    totalCount } }`,
+];
+
+interface PgPlan {
+  "Node Type": string;
+  Alias?: string;
+  Filter?: string;
+  Plans?: PgPlan[];
+}
+
+function pgNodes(node: PgPlan, into: PgPlan[] = []): PgPlan[] {
+  into.push(node);
+  for (const child of node.Plans ?? []) pgNodes(child, into);
+  return into;
+}
+
+/** MariaDB's EXPLAIN FORMAT=JSON objects that name a table. */
+function mariaTables(value: unknown, into: Record<string, unknown>[] = []) {
+  if (Array.isArray(value)) value.forEach((v) => mariaTables(v, into));
+  else if (value && typeof value === "object") {
+    const object = value as Record<string, unknown>;
+    if (typeof object.table_name === "string") into.push(object);
+    Object.values(object).forEach((v) => mariaTables(v, into));
+  }
+  return into;
+}
+
+for (const dialect of dialects()) {
+  Deno.test({
+    name: `leakproof: has<Edge>With matches only visible rows, behind a fence (${dialect})`,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async () => {
+      const statements: { sql: string; params: readonly unknown[] }[] = [];
+      const db = await openTestOrm(dialect, entities, {
+        onQuery: (sql: string, params: readonly unknown[]) => {
+          statements.push({ sql, params });
+          return sql;
+        },
+      } as never);
+      const server = startServer(db.orm, workspaceSchema(), [], {
+        context: () => ({ em: db.orm.em.fork(), viewer: "bob" }),
+      } as never);
+      try {
+        await seed(db.orm.em.fork());
+        const connection = db.orm.em.getConnection();
+        for (const query of QUERIES) {
+          statements.length = 0;
+          const answer = await server.query(query);
+          assertEquals(answer.errors, undefined, query);
+          const reads = statements.filter((s) => MATCH[dialect].test(s.sql));
+          assertEquals(reads.length, 1, `${query}: ${statements.map((s) => s.sql).join("\n")}`);
+          const { sql, params } = reads[0];
+          // The match is applied to the derived table of visible rows, outside its fence.
+          const parts = sql.split(/\) as [`"]__r[`"] where /);
+          // Each `has<Edge>With` level has its own visible rows.
+          const fences = parts.length - 1;
+          assert(fences >= 1, `no fenced visible rows: ${sql}`);
+          for (const inner of parts.slice(0, -1)) {
+            assert(/ offset \?$/.test(inner), `the visible rows end without a fence: ${inner}`);
+          }
+          if (dialect === "postgresql") {
+            const [{ "QUERY PLAN": [{ Plan: plan }] }] = await connection.execute(
+              `explain (format json) ${sql}`,
+              [...params],
+            );
+            // Every evaluation of the match is a fenced scan's filter (EXPLAIN numbers repeated
+            // aliases: `__r_1`).
+            const fenced = (n: PgPlan) =>
+              n["Node Type"] === "Subquery Scan" && /^__r(_\d+)?$/.test(n.Alias ?? "");
+            const nodes = pgNodes(plan);
+            assert(
+              nodes.filter(fenced).length >= fences,
+              `visible rows were pulled up: ${JSON.stringify(plan)}`,
+            );
+            for (const node of nodes) {
+              const own = JSON.stringify({ ...node, Plans: undefined });
+              if (/~~/.test(own)) {
+                assert(fenced(node), `the match is evaluated below or beside the fence: ${own}`);
+              }
+            }
+          } else if (dialect === "sqlite") {
+            const plan = await connection.execute(`explain query plan ${sql}`, [...params]) as {
+              detail: string;
+            }[];
+            assert(
+              plan.filter((row) => /^(CO-ROUTINE|MATERIALIZE) __r$/.test(row.detail)).length >=
+                fences,
+              `visible rows were flattened: ${plan.map((r) => r.detail).join("\n")}`,
+            );
+          } else {
+            const [row] = await connection.execute(`explain format=json ${sql}`, [...params]);
+            const tables = mariaTables(JSON.parse(row.EXPLAIN));
+            const derived = tables.filter((t) =>
+              /^<derived\d+>$/.test(t.table_name as string) && t.materialized
+            );
+            assert(derived.length >= fences, `visible rows were merged: ${row.EXPLAIN}`);
+            // Every evaluation of the match is a derived table's condition.
+            for (const table of tables) {
+              if (/ like /.test(String(table.attached_condition ?? ""))) {
+                assert(
+                  derived.includes(table),
+                  `the match is evaluated below or beside the fence: ${JSON.stringify(table)}`,
+                );
+              }
+            }
+          }
+        }
+      } finally {
+        await server.close();
+        await db.close();
+      }
+    },
+  });
+}
