@@ -58,6 +58,7 @@ import {
   formatRequestLog,
   type RequestLogEntry,
   type RequestLogFormat,
+  requestPath,
 } from "./request_log.ts";
 
 /** Options of {@linkcode serve}. */
@@ -301,23 +302,26 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     request: Request,
     info: Deno.ServeHandlerInfo<Deno.NetAddr>,
   ): Promise<Response> => {
-    if (sockets) {
-      clientAddresses.set(request, info.remoteAddr.hostname);
-      if (sockets.isUpgrade(request) && new URL(request.url).pathname === endpoint) {
+    // A WebSocket upgrade is a GET: a POST is not looked at for one.
+    if (sockets && request.method === "GET" && sockets.isUpgrade(request)) {
+      if (new URL(request.url).pathname === endpoint) {
         return sockets.upgrade(request, info.remoteAddr.hostname);
       }
     }
+    const arrived = Date.now();
     const started = performance.now();
-    const time = new Date().toISOString();
     const scope: RequestScope = { statements: 0, errorCodes: [] };
     inFlight++;
     let status = 500;
     try {
       // `/ready` inside the scope too: its `select 1` counts in its log line.
       const checked = check(request);
-      const response = checked instanceof Response
-        ? checked
-        : await requestScope.run(scope, () => ready(checked) ?? yoga.fetch(checked));
+      if (checked instanceof Response) {
+        status = checked.status;
+        return checked;
+      }
+      if (sockets) clientAddresses.set(checked, info);
+      const response = await requestScope.run(scope, () => ready(checked) ?? yoga.fetch(checked));
       status = response.status;
       return response;
     } catch (error) {
@@ -330,9 +334,9 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     } finally {
       inFlight--;
       write?.({
-        time,
+        time: new Date(arrived).toISOString(),
         method: request.method,
-        path: new URL(request.url).pathname,
+        path: requestPath(request.url),
         status,
         ...(scope.operationType
           ? { operation: scope.operationName, operationType: scope.operationType }
