@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { join } from "@std/path";
+import { join, resolve, toFileUrl } from "@std/path";
 import { encodeGlobalId } from "../runtime/plan/global_id.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { postLoad } from "./load.ts";
@@ -63,7 +63,7 @@ const servers: ServerProcess[] = [];
 try {
   await createPeerData(db.url);
   const env = (side: string): Record<string, string> => logOf(side) ? { BENCH_LOG: "on" } : {};
-  const script = (root: string) => new URL(`file://${join(root, "bench/graphql_server.ts")}`);
+  const script = (root: string) => toFileUrl(join(resolve(root), "bench/graphql_server.ts"));
   const a = await startServerProcess(script(BASE), ["generated", db.url], [], env("A"));
   servers.push(a);
   const b = await startServerProcess(
