@@ -232,12 +232,15 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
   const measured = options.metrics
     ? metrics(orm, options.metrics === true ? {} : options.metrics)
     : undefined;
+  // The request scope feeds the log line and the metrics' statement counter: without either, no
+  // request pays for it (an AsyncLocalStorage run, the recorder's two hooks).
+  const scoped = format !== false || measured !== undefined;
   const plugins: Plugin[] = [
     ...preset.plugins,
     // After Jit, which replaces the execute function that tracing wraps in its span's context.
     ...(traced ? [traced.plugin] : []),
     ...(measured ? [measured.plugin] : []),
-    OperationRecorder(),
+    ...(scoped ? [OperationRecorder()] : []),
     ...(changes ? [SubscriptionLimit(budget)] : []),
     ...(introspection ? [] : [useDisableIntrospection() as Plugin]),
     ...(options.persistedOperations
@@ -288,10 +291,12 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     onUnavailable: (reason) => logEvent(format, out, "not ready", { reason }),
     onSaturated: (reason) => logEvent(format, out, "ready, pool saturated", { reason }),
   });
-  const stopObserving = observeStatements(orm, () => {
-    const scope = requestScope.getStore();
-    if (scope) scope.statements++;
-  });
+  const stopObserving = scoped
+    ? observeStatements(orm, () => {
+      const scope = requestScope.getStore();
+      if (scope) scope.statements++;
+    })
+    : () => {};
   let inFlight = 0;
   const write = format === false
     ? undefined
@@ -321,7 +326,8 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
         return checked;
       }
       if (sockets) clientAddresses.set(checked, info);
-      const response = await requestScope.run(scope, () => ready(checked) ?? yoga.fetch(checked));
+      const answer = () => ready(checked) ?? yoga.fetch(checked);
+      const response = await (scoped ? requestScope.run(scope, answer) : answer());
       status = response.status;
       return response;
     } catch (error) {
