@@ -34,6 +34,27 @@ export interface RequestLogEntry {
  */
 export type RequestLogFormat = "json" | "text" | ((entry: RequestLogEntry) => void);
 
+/**
+ * The path of an absolute request URL as the request gave it, without its query string or
+ * fragment: `http://host/graphql?query=...` is `/graphql`. A slice of the text, not a parse by
+ * `new URL` (which costs more than the rest of a log line), so dot segments and percent-encoding
+ * are not normalised.
+ */
+export function requestPath(url: string): string {
+  const authority = url.indexOf("//");
+  const start = url.indexOf("/", authority < 0 ? 0 : authority + 2);
+  if (start < 0) return "/";
+  let end = url.length;
+  for (let i = start; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 63 /* ? */ || c === 35 /* # */) {
+      end = i;
+      break;
+    }
+  }
+  return url.slice(start, end);
+}
+
 /** `"text"` when standard output is a terminal, else `"json"`. */
 export function defaultLogFormat(): "json" | "text" {
   return Deno.stdout.isTerminal() ? "text" : "json";

@@ -58,6 +58,7 @@ import {
   formatRequestLog,
   type RequestLogEntry,
   type RequestLogFormat,
+  requestPath,
 } from "./request_log.ts";
 
 /** Options of {@linkcode serve}. */
@@ -231,12 +232,15 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
   const measured = options.metrics
     ? metrics(orm, options.metrics === true ? {} : options.metrics)
     : undefined;
+  // The request scope feeds the log line and the metrics' statement counter: without either, no
+  // request pays for it (an AsyncLocalStorage run, the recorder's two hooks).
+  const scoped = format !== false || measured !== undefined;
   const plugins: Plugin[] = [
     ...preset.plugins,
     // After Jit, which replaces the execute function that tracing wraps in its span's context.
     ...(traced ? [traced.plugin] : []),
     ...(measured ? [measured.plugin] : []),
-    OperationRecorder(),
+    ...(scoped ? [OperationRecorder()] : []),
     ...(changes ? [SubscriptionLimit(budget)] : []),
     ...(introspection ? [] : [useDisableIntrospection() as Plugin]),
     ...(options.persistedOperations
@@ -287,10 +291,12 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     onUnavailable: (reason) => logEvent(format, out, "not ready", { reason }),
     onSaturated: (reason) => logEvent(format, out, "ready, pool saturated", { reason }),
   });
-  const stopObserving = observeStatements(orm, () => {
-    const scope = requestScope.getStore();
-    if (scope) scope.statements++;
-  });
+  const stopObserving = scoped
+    ? observeStatements(orm, () => {
+      const scope = requestScope.getStore();
+      if (scope) scope.statements++;
+    })
+    : () => {};
   let inFlight = 0;
   const write = format === false
     ? undefined
@@ -301,23 +307,27 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     request: Request,
     info: Deno.ServeHandlerInfo<Deno.NetAddr>,
   ): Promise<Response> => {
-    if (sockets) {
-      clientAddresses.set(request, info.remoteAddr.hostname);
-      if (sockets.isUpgrade(request) && new URL(request.url).pathname === endpoint) {
+    // A WebSocket upgrade is a GET: a POST is not looked at for one.
+    if (sockets && request.method === "GET" && sockets.isUpgrade(request)) {
+      if (new URL(request.url).pathname === endpoint) {
         return sockets.upgrade(request, info.remoteAddr.hostname);
       }
     }
+    const arrived = Date.now();
     const started = performance.now();
-    const time = new Date().toISOString();
     const scope: RequestScope = { statements: 0, errorCodes: [] };
     inFlight++;
     let status = 500;
     try {
       // `/ready` inside the scope too: its `select 1` counts in its log line.
       const checked = check(request);
-      const response = checked instanceof Response
-        ? checked
-        : await requestScope.run(scope, () => ready(checked) ?? yoga.fetch(checked));
+      if (checked instanceof Response) {
+        status = checked.status;
+        return checked;
+      }
+      if (sockets) clientAddresses.set(checked, info);
+      const answer = () => ready(checked) ?? yoga.fetch(checked);
+      const response = await (scoped ? requestScope.run(scope, answer) : answer());
       status = response.status;
       return response;
     } catch (error) {
@@ -330,9 +340,9 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     } finally {
       inFlight--;
       write?.({
-        time,
+        time: new Date(arrived).toISOString(),
         method: request.method,
-        path: new URL(request.url).pathname,
+        path: requestPath(request.url),
         status,
         ...(scope.operationType
           ? { operation: scope.operationName, operationType: scope.operationType }

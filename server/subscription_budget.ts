@@ -39,8 +39,13 @@ export class SubscriptionBudget {
   }
 }
 
-/** Where `serve()` notes each request's client address, for {@linkcode SubscriptionLimit}. */
-export const clientAddresses: WeakMap<Request, string> = new WeakMap();
+/**
+ * Where `serve()` notes each request's connection (`Deno.serve`'s handler info), for
+ * {@linkcode SubscriptionLimit}: its client address is read only for a subscription (reading it
+ * is a call into Deno's HTTP server, which most requests need not pay).
+ */
+export const clientAddresses: WeakMap<Request, { readonly remoteAddr: Deno.NetAddr }> =
+  new WeakMap();
 
 /**
  * The Yoga plugin counting SSE subscriptions against `budget` (WebSocket operations are counted
@@ -51,7 +56,9 @@ export function SubscriptionLimit(budget: SubscriptionBudget): Plugin {
     onSubscribe({ args, setResultAndStopExecution }) {
       const ctx = args.contextValue as { request?: Request; countedSubscription?: boolean };
       if (ctx.countedSubscription || !ctx.request) return;
-      const release = budget.acquire(clientAddresses.get(ctx.request) ?? "unknown");
+      const release = budget.acquire(
+        clientAddresses.get(ctx.request)?.remoteAddr.hostname ?? "unknown",
+      );
       if (typeof release !== "function") {
         setResultAndStopExecution({ errors: [release] });
         return;

@@ -276,7 +276,11 @@ class Budget implements RequestDeadline {
     run: Promise<ExecutionResult>,
     bound: EntityManager | undefined,
   ): Promise<ExecutionResult> {
-    const spent = new Promise<"spent">((resolve) => this.#onSpent = resolve);
+    // The operation's result, or "spent" first: one promise settled by whichever comes first
+    // (Promise.race of the two would make three more per request).
+    const first = Promise.withResolvers<ExecutionResult | "spent">();
+    this.#onSpent = first.resolve;
+    run.then(first.resolve, first.reject);
     this.settings.clock.add(this);
     // A disconnect is listened for only while the operation executes: under Deno.serve's legacy
     // abort behaviour request.signal also aborts after every response, which is not a disconnect.
@@ -284,7 +288,7 @@ class Budget implements RequestDeadline {
     if (signal?.aborted) this.#spend(signal.reason);
     else signal?.addEventListener("abort", this);
     try {
-      let result = await Promise.race([run, spent]);
+      let result = await first.promise;
       if (result === "spent") {
         const { graceMs } = this.settings;
         const grace = new Promise<"spent">((resolve) => setTimeout(resolve, graceMs, "spent"));

@@ -165,3 +165,30 @@ Deno.test({
     }
   },
 });
+
+Deno.test("log writer: the lines of a busy spell go out in one write per interval", async () => {
+  const writes: string[] = [];
+  const writer = bufferedLogWriter(
+    {
+      write(bytes) {
+        writes.push(decoder.decode(bytes));
+        return Promise.resolve(bytes.length);
+      },
+    },
+    1 << 20,
+    undefined,
+    60_000,
+  );
+  // The first line after a quiet spell is written at once.
+  writer.write("a");
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assertEquals(writes, ["a\n"]);
+  // The next ones wait for the interval (here cut short by flush), each a macrotask apart.
+  for (const line of ["b", "c", "d"]) {
+    writer.write(line);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  assertEquals(writes, ["a\n"]);
+  await writer.flush(60_000);
+  assertEquals(writes, ["a\n", "b\nc\nd\n"]);
+});

@@ -256,8 +256,13 @@ Deno.test({
       const tooDeep = await post(server.url, `{ users(first: 1, after: "nope") { totalCount } }`);
       await tooDeep.body?.cancel();
       await (await fetch(new URL("/health", server.url))).body?.cancel();
-      assertEquals(entries.length, 3);
-      const [first, second, third] = entries;
+      // A GET's query string holds the operation: the logged path leaves it out.
+      const get = new URL(server.url);
+      get.searchParams.set("query", "query Probe { __typename }");
+      get.hash = "#x";
+      await (await fetch(get)).body?.cancel();
+      assertEquals(entries.length, 4);
+      const [first, second, third, fourth] = entries;
       assertEquals(
         { ...first, time: "", durationMs: 0 },
         {
@@ -277,6 +282,10 @@ Deno.test({
       assertEquals(second.operationType, "query");
       assertEquals(second.statements, 0);
       assertEquals({ path: third.path, status: third.status }, { path: "/health", status: 200 });
+      assertEquals(
+        { method: fourth.method, path: fourth.path, status: fourth.status, op: fourth.operation },
+        { method: "GET", path: "/graphql", status: 200, op: "Probe" },
+      );
     } finally {
       await server.shutdown();
     }

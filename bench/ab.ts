@@ -1,0 +1,117 @@
+/**
+ * A/B CPU per request of two checkouts' servers, measured side by side: on a machine shared with
+ * other work, req/s and even CPU per request move by 2x between runs, but two servers loaded at
+ * the same time over many short runs see the same machine, and the ratio of their CPU per
+ * request is steadier.
+ *
+ * ```sh
+ * git archive <base commit> | tar -x -C /tmp/base
+ * BENCH_BASE=/tmp/base deno task bench:ab
+ * BENCH_BASE=/tmp/base BENCH_QUERIES=floor,Q4 BENCH_LOG=off BENCH_RUNS=12 deno task bench:ab
+ * ```
+ *
+ * Starts `bench/graphql_server.ts` of the base checkout (A) and of this one (B) on one peer data
+ * set (`bench/peers/data.ts`), with serve's default request log unless `BENCH_LOG=off` (or
+ * `BENCH_LOG_A=off` / `BENCH_LOG_B=off` for one side: the log's cost on one checkout with
+ * `BENCH_BASE=.`); per query (`BENCH_QUERIES`, default floor,Q4,Q5), `BENCH_RUNS` (default 10)
+ * pairs of `BENCH_SECONDS` (default 2) wrk runs, A and B loaded at the same time (each by its own
+ * wrk), so that both see the same machine; prints the median CPU µs per request of each and the
+ * median of the pairs' B/A ratios. Two servers of the same checkout give ratios within about
+ * ±5–8% of 1 at a load average of 12–15 on 2 cores: smaller differences need more runs.
+ *
+ * @module
+ */
+import { join, resolve, toFileUrl } from "@std/path";
+import { encodeGlobalId } from "../runtime/plan/global_id.ts";
+import { createTestDatabase } from "../tests/support/databases.ts";
+import { postLoad } from "./load.ts";
+import { createPeerData, SIZE } from "./peers/data.ts";
+import { cpuMs } from "./peers/proc.ts";
+import { cursorAfter1900, OURS, QUERIES } from "./peers/queries.ts";
+import { type ServerProcess, startServerProcess } from "./server_process.ts";
+
+const BASE = Deno.env.get("BENCH_BASE");
+if (!BASE) throw new Error("BENCH_BASE: the base checkout's folder");
+const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 10);
+const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 2);
+const ONLY = (Deno.env.get("BENCH_QUERIES") ?? "floor,Q4,Q5").split(",");
+/** The request log of each side: `BENCH_LOG=off` for both, `BENCH_LOG_A`/`BENCH_LOG_B` for one. */
+const logOf = (side: string) =>
+  (Deno.env.get(`BENCH_LOG_${side}`) ?? Deno.env.get("BENCH_LOG")) !== "off";
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const stats = async (server: ServerProcess): Promise<{ requests: number }> =>
+  await (await fetch(`http://127.0.0.1:${server.port}/stats`)).json();
+const post = async (server: ServerProcess, body: string) => {
+  const response = await fetch(`http://127.0.0.1:${server.port}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body,
+  });
+  const answer = await response.json();
+  if (answer.errors || !answer.data) throw new Error(JSON.stringify(answer));
+  return answer.data;
+};
+
+console.log(`load average at start ${Deno.loadavg().map((v) => v.toFixed(2)).join(" ")}`);
+const db = await createTestDatabase("postgresql");
+const servers: ServerProcess[] = [];
+try {
+  await createPeerData(db.url);
+  const env = (side: string): Record<string, string> => logOf(side) ? { BENCH_LOG: "on" } : {};
+  const script = (root: string) => toFileUrl(join(resolve(root), "bench/graphql_server.ts"));
+  const a = await startServerProcess(script(BASE), ["generated", db.url], [], env("A"));
+  servers.push(a);
+  const b = await startServerProcess(
+    new URL("./graphql_server.ts", import.meta.url),
+    ["generated", db.url],
+    [],
+    env("B"),
+  );
+  servers.push(b);
+  const variables = {
+    after: await cursorAfter1900(
+      OURS,
+      (query, variables) => post(b, JSON.stringify({ query, variables })),
+    ),
+    id: encodeGlobalId("Post", SIZE.posts / 2),
+  };
+  for (const query of QUERIES) {
+    if (!ONLY.includes(query.name)) continue;
+    const body = JSON.stringify({ query: query.text(OURS), variables });
+    const answers = [JSON.stringify(await post(a, body)), JSON.stringify(await post(b, body))];
+    if (answers[0] !== answers[1]) throw new Error(`${query.name}: A and B answer differently`);
+    for (const server of [a, b]) for (let i = 0; i < 200; i++) await post(server, body);
+    const cpu: [number[], number[]] = [[], []];
+    const ratios: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      // A and B under load at the same time: whatever else the machine runs weighs on both.
+      const pair = await Promise.all([a, b].map(async (server) => {
+        const before = await stats(server);
+        const cpuBefore = cpuMs(server.pid);
+        await postLoad(`http://127.0.0.1:${server.port}/graphql`, body, SECONDS, 10);
+        const used = cpuMs(server.pid) - cpuBefore;
+        const requests = (await stats(server)).requests - before.requests;
+        return used * 1000 / requests;
+      }));
+      cpu[0].push(pair[0]);
+      cpu[1].push(pair[1]);
+      ratios.push(pair[1] / pair[0]);
+    }
+    console.log(
+      `${query.name.padEnd(5)} CPU µs/request A ${median(cpu[0]).toFixed(0)} B ${
+        median(cpu[1]).toFixed(0)
+      }; B/A median ${median(ratios).toFixed(3)} (pairs: ${
+        ratios.map((r) => r.toFixed(2)).join(" ")
+      })`,
+    );
+  }
+} finally {
+  for (const server of servers) await server.stop();
+  await db.drop();
+  console.log(`load average at end ${Deno.loadavg().map((v) => v.toFixed(2)).join(" ")}`);
+}
