@@ -9,6 +9,7 @@
  */
 import {
   type EntityManager,
+  type EntityMetadata,
   type FilterQuery,
   QueryFlag,
   type QueryOrderMap,
@@ -16,8 +17,8 @@ import {
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { NodeType } from "../graph.ts";
 import { keyParts } from "../keys.ts";
-import { countQuery } from "../database/bound_statement.ts";
-import { cachedRows, textKey } from "./statement_cache.ts";
+import { countQuery, runStatement, type Statement } from "../database/bound_statement.ts";
+import { cachedRows, cachedStatement, textKey } from "./statement_cache.ts";
 import { leanable, toRecords } from "./lean_records.ts";
 import { whereFiltered } from "../plan/read_filters.ts";
 import { readConnectionType } from "../database/read_from.ts";
@@ -44,20 +45,45 @@ export async function findRows(
   where: FilterQuery<object>,
   options: FindRowsOptions,
 ): Promise<object[]> {
-  const meta = em.getMetadata().find(type.entity)!;
-  const fields = options.fields &&
-    [...new Set([...keyParts(type).map((part) => part.prop), ...options.fields])];
-  // Rows are read by a condition on a relation, never with a joined collection: the limit
-  // applies to them as read (MikroORM would wrap it in a subquery for an m:n condition).
-  if (!leanable(meta, fields)) {
+  const lean = await leanRead(em, type, where, options);
+  if (!lean) {
     return await em.find(type.entity, where, {
       orderBy: options.orderBy as never,
       limit: options.limit,
       flags: options.limit === undefined ? undefined : [QueryFlag.DISABLE_PAGINATE],
-      fields: fields as never,
+      fields: selectedFields(type, options) as never,
       connectionType: readConnectionType(em),
     });
   }
+  const rows = await runStatement(em, readConnectionType(em), lean.statement);
+  return toRecords(em, lean.meta, rows, lean.fields);
+}
+
+/** The statement of a lean read (`findRows`) and what its rows become records by. */
+export interface LeanRead {
+  /** SQL text (`?` placeholders) and values, the statement cache's (`statement_cache.ts`). */
+  statement: Statement;
+  meta: EntityMetadata;
+  /** The properties selected (the key's first): `toRecords`' `props`. */
+  fields: string[];
+}
+
+/**
+ * The statement {@linkcode findRows} sends for a lean read of `type`'s rows matching `where`, not
+ * run (`joined_page.ts` sends it inside one of its own); `undefined` when the selected
+ * properties are not read as records (`lean_records.ts`).
+ */
+export async function leanRead(
+  em: EntityManager,
+  type: NodeType,
+  where: FilterQuery<object>,
+  options: FindRowsOptions,
+): Promise<LeanRead | undefined> {
+  const meta = em.getMetadata().find(type.entity)!;
+  const fields = selectedFields(type, options);
+  // Rows are read by a condition on a relation, never with a joined collection: the limit
+  // applies to them as read (MikroORM would wrap it in a subquery for an m:n condition).
+  if (!leanable(meta, fields)) return undefined;
   const connectionType = readConnectionType(em);
   const { orderBy, limit, through } = options;
   const site = textKey([
@@ -68,7 +94,7 @@ export async function findRows(
     orderBy ?? null,
     limit === undefined ? "no limit" : "limit",
   ]);
-  const rows = await cachedRows(em, connectionType, site, { where, limit }, async (inputs) => {
+  const statement = await cachedStatement(em, site, { where, limit }, async (inputs) => {
     const qb = (em as SqlEntityManager).createQueryBuilder(type.entity, "e0", connectionType)
       .select(fields as never);
     await whereFiltered(em, qb, type.entity, inputs.where, through);
@@ -76,7 +102,13 @@ export async function findRows(
     if (inputs.limit !== undefined) qb.limit(inputs.limit).setFlag(QueryFlag.DISABLE_PAGINATE);
     return qb;
   });
-  return toRecords(em, meta, rows, fields!);
+  return { statement, meta, fields: fields! };
+}
+
+/** The properties `options` selects, the key's first; `undefined` for every column. */
+function selectedFields(type: NodeType, options: FindRowsOptions): string[] | undefined {
+  return options.fields &&
+    [...new Set([...keyParts(type).map((part) => part.prop), ...options.fields])];
 }
 
 /**

@@ -96,17 +96,18 @@ export async function loadPartitioned(
     return pages;
   });
   const meta = em.getMetadata().find(target.entity)!;
-  const parentOfRow = (row: Row) =>
-    keyText(parentType, parentAliases(parent).map((alias) => row[alias]));
+  const aliases = parentAliases(parent);
+  const parentOfRow = (row: Row) => keyText(parentType, aliases.map((alias) => row[alias]));
   if (leanable(meta, fields)) {
     const records = toRecords(em, meta, rows, fields!);
-    return records.map((record, i) => [parentOfRow(rows[i]), record]);
+    const pairs = new Array<[string, object]>(rows.length);
+    for (let i = 0; i < rows.length; i++) pairs[i] = [parentOfRow(rows[i]), records[i]];
+    return pairs;
   }
   // Hydrate as `em.find` does (driver result mapping, then the entity factory merging into the
   // identity map); `em.map` would add a full `merge` per row, the largest cost of a request.
   const factory = em.getEntityFactory();
   const driver = em.getDriver();
-  const aliases = parentAliases(parent);
   const hydrated = rows.map((row): [string, object] => {
     const data: Row = {};
     for (const [column, value] of Object.entries(row)) {

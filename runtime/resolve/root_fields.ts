@@ -22,6 +22,9 @@ import { fillOrderValues } from "../read/paginate.ts";
 import { rootScope } from "../plan/loaded_edges.ts";
 import { decodeGlobalId } from "../plan/global_id.ts";
 import { findNodes } from "./noder.ts";
+import { readNodeWithPage } from "../read/joined_page.ts";
+import { keyFits } from "../column_values.ts";
+import { notFound } from "../error_codes.ts";
 import { type Connection, type PaginationArgs, toConnection } from "../plan/relay_connection.ts";
 import { planPage, withoutExtraRow } from "../plan/page_plan.ts";
 import type { RequestState } from "../request/request_state.ts";
@@ -106,7 +109,13 @@ export async function resolveNodes(
   const decoded = ids.map((id) => decodeGlobalId(graph, id));
   const types = new Set(decoded.map((d) => d?.type).filter((t) => t !== undefined));
   let plans = collectNodes(ctx, info, [...types]);
-  const nodes = await findNodes(em, ids, decoded, (t) => fieldsOf(plans.get(t.name)!));
+  // `node(id)`: the node and the page of one of its edges in one statement, when one joins.
+  const single = decoded.length === 1 && decoded[0] && keyFits(em, decoded[0].type, decoded[0].pk)
+    ? await readNodeWithPage(ctx, decoded[0].type, decoded[0].pk, plans.get(decoded[0].type.name)!)
+    : undefined;
+  const nodes = single !== undefined
+    ? [single ?? notFound(ids[0])]
+    : await findNodes(em, ids, decoded, (t) => fieldsOf(plans.get(t.name)!));
   // An id typed by an ancestor of the row's class (the root `Staff` id of an `Owner` row, or a
   // `Manager` id of it) read the row with the ancestor's selection: read it again as its own
   // class, whose selection (`... on Owner`) the ancestor's plan does not hold.

@@ -195,7 +195,9 @@ for (const dialect of dialects()) {
             `query($id: ID!) { node(id: $id) { ... on User { name posts(first: 2) { edges { node { comments(first: 1) { edges { node { text } } } } } } } } }`,
             { id: u1.id },
           );
-          assertEquals(one.statements, 3);
+          // The node and its posts page in one statement (read/joined_page.ts), then the
+          // comments of both posts.
+          assertEquals(one.statements, 2);
           assertEquals(one.data.node.posts.edges.length, 2);
           assertEquals(one.data.node.posts.edges[0].node.comments.edges.length, 1);
           const many = await counted<
@@ -215,6 +217,73 @@ for (const dialect of dialects()) {
             [4, 4, 3],
           );
         });
+
+        await t.step(
+          "node(id) and one edge's page in one statement, answering as the edge read alone",
+          async () => {
+            const ids = await server.query<
+              {
+                users: {
+                  edges: { node: { id: string; posts: { edges: { node: { id: string } }[] } } }[];
+                };
+              }
+            >(`{ users(first: 1) { edges { node { id posts(first: 1) { edges { node { id } } } } } } }`);
+            const user = ids.data!.users.edges[0].node;
+            const post = user.posts.edges[0].node.id;
+            // The same edge with totalCount is counted first, so it is read on its own, after the
+            // node: the reference answer.
+            const pages = [
+              [post, "Post", "comments(first: 2)"],
+              [post, "Post", "comments(last: 2)"],
+              [post, "Post", "comments(first: 5)"],
+              [user.id, "User", "posts(first: 3)"],
+              [user.id, "User", `posts(first: 2, where: { title: "no such title" })`],
+            ];
+            for (const [id, type, edge] of pages) {
+              const page = (count: string) =>
+                `query($id: ID!) { node(id: $id) { id ... on ${type} { ${edge} { ${count} pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id } } } } } }`;
+              const joined = await counted<{ node: Record<string, Record<string, unknown>> }>(
+                db,
+                server,
+                page(""),
+                { id },
+              );
+              const alone = await server.query<{ node: Record<string, Record<string, unknown>> }>(
+                page("totalCount"),
+                { id },
+              );
+              assertEquals(joined.errors, undefined, edge);
+              assertEquals(joined.statements, 1, edge);
+              const field = edge.slice(0, edge.indexOf("("));
+              const { totalCount: _, ...expected } = alone.data!.node[field];
+              assertEquals(joined.data.node[field], expected, edge);
+            }
+            const after = await server.query<
+              { node: { comments: { edges: { cursor: string }[] } } }
+            >(
+              `query($id: ID!) { node(id: $id) { ... on Post { comments(first: 1) { edges { cursor } } } } }`,
+              { id: post },
+            );
+            const next = await counted<{ node: { comments: { edges: unknown[] } } }>(
+              db,
+              server,
+              `query($id: ID!, $after: Cursor) { node(id: $id) { ... on Post { comments(first: 5, after: $after) { edges { node { text } } } } } }`,
+              { id: post, after: after.data!.node.comments.edges[0].cursor },
+            );
+            assertEquals(next.statements, 1);
+            assertEquals(next.data.node.comments.edges.length, 2);
+            // No row with the key: NOT_FOUND, as without the page.
+            const missing = await counted<{ node: unknown }>(
+              db,
+              server,
+              `query($id: ID!) { node(id: $id) { ... on Post { comments(first: 2) { edges { node { id } } } } } }`,
+              { id: btoa("Post:999999").replaceAll("=", "") },
+            );
+            assertEquals(missing.data?.node ?? null, null);
+            assertEquals(missing.errors?.[0].extensions?.code, "NOT_FOUND");
+            assertEquals(missing.statements, 1);
+          },
+        );
 
         await t.step(
           "where on nested connections: batched, filtered pages and counts",
