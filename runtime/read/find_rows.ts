@@ -15,15 +15,19 @@ import {
   type QueryOrderMap,
 } from "@mikro-orm/core";
 import type { SqlEntityManager } from "@mikro-orm/sql";
+import { quoteIdentifiers } from "../dialect.ts";
 import type { NodeType } from "../graph.ts";
 import { keyParts } from "../keys.ts";
 import { countQuery, runStatement, type Statement } from "../database/bound_statement.ts";
-import { cachedRows, cachedStatement, textKey } from "./statement_cache.ts";
+import { cachedStatement, textKey } from "./statement_cache.ts";
 import { leanable, toRecords } from "./lean_records.ts";
 import { whereFiltered } from "../plan/read_filters.ts";
 import { readConnectionType } from "../database/read_from.ts";
 
 type Row = Record<string, unknown>;
+
+/** The result column of `countAll`'s count. */
+const TOTAL = "__total";
 
 /** What {@linkcode findRows} reads. */
 export interface FindRowsOptions {
@@ -33,6 +37,22 @@ export interface FindRowsOptions {
   fields?: string[];
   /** The relation to parents already read the rows are loaded through (`readFilter`). */
   through?: string;
+  /** Also counts the rows matching another condition (a connection's `totalCount`). */
+  countAll?: CountAll;
+}
+
+/**
+ * A count read with a page, in its statement: `select (<the count's statement>) as __total, ...`,
+ * a scalar subquery the database runs once (`where` holds no column of the page's rows).
+ */
+export interface CountAll {
+  /** What the counted rows match (the page's condition without its keyset predicate). */
+  where: FilterQuery<object>;
+  /**
+   * Called with the count when the read is lean and the page has a row (the count is a column
+   * of every row); not called otherwise, when the caller counts on its own.
+   */
+  found(count: number): void;
 }
 
 /**
@@ -55,7 +75,9 @@ export async function findRows(
       connectionType: readConnectionType(em),
     });
   }
-  const rows = await runStatement(em, readConnectionType(em), lean.statement);
+  const counted = options.countAll && await withCount(em, type, lean, options.countAll, options);
+  const rows = await runStatement(em, readConnectionType(em), counted ?? lean.statement);
+  if (counted && rows.length > 0) options.countAll!.found(Number(rows[0][TOTAL]));
   return toRecords(em, lean.meta, rows, lean.fields);
 }
 
@@ -105,6 +127,27 @@ export async function leanRead(
   return { statement, meta, fields: fields! };
 }
 
+/**
+ * `lean`'s statement with `countAll`'s count as its first column (`__total`), the count's
+ * statement a scalar subquery; `undefined` when the page's text does not start as a lean
+ * QueryBuilder's select does.
+ */
+async function withCount(
+  em: EntityManager,
+  type: NodeType,
+  lean: LeanRead,
+  countAll: CountAll,
+  options: FindRowsOptions,
+): Promise<Statement | undefined> {
+  const page = lean.statement;
+  if (!page.sql.startsWith("select ")) return undefined;
+  const count = await countStatement(em, type, countAll.where, options.through);
+  return {
+    sql: `select (${count.sql}) as ${quoteIdentifiers(em, TOTAL)}, ${page.sql.slice(7)}`,
+    params: [...count.params, ...page.params],
+  };
+}
+
 /** The properties `options` selects, the key's first; `undefined` for every column. */
 function selectedFields(type: NodeType, options: FindRowsOptions): string[] | undefined {
   return options.fields &&
@@ -125,12 +168,30 @@ export async function countRows(
   if (!leanable(meta, keyParts(type).map((part) => part.prop))) {
     return await em.count(type.entity, where, { connectionType: readConnectionType(em) });
   }
+  const [row] = await runStatement(
+    em,
+    readConnectionType(em),
+    await countStatement(em, type, where),
+  );
+  return row ? +(row.count as number) : 0;
+}
+
+/**
+ * The statement counting the rows of `type` matching `where` (`count` column; read through the
+ * relation `through`, as `findRows` reads them) of a type the lean path reads, from the statement
+ * cache.
+ */
+async function countStatement(
+  em: EntityManager,
+  type: NodeType,
+  where: FilterQuery<object>,
+  through?: string,
+): Promise<Statement> {
   const connectionType = readConnectionType(em);
-  const site = textKey(["count", meta.className]);
-  const [row] = await cachedRows(em, connectionType, site, where, async (inputs) => {
+  const site = textKey(["count", em.getMetadata().find(type.entity)!.className, through ?? null]);
+  return await cachedStatement(em, site, where, async (inputs) => {
     const qb = (em as SqlEntityManager).createQueryBuilder(type.entity, "e0", connectionType);
-    await whereFiltered(em, qb, type.entity, inputs);
+    await whereFiltered(em, qb, type.entity, inputs, through);
     return countQuery(qb);
   });
-  return row ? +(row.count as number) : 0;
 }

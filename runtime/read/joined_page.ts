@@ -73,7 +73,8 @@ export async function readNodeWithPage(
   const bound = pageBound(page, 1);
   const targetMeta = em.getMetadata().find(target.entity)!;
   if (
-    many.countOnly || many.counted || bound.nodes === undefined || bound.nodes > PROBE_NODES ||
+    many.countOnly || many.counted || many.countedInPage || bound.nodes === undefined ||
+    bound.nodes > PROBE_NODES ||
     page.terms.some((term) => term.sql) || !many.fields ||
     !leanable(targetMeta, [...keyParts(target).map((part) => part.prop), ...many.fields])
   ) {

@@ -22,7 +22,8 @@ import type { SqlEntityManager } from "@mikro-orm/sql";
 import { type EdgePlan, fieldsOf, type NodePlan } from "../plan/field_collection.ts";
 import type { NodeType } from "../graph.ts";
 import { markUnplanned, storeEdge as store } from "../plan/loaded_edges.ts";
-import { keyText, keyValues, referencesFilter, rowsFilter } from "../keys.ts";
+import { keyParts, keyText, keyValues, referencesFilter, rowsFilter } from "../keys.ts";
+import { leanable } from "./lean_records.ts";
 import { allOf } from "../jsutils/all_of.ts";
 import { whereFilter } from "../plan/where_filter.ts";
 import { type Connection, toConnection } from "../plan/relay_connection.ts";
@@ -134,6 +135,13 @@ export interface ManyPlan {
   countOnly: boolean;
   /** Whether a selected totalCount is counted first, by one grouped statement. */
   counted: boolean;
+  /**
+   * Whether a selected totalCount is counted in the page's own statement instead: a page with
+   * rows read as records and no cursor (a parent without a row then counts 0), one parent's page
+   * with the count as a scalar subquery (`countAll` of `findRows`), many parents' with a window
+   * (`loadPartitioned`).
+   */
+  countedInPage: boolean;
 }
 
 /**
@@ -158,18 +166,27 @@ export async function planMany(ctx: RequestState, plan: EdgePlan): Promise<ManyP
     args.before != null;
   // A connection selecting neither edges nor pageInfo reads no rows: its totalCount is counted.
   const countOnly = edge.connection && plan.page === false;
+  // Values of SQL order terms (dates at full precision, edge counts/fields) are read by
+  // fillOrderValues, not selected as properties.
+  const fields = fieldsOf(plan.node, page.terms.filter((t) => !t.sql).map((t) => t.path));
+  const counted = edge.connection && plan.totalCount && (paginated || countOnly);
+  const countedInPage = counted && !countOnly && args.after == null && args.before == null &&
+    fields !== undefined &&
+    leanable(em.getMetadata().find(target.entity)!, [
+      ...keyParts(target).map((part) => part.prop),
+      ...fields,
+    ]);
   return {
     target,
     inverse: edge.inverse!,
     page,
     filter,
     where: allOf(filter, page.query.where),
-    // Values of SQL order terms (dates at full precision, edge counts/fields) are read by
-    // fillOrderValues, not selected as properties.
-    fields: fieldsOf(plan.node, page.terms.filter((t) => !t.sql).map((t) => t.path)),
+    fields,
     paginated,
     countOnly,
-    counted: edge.connection && plan.totalCount && (paginated || countOnly),
+    counted: counted && !countedInPage,
+    countedInPage,
   };
 }
 
@@ -182,6 +199,7 @@ export function singleParentPage(
   many: ManyPlan,
   key: readonly unknown[],
   limit: number | undefined,
+  options: Pick<FindRowsOptions, "countAll"> = {},
 ): [FilterQuery<object>, FindRowsOptions] {
   return [
     allOf(referencesFilter(parentType, many.inverse, [key]), many.where),
@@ -190,6 +208,7 @@ export function singleParentPage(
       limit: smallerLimit(many.page.query.limit, limit),
       fields: many.fields,
       through: many.inverse,
+      ...options,
     },
   ];
 }
@@ -228,8 +247,14 @@ async function loadMany(
   // parents counting 0 rows are left out of the page statement, which is not sent when all do.
   const counts = many.counted
     ? await countPartitioned(ctx, parentType, target, inverse, [...typed.values()], filter)
+    : many.countedInPage
+    ? new Map<string, number>()
     : undefined;
-  const wanted = countOnly ? [] : counts ? ids.filter((id) => (counts.get(id) ?? 0) > 0) : ids;
+  const wanted = countOnly
+    ? []
+    : many.counted
+    ? ids.filter((id) => (counts!.get(id) ?? 0) > 0)
+    : ids;
   const rowsByParent = new Map<string, object[]>(ids.map((id) => [id, []]));
   // Each statement draws its nodes from the request's budget (row_limit.ts), which asks for the
   // nodes of a large unbounded read by one grouped count before reading them.
@@ -254,7 +279,21 @@ async function loadMany(
       ctx.budget,
       pageBound(page, 1),
       (limit) =>
-        findRows(em, target, ...singleParentPage(parentType, many, typed.get(wanted[0])!, limit)),
+        findRows(
+          em,
+          target,
+          ...singleParentPage(parentType, many, typed.get(wanted[0])!, limit, {
+            countAll: many.countedInPage
+              ? {
+                where: allOf(
+                  referencesFilter(parentType, inverse, [typed.get(wanted[0])!]),
+                  filter,
+                ),
+                found: (count: number) => counts!.set(wanted[0], count),
+              }
+              : undefined,
+          }),
+        ),
       (rows) => pageNodes(page, [rows.length]),
       count,
     );
@@ -274,6 +313,7 @@ async function loadMany(
           where,
           many.fields,
           limit,
+          many.countedInPage ? (parent, count) => counts!.set(parent, count) : undefined,
         ),
       (rows) => pageNodes(page, rowCounts(rows)),
       count,

@@ -54,10 +54,13 @@ export async function resolveConnection(
   if (!plan.morePages) withoutExtraRow(page);
   const paginated = args.first != null || args.last != null || args.after != null ||
     args.before != null;
-  // entgql: a selected totalCount is counted first when paginating or when neither edges nor
-  // pageInfo are selected (then no row is read), and a count of 0 sends no page statement;
-  // without pagination arguments every row is loaded and counted as loaded.
-  const total = plan.totalCount && (paginated || !plan.page)
+  // A selected totalCount of a paginated page is counted in the page's statement (`countAll`),
+  // when its read is lean and it finds a row (else by a statement after it); (entgql) when
+  // neither edges nor pageInfo are selected it is counted alone (then no row is read); without
+  // pagination arguments every row is loaded and counted as loaded.
+  const inPage = plan.totalCount && plan.page && paginated;
+  let counted: number | undefined;
+  const total = plan.totalCount && (paginated || !plan.page) && !inPage
     ? await countRows(em, type, filter)
     : undefined;
   // Order values of SQL terms (dates, edge terms) are read by fillOrderValues.
@@ -74,6 +77,7 @@ export async function resolveConnection(
         orderBy: page.query.orderBy,
         limit: smallerLimit(page.query.limit, limit),
         fields: fieldsOf(plan.node, ordered),
+        countAll: inPage ? { where: filter, found: (count) => counted = count } : undefined,
       }),
     (rows) => pageNodes(page, [rows.length]),
     async () => pageNodes(page, [await countRows(em, type, allOf(filter, page.query.where))]),
@@ -81,7 +85,7 @@ export async function resolveConnection(
   const connection = toConnection(
     page,
     rows as object[],
-    () => total ?? (paginated ? countRows(em, type, filter) : rows.length),
+    () => total ?? counted ?? (paginated ? countRows(em, type, filter) : rows.length),
   );
   await fillOrderValues(em, page, connection.edges.map((e) => e.node));
   await loadCollected(ctx, connection.edges.map((e) => e.node), plan.node, rootScope(info.path));

@@ -105,9 +105,10 @@ for (const dialect of dialects()) {
             server,
             `{ users(first: 5) { edges { node { posts(first: 2) { totalCount edges { node { comments(first: 1) { totalCount } } } } } } } }`,
           );
-          // users, posts' count and page, comments' count: a connection selecting only its
-          // totalCount reads no rows (entgql: no edges collected, only the count)
-          assertEquals(r.statements, 4);
+          // users, posts' page counting each user's posts in the same statement (a window),
+          // comments' count: a connection selecting only its totalCount reads no rows (entgql: no
+          // edges collected, only the count)
+          assertEquals(r.statements, 3);
           for (const user of r.data.users.edges) {
             assertEquals(user.node.posts.totalCount, 4);
             assertEquals(user.node.posts.edges.length, 2);
@@ -118,6 +119,36 @@ for (const dialect of dialects()) {
             `{ users(first: 3) { edges { node { posts { totalCount } } } } }`,
           );
           assertEquals(unpaginated.statements, 2);
+        });
+
+        await t.step("a paginated totalCount is counted in its page's statement", async () => {
+          type Page = {
+            users: { totalCount: number; edges: { cursor: string; node: { name: string } }[] };
+          };
+          const page = (first: number, after: string | null, where = {}) =>
+            counted<Page>(
+              db,
+              server,
+              `query($first: Int, $after: Cursor, $where: UserWhereInput) { users(first: $first, after: $after, where: $where) { totalCount edges { cursor node { name } } } }`,
+              { first, after, where },
+            );
+          const start = await page(11, null);
+          assertEquals(start.statements, 1);
+          assertEquals(start.data.users.totalCount, 12);
+          const next = await page(5, start.data.users.edges[10].cursor);
+          assertEquals(next.statements, 1);
+          assertEquals(next.data.users.totalCount, 12);
+          assertEquals(next.data.users.edges.length, 1);
+          // Past the last row the page has no row to carry the count: counted after it.
+          const beyond = await page(5, next.data.users.edges[0].cursor);
+          assertEquals(beyond.statements, 2);
+          assertEquals(beyond.data.users.totalCount, 12);
+          assertEquals(beyond.data.users.edges, []);
+          const filtered = await page(1, null, { nameIn: [start.data.users.edges[3].node.name] });
+          assertEquals(filtered.statements, 1);
+          assertEquals(filtered.data.users.totalCount, 1);
+          const none = await page(1, null, { nameIn: ["nobody"] });
+          assertEquals(none.data.users.totalCount, 0);
         });
 
         await t.step("aliases with different arguments are separate loads", async () => {
@@ -304,7 +335,8 @@ for (const dialect of dialects()) {
               { w: where },
             );
             assertEquals(r.errors, undefined);
-            assertEquals(r.statements, 3);
+            // users, then the posts' pages with their counts (a window over the filtered rows)
+            assertEquals(r.statements, 2);
             for (const { node } of r.data.users.edges) {
               assertEquals(node.posts.totalCount, 2);
               assertEquals(node.posts.edges.map((e) => e.node.title), [`Post 3 by ${node.name}`]);
@@ -340,8 +372,8 @@ for (const dialect of dialects()) {
           assertEquals(nested.errors, undefined);
           assertEquals(nested.data.createPost.author!.posts.totalCount, 6);
           assertEquals(nested.data.createPost.author!.posts.edges.length, 2);
-          // author, posts page, posts count, comments: one statement per edge per level.
-          assertEquals(nested.statements - flat.statements, 4);
+          // author, posts page with its count, comments: one statement per edge per level.
+          assertEquals(nested.statements - flat.statements, 3);
         });
 
         await t.step("too deep or too large pages are rejected before any SQL runs", async () => {
@@ -408,7 +440,8 @@ for (const dialect of dialects()) {
           }
           statements.push(r.statements);
         }
-        assertEquals(statements, [4, 4, 4]);
+        // articles, tags, favoritedBy's pages with their counts (a window per article)
+        assertEquals(statements, [3, 3, 3]);
       } finally {
         await server.close();
         await db.close();
@@ -479,7 +512,7 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
       const rwServer = startServer(rw.orm, realworldSchema());
       try {
         await t.step(
-          "an Unbind() edge is loaded by its resolver, batched: one page and one count",
+          "an Unbind() edge is loaded by its resolver, batched: one page counting its rows",
           async () => {
             const r = await counted<
               {
@@ -505,7 +538,8 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
                 [2, 1],
               ],
             );
-            assertEquals(r.statements, 1 + 2);
+            // articles, then one page of every article's comments, counted in it (a window)
+            assertEquals(r.statements, 1 + 1);
           },
         );
       } finally {
