@@ -42,15 +42,16 @@ export interface FindRowsOptions {
 }
 
 /**
- * A count read with a page, in its statement: `select (<the count's statement>) as __total, ...`,
- * a scalar subquery the database runs once (`where` holds no column of the page's rows).
+ * A count read with a page of the same rows (a page without a cursor: its rows are the first of
+ * those counted, at least one when there is any), in its statement: `select (<the count's
+ * statement>) as __total, ...`, a scalar subquery the database runs once.
  */
 export interface CountAll {
-  /** What the counted rows match (the page's condition without its keyset predicate). */
+  /** What the counted rows match (the page's condition, its own relation's filter included). */
   where: FilterQuery<object>;
   /**
-   * Called with the count when the read is lean and the page has a row (the count is a column
-   * of every row); not called otherwise, when the caller counts on its own.
+   * Called with the count when the read is lean (0 when the page has no row); not called
+   * otherwise, when the caller counts on its own.
    */
   found(count: number): void;
 }
@@ -77,7 +78,7 @@ export async function findRows(
   }
   const counted = options.countAll && await withCount(em, type, lean, options.countAll, options);
   const rows = await runStatement(em, readConnectionType(em), counted ?? lean.statement);
-  if (counted && rows.length > 0) options.countAll!.found(Number(rows[0][TOTAL]));
+  if (counted) options.countAll!.found(rows.length === 0 ? 0 : Number(rows[0][TOTAL]));
   return toRecords(em, lean.meta, rows, lean.fields);
 }
 

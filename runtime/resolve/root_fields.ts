@@ -54,11 +54,13 @@ export async function resolveConnection(
   if (!plan.morePages) withoutExtraRow(page);
   const paginated = args.first != null || args.last != null || args.after != null ||
     args.before != null;
-  // A selected totalCount of a paginated page is counted in the page's statement (`countAll`),
-  // when its read is lean and it finds a row (else by a statement after it); (entgql) when
-  // neither edges nor pageInfo are selected it is counted alone (then no row is read); without
-  // pagination arguments every row is loaded and counted as loaded.
-  const inPage = plan.totalCount && plan.page && paginated;
+  // A selected totalCount of a page with `first`/`last` and no cursor is counted in the page's
+  // statement (`countAll`) when its read is lean; else (entgql) a selected totalCount is counted
+  // first when paginating or when neither edges nor pageInfo are selected (then no row is read),
+  // and a count of 0 sends no page statement; without pagination arguments every row is loaded
+  // and counted as loaded.
+  const inPage = plan.totalCount && plan.page && paginated && args.after == null &&
+    args.before == null;
   let counted: number | undefined;
   const total = plan.totalCount && (paginated || !plan.page) && !inPage
     ? await countRows(em, type, filter)

@@ -135,20 +135,19 @@ for (const dialect of dialects()) {
           const start = await page(11, null);
           assertEquals(start.statements, 1);
           assertEquals(start.data.users.totalCount, 12);
+          // With a cursor the page holds none of the rows before it: counted first, as before.
           const next = await page(5, start.data.users.edges[10].cursor);
-          assertEquals(next.statements, 1);
+          assertEquals(next.statements, 2);
           assertEquals(next.data.users.totalCount, 12);
           assertEquals(next.data.users.edges.length, 1);
-          // Past the last row the page has no row to carry the count: counted after it.
-          const beyond = await page(5, next.data.users.edges[0].cursor);
-          assertEquals(beyond.statements, 2);
-          assertEquals(beyond.data.users.totalCount, 12);
-          assertEquals(beyond.data.users.edges, []);
           const filtered = await page(1, null, { nameIn: [start.data.users.edges[3].node.name] });
           assertEquals(filtered.statements, 1);
           assertEquals(filtered.data.users.totalCount, 1);
+          // No row: none is counted.
           const none = await page(1, null, { nameIn: ["nobody"] });
+          assertEquals(none.statements, 1);
           assertEquals(none.data.users.totalCount, 0);
+          assertEquals(none.data.users.edges, []);
         });
 
         await t.step("aliases with different arguments are separate loads", async () => {
