@@ -29,7 +29,7 @@ import { createTestDatabase } from "../tests/support/databases.ts";
 import { openBenchServer } from "./bench_server.ts";
 import { phaseBreakdown, profileInProcess } from "./cpu_phases.ts";
 import { createPeerData, SIZE } from "./peers/data.ts";
-import { cursorAfter1900, OURS, QUERIES } from "./peers/queries.ts";
+import { cursorAfter, OURS, QUERIES } from "./peers/queries.ts";
 
 const REQUESTS = Number(Deno.env.get("BENCH_REQUESTS") ?? 300);
 const ONLY = Deno.env.get("BENCH_QUERIES")?.split(",");
@@ -64,7 +64,8 @@ try {
     if (result.errors || !result.data) throw new Error(text);
     return result.data;
   };
-  const after = await cursorAfter1900(
+  const after = await cursorAfter(
+    1_900,
     OURS,
     (query, variables) => post(JSON.stringify({ query, variables })),
   );

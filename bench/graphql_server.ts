@@ -1,9 +1,10 @@
 /**
  * A benchmark server process:
- * `deno run -A bench/graphql_server.ts <generated|naive> <database url> [maxCost]`.
+ * `deno run -A bench/graphql_server.ts <generated|naive> <database url> [maxCost [maxCells]]`.
  * Serves GraphQL on 127.0.0.1 (a free port, printed as `listening <port>`) and `GET /stats`:
  * `{ requests, statements, rss }` (statements run since start, resident set size in bytes). With
- * `maxCost`, the `Limits` plugin is installed with that cost limit (the other limits default).
+ * `maxCost` (and `maxCells`), the `Limits` plugin is installed with that cost limit (and cell
+ * limit; the other limits default).
  *
  * The server is the package's `serve`, as the README's "Getting started" runs it in production
  * (every plugin of `mikrogqlPreset`, `/ready` and `/health`, GraphiQL and introspection off under
@@ -22,9 +23,9 @@ import { createSchema } from "../examples/blog/generated/mod.ts";
 import { openBenchOrm } from "./bench_server.ts";
 import { naiveSchema } from "./naive_server.ts";
 
-const [kind, url, maxCost] = Deno.args;
+const [kind, url, maxCost, maxCells] = Deno.args;
 if ((kind !== "generated" && kind !== "naive") || !url) {
-  console.error("usage: graphql_server.ts <generated|naive> <database url> [maxCost]");
+  console.error("usage: graphql_server.ts <generated|naive> <database url> [maxCost [maxCells]]");
   Deno.exit(2);
 }
 const persisted = Deno.env.get("BENCH_PERSISTED");
@@ -46,7 +47,11 @@ const server = await serve({
   schema: kind === "naive" ? naiveSchema() : createSchema(),
   hostname: "127.0.0.1",
   port: 0,
-  preset: maxCost ? { limits: { maxCost: Number(maxCost) } } : {},
+  preset: maxCost
+    ? {
+      limits: { maxCost: Number(maxCost), ...(maxCells ? { maxCells: Number(maxCells) } : {}) },
+    }
+    : {},
   plugins: [stats],
   ...(log === "on" ? {} : {
     // `console`: the JSON line written with console.log, as serve() did before its buffered writer.

@@ -1,117 +1,33 @@
 /**
- * How the cost of a request grows with its work: CPU milliseconds per request of the blog
- * server in-process (as `bench/cpu.ts` measures it, the production stack of
- * `bench/bench_server.ts`, the peer data set of `bench/peers/data.ts`) for Q1 of the peer
- * benchmark (`users → posts(first: 10) → comments(first: 10)`) at 1, 10, 100 and 1,000 users per
- * page, and for keyset pages (`first: 10, after:`) near the start and deep: after the 10th and
- * the 1,900th user (of 2,000), the 10th and the 19,000th post (of 20,000); comments have no root
- * connection in the blog schema. A keyset page reads its rows by key from the index, so a deep
- * page should cost what an early one does.
+ * How the cost of a request grows with its work, beside PostGraphile and the limit server: the
+ * peer benchmark (`bench/peers.ts`: the same servers, rounds in a seeded random order, medians,
+ * req/s, server CPU ms per request, statements per request, the ratios to PostGraphile and to the
+ * limit) on its own queries (`GROWTH` of `bench/peers/queries.ts`):
+ *
+ * - Q1 (`users → posts → comments`) at `first:` 1, 10 and 100 on every level: 3, 1,110 and
+ *   11,100 nodes (the data set has 10 posts per user and 10 comments per post);
+ * - Q4 (a keyset page of 10 users, `after:` a cursor) after the 1,900th, the 19,000th and the
+ *   190,000th user of 200,000: a keyset page reads its rows by key from the index, so a deep page
+ *   should cost what an early one does.
+ *
+ * Our servers run with a `maxCost` over Q1 at 100 per level (1,010,100 nodes as its document
+ * bounds them). Measured: `mikrogql` (serve's default log), PostGraphile and the limit;
+ * `BENCH_SERVERS` names others (`bench/peers.ts`), `BENCH_SECONDS`, `BENCH_ROUNDS`,
+ * `BENCH_SEED` as there.
  *
  * ```sh
  * deno task bench:growth
- * BENCH_REQUESTS=50 deno task bench:growth
+ * BENCH_SECONDS=5 BENCH_QUERIES=Q4@1900,Q4@190000 deno task bench:growth
  * ```
- *
- * Prints per case the statements per request, the nodes it returns and the median (min, max)
- * over 5 rounds of process CPU time per request at 10 concurrent requests (fewer requests for the
- * larger pages: `BENCH_REQUESTS` divided by the users per page, at least 5, one at a time over
- * 10,000 nodes), and the machine's load average at start.
  *
  * @module
  */
-import process from "node:process";
-import { encodeCursor } from "../runtime/plan/cursor.ts";
-import { createTestDatabase } from "../tests/support/databases.ts";
-import { openBenchServer } from "./bench_server.ts";
-import { createPeerData } from "./peers/data.ts";
+import { runPeers } from "./peers.ts";
+import { GROWTH } from "./peers/queries.ts";
 
-const REQUESTS = Number(Deno.env.get("BENCH_REQUESTS") ?? 300);
-const CONCURRENCY = 10;
-const ROUNDS = 5;
-
-/** One case: a query, its variables, the nodes it returns. */
-interface Case {
-  name: string;
-  query: string;
-  variables?: Record<string, unknown>;
-  nodes: number;
-  requests: number;
-}
-
-const q1 = (users: number) =>
-  `{ users(first: ${users}) { edges { node { id name posts(first: 10) { edges { node { id title comments(first: 10) { edges { node { id text } } } } } } } } } }`;
-
-const keyset = (field: string, type: string, after: number): Case => ({
-  name: `${field} after the ${after.toLocaleString("en")}th`,
-  query:
-    `query ($after: Cursor) { ${field}(first: 10, after: $after) { pageInfo { hasNextPage endCursor } edges { cursor node { id } } } }`,
-  variables: { after: encodeCursor({ id: after, values: [], order: "", type }) },
-  nodes: 10,
-  requests: REQUESTS,
+await runPeers({
+  queries: GROWTH,
+  users: 200_000,
+  servers: ["limit", "PostGraphile", "mikrogql"],
+  maxCost: 2_000_000,
 });
-
-const CASES: Case[] = [
-  ...[1, 10, 100, 1000].map((users) => ({
-    name: `Q1 at ${users} user${users === 1 ? "" : "s"} per page`,
-    query: q1(users),
-    nodes: users * 111,
-    requests: Math.max(5, Math.round(REQUESTS / users)),
-  })),
-  keyset("users", "User", 10),
-  keyset("users", "User", 1_900),
-  keyset("posts", "Post", 10),
-  keyset("posts", "Post", 19_000),
-];
-
-const [load1] = Deno.loadavg();
-const db = await createTestDatabase("postgresql");
-// Q1 at 1,000 users reads 111,000 nodes: over the default cost limit.
-const { orm, yoga, statements } = await openBenchServer(db.url, { maxCost: 200_000 });
-try {
-  await createPeerData(db.url);
-  const post = async (body: string) => {
-    const response = await yoga.fetch(
-      new Request("http://127.0.0.1/graphql", {
-        method: "POST",
-        headers: { "content-type": "application/json", "content-length": String(body.length) },
-        body,
-      }),
-    );
-    const text = await response.text();
-    if (!text.startsWith('{"data":') || text.includes('"errors":')) {
-      throw new Error(text.slice(0, 500));
-    }
-  };
-  console.log(`load average at start ${load1.toFixed(2)} (${navigator.hardwareConcurrency} cores)`);
-  for (const c of CASES) {
-    const body = JSON.stringify({ query: c.query, variables: c.variables ?? {} });
-    for (let i = 0; i < 5; i++) await post(body);
-    const perRequest: number[] = [];
-    let perRequestStatements = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      const before = statements();
-      const cpu = process.cpuUsage();
-      let left = c.requests;
-      // Large pages one at a time: ten requests of 111,000 nodes at once would outlast Deadline.
-      const concurrency = Math.max(1, Math.min(CONCURRENCY, Math.round(10_000 / c.nodes)));
-      await Promise.all(Array.from({ length: concurrency }, async () => {
-        while (left-- > 0) await post(body);
-      }));
-      const used = process.cpuUsage(cpu);
-      perRequest.push((used.user + used.system) / 1000 / c.requests);
-      perRequestStatements = (statements() - before) / c.requests;
-    }
-    perRequest.sort((a, b) => a - b);
-    console.log(
-      `${c.name.padEnd(30)} ${perRequestStatements.toFixed(1)} statements, ${
-        c.nodes.toLocaleString("en").padStart(7)
-      } nodes, CPU ms/request median ${perRequest[ROUNDS >> 1].toFixed(3)} (min ${
-        perRequest[0].toFixed(3)
-      }, max ${perRequest[ROUNDS - 1].toFixed(3)})`,
-    );
-  }
-} finally {
-  await orm.close();
-  await db.drop();
-}

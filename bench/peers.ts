@@ -30,6 +30,8 @@
  * and the ratios of req/s to PostGraphile's and to the limit's; the machine's load average is
  * printed at start and end. The naive server runs Q1 only.
  *
+ * `bench/growth.ts` runs the same servers on its own queries ({@linkcode runPeers}).
+ *
  * @module
  */
 import { encodeHex } from "@std/encoding/hex";
@@ -40,7 +42,7 @@ import { loadGenerator, postLoad } from "./load.ts";
 import { createPeerData, SIZE } from "./peers/data.ts";
 import { installPeers } from "./peers/install.ts";
 import {
-  cursorAfter1900,
+  cursorAfter,
   type Names,
   OURS,
   POSTGRAPHILE,
@@ -60,7 +62,7 @@ const PROFILE_ENV = Deno.env.get("BENCH_PROFILE");
 const PROFILED = PROFILE_ENV === "1" ? "Q1" : PROFILE_ENV;
 const PROFILE = PROFILED !== undefined && PROFILED !== "";
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
-/** `BENCH_QUERIES=Q1,Q5`: run only these (the floor always runs). */
+/** `BENCH_QUERIES=Q1,Q5`: run only these (the floor always runs when it is in the set). */
 const ONLY = Deno.env.get("BENCH_QUERIES")?.split(",");
 /** `BENCH_SERVERS=limit,PostGraphile,mikrogql`: measure only these (all start, for the checks). */
 const SERVERS = Deno.env.get("BENCH_SERVERS")?.split(",");
@@ -74,8 +76,8 @@ interface Server {
   name: string;
   process: ServerProcess;
   names: Names;
-  /** Variables of Q4 and Q5 in this server's id and cursor formats. */
-  variables: Record<string, unknown>;
+  /** The variables of a query in this server's id and cursor formats. */
+  variables: (query: Query) => Record<string, unknown>;
   /** The request body of `query` (its text, or its hash for persisted operations). */
   body(query: Query, variables: Record<string, unknown>): string;
 }
@@ -142,7 +144,7 @@ async function stats(server: ServerProcess): Promise<{ requests: number; stateme
 }
 
 async function measure(server: Server, query: Query): Promise<Run> {
-  const body = server.body(query, server.variables);
+  const body = server.body(query, server.variables(query));
   const before = await stats(server.process);
   const cpuBefore = cpuMs(server.process.pid);
   const peakRss = sampleRss(server.process.pid);
@@ -188,27 +190,76 @@ const loadAverage = () => Deno.loadavg().map((value) => value.toFixed(2)).join("
 const sha256 = async (text: string) =>
   encodeHex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
 
-console.log(
-  `load average at start ${loadAverage()} (${navigator.hardwareConcurrency} cores); seed ${SEED}`,
-);
-const peers = await installPeers(PEERS_FOLDER);
-const db = await createTestDatabase("postgresql");
-const started: ServerProcess[] = [];
-const manifestFile = await Deno.makeTempFile({ suffix: ".json" });
-try {
-  const t0 = performance.now();
-  await createPeerData(db.url);
+/** What {@linkcode runPeers} measures. */
+export interface PeersOptions {
+  /** The queries, in the order of a round. */
+  queries: Query[];
+  /** Users in the data set (`createPeerData`). */
+  users?: number;
+  /** The servers measured unless `BENCH_SERVERS` names others. */
+  servers?: string[];
+  /** Our servers' `maxCost` (and `maxCells`, 10 times as many), for larger queries. */
+  maxCost?: number;
+}
+
+/**
+ * Starts the servers on a fresh data set, checks their answers, measures every query on every
+ * server round after round, and prints the table (see the module documentation).
+ *
+ * @throws Error when a server answers differently from ours, or with an error
+ */
+export async function runPeers(options: PeersOptions): Promise<void> {
+  const queries = options.queries;
+  const users = options.users ?? SIZE.users;
+  const servers = SERVERS ?? options.servers;
   console.log(
-    `data: ${SIZE.users} users, ${SIZE.posts} posts, ${SIZE.comments} comments, ${SIZE.photos} photos ` +
+    `load average at start ${loadAverage()} (${navigator.hardwareConcurrency} cores); seed ${SEED}`,
+  );
+  const peers = await installPeers(PEERS_FOLDER);
+  const db = await createTestDatabase("postgresql");
+  const started: ServerProcess[] = [];
+  const manifestFile = await Deno.makeTempFile({ suffix: ".json" });
+  try {
+    await measureAll(
+      queries,
+      users,
+      servers,
+      options.maxCost,
+      peers,
+      db.url,
+      started,
+      manifestFile,
+    );
+  } finally {
+    for (const server of started) await server.stop();
+    await db.drop();
+    await Deno.remove(manifestFile);
+  }
+}
+
+async function measureAll(
+  queries: Query[],
+  users: number,
+  servers: string[] | undefined,
+  maxCost: number | undefined,
+  peers: { node: string; postgraphile: string },
+  url: string,
+  started: ServerProcess[],
+  manifestFile: string,
+): Promise<void> {
+  const t0 = performance.now();
+  await createPeerData(url, users);
+  console.log(
+    `data: ${users} users, ${SIZE.posts} posts, ${SIZE.comments} comments, ${SIZE.photos} photos ` +
       `(generate_series, ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
   );
   // The persisted server's manifest: our six documents by their SHA-256 (Relay compiler's
   // `persistConfig.file` format, graphql-codegen client preset's too).
   const hashes = new Map<string, string>();
-  for (const query of QUERIES) hashes.set(query.name, await sha256(query.text(OURS)));
+  for (const query of queries) hashes.set(query.name, await sha256(query.text(OURS)));
   await Deno.writeTextFile(
     manifestFile,
-    JSON.stringify(Object.fromEntries(QUERIES.map((q) => [hashes.get(q.name), q.text(OURS)]))),
+    JSON.stringify(Object.fromEntries(queries.map((q) => [hashes.get(q.name), q.text(OURS)]))),
   );
   const serverScript = new URL("./graphql_server.ts", import.meta.url);
   const inspectPort = freePort();
@@ -219,11 +270,13 @@ try {
   };
   const asText = (names: Names) => (query: Query, variables: Record<string, unknown>) =>
     JSON.stringify({ query: query.text(names), variables });
+  const noVariables = () => ({});
+  const ourArgs = ["generated", url, ...(maxCost ? [String(maxCost), String(maxCost * 10)] : [])];
   const ourServer = async (name: string, env: Record<string, string>, flags: string[] = []) => ({
     name,
-    process: await start(startServerProcess(serverScript, ["generated", db.url], flags, env)),
+    process: await start(startServerProcess(serverScript, ourArgs, flags, env)),
     names: OURS,
-    variables: {},
+    variables: noVariables,
     body: asText(OURS),
   });
   const ours: Server = await ourServer("mikrogql", { BENCH_LOG: "on" });
@@ -240,10 +293,10 @@ try {
     name: "limit",
     process: await start(startServerProcess(
       new URL("./peers/limit_server.ts", import.meta.url),
-      [db.url],
+      [url],
     )),
     names: OURS,
-    variables: {},
+    variables: noVariables,
     body: asText(OURS),
   };
   const postgraphile: Server = {
@@ -254,86 +307,104 @@ try {
         [
           fromFileUrl(new URL("./peers/postgraphile_server.cjs", import.meta.url)),
           PEERS_FOLDER,
-          db.url,
+          url,
         ],
         { env: { NODE_ENV: "production" } },
       ),
     ),
     names: POSTGRAPHILE,
-    variables: {},
+    variables: noVariables,
     body: asText(POSTGRAPHILE),
   };
   const naive: Server = {
     name: "naive",
-    process: await start(startServerProcess(serverScript, ["naive", db.url])),
+    process: await start(startServerProcess(serverScript, ["naive", url])),
     names: OURS,
-    variables: {},
+    variables: noVariables,
     body: asText(OURS),
   };
   const consoleLog: Server = await ourServer("mikrogql console.log", { BENCH_LOG: "console" });
   const all = [limit, postgraphile, ours, oursLogOff, persisted, consoleLog];
   // `mikrogql console.log` (the log as serve wrote it before its buffered writer) only when named.
   const measured = all.filter((server) =>
-    SERVERS ? SERVERS.includes(server.name) : server !== consoleLog
+    servers ? servers.includes(server.name) : server !== consoleLog
   );
-  // Variables in each server's cursor and id formats (ours serve the limit's and persisted's).
+  // Variables in each server's cursor and id formats (ours serve the limit's and persisted's):
+  // a keyset page's cursor after its row, read once per row.
   for (const server of [oursLogOff, postgraphile]) {
-    server.variables = {
-      after: await cursorAfter1900(
-        server.names,
-        (query, variables) => graphql(server, query, variables),
-      ),
-      id: server === postgraphile
-        ? btoa(JSON.stringify(["Post", SIZE.posts / 2]))
-        : encodeGlobalId("Post", SIZE.posts / 2),
-    };
+    const cursors = new Map<number, string>();
+    for (const row of new Set(queries.flatMap((q) => q.after ?? []))) {
+      cursors.set(
+        row,
+        await cursorAfter(
+          row,
+          server.names,
+          (query, variables) => graphql(server, query, variables),
+        ),
+      );
+    }
+    const id = server === postgraphile
+      ? btoa(JSON.stringify(["Post", SIZE.posts / 2]))
+      : encodeGlobalId("Post", SIZE.posts / 2);
+    server.variables = (query) => ({
+      ...(query.after === undefined ? {} : { after: cursors.get(query.after) }),
+      id,
+    });
   }
   for (const server of [ours, persisted, limit, consoleLog]) {
     server.variables = oursLogOff.variables;
   }
 
-  // PostGraphile answers Q1 with the same rows as ours.
-  const q1 = QUERIES.find((q) => q.name === "Q1")!;
-  const ourIds = idsIn(await graphql(oursLogOff, q1.text(OURS)))
-    .map((id) => atob(String(id).replaceAll("-", "+").replaceAll("_", "/")));
-  const theirIds = idsIn(await graphql(postgraphile, q1.text(POSTGRAPHILE)))
-    .map((id) => (JSON.parse(atob(String(id))) as [string, number]).join(":"));
-  if (ourIds.length !== 1110 || JSON.stringify(ourIds) !== JSON.stringify(theirIds)) {
-    throw new Error(
-      `Q1 answers differ: mikrogql ${ourIds.length} ids, PostGraphile ${theirIds.length} ids`,
+  // PostGraphile answers each Q1 shape with the same rows as ours.
+  for (const tree of queries.filter((q) => q.first !== undefined)) {
+    const ourIds = idsIn(await graphql(oursLogOff, tree.text(OURS)))
+      .map((id) => atob(String(id).replaceAll("-", "+").replaceAll("_", "/")));
+    const theirIds = idsIn(await graphql(postgraphile, tree.text(POSTGRAPHILE)))
+      .map((id) => (JSON.parse(atob(String(id))) as [string, number]).join(":"));
+    if (ourIds.length === 0 || JSON.stringify(ourIds) !== JSON.stringify(theirIds)) {
+      throw new Error(
+        `${tree.name} answers differ: mikrogql ${ourIds.length} ids, PostGraphile ${theirIds.length} ids`,
+      );
+    }
+    console.log(
+      `${tree.name}: PostGraphile returns the same ${ourIds.length} ids as ours, in order`,
     );
   }
-  const naiveIds = idsIn(await graphql(naive, q1.text(naive.names)));
-  if (naiveIds.length !== 1110) throw new Error(`naive Q1: ${naiveIds.length} ids, not 1,110`);
-  console.log(`Q1: PostGraphile returns the same ${ourIds.length} ids as ours, in order`);
+  const q1 = queries.find((q) => q.name === "Q1");
+  if (q1) {
+    const naiveIds = idsIn(await graphql(naive, q1.text(naive.names)));
+    if (naiveIds.length !== 1110) throw new Error(`naive Q1: ${naiveIds.length} ids, not 1,110`);
+  }
   // The limit, the persisted server and the logging one answer every query exactly as ours.
-  for (const query of QUERIES) {
+  for (const query of queries) {
     const expected = JSON.stringify(
-      await post(oursLogOff, oursLogOff.body(query, oursLogOff.variables)),
+      await post(oursLogOff, oursLogOff.body(query, oursLogOff.variables(query))),
     );
     for (const server of [ours, persisted, limit, consoleLog]) {
-      const answer = JSON.stringify(await post(server, server.body(query, server.variables)));
+      const answer = JSON.stringify(
+        await post(server, server.body(query, server.variables(query))),
+      );
       if (answer !== expected) {
         throw new Error(`${query.name}: ${server.name} answers\n${answer}\nours\n${expected}`);
       }
     }
   }
-  console.log("limit, persisted and logging servers: the same answers as ours for all six");
+  console.log("limit, persisted and logging servers: the same answers as ours for every query");
 
   // Warm-up: every query answers without errors, 20 times.
   for (const server of all) {
-    for (const query of QUERIES) {
-      const body = server.body(query, server.variables);
+    for (const query of queries) {
+      const body = server.body(query, server.variables(query));
       for (let i = 0; i < 20; i++) await post(server, body);
     }
   }
-  for (let i = 0; i < 20; i++) await graphql(naive, q1.text(naive.names));
+  if (q1) { for (let i = 0; i < 20; i++) await graphql(naive, q1.text(naive.names)); }
 
   const runs = new Map<string, Run[]>();
   const record = (key: string, run: Run) => runs.set(key, [...runs.get(key) ?? [], run]);
   const random = seeded(SEED);
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const query of QUERIES) {
+    for (const query of queries) {
       if (ONLY && query.name !== "floor" && !ONLY.includes(query.name)) continue;
       const line = [`round ${round} ${query.name}:`];
       for (const server of shuffled(measured, random)) {
@@ -343,7 +414,7 @@ try {
           `${server.name} ${run.rps.toFixed(0)} req/s ${(run.cpuMs * 1000).toFixed(0)} µs CPU/req;`,
         );
       }
-      if (query === q1 && !SERVERS) record(`${query.name} naive`, await measure(naive, query));
+      if (query === q1 && !servers) record(`${query.name} naive`, await measure(naive, query));
       console.log(line.join(" "));
     }
   }
@@ -367,7 +438,7 @@ try {
     "/limit",
   ];
   const rows: string[][] = [];
-  for (const query of QUERIES) {
+  for (const query of queries) {
     const of = (server: Server | string) => {
       const key = `${query.name} ${typeof server === "string" ? server : server.name}`;
       return runs.has(key) ? summary(runs.get(key)!) : undefined;
@@ -397,7 +468,7 @@ try {
   console.log(line(header));
   for (const row of rows) console.log(line(row));
   console.log("");
-  for (const query of QUERIES) console.log(`${query.name}: ${query.label}`);
+  for (const query of queries) console.log(`${query.name}: ${query.label}`);
   console.log("/PostGraphile, /limit: req/s to PostGraphile's, to the limit server's");
   if (runs.has("Q1 naive")) {
     const q1Ours = summary(runs.get("Q1 mikrogql")!);
@@ -405,20 +476,18 @@ try {
     console.log(`Q1 mikrogql/naive: ${(q1Ours.rps / q1Naive.rps).toFixed(1)}x req/s`);
   }
   if (PROFILE) {
-    const profiled = QUERIES.find((query) => query.name === PROFILED);
+    const profiled = queries.find((query) => query.name === PROFILED);
     if (!profiled) throw new Error(`BENCH_PROFILE: no query named ${PROFILED}`);
     const lines = await profileDuring(inspectPort, () =>
       postLoad(
         `http://127.0.0.1:${oursLogOff.process.port}/graphql`,
-        oursLogOff.body(profiled, oursLogOff.variables),
+        oursLogOff.body(profiled, oursLogOff.variables(profiled)),
         SECONDS,
         CONCURRENCY,
       ));
     console.log(`\n${profiled.name} on mikrogql (log off), ${SECONDS} s:`);
     for (const line of lines) console.log(line);
   }
-} finally {
-  for (const server of started) await server.stop();
-  await db.drop();
-  await Deno.remove(manifestFile);
 }
+
+if (import.meta.main) await runPeers({ queries: QUERIES });

@@ -12,11 +12,12 @@ import { entities } from "../../examples/blog/entities.ts";
 /** Row counts of the data set. */
 export const SIZE = { users: 2_000, posts: 20_000, comments: 200_000, photos: 6_000 } as const;
 
-const FILL = [
+/** The statements filling the data set, with `users` users (the first 2,000 write the posts). */
+const fill = (users: number) => [
   `insert into "user" (id, name, email, created_at)
      select i, 'user' || lpad(i::text, 4, '0'), 'user' || i || '@bench.example',
             timestamptz '2026-01-01 00:00:00+00' + i * interval '1 minute 1.000001 second'
-     from generate_series(1, ${SIZE.users}) i`,
+     from generate_series(1, ${users}) i`,
   `insert into post (id, title, body, status, views, published_at, meta, author_id)
      select i, 'Post ' || i, 'Body of post ' || i || '.', 'published', i % 100,
             timestamptz '2026-02-01 00:00:00+00' + i * interval '1.000001 second', null,
@@ -38,14 +39,16 @@ const FILL = [
 /**
  * Creates the blog schema in the (empty) PostgreSQL database at `url` and fills it.
  *
+ * @param users the users of the data set: {@linkcode SIZE}'s 2,000 (who write every post), or
+ *   more (bench:growth's keyset pages deep into 200,000), the others without posts
  * @throws Error from MikroORM or PostgreSQL when the database is not empty or not reachable
  */
-export async function createPeerData(url: string): Promise<void> {
+export async function createPeerData(url: string, users: number = SIZE.users): Promise<void> {
   const orm = await openOrm({ entities, url });
   try {
     await orm.schema.create();
     const connection = orm.em.getConnection();
-    for (const sql of FILL) await connection.execute(sql);
+    for (const sql of fill(users)) await connection.execute(sql);
   } finally {
     await orm.close();
   }

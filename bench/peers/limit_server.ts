@@ -1,6 +1,7 @@
 /**
- * The limit of the peer benchmark: a hand-written server that answers the six requests of
- * `bench/peers/queries.ts` (the floor and Q1–Q5, in our schema's names and id formats) with no
+ * The limit of the peer benchmark: a hand-written server that answers the requests of
+ * `bench/peers/queries.ts` (the floor and Q1–Q5, and bench:growth's Q1 at 1, 10 and 100 nodes per
+ * level, in our schema's names and id formats) with no
  * GraphQL at all: `Deno.serve`, the request body parsed as JSON, its `query` text looked up in a
  * table, one named (prepared) `pg` statement per request whose `data` JSON — global ids,
  * cursors, `pageInfo`, `totalCount` — PostgreSQL builds, sent back as the statement returned it.
@@ -14,7 +15,7 @@
  * @module
  */
 import pg from "pg";
-import { OURS, QUERIES } from "./queries.ts";
+import { GROWTH, OURS, QUERIES } from "./queries.ts";
 
 const [url] = Deno.args;
 if (!url) {
@@ -32,27 +33,27 @@ const cursor = (type: string, id: string) =>
 const time = (column: string) =>
   `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** Q1/Q2's tree; `count` adds `totalCount` at every level. */
-const tree = (count: boolean) => {
+/** Q1/Q2's tree of `first` nodes per level; `count` adds `totalCount` at every level. */
+const tree = (count: boolean, first = 10) => {
   const total = (sql: string) => count ? `'totalCount', (${sql}), ` : "";
   const comments = `select json_build_object(${
     total(`select count(*) from comment c where c.post_id = p.id`)
   }'edges', coalesce(json_agg(json_build_object('node', json_build_object('id', ${
     gid("Comment", "c.id")
   }, 'text', c.text)) order by c.id), '[]'))
-    from (select id, text from comment c where c.post_id = p.id order by id limit 10) c`;
+    from (select id, text from comment c where c.post_id = p.id order by id limit ${first}) c`;
   const posts = `select json_build_object(${
     total(`select count(*) from post p where p.author_id = u.id`)
   }'edges', coalesce(json_agg(json_build_object('node', json_build_object('id', ${
     gid("Post", "p.id")
   }, 'title', p.title, 'comments', (${comments}))) order by p.id), '[]'))
-    from (select id, title from post p where p.author_id = u.id order by id limit 10) p`;
+    from (select id, title from post p where p.author_id = u.id order by id limit ${first}) p`;
   return `select json_build_object('data', json_build_object('users', json_build_object(${
     total(`select count(*) from "user"`)
   }'edges', coalesce(json_agg(json_build_object('node', json_build_object('id', ${
     gid("User", "u.id")
   }, 'name', u.name, 'posts', (${posts}))) order by u.id), '[]'))))::text
-    from (select id, name from "user" order by id limit 10) u`;
+    from (select id, name from "user" order by id limit ${first}) u`;
 };
 
 /** A users page of `first` after key `$1` (0: from the start), with `pageInfo`. */
@@ -86,6 +87,7 @@ const SQL: Record<string, string> = {
   }, 'text', c.text)) order by c.id)
           from (select id, text from comment c where c.post_id = p.id order by id limit 10) c), '[]')))
       from post p where p.id = $1)))::text`,
+  ...Object.fromEntries(GROWTH.filter((q) => q.first).map((q) => [q.name, tree(false, q.first)])),
 };
 
 /** Decodes base64url text (a global id or a cursor); `undefined` when malformed. */
@@ -100,6 +102,7 @@ function fromBase64Url(value: unknown): string | undefined {
 
 /** The statement's parameters from the request's variables; `undefined` when they are bad. */
 const PARAMETERS: Record<string, (variables: Record<string, unknown>) => unknown[] | undefined> = {
+  ...Object.fromEntries(GROWTH.filter((q) => q.first).map((q) => [q.name, () => []])),
   Q1: () => [],
   Q2: () => [],
   Q3: () => [0],
@@ -117,7 +120,10 @@ const PARAMETERS: Record<string, (variables: Record<string, unknown>) => unknown
 };
 
 const pool = new pg.Pool({ connectionString: url, min: 2, max: 10 });
-const byText = new Map(QUERIES.map((query) => [query.text(OURS), query.name]));
+// bench:growth's Q4 pages share Q4's text (their cursors differ): the first name of a text wins.
+const byText = new Map(
+  [...QUERIES, ...GROWTH].reverse().map((query) => [query.text(OURS), query.name]),
+);
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
 let requests = 0;
 let statements = 0;

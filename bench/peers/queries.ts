@@ -23,14 +23,29 @@ export interface Query {
   name: string;
   label: string;
   text(n: Names): string;
+  /**
+   * A keyset page's start: the `$after` variable is the cursor after this many users (in the
+   * order of their ids); the queries without `$after` have none.
+   */
+  after?: number;
+  /** Q1's shape: the page size of each of its three levels. */
+  first?: number;
 }
 
-const tree = (n: Names, count: string) =>
-  `{ ${n.users}(first: 10) { ${count} edges { node { id name ${n.posts}(first: 10) { ${count} edges { node { id title ${n.comments}(first: 10) { ${count} edges { node { id text } } } } } } } } } }`;
+const tree = (n: Names, count: string, first = 10) =>
+  `{ ${n.users}(first: ${first}) { ${count} edges { node { id name ${n.posts}(first: ${first}) { ${count} edges { node { id title ${n.comments}(first: ${first}) { ${count} edges { node { id text } } } } } } } } } }`;
+
+const KEYSET_PAGE = (n: Names) =>
+  `query ($after: Cursor) { ${n.users}(first: 10, after: $after) { pageInfo { hasNextPage endCursor } edges { cursor node { id name } } } }`;
 
 export const QUERIES: Query[] = [
   { name: "floor", label: "{ __typename }", text: () => `{ __typename }` },
-  { name: "Q1", label: "users(10) → posts(10) → comments(10)", text: (n) => tree(n, "") },
+  {
+    name: "Q1",
+    label: "users(10) → posts(10) → comments(10)",
+    text: (n) => tree(n, ""),
+    first: 10,
+  },
   { name: "Q2", label: "Q1 + totalCount at every level", text: (n) => tree(n, "totalCount") },
   {
     name: "Q3",
@@ -41,8 +56,8 @@ export const QUERIES: Query[] = [
   {
     name: "Q4",
     label: "keyset page after the 1,900th user, first:10",
-    text: (n) =>
-      `query ($after: Cursor) { ${n.users}(first: 10, after: $after) { pageInfo { hasNextPage endCursor } edges { cursor node { id name } } } }`,
+    text: KEYSET_PAGE,
+    after: 1_900,
   },
   {
     name: "Q5",
@@ -53,17 +68,43 @@ export const QUERIES: Query[] = [
 ];
 
 /**
- * The cursor after the 1,900th user of the peer data set, in the format of the server `post`
- * talks to (pages of at most 1,000: our maximum page size).
+ * The queries of `bench:growth` (`bench/growth.ts`): Q1 at 1, 10 and 100 nodes per level (the
+ * data set has 10 posts per user and 10 comments per post, so 100 per level reads 100 users, 1,000
+ * posts and 10,000 comments), and Q4 after the 1,900th, the 19,000th and the 190,000th user
+ * (of 200,000).
+ */
+export const GROWTH: Query[] = [
+  ...[1, 10, 100].map((first) => ({
+    name: `Q1/${first}`,
+    label: `Q1 at first: ${first} on every level`,
+    text: (n: Names) => tree(n, "", first),
+    first,
+  })),
+  ...[1_900, 19_000, 190_000].map((after) => ({
+    name: `Q4@${after}`,
+    label: `Q4 after the ${after.toLocaleString("en")}th user`,
+    text: KEYSET_PAGE,
+    after,
+  })),
+];
+
+/**
+ * The cursor after the `row`th user (in id order), in the format of the server `post` talks to,
+ * read page by page (at most 1,000 rows a page: our maximum page size).
  *
  * @param post runs `query` with `variables` on the server and returns its `data`
  */
-export async function cursorAfter1900(
+export async function cursorAfter(
+  row: number,
   names: Names,
   post: (query: string, variables: Record<string, unknown>) => Promise<Record<string, unknown>>,
 ): Promise<string> {
   let after: string | null = null;
-  for (const first of [1000, 900]) {
+  const pages = Array.from(
+    { length: Math.ceil(row / 1000) },
+    (_, i) => Math.min(1000, row - i * 1000),
+  );
+  for (const first of pages) {
     const data = await post(
       `query ($first: Int, $after: Cursor) { ${names.users}(first: $first, after: $after) { pageInfo { endCursor } } }`,
       { first, after },

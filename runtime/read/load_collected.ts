@@ -17,18 +17,20 @@
  *
  * @module
  */
+import type { FilterQuery } from "@mikro-orm/core";
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { type EdgePlan, fieldsOf, type NodePlan } from "../plan/field_collection.ts";
 import type { NodeType } from "../graph.ts";
 import { markUnplanned, storeEdge as store } from "../plan/loaded_edges.ts";
-import { keyText, keyValues, referencesFilter, rowsFilter } from "../keys.ts";
+import { keyParts, keyText, keyValues, referencesFilter, rowsFilter } from "../keys.ts";
+import { leanable } from "./lean_records.ts";
 import { allOf } from "../jsutils/all_of.ts";
 import { whereFilter } from "../plan/where_filter.ts";
 import { type Connection, toConnection } from "../plan/relay_connection.ts";
-import { planPage, withoutExtraRow } from "../plan/page_plan.ts";
+import { type PagePlan, planPage, withoutExtraRow } from "../plan/page_plan.ts";
 import { allSettled } from "../jsutils/all_settled.ts";
 import type { RequestState } from "../request/request_state.ts";
-import { findRows } from "./find_rows.ts";
+import { findRows, type FindRowsOptions } from "./find_rows.ts";
 import { fillOrderValues } from "./paginate.ts";
 import { countPartitioned, loadPartitioned } from "./partitioned.ts";
 import { pageBound, pageNodes, readWithinBudget, smallerLimit } from "./row_limit.ts";
@@ -115,6 +117,115 @@ async function loadUnique(
   return [...byKey.values()];
 }
 
+/** What {@linkcode planMany} decides for a list or connection edge before any row is read. */
+export interface ManyPlan {
+  target: NodeType;
+  /** The target's relation to the parent. */
+  inverse: string;
+  page: PagePlan;
+  /** The edge's where input as a filter (connections; `{}` for lists). */
+  filter: FilterQuery<object>;
+  /** {@linkcode filter} and the page's keyset predicate. */
+  where: FilterQuery<object>;
+  /** The target's properties to read (`fieldsOf`); `undefined` for every column. */
+  fields: string[] | undefined;
+  /** Whether `first`, `last`, `after` or `before` is given. */
+  paginated: boolean;
+  /** A connection selecting neither edges nor pageInfo: only its totalCount is read. */
+  countOnly: boolean;
+  /** Whether a selected totalCount is counted first, by one grouped statement. */
+  counted: boolean;
+  /**
+   * Whether a selected totalCount is counted in the page's own statement instead: a page with
+   * rows read as records and no cursor (a parent without a row then counts 0), one parent's page
+   * with the count as a scalar subquery (`countAll` of `findRows`), many parents' with a window
+   * (`loadPartitioned`).
+   */
+  countedInPage: boolean;
+}
+
+/**
+ * Plans the list or connection edge `plan` (its arguments, page, filters and columns), before
+ * any statement.
+ *
+ * @throws GraphQLError `INVALID_PAGINATION`, `INVALID_CURSOR`, `BAD_USER_INPUT` (a bad where
+ *   input)
+ */
+export async function planMany(ctx: RequestState, plan: EdgePlan): Promise<ManyPlan> {
+  const { graph, limits } = ctx;
+  const em = ctx.em as SqlEntityManager;
+  const { edge, args } = plan;
+  const target = graph.types[edge.target];
+  if (edge.connection) {
+    await prepareSubqueryReadFilters(em, graph, target, args);
+  }
+  const page = planPage(target, edge.connection ? args : {}, limits, em, edge.order);
+  if (plan.morePages === false) withoutExtraRow(page);
+  const filter = edge.connection ? whereFilter(em, graph, target.name, args.where, "where") : {};
+  const paginated = args.first != null || args.last != null || args.after != null ||
+    args.before != null;
+  // A connection selecting neither edges nor pageInfo reads no rows: its totalCount is counted.
+  const countOnly = edge.connection && plan.page === false;
+  // Values of SQL order terms (dates at full precision, edge counts/fields) are read by
+  // fillOrderValues, not selected as properties.
+  const fields = fieldsOf(plan.node, page.terms.filter((t) => !t.sql).map((t) => t.path));
+  const counted = edge.connection && plan.totalCount && (paginated || countOnly);
+  const countedInPage = counted && !countOnly && args.after == null && args.before == null &&
+    fields !== undefined &&
+    leanable(em.getMetadata().find(target.entity)!, [
+      ...keyParts(target).map((part) => part.prop),
+      ...fields,
+    ]);
+  return {
+    target,
+    inverse: edge.inverse!,
+    page,
+    filter,
+    where: allOf(filter, page.query.where),
+    fields,
+    paginated,
+    countOnly,
+    counted: counted && !countedInPage,
+    countedInPage,
+  };
+}
+
+/**
+ * The `findRows` read of the page of `many` of the one parent whose key values are `key`, within
+ * the node budget's `limit`.
+ */
+export function singleParentPage(
+  parentType: NodeType,
+  many: ManyPlan,
+  key: readonly unknown[],
+  limit: number | undefined,
+  options: Pick<FindRowsOptions, "countAll"> = {},
+): [FilterQuery<object>, FindRowsOptions] {
+  return [
+    allOf(referencesFilter(parentType, many.inverse, [key]), many.where),
+    {
+      orderBy: many.page.query.orderBy,
+      limit: smallerLimit(many.page.query.limit, limit),
+      fields: many.fields,
+      through: many.inverse,
+      ...options,
+    },
+  ];
+}
+
+/** Pages read ahead for a parent (`joined_page.ts`): parent -> edge plan -> its page's rows. */
+const PREFETCHED = new WeakMap<object, Map<EdgePlan, object[]>>();
+
+/**
+ * Keeps `rows`, the page of `plan` of `parent` read (and charged to the node budget) with the
+ * parent's own statement, for {@linkcode loadCollected} to use instead of reading it.
+ */
+export function prefetchPage(parent: object, plan: EdgePlan, rows: object[]): void {
+  let pages = PREFETCHED.get(parent);
+  if (!pages) PREFETCHED.set(parent, pages = new Map());
+  pages.set(plan, rows);
+}
+
 async function loadMany(
   ctx: RequestState,
   parentType: NodeType,
@@ -122,37 +233,28 @@ async function loadMany(
   plan: EdgePlan,
   scope: string,
 ): Promise<object[]> {
-  const { graph, limits } = ctx;
   const em = ctx.em as SqlEntityManager;
-  const { edge, args } = plan;
-  const target = graph.types[edge.target];
-  const inverse = edge.inverse!;
-  if (edge.connection) {
-    await prepareSubqueryReadFilters(em, graph, target, args);
-  }
-  const page = planPage(target, edge.connection ? args : {}, limits, em, edge.order);
-  if (plan.morePages === false) withoutExtraRow(page);
-  const filter = edge.connection ? whereFilter(em, graph, target.name, args.where, "where") : {};
-  const where = allOf(filter, page.query.where);
-  // Values of SQL order terms (dates at full precision, edge counts/fields) are read by
-  // fillOrderValues below, not selected as properties.
-  const fields = fieldsOf(plan.node, page.terms.filter((t) => !t.sql).map((t) => t.path));
+  const { edge } = plan;
+  const many = await planMany(ctx, plan);
+  const { target, inverse, page, filter, where, countOnly } = many;
   // Parent keys: as text to group rows by, typed (numbers stay numbers) in the SQL; a composite
   // key is matched on every column.
   const parentKeys = parents.map((parent) => keyValues(parentType, parent));
   const keys = parentKeys.map((values) => keyText(parentType, values));
   const typed = new Map(keys.map((key, i) => [key, parentKeys[i]]));
   const ids = [...typed.keys()];
-  const paginated = args.first != null || args.last != null || args.after != null ||
-    args.before != null;
-  // A connection selecting neither edges nor pageInfo reads no rows: its totalCount is counted.
-  const countOnly = edge.connection && plan.page === false;
   // A selected totalCount of a paginated connection is counted first (one grouped statement);
   // parents counting 0 rows are left out of the page statement, which is not sent when all do.
-  const counts = edge.connection && plan.totalCount && (paginated || countOnly)
+  const counts = many.counted
     ? await countPartitioned(ctx, parentType, target, inverse, [...typed.values()], filter)
+    : many.countedInPage
+    ? new Map<string, number>()
     : undefined;
-  const wanted = countOnly ? [] : counts ? ids.filter((id) => (counts.get(id) ?? 0) > 0) : ids;
+  const wanted = countOnly
+    ? []
+    : many.counted
+    ? ids.filter((id) => (counts!.get(id) ?? 0) > 0)
+    : ids;
   const rowsByParent = new Map<string, object[]>(ids.map((id) => [id, []]));
   // Each statement draws its nodes from the request's budget (row_limit.ts), which asks for the
   // nodes of a large unbounded read by one grouped count before reading them.
@@ -169,7 +271,10 @@ async function loadMany(
       ))
         .values(),
     );
-  if (wanted.length === 1) {
+  const prefetched = parents.length === 1 ? PREFETCHED.get(parents[0])?.get(plan) : undefined;
+  if (prefetched) {
+    rowsByParent.set(ids[0], prefetched);
+  } else if (wanted.length === 1) {
     const rows = await readWithinBudget(
       ctx.budget,
       pageBound(page, 1),
@@ -177,13 +282,17 @@ async function loadMany(
         findRows(
           em,
           target,
-          allOf(referencesFilter(parentType, inverse, [typed.get(wanted[0])!]), where),
-          {
-            orderBy: page.query.orderBy,
-            limit: smallerLimit(page.query.limit, limit),
-            fields,
-            through: inverse,
-          },
+          ...singleParentPage(parentType, many, typed.get(wanted[0])!, limit, {
+            countAll: many.countedInPage
+              ? {
+                where: allOf(
+                  referencesFilter(parentType, inverse, [typed.get(wanted[0])!]),
+                  filter,
+                ),
+                found: (count: number) => counts!.set(wanted[0], count),
+              }
+              : undefined,
+          }),
         ),
       (rows) => pageNodes(page, [rows.length]),
       count,
@@ -202,8 +311,9 @@ async function loadMany(
           wanted.map((id) => typed.get(id)!),
           page,
           where,
-          fields,
+          many.fields,
           limit,
+          many.countedInPage ? (parent, count) => counts!.set(parent, count) : undefined,
         ),
       (rows) => pageNodes(page, rowCounts(rows)),
       count,

@@ -21,11 +21,18 @@ import { whereFiltered } from "../plan/read_filters.ts";
 
 type Row = Record<string, unknown>;
 
+/** The result column of `countAll`'s window. */
+const TOTAL = "__total";
+
 /**
  * One statement for all parents' pages: the target's rows of the parents `ids` (their key values,
  * `keys.ts`; `parentRows`: the foreign key, or the pivot table for `m:n`), every row tagged with
  * its parent key, numbered per parent in page order and kept to the page size + 1 (all rows when
  * the page has no limit), at most `limit` rows in all (the node budget's `LIMIT`, `row_limit.ts`).
+ *
+ * @param countAll called per row with its parent and the number of the parent's rows matching
+ *   `where` whatever the page (`count(*) over (partition by <parent key>)` in the statement): a
+ *   connection's `totalCount` when `where` holds no keyset predicate
  *
  * @returns `[parent key text (keyText), hydrated row]` pairs, per parent in page order
  */
@@ -39,6 +46,7 @@ export async function loadPartitioned(
   where: FilterQuery<object>,
   fields: string[] | undefined,
   limit: number | undefined,
+  countAll?: (parent: string, count: number) => void,
 ): Promise<[string, object][]> {
   const em = ctx.em as SqlEntityManager;
   const selected = fields ? selectColumns(em, target, fields, "t") : ["t.*"];
@@ -56,10 +64,17 @@ export async function loadPartitioned(
     page.query.orderBy,
     paged ? orderSql(em, page, "t") : "all",
     limit === undefined ? "no limit" : "limit",
+    countAll ? "count all" : "",
   ]);
   const inputs = { ids, where, size: page.query.limit ?? null, limit: limit ?? null };
   const rows = await cachedRows(em, ctx.read.connectionType, site, inputs, async (inputs) => {
     const qb = await parentRows(ctx, parent, target, inverse, inputs.ids, inputs.where, selected);
+    // Each parent's rows matching `where`, counted before its page is cut (a window).
+    if (countAll) {
+      qb.addSelect(
+        raw(`count(*) over (partition by ${parentKey}) as ${quoteIdentifiers(em, TOTAL)}`),
+      );
+    }
     if (!paged) {
       qb.orderBy([
         ...parent.columns.map((c) => ({ [raw(c) as never]: "asc" })),
@@ -79,7 +94,11 @@ export async function loadPartitioned(
     );
     // Lean rows read the page's columns and parent key; the row number only filters and orders.
     const columns = leanable(em.getMetadata().find(target.entity)!, fields)
-      ? [...outputColumns(em, target, fields!), ...parentAliases(parent)]
+      ? [
+        ...outputColumns(em, target, fields!),
+        ...parentAliases(parent),
+        ...countAll ? [TOTAL] : [],
+      ]
         .map((c) => quoteIdentifiers(em, c)).join(", ")
       : "*";
     const pages = em.createQueryBuilder(target.entity, "__page", ctx.read.connectionType)
@@ -96,21 +115,23 @@ export async function loadPartitioned(
     return pages;
   });
   const meta = em.getMetadata().find(target.entity)!;
-  const parentOfRow = (row: Row) =>
-    keyText(parentType, parentAliases(parent).map((alias) => row[alias]));
+  const aliases = parentAliases(parent);
+  const parentOfRow = (row: Row) => keyText(parentType, aliases.map((alias) => row[alias]));
+  if (countAll) { for (const row of rows) countAll(parentOfRow(row), Number(row[TOTAL])); }
   if (leanable(meta, fields)) {
     const records = toRecords(em, meta, rows, fields!);
-    return records.map((record, i) => [parentOfRow(rows[i]), record]);
+    const pairs = new Array<[string, object]>(rows.length);
+    for (let i = 0; i < rows.length; i++) pairs[i] = [parentOfRow(rows[i]), records[i]];
+    return pairs;
   }
   // Hydrate as `em.find` does (driver result mapping, then the entity factory merging into the
   // identity map); `em.map` would add a full `merge` per row, the largest cost of a request.
   const factory = em.getEntityFactory();
   const driver = em.getDriver();
-  const aliases = parentAliases(parent);
   const hydrated = rows.map((row): [string, object] => {
     const data: Row = {};
     for (const [column, value] of Object.entries(row)) {
-      if (column !== "__rn" && !aliases.includes(column)) data[column] = value;
+      if (column !== "__rn" && column !== TOTAL && !aliases.includes(column)) data[column] = value;
     }
     return [
       parentOfRow(row),

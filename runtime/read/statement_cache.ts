@@ -65,23 +65,33 @@ export async function cachedRows<I>(
   inputs: I,
   build: (inputs: I) => Promise<{ toQuery(): Statement }>,
 ): Promise<Row[]> {
+  return await runStatement(em, connectionType, await cachedStatement(em, site, inputs, build));
+}
+
+/**
+ * The statement of the read `build` makes from `inputs` (SQL text with `?` placeholders and its
+ * values), from the cached text of their shape when it has one, else from `build`'s
+ * QueryBuilder: {@linkcode cachedRows} without running it, for a caller that sends it inside a
+ * statement of its own (`joined_page.ts`).
+ */
+export async function cachedStatement<I>(
+  em: EntityManager,
+  site: string | undefined,
+  inputs: I,
+  build: (inputs: I) => Promise<{ toQuery(): Statement }>,
+): Promise<Statement> {
   const walk = site === undefined ? undefined : walkInput(inputs);
-  if (!walk || !(await noFilters(em))) {
-    return await runStatement(em, connectionType, (await build(inputs)).toQuery());
-  }
+  if (!walk || !(await noFilters(em))) return (await build(inputs)).toQuery();
   const cache = cacheOf(em);
   const key = `${site}\u0000${em.schema ?? ""}\u0000${walk.shape}`;
   const template = cache.get(key);
-  if (template === NOT_CACHEABLE) {
-    return await runStatement(em, connectionType, (await build(inputs)).toQuery());
-  }
+  if (template === NOT_CACHEABLE) return (await build(inputs)).toQuery();
   if (template) {
-    const params = template.slots.map((slot) => walk.values[slot]);
-    return await runStatement(em, connectionType, { sql: template.sql, params });
+    return { sql: template.sql, params: template.slots.map((slot) => walk.values[slot]) };
   }
   const statement = (await build(inputs)).toQuery();
   cache.set(key, await plan(walk, statement, inputs, build) ?? NOT_CACHEABLE);
-  return await runStatement(em, connectionType, statement);
+  return statement;
 }
 
 /** The template of `statement` (built from the walked inputs), checked against stand-ins. */

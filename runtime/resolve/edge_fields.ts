@@ -45,10 +45,10 @@ export async function resolveEdge(
   const { graph, fallbacks } = ctx;
   const scope = rootScope(info.path);
   const key = loadKey(name, edgeArgs, info);
-  const here = pathKey(info.path);
   // Below a path collection did not load, a value collection stored for the same entity was
-  // loaded for another selection: it is not used.
-  if (!within(here, fallbacks)) {
+  // loaded for another selection: it is not used. (The path's text is made only when such a
+  // path exists, or for a batch: not per parent of a collected edge.)
+  if (fallbacks.size === 0 || !within(pathKey(info.path), fallbacks)) {
     // Loaded at several levels with several selections (one managed entity reached twice): a
     // load whose selection covers this field's, to every depth below it.
     const loaded = loadedEdge(parent, scope, key, (plans) => {
@@ -60,6 +60,7 @@ export async function resolveEdge(
     });
     if (loaded) return loaded.value;
   }
+  const here = pathKey(info.path);
   fallbacks.add(here);
   // Parents at one response path can select differently below it (a `nodes` list or an
   // interface's rows, each class through its own fragments): a batch is per selection too.

@@ -22,6 +22,9 @@ import { fillOrderValues } from "../read/paginate.ts";
 import { rootScope } from "../plan/loaded_edges.ts";
 import { decodeGlobalId } from "../plan/global_id.ts";
 import { findNodes } from "./noder.ts";
+import { readNodeWithPage } from "../read/joined_page.ts";
+import { keyFits } from "../column_values.ts";
+import { notFound } from "../error_codes.ts";
 import { type Connection, type PaginationArgs, toConnection } from "../plan/relay_connection.ts";
 import { planPage, withoutExtraRow } from "../plan/page_plan.ts";
 import type { RequestState } from "../request/request_state.ts";
@@ -51,10 +54,15 @@ export async function resolveConnection(
   if (!plan.morePages) withoutExtraRow(page);
   const paginated = args.first != null || args.last != null || args.after != null ||
     args.before != null;
-  // entgql: a selected totalCount is counted first when paginating or when neither edges nor
-  // pageInfo are selected (then no row is read), and a count of 0 sends no page statement;
-  // without pagination arguments every row is loaded and counted as loaded.
-  const total = plan.totalCount && (paginated || !plan.page)
+  // A selected totalCount of a page with `first`/`last` and no cursor is counted in the page's
+  // statement (`countAll`) when its read is lean; else (entgql) a selected totalCount is counted
+  // first when paginating or when neither edges nor pageInfo are selected (then no row is read),
+  // and a count of 0 sends no page statement; without pagination arguments every row is loaded
+  // and counted as loaded.
+  const inPage = plan.totalCount && plan.page && paginated && args.after == null &&
+    args.before == null;
+  let counted: number | undefined;
+  const total = plan.totalCount && (paginated || !plan.page) && !inPage
     ? await countRows(em, type, filter)
     : undefined;
   // Order values of SQL terms (dates, edge terms) are read by fillOrderValues.
@@ -71,6 +79,7 @@ export async function resolveConnection(
         orderBy: page.query.orderBy,
         limit: smallerLimit(page.query.limit, limit),
         fields: fieldsOf(plan.node, ordered),
+        countAll: inPage ? { where: filter, found: (count) => counted = count } : undefined,
       }),
     (rows) => pageNodes(page, [rows.length]),
     async () => pageNodes(page, [await countRows(em, type, allOf(filter, page.query.where))]),
@@ -78,7 +87,7 @@ export async function resolveConnection(
   const connection = toConnection(
     page,
     rows as object[],
-    () => total ?? (paginated ? countRows(em, type, filter) : rows.length),
+    () => total ?? counted ?? (paginated ? countRows(em, type, filter) : rows.length),
   );
   await fillOrderValues(em, page, connection.edges.map((e) => e.node));
   await loadCollected(ctx, connection.edges.map((e) => e.node), plan.node, rootScope(info.path));
@@ -106,7 +115,13 @@ export async function resolveNodes(
   const decoded = ids.map((id) => decodeGlobalId(graph, id));
   const types = new Set(decoded.map((d) => d?.type).filter((t) => t !== undefined));
   let plans = collectNodes(ctx, info, [...types]);
-  const nodes = await findNodes(em, ids, decoded, (t) => fieldsOf(plans.get(t.name)!));
+  // `node(id)`: the node and the page of one of its edges in one statement, when one joins.
+  const single = decoded.length === 1 && decoded[0] && keyFits(em, decoded[0].type, decoded[0].pk)
+    ? await readNodeWithPage(ctx, decoded[0].type, decoded[0].pk, plans.get(decoded[0].type.name)!)
+    : undefined;
+  const nodes = single !== undefined
+    ? [single ?? notFound(ids[0])]
+    : await findNodes(em, ids, decoded, (t) => fieldsOf(plans.get(t.name)!));
   // An id typed by an ancestor of the row's class (the root `Staff` id of an `Owner` row, or a
   // `Manager` id of it) read the row with the ancestor's selection: read it again as its own
   // class, whose selection (`... on Owner`) the ancestor's plan does not hold.

@@ -105,9 +105,10 @@ for (const dialect of dialects()) {
             server,
             `{ users(first: 5) { edges { node { posts(first: 2) { totalCount edges { node { comments(first: 1) { totalCount } } } } } } } }`,
           );
-          // users, posts' count and page, comments' count: a connection selecting only its
-          // totalCount reads no rows (entgql: no edges collected, only the count)
-          assertEquals(r.statements, 4);
+          // users, posts' page counting each user's posts in the same statement (a window),
+          // comments' count: a connection selecting only its totalCount reads no rows (entgql: no
+          // edges collected, only the count)
+          assertEquals(r.statements, 3);
           for (const user of r.data.users.edges) {
             assertEquals(user.node.posts.totalCount, 4);
             assertEquals(user.node.posts.edges.length, 2);
@@ -118,6 +119,35 @@ for (const dialect of dialects()) {
             `{ users(first: 3) { edges { node { posts { totalCount } } } } }`,
           );
           assertEquals(unpaginated.statements, 2);
+        });
+
+        await t.step("a paginated totalCount is counted in its page's statement", async () => {
+          type Page = {
+            users: { totalCount: number; edges: { cursor: string; node: { name: string } }[] };
+          };
+          const page = (first: number, after: string | null, where = {}) =>
+            counted<Page>(
+              db,
+              server,
+              `query($first: Int, $after: Cursor, $where: UserWhereInput) { users(first: $first, after: $after, where: $where) { totalCount edges { cursor node { name } } } }`,
+              { first, after, where },
+            );
+          const start = await page(11, null);
+          assertEquals(start.statements, 1);
+          assertEquals(start.data.users.totalCount, 12);
+          // With a cursor the page holds none of the rows before it: counted first, as before.
+          const next = await page(5, start.data.users.edges[10].cursor);
+          assertEquals(next.statements, 2);
+          assertEquals(next.data.users.totalCount, 12);
+          assertEquals(next.data.users.edges.length, 1);
+          const filtered = await page(1, null, { nameIn: [start.data.users.edges[3].node.name] });
+          assertEquals(filtered.statements, 1);
+          assertEquals(filtered.data.users.totalCount, 1);
+          // No row: none is counted.
+          const none = await page(1, null, { nameIn: ["nobody"] });
+          assertEquals(none.statements, 1);
+          assertEquals(none.data.users.totalCount, 0);
+          assertEquals(none.data.users.edges, []);
         });
 
         await t.step("aliases with different arguments are separate loads", async () => {
@@ -195,7 +225,9 @@ for (const dialect of dialects()) {
             `query($id: ID!) { node(id: $id) { ... on User { name posts(first: 2) { edges { node { comments(first: 1) { edges { node { text } } } } } } } } }`,
             { id: u1.id },
           );
-          assertEquals(one.statements, 3);
+          // The node and its posts page in one statement (read/joined_page.ts), then the
+          // comments of both posts.
+          assertEquals(one.statements, 2);
           assertEquals(one.data.node.posts.edges.length, 2);
           assertEquals(one.data.node.posts.edges[0].node.comments.edges.length, 1);
           const many = await counted<
@@ -217,6 +249,73 @@ for (const dialect of dialects()) {
         });
 
         await t.step(
+          "node(id) and one edge's page in one statement, answering as the edge read alone",
+          async () => {
+            const ids = await server.query<
+              {
+                users: {
+                  edges: { node: { id: string; posts: { edges: { node: { id: string } }[] } } }[];
+                };
+              }
+            >(`{ users(first: 1) { edges { node { id posts(first: 1) { edges { node { id } } } } } } }`);
+            const user = ids.data!.users.edges[0].node;
+            const post = user.posts.edges[0].node.id;
+            // The same edge with totalCount is counted first, so it is read on its own, after the
+            // node: the reference answer.
+            const pages = [
+              [post, "Post", "comments(first: 2)"],
+              [post, "Post", "comments(last: 2)"],
+              [post, "Post", "comments(first: 5)"],
+              [user.id, "User", "posts(first: 3)"],
+              [user.id, "User", `posts(first: 2, where: { title: "no such title" })`],
+            ];
+            for (const [id, type, edge] of pages) {
+              const page = (count: string) =>
+                `query($id: ID!) { node(id: $id) { id ... on ${type} { ${edge} { ${count} pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id } } } } } }`;
+              const joined = await counted<{ node: Record<string, Record<string, unknown>> }>(
+                db,
+                server,
+                page(""),
+                { id },
+              );
+              const alone = await server.query<{ node: Record<string, Record<string, unknown>> }>(
+                page("totalCount"),
+                { id },
+              );
+              assertEquals(joined.errors, undefined, edge);
+              assertEquals(joined.statements, 1, edge);
+              const field = edge.slice(0, edge.indexOf("("));
+              const { totalCount: _, ...expected } = alone.data!.node[field];
+              assertEquals(joined.data.node[field], expected, edge);
+            }
+            const after = await server.query<
+              { node: { comments: { edges: { cursor: string }[] } } }
+            >(
+              `query($id: ID!) { node(id: $id) { ... on Post { comments(first: 1) { edges { cursor } } } } }`,
+              { id: post },
+            );
+            const next = await counted<{ node: { comments: { edges: unknown[] } } }>(
+              db,
+              server,
+              `query($id: ID!, $after: Cursor) { node(id: $id) { ... on Post { comments(first: 5, after: $after) { edges { node { text } } } } } }`,
+              { id: post, after: after.data!.node.comments.edges[0].cursor },
+            );
+            assertEquals(next.statements, 1);
+            assertEquals(next.data.node.comments.edges.length, 2);
+            // No row with the key: NOT_FOUND, as without the page.
+            const missing = await counted<{ node: unknown }>(
+              db,
+              server,
+              `query($id: ID!) { node(id: $id) { ... on Post { comments(first: 2) { edges { node { id } } } } } }`,
+              { id: btoa("Post:999999").replaceAll("=", "") },
+            );
+            assertEquals(missing.data?.node ?? null, null);
+            assertEquals(missing.errors?.[0].extensions?.code, "NOT_FOUND");
+            assertEquals(missing.statements, 1);
+          },
+        );
+
+        await t.step(
           "where on nested connections: batched, filtered pages and counts",
           async () => {
             const where = { or: [{ titleHasPrefix: "Post 1" }, { titleContainsFold: "POST 3" }] };
@@ -235,7 +334,8 @@ for (const dialect of dialects()) {
               { w: where },
             );
             assertEquals(r.errors, undefined);
-            assertEquals(r.statements, 3);
+            // users, then the posts' pages with their counts (a window over the filtered rows)
+            assertEquals(r.statements, 2);
             for (const { node } of r.data.users.edges) {
               assertEquals(node.posts.totalCount, 2);
               assertEquals(node.posts.edges.map((e) => e.node.title), [`Post 3 by ${node.name}`]);
@@ -271,8 +371,8 @@ for (const dialect of dialects()) {
           assertEquals(nested.errors, undefined);
           assertEquals(nested.data.createPost.author!.posts.totalCount, 6);
           assertEquals(nested.data.createPost.author!.posts.edges.length, 2);
-          // author, posts page, posts count, comments: one statement per edge per level.
-          assertEquals(nested.statements - flat.statements, 4);
+          // author, posts page with its count, comments: one statement per edge per level.
+          assertEquals(nested.statements - flat.statements, 3);
         });
 
         await t.step("too deep or too large pages are rejected before any SQL runs", async () => {
@@ -339,7 +439,8 @@ for (const dialect of dialects()) {
           }
           statements.push(r.statements);
         }
-        assertEquals(statements, [4, 4, 4]);
+        // articles, tags, favoritedBy's pages with their counts (a window per article)
+        assertEquals(statements, [3, 3, 3]);
       } finally {
         await server.close();
         await db.close();
@@ -410,7 +511,7 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
       const rwServer = startServer(rw.orm, realworldSchema());
       try {
         await t.step(
-          "an Unbind() edge is loaded by its resolver, batched: one page and one count",
+          "an Unbind() edge is loaded by its resolver, batched: one page counting its rows",
           async () => {
             const r = await counted<
               {
@@ -436,7 +537,8 @@ for (const dialect of dialects(["sqlite", "postgresql"])) {
                 [2, 1],
               ],
             );
-            assertEquals(r.statements, 1 + 2);
+            // articles, then one page of every article's comments, counted in it (a window)
+            assertEquals(r.statements, 1 + 1);
           },
         );
       } finally {

@@ -1,0 +1,152 @@
+/**
+ * A node read by its key together with the page of one of its list or connection edges, in one
+ * statement: `node(id) { ... comments(first: 10) { ... } }` costs one round trip, as PostGraphile
+ * and a hand-written query answer it, instead of the node's statement and then its page's.
+ *
+ * The node's key is known before its row is read (a decoded global id), so its page does not
+ * depend on the row: both statements are the ones `findRows` sends (`leanRead`, their texts from
+ * the statement cache, the EntityManager's filters in both), each a derived table of one
+ * statement:
+ *
+ * ```sql
+ * select n.id as n0, n.title as n1, c.id as c0, c.text as c1
+ * from (<the node's statement>) as n left join (<the page's statement>) as c on 1 = 1
+ * order by <the page's order on c>
+ * ```
+ *
+ * No row: no node (and no page). A row whose page columns are null: the node, with an empty page.
+ * The page is charged to the node budget as its own statement would be (`row_limit.ts`), and kept
+ * for `loadCollected` (`prefetchPage`), which answers the edge from it.
+ *
+ * Joined only where the two reads are each one lean statement and the page one statement of
+ * bounded size: a node type and target read as records (`lean_records.ts`), the edge a `1:m`
+ * edge (the target's many-to-one to the node), a page with `first`/`last` of at most
+ * `PROBE_NODES` rows, no SQL order term (an edge count or a date's full precision, read by
+ * `fillOrderValues` after the page) and no `totalCount` counted before it. Any other read goes
+ * as before: the node's statement, then the edge's.
+ *
+ * @module
+ */
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import { quoteIdentifiers } from "../dialect.ts";
+import type { NodeType } from "../graph.ts";
+import { keyParts, keysFilter, keyValues, keyValuesOf, type PrimaryKey } from "../keys.ts";
+import type { EdgePlan, NodePlan } from "../plan/field_collection.ts";
+import { fieldsOf } from "../plan/field_collection.ts";
+import { orderSql } from "../plan/page_plan.ts";
+import type { RequestState } from "../request/request_state.ts";
+import { runStatement } from "../database/bound_statement.ts";
+import { readConnectionType } from "../database/read_from.ts";
+import { leanRead } from "./find_rows.ts";
+import { leanable, toRecords } from "./lean_records.ts";
+import { type ManyPlan, planMany, prefetchPage, singleParentPage } from "./load_collected.ts";
+import { pageBound, pageNodes, PROBE_NODES, readWithinBudget } from "./row_limit.ts";
+
+type Row = Record<string, unknown>;
+
+/**
+ * Reads the node of `type` with the key `pk` and the page of the first edge of `plan` that can
+ * join it (see the module documentation) in one statement, the page kept for `loadCollected`.
+ *
+ * @param plan the node's collected plan (`collectNodes`)
+ * @returns the node's record, `null` when no row has the key, `undefined` when no edge joins
+ *   (nothing was read: read the node as usual)
+ * @throws GraphQLError `QUERY_TOO_COMPLEX` when the page is over the request's node budget
+ */
+export async function readNodeWithPage(
+  ctx: RequestState,
+  type: NodeType,
+  pk: PrimaryKey,
+  plan: NodePlan,
+): Promise<object | null | undefined> {
+  const em = ctx.em as SqlEntityManager;
+  const edge = plan.edges.find((edge) => joinable(ctx, edge));
+  if (!edge) return undefined;
+  let many: ManyPlan;
+  try {
+    many = await planMany(ctx, edge);
+  } catch {
+    // A bad argument answers as it does when the edge is read on its own, after the node.
+    return undefined;
+  }
+  const { page, target } = many;
+  const bound = pageBound(page, 1);
+  const targetMeta = em.getMetadata().find(target.entity)!;
+  if (
+    many.countOnly || many.counted || many.countedInPage || bound.nodes === undefined ||
+    bound.nodes > PROBE_NODES ||
+    page.terms.some((term) => term.sql) || !many.fields ||
+    !leanable(targetMeta, [...keyParts(target).map((part) => part.prop), ...many.fields])
+  ) {
+    return undefined;
+  }
+  const node = await leanRead(em, type, keysFilter(type, [pk]), { fields: fieldsOf(plan) });
+  if (!node) return undefined;
+  const key = keyValues(type, keyValuesOf(type, pk));
+  const q = (name: string) => quoteIdentifiers(em, name);
+  const read: { node: object | null } = { node: null };
+  const rows = await readWithinBudget(
+    ctx.budget,
+    bound,
+    async (limit) => {
+      const pageRead = (await leanRead(em, target, ...singleParentPage(type, many, key, limit)))!;
+      const nodeColumns = columnsOf(node.meta.properties, node.fields);
+      const pageColumns = columnsOf(targetMeta.properties, pageRead.fields);
+      const select = [
+        ...nodeColumns.map((column, i) => `${q("n")}.${q(column)} as ${q(`n${i}`)}`),
+        ...pageColumns.map((column, i) => `${q("c")}.${q(column)} as ${q(`c${i}`)}`),
+      ];
+      const rows = await runStatement(em, readConnectionType(em), {
+        sql: `select ${select.join(", ")} from (${node.statement.sql}) as ${
+          q("n")
+        } left join (${pageRead.statement.sql}) as ${q("c")} on 1 = 1 order by ${
+          orderSql(em, page, q("c"))
+        }`,
+        params: [...node.statement.params, ...pageRead.statement.params],
+      });
+      if (rows.length === 0) return [];
+      read.node = toRecords(em, node.meta, [columnsAt(rows[0], nodeColumns, "n")], node.fields)[0];
+      // The page's key column is null only in the row of a node without a page.
+      const pageRows = rows[0][`c${pageColumns.indexOf(firstColumn(targetMeta, target))}`] == null
+        ? []
+        : rows.map((row) => columnsAt(row, pageColumns, "c"));
+      return toRecords(em, targetMeta, pageRows, pageRead.fields);
+    },
+    (rows) => pageNodes(page, [rows.length]),
+  );
+  if (read.node) prefetchPage(read.node, edge, rows);
+  return read.node;
+}
+
+/** Whether `edge` may be read with its parent's statement: a `1:m` edge of a concrete target. */
+function joinable(ctx: RequestState, edge: EdgePlan): boolean {
+  const { edge: description } = edge;
+  if (description.kind !== "1:m" || !description.inverse || description.unbound) return false;
+  const target = ctx.graph.types[description.target];
+  if (target.abstract) return false;
+  const inverse = ctx.em.getMetadata().find(target.entity)?.properties[description.inverse];
+  return inverse?.kind === "m:1";
+}
+
+/** The result columns of `props` (every column of a composite foreign key), each once. */
+function columnsOf(
+  properties: Record<string, { fieldNames: string[] }>,
+  props: readonly string[],
+): string[] {
+  return [...new Set(props.flatMap((prop) => properties[prop].fieldNames))];
+}
+
+/** The column of the first key part of `type`'s rows (never null in a row read). */
+function firstColumn(
+  meta: { properties: Record<string, { fieldNames: string[] }> },
+  type: NodeType,
+): string {
+  return meta.properties[keyParts(type)[0].prop].fieldNames[0];
+}
+
+/** The columns `columns` of `row`, read from their aliases `<prefix><i>`, under their names. */
+function columnsAt(row: Row, columns: readonly string[], prefix: string): Row {
+  const out: Row = {};
+  for (let i = 0; i < columns.length; i++) out[columns[i]] = row[`${prefix}${i}`];
+  return out;
+}
