@@ -26,6 +26,7 @@ import { Diagnostics } from "./diagnostics.ts";
 import { Embeddables, flattened } from "./embeddables.ts";
 import { addEnum, enumOf } from "./enums.ts";
 import {
+  COMPARABLE_KINDS,
   computedKind,
   generated,
   getterReads,
@@ -71,15 +72,6 @@ interface Candidate {
 }
 
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
-const COMPARABLE = new Set<ScalarKind>([
-  "int",
-  "float",
-  "string",
-  "boolean",
-  "time",
-  "bigint",
-  "enum",
-]);
 
 /** GraphQL scalar per kind (enums are named per field). */
 const GRAPHQL_SCALAR: Record<ScalarKind, string> = {
@@ -88,6 +80,8 @@ const GRAPHQL_SCALAR: Record<ScalarKind, string> = {
   string: "String",
   boolean: "Boolean",
   time: "Time",
+  date: "Date",
+  decimal: "Decimal",
   bigint: "BigInt",
   json: "JSON",
   bytes: "Bytes",
@@ -483,14 +477,14 @@ class ModelBuilder {
       generated: generated(prop) || !!(prop.primary && prop.autoincrement),
       optional: optionalOnCreate(meta, prop),
       uuid: isUuid(prop) || undefined,
-      valueText: !!textValueKind(prop) || undefined,
+      valueText: (kind === "string" && !!textValueKind(prop)) || undefined,
       key: prop.primary || undefined,
     };
   }
 
   /** The order field of a scalar field annotated `OrderField(name)`. */
   #orderField(type: ModelType, field: ModelField, name: string): void {
-    if (!COMPARABLE.has(field.kind) || field.list || field.computed) {
+    if (!COMPARABLE_KINDS.has(field.kind) || field.list || field.computed) {
       this.#fail(
         type,
         field.prop,
