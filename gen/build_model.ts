@@ -591,8 +591,8 @@ class ModelBuilder {
    * (`CardPayment.amount` is documented on `Payment`), up the inheritance chain.
    */
   #propertyDoc(meta: EntityMetadata, prop: string): string | undefined {
-    for (let m: EntityMetadata | undefined = meta; m; m = this.#parentOf(m)) {
-      const loaded = this.loaded.entities.find((e) => e.className === m!.className);
+    for (let name: string | undefined = meta.className; name; name = this.#parentName(name)) {
+      const loaded = this.loaded.entities.find((e) => e.className === name);
       const doc = loaded && this.#docs.property(loaded.file, loaded.exportName, prop);
       if (doc) return doc;
     }
@@ -601,19 +601,38 @@ class ModelBuilder {
 
   /** The metadata of the entity `meta` extends (a class, an `EntitySchema` or a name). */
   #parentOf(meta: EntityMetadata): EntityMetadata | undefined {
-    const parent = meta.extends as unknown;
-    const name = typeof parent === "function"
-      ? parent.name
-      : typeof parent === "string"
-      ? parent
-      : (parent as { meta?: { className?: string } } | undefined)?.meta?.className;
+    const name = extendedName(meta);
     return name === undefined ? undefined : this.loaded.metadata.get(name);
+  }
+
+  /**
+   * The class name of the entity the entity `className` extends: from its metadata, or for an
+   * abstract base MikroORM keeps no metadata of (no table, no discriminator: a soft-delete base),
+   * the class its class extends.
+   */
+  #parentName(className: string): string | undefined {
+    const meta = this.loaded.metadata.get(className);
+    if (meta) return extendedName(meta);
+    const entity = this.loaded.entities.find((e) => e.className === className)?.entity;
+    return typeof entity === "function"
+      ? Object.getPrototypeOf(entity)?.name || undefined
+      : undefined;
   }
 
   /** Records an error on `type`'s property `prop` and abandons the property (or the type). */
   #fail(type: ModelType, prop: string, message: string): never {
     return this.diagnostics.fail({ file: type.file, entity: type.meta.className, prop, message });
   }
+}
+
+/** The class name of the entity `meta` extends (a class, an `EntitySchema` or a name). */
+function extendedName(meta: EntityMetadata): string | undefined {
+  const parent = meta.extends as unknown;
+  return typeof parent === "function"
+    ? parent.name
+    : typeof parent === "string"
+    ? parent
+    : (parent as { meta?: { className?: string } } | undefined)?.meta?.className;
 }
 
 /** The primary key of an entity; a composite key's global id encodes every part. */
