@@ -17,7 +17,7 @@
  *
  * @module
  */
-import type { EntityManager, MikroORM } from "@mikro-orm/core";
+import type { EntityManager, MikroORM, Options } from "@mikro-orm/core";
 import type { GraphQLSchema } from "graphql";
 import { replicaFailover } from "@mikrogql/ext";
 import {
@@ -39,6 +39,8 @@ export interface Example {
   sample: string;
   /** More options of `serve`. */
   serve?: Partial<ServeOptions>;
+  /** More MikroORM options (a `discovery.onMetadata` hook). */
+  orm?: Partial<Options>;
   /** Run once the tables exist and are seeded, before serving (e.g. installing RLS policies). */
   prepare?: (orm: MikroORM) => Promise<void>;
 }
@@ -58,6 +60,7 @@ export async function serveExample(example: Example): Promise<MikrogqlServer> {
     entities: example.entities,
     url: Deno.env.get("DATABASE_URL"),
     extra: {
+      ...example.orm,
       replicas: replicas.map((clientUrl, i) => ({ name: `replica-${i + 1}`, clientUrl })),
       ...(poolMax ? { pool: { max: Number(poolMax) } } : {}),
     },

@@ -26,6 +26,7 @@ import { Diagnostics } from "./diagnostics.ts";
 import { Embeddables, flattened } from "./embeddables.ts";
 import { addEnum, enumOf } from "./enums.ts";
 import {
+  COMPARABLE_KINDS,
   computedKind,
   generated,
   getterReads,
@@ -71,15 +72,6 @@ interface Candidate {
 }
 
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
-const COMPARABLE = new Set<ScalarKind>([
-  "int",
-  "float",
-  "string",
-  "boolean",
-  "time",
-  "bigint",
-  "enum",
-]);
 
 /** GraphQL scalar per kind (enums are named per field). */
 const GRAPHQL_SCALAR: Record<ScalarKind, string> = {
@@ -88,6 +80,8 @@ const GRAPHQL_SCALAR: Record<ScalarKind, string> = {
   string: "String",
   boolean: "Boolean",
   time: "Time",
+  date: "Date",
+  decimal: "Decimal",
   bigint: "BigInt",
   json: "JSON",
   bytes: "Bytes",
@@ -483,14 +477,14 @@ class ModelBuilder {
       generated: generated(prop) || !!(prop.primary && prop.autoincrement),
       optional: optionalOnCreate(meta, prop),
       uuid: isUuid(prop) || undefined,
-      valueText: !!textValueKind(prop) || undefined,
+      valueText: (kind === "string" && !!textValueKind(prop)) || undefined,
       key: prop.primary || undefined,
     };
   }
 
   /** The order field of a scalar field annotated `OrderField(name)`. */
   #orderField(type: ModelType, field: ModelField, name: string): void {
-    if (!COMPARABLE.has(field.kind) || field.list || field.computed) {
+    if (!COMPARABLE_KINDS.has(field.kind) || field.list || field.computed) {
       this.#fail(
         type,
         field.prop,
@@ -597,8 +591,8 @@ class ModelBuilder {
    * (`CardPayment.amount` is documented on `Payment`), up the inheritance chain.
    */
   #propertyDoc(meta: EntityMetadata, prop: string): string | undefined {
-    for (let m: EntityMetadata | undefined = meta; m; m = this.#parentOf(m)) {
-      const loaded = this.loaded.entities.find((e) => e.className === m!.className);
+    for (let name: string | undefined = meta.className; name; name = this.#parentName(name)) {
+      const loaded = this.loaded.entities.find((e) => e.className === name);
       const doc = loaded && this.#docs.property(loaded.file, loaded.exportName, prop);
       if (doc) return doc;
     }
@@ -607,19 +601,38 @@ class ModelBuilder {
 
   /** The metadata of the entity `meta` extends (a class, an `EntitySchema` or a name). */
   #parentOf(meta: EntityMetadata): EntityMetadata | undefined {
-    const parent = meta.extends as unknown;
-    const name = typeof parent === "function"
-      ? parent.name
-      : typeof parent === "string"
-      ? parent
-      : (parent as { meta?: { className?: string } } | undefined)?.meta?.className;
+    const name = extendedName(meta);
     return name === undefined ? undefined : this.loaded.metadata.get(name);
+  }
+
+  /**
+   * The class name of the entity the entity `className` extends: from its metadata, or for an
+   * abstract base MikroORM keeps no metadata of (no table, no discriminator: a soft-delete base),
+   * the class its class extends.
+   */
+  #parentName(className: string): string | undefined {
+    const meta = this.loaded.metadata.get(className);
+    if (meta) return extendedName(meta);
+    const entity = this.loaded.entities.find((e) => e.className === className)?.entity;
+    return typeof entity === "function"
+      ? Object.getPrototypeOf(entity)?.name || undefined
+      : undefined;
   }
 
   /** Records an error on `type`'s property `prop` and abandons the property (or the type). */
   #fail(type: ModelType, prop: string, message: string): never {
     return this.diagnostics.fail({ file: type.file, entity: type.meta.className, prop, message });
   }
+}
+
+/** The class name of the entity `meta` extends (a class, an `EntitySchema` or a name). */
+function extendedName(meta: EntityMetadata): string | undefined {
+  const parent = meta.extends as unknown;
+  return typeof parent === "function"
+    ? parent.name
+    : typeof parent === "string"
+    ? parent
+    : (parent as { meta?: { className?: string } } | undefined)?.meta?.className;
 }
 
 /** The primary key of an entity; a composite key's global id encodes every part. */

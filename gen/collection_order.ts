@@ -11,9 +11,7 @@
 import type { EntityProperty } from "@mikro-orm/core";
 import type { EdgeOrderTerm } from "../runtime/graph.ts";
 import type { DiagnosticInput, Diagnostics } from "./diagnostics.ts";
-import { scalarShape } from "./fields.ts";
-
-const COMPARABLE = new Set(["int", "float", "string", "boolean", "time", "bigint", "enum"]);
+import { COMPARABLE_KINDS, scalarShape } from "./fields.ts";
 
 /**
  * The declared order of the collection property `prop`, or `undefined` when it declares none or
@@ -35,7 +33,7 @@ export function declaredOrder(
       ? scalarShape(column)
       : undefined;
     const direction = directionOf(value);
-    if (!column || !shape || shape.list || !COMPARABLE.has(shape.kind) || !direction) {
+    if (!column || !shape || shape.list || !COMPARABLE_KINDS.has(shape.kind) || !direction) {
       diagnostics.warn({
         ...site,
         message: `declared orderBy ignored (edge ordered by key): "${name}: ${

@@ -7,6 +7,7 @@
  * @module
  */
 import type { EntityMetadata, EntityProperty } from "@mikro-orm/core";
+import { textValueKind } from "../runtime/column_values.ts";
 import type { ScalarKind } from "../runtime/graph.ts";
 
 /** The GraphQL shape of a scalar property. */
@@ -15,6 +16,19 @@ export interface ScalarShape {
   /** `[T!]`: string arrays (`p.array()`, `string[]`) and enum arrays. */
   list: boolean;
 }
+
+/** The scalar kinds a keyset order can compare (order fields, a collection's declared order). */
+export const COMPARABLE_KINDS: ReadonlySet<ScalarKind> = new Set<ScalarKind>([
+  "int",
+  "float",
+  "decimal",
+  "string",
+  "boolean",
+  "time",
+  "date",
+  "bigint",
+  "enum",
+]);
 
 /** MikroORM type names -> the runtime type they map to, for a property whose `runtimeType` is a class. */
 const RUNTIME_OF_TYPE: Record<string, string> = {
@@ -65,14 +79,23 @@ function runtimeOf(prop: EntityProperty): string | undefined {
 const PRIMITIVE_CLASSES: Record<string, true> = { Date: true, Buffer: true, Uint8Array: true };
 
 /**
- * The scalar kind of a property: binary columns (`blob`, `uint8array`) are `bytes` (GraphQL
- * `Bytes`, base64); `undefined` for properties GraphQL cannot carry.
+ * The scalar kind of a property: decimals MikroORM keeps as strings are `decimal` (GraphQL
+ * `Decimal`), `date` columns `date` (GraphQL `Date`), binary columns (`blob`, `uint8array`)
+ * `bytes` (GraphQL `Bytes`, base64); `undefined` for properties GraphQL cannot carry.
  */
 export function scalarShape(prop: EntityProperty): ScalarShape | undefined {
   if (prop.enum) return { kind: "enum", list: false };
   if (prop.array && prop.items) return { kind: "enum", list: true };
   const column = (prop.columnTypes?.[0] ?? "").toLowerCase();
-  switch (runtimeOf(prop)) {
+  const runtime = runtimeOf(prop);
+  // A decimal MikroORM keeps as a string (not `mode: "number"`), a date column (MikroORM's
+  // `date` type reads it as `YYYY-MM-DD` text whatever the declared type).
+  const text = textValueKind(prop);
+  if (text === "decimal" && runtime !== "number") return { kind: "decimal", list: false };
+  if (text === "date" && (runtime !== "Date" || prop.type === "date")) {
+    return { kind: "date", list: false };
+  }
+  switch (runtime) {
     case "number":
       return {
         kind: /int|serial/.test(column) && !/interval|point/.test(column) ? "int" : "float",
@@ -109,6 +132,8 @@ const COLUMN_KINDS: [RegExp, ScalarShape][] = [
     list: true,
   }],
   [/^(timestamptz|timestamp|datetime)\b/, { kind: "time", list: false }],
+  [/^(numeric|decimal)\b/, { kind: "decimal", list: false }],
+  [/^date$/, { kind: "date", list: false }],
   [/^(bigint|int8|bigserial)\b/, { kind: "bigint", list: false }],
   [/^(int|integer|int2|int4|smallint|tinyint|mediumint|serial|smallserial)\b/, {
     kind: "int",
@@ -121,14 +146,14 @@ const COLUMN_KINDS: [RegExp, ScalarShape][] = [
     list: false,
   }],
   [
-    /^(uuid|numeric|decimal|date|time|timetz|interval|text|tinytext|mediumtext|longtext|varchar|character varying|char|character|citext|enum|inet|cidr|macaddr|xml|money)\b/,
+    /^(uuid|time|timetz|interval|text|tinytext|mediumtext|longtext|varchar|character varying|char|character|citext|enum|inet|cidr|macaddr|xml|money)\b/,
     { kind: "string", list: false },
   ],
 ];
 
 /**
- * The scalar kind of a column type (`timestamptz` → `time`, `text[]` → a string list, `uuid`,
- * `numeric`, `date` → `string`), or `undefined` for one no database here knows (mapped to
+ * The scalar kind of a column type (`timestamptz` → `time`, `numeric` → `decimal`, `date` →
+ * `date`, `text[]` → a string list, `uuid` → `string`), or `undefined` for one no database here knows (mapped to
  * `JSON`, with a warning naming the property: {@linkcode unknownColumnType}).
  */
 export function columnShape(column: string): ScalarShape | undefined {

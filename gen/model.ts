@@ -43,8 +43,9 @@ export interface ModelField extends FieldDescription {
   /** A UUID column: compared as a value, not matched as text. */
   uuid?: boolean;
   /**
-   * A `String` holding a decimal, a date or a time of day: compared as a value (comparison
-   * operators), never matched as text (no `Contains`, `HasPrefix`, ...).
+   * A `String` holding a time of day (`p.time()`): compared as a value (comparison operators),
+   * never matched as text (no `Contains`, `HasPrefix`, ...). Decimals and dates have kinds of
+   * their own (`Decimal`, `Date`).
    */
   valueText?: boolean;
   /** A column of the primary key (a natural key): set by create inputs only, never updated. */

@@ -20,7 +20,7 @@ import {
   GraphQLNonNull,
   GraphQLObjectType,
   type GraphQLOutputType,
-  GraphQLScalarType,
+  type GraphQLScalarType,
   GraphQLSchema,
   GraphQLString,
 } from "graphql";
@@ -33,6 +33,15 @@ import {
   orderFieldName,
   orderName,
 } from "../runtime/names.ts";
+import {
+  BigIntScalar,
+  BytesScalar,
+  CursorScalar,
+  DateScalar,
+  DecimalScalar,
+  JSONScalar,
+  TimeScalar,
+} from "../runtime/resolve/scalars.ts";
 import { plural, withArticle } from "./english.ts";
 import type { Model, ModelEmbeddable, ModelField, ModelType } from "./model.ts";
 import { buildMutationTypes } from "./mutation_schema.ts";
@@ -59,6 +68,15 @@ class SchemaBuilder {
     Float: GraphQLFloat,
     String: GraphQLString,
     Boolean: GraphQLBoolean,
+    ID: GraphQLID,
+    // The runtime's own scalars: the SDL prints their names and descriptions.
+    Cursor: CursorScalar,
+    Time: TimeScalar,
+    Date: DateScalar,
+    Decimal: DecimalScalar,
+    BigInt: BigIntScalar,
+    JSON: JSONScalar,
+    Bytes: BytesScalar,
   };
   readonly #cursor = this.#scalar("Cursor");
   readonly #node = nodeInterface();
@@ -139,12 +157,11 @@ class SchemaBuilder {
     return new GraphQLSchema({ ...roots, types: named.filter((t) => t.name in referenced) });
   }
 
-  /** The scalar named `name`: graphql-js's own, or one of ours (made once). */
+  /** The scalar named `name`: graphql-js's own, or one of the runtime's. */
   #scalar(name: string): GraphQLScalarType {
-    return this.#scalars[name] ??= new GraphQLScalarType({
-      name,
-      description: SCALAR_DESCRIPTIONS[name],
-    });
+    const scalar = this.#scalars[name];
+    if (!scalar) throw new Error(`no scalar ${name}`);
+    return scalar;
   }
 
   /** The output type of a field of a node type or embeddable. */
@@ -509,11 +526,3 @@ function orderDirectionEnum(): GraphQLEnumType {
     },
   });
 }
-
-const SCALAR_DESCRIPTIONS: Record<string, string> = {
-  Cursor: "An opaque cursor for pagination.",
-  Time: "An RFC 3339 date-time string, e.g. 2026-01-02T03:04:05.678Z.",
-  BigInt: "A 64-bit integer, as a decimal string.",
-  JSON: "Any JSON value.",
-  Bytes: "Binary data, as a base64 string (RFC 4648, padded).",
-};

@@ -82,7 +82,8 @@ export function textValueKind(prop: EntityProperty): "decimal" | "date" | "time"
   const type = String(prop.type).toLowerCase();
   const column = (prop.columnTypes?.[0] ?? "").toLowerCase();
   if (type === "decimal" || /^(decimal|numeric)\b/.test(column)) return "decimal";
-  if (type === "date" || column === "date") return "date";
+  // `Date` (a `Date` property's type, lower-cased) is a date-time: `date` exactly.
+  if (prop.type === "date" || column === "date") return "date";
   if (type === "time" || /^time\b(?!stamp)/.test(column)) return "time";
   return undefined;
 }
@@ -206,6 +207,25 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 const DATE = /^(\d{4})-(\d\d)-(\d\d)$/;
+
+/** Whether `text` is a decimal number in plain syntax (`-12.50`: no exponent, `+`, `NaN` or spaces). */
+export function isDecimalText(text: string): boolean {
+  return DECIMAL.test(text);
+}
+
+/**
+ * Whether `text` is an ISO 8601 calendar date `YYYY-MM-DD` naming a day of the (proleptic
+ * Gregorian) calendar: `2026-02-28`, not `2026-02-30` nor `2026-1-2`.
+ */
+export function isCalendarDate(text: string): boolean {
+  const parts = text.match(DATE);
+  if (!parts) return false;
+  const [year, month, day] = parts.slice(1).map(Number);
+  const date = new Date(Date.UTC(2000, month - 1, day));
+  date.setUTCFullYear(year);
+  return month >= 1 && month <= 12 && date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day;
+}
 const TIME = /^(\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?$/;
 
 function columnValueError(
@@ -327,14 +347,9 @@ function dateError(
   firstYear: number,
   bad: (why: string) => GraphQLError,
 ): GraphQLError | undefined {
-  const parts = value.match(DATE);
-  if (!parts) return bad(`${quoteInput(value)} is not a date (YYYY-MM-DD)`);
-  const [year, month, day] = parts.slice(1).map(Number);
-  const date = new Date(Date.UTC(2000, month - 1, day));
-  date.setUTCFullYear(year);
-  if (month < 1 || month > 12 || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
-    return bad(`${quoteInput(value)} is not a day of the calendar`);
-  }
+  if (!DATE.test(value)) return bad(`${quoteInput(value)} is not a date (YYYY-MM-DD)`);
+  if (!isCalendarDate(value)) return bad(`${quoteInput(value)} is not a day of the calendar`);
+  const year = Number(value.slice(0, 4));
   if (year < firstYear || year > 9999) {
     return bad(`the date must be between the years ${firstYear} and 9999`);
   }

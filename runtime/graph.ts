@@ -20,6 +20,8 @@ export type ScalarKind =
   | "string"
   | "boolean"
   | "time"
+  | "date"
+  | "decimal"
   | "bigint"
   | "json"
   | "bytes"

@@ -37,6 +37,8 @@ const SCALARS: Record<string, { input: string; output: string }> = {
   Float: { input: "number", output: "number" },
   Boolean: { input: "boolean", output: "boolean" },
   Time: { input: "Date", output: "Date | string" },
+  Date: { input: "string", output: "string | Date" },
+  Decimal: { input: "string", output: "string | number" },
   BigInt: { input: "string", output: "bigint | number | string" },
   Cursor: { input: "string", output: "string" },
   JSON: { input: "unknown", output: "unknown" },

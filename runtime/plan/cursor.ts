@@ -11,6 +11,7 @@
  */
 import { base64UrlToText, textToBase64Url } from "../jsutils/base64url.ts";
 import { ErrorCode, gqlError, quoteInput } from "../error_codes.ts";
+import { isCalendarDate } from "../column_values.ts";
 import type { ScalarKind } from "../graph.ts";
 
 /** A decoded cursor. */
@@ -117,6 +118,7 @@ function toJson(value: unknown): unknown {
   return value ?? null;
 }
 
+const DECIMAL_TEXT = /^-?\d+(\.\d*)?(e[+-]?\d+)?$/i;
 const TIMESTAMP = /^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d(:?\d\d)?)?$/;
 
 function fromJson(
@@ -146,6 +148,11 @@ function fromJson(
       const date = new Date(raw);
       return Number.isNaN(date.getTime()) ? INVALID : date;
     }
+    case "decimal":
+      // The entity's text: plain, or in exponent form where SQLite kept a real.
+      return typeof raw === "string" && DECIMAL_TEXT.test(raw) ? raw : INVALID;
+    case "date":
+      return typeof raw === "string" && isCalendarDate(raw) ? raw : INVALID;
     case "enum":
       return typeof raw === "string" || typeof raw === "number" ? raw : INVALID;
     case "json":

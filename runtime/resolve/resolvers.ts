@@ -18,7 +18,15 @@ import { primaryKeyOf } from "../keys.ts";
 import type { Connection, PaginationArgs } from "../plan/relay_connection.ts";
 import { type RequestState, requestState } from "../request/request_state.ts";
 import { resolveConnection, resolveNode, resolveNodes } from "./root_fields.ts";
-import { BigIntScalar, BytesScalar, CursorScalar, JSONScalar, TimeScalar } from "./scalars.ts";
+import {
+  BigIntScalar,
+  BytesScalar,
+  CursorScalar,
+  DateScalar,
+  DecimalScalar,
+  JSONScalar,
+  TimeScalar,
+} from "./scalars.ts";
 import type { ReadFrom } from "../database/read_from.ts";
 import type { Policy } from "../policy.ts";
 import { attachPolicies } from "../policy_binding.ts";
@@ -149,6 +157,8 @@ export function createResolvers(
   const map: ResolverMap = {
     Cursor: CursorScalar,
     ...(kinds.has("time") ? { Time: TimeScalar } : {}),
+    ...(kinds.has("date") ? { Date: DateScalar } : {}),
+    ...(kinds.has("decimal") ? { Decimal: DecimalScalar } : {}),
     ...(kinds.has("bigint") ? { BigInt: BigIntScalar } : {}),
     ...(kinds.has("json") ? { JSON: JSONScalar } : {}),
     ...(kinds.has("bytes") ? { Bytes: BytesScalar } : {}),

@@ -1,12 +1,14 @@
 /**
- * The custom scalars of generated schemas: `Time` (RFC 3339 date-time), `BigInt` (64-bit integer
- * as a decimal string), `JSON` (any JSON value), `Bytes` (binary columns as base64) and `Cursor`
+ * The custom scalars of generated schemas: `Time` (RFC 3339 date-time), `Date` (ISO 8601
+ * calendar date), `Decimal` (an exact decimal number as a string), `BigInt` (64-bit integer as a
+ * decimal string), `JSON` (any JSON value), `Bytes` (binary columns as base64) and `Cursor`
  * (opaque string).
  *
  * @module
  */
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from "graphql";
 import { Buffer } from "node:buffer";
+import { isCalendarDate, isDecimalText } from "../column_values.ts";
 import { quoteInput } from "../error_codes.ts";
 
 const RFC3339 = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)$/i;
@@ -62,6 +64,129 @@ export const TimeScalar: GraphQLScalarType = new GraphQLScalarType({
   },
   parseValue: timeValue,
   parseLiteral: (ast) => timeValue(ast.kind === Kind.STRING ? ast.value : undefined),
+});
+
+/**
+ * A `Date` input: the `YYYY-MM-DD` text of a day of the calendar, kept as that text; the error
+ * of a literal points at it (`ast`).
+ */
+function dateValue(value: unknown, ast?: ValueNode): string {
+  if (typeof value !== "string" || !isCalendarDate(value)) {
+    throw new GraphQLError(
+      `Date must be an ISO 8601 calendar date (YYYY-MM-DD) naming a day of the calendar, got ${
+        typeof value === "string" ? quoteInput(value) : typeof value
+      }`,
+      { nodes: ast },
+    );
+  }
+  return value;
+}
+
+/**
+ * `Date`: a calendar date without a time of day or zone (SQL `date`, MikroORM `p.date()`, whose
+ * entity value is the `YYYY-MM-DD` string), as an ISO 8601 `YYYY-MM-DD` string
+ * (RFC 3339 `full-date`). Inputs must name a day of the (proleptic Gregorian) calendar:
+ * `2026-02-30` or `2026-1-2` is refused (a variable's error names its path, `input.birthday`,
+ * and carries `BAD_USER_INPUT`); the years a column holds are `column_values.ts`'s to check.
+ * Serialises the string the database returns, or a `Date` as its UTC day.
+ *
+ * @example
+ * ```ts
+ * import { DateScalar } from "./scalars.ts";
+ * DateScalar.parseValue("2026-01-02"); // "2026-01-02"
+ * DateScalar.serialize(new Date("2026-01-02T00:00:00Z")); // "2026-01-02"
+ * ```
+ */
+export const DateScalar: GraphQLScalarType = new GraphQLScalarType({
+  name: "Date",
+  description: "An ISO 8601 calendar date, YYYY-MM-DD, e.g. 2026-01-02.",
+  serialize: (value) => {
+    const text = value instanceof Date && !Number.isNaN(value.getTime())
+      ? isoString(value).slice(0, 10)
+      : value;
+    if (typeof text !== "string" || !isCalendarDate(text)) {
+      throw new GraphQLError(`Date cannot represent ${String(value)}`);
+    }
+    return text;
+  },
+  parseValue: dateValue,
+  parseLiteral: (ast) => dateValue(ast.kind === Kind.STRING ? ast.value : undefined, ast),
+});
+
+const EXPONENT_DECIMAL = /^(-?)(\d+)(?:\.(\d*))?e([+-]?\d+)$/i;
+
+/**
+ * A finite number (or its text in exponent form, `1e+21`, as a driver may return a `numeric`
+ * value SQLite keeps as a real) in plain decimal syntax: `1e+21` → `1000000000000000000000`,
+ * `1.5e-7` → `0.00000015`; plain text as it is.
+ */
+function plainDecimal(value: string): string {
+  const parts = value.match(EXPONENT_DECIMAL);
+  if (!parts) return value;
+  const [, sign, integer, fraction = "", exponent] = parts;
+  const digits = integer + fraction;
+  const point = integer.length + Number(exponent); // the point's place in `digits`
+  const whole = point <= 0
+    ? `0.${"0".repeat(-point)}${digits}`
+    : point >= digits.length
+    ? digits + "0".repeat(point - digits.length)
+    : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  const trimmed = whole.replace(/^0+(?=\d)/, "");
+  return sign + (trimmed.includes(".") ? trimmed.replace(/\.?0+$/, "") : trimmed);
+}
+
+/**
+ * A `Decimal` input: plain decimal text, or a safe integer number, as text; the error of a
+ * literal points at it (`ast`).
+ */
+function decimalValue(value: unknown, ast?: ValueNode): string {
+  const text = typeof value === "number" && Number.isSafeInteger(value) ? String(value) : value;
+  if (typeof text !== "string" || !isDecimalText(text)) {
+    throw new GraphQLError(
+      `Decimal must be a decimal number as a string (digits, an optional "-" and one optional ".": -12.50), got ${
+        typeof value === "string" ? quoteInput(value) : JSON.stringify(value) ?? typeof value
+      }`,
+      { nodes: ast },
+    );
+  }
+  return text;
+}
+
+/**
+ * `Decimal`: an exact decimal number (SQL `numeric`/`decimal`, MikroORM `p.decimal()`, whose
+ * entity value is a string), as a string in plain decimal syntax, so no digit is lost to a
+ * floating-point number. Serialises the text the database stores (its scale:
+ * `"7.50"` on PostgreSQL and MariaDB, `"7.5"` on SQLite; a number or exponent text in plain
+ * digits); inputs are plain decimal text (`"-12.50"`; no exponent, `+`, `NaN` or spaces) or a
+ * safe integer, parsed into that text. Digits beyond the column's precision or scale are
+ * `column_values.ts`'s to refuse, naming the field.
+ *
+ * @example
+ * ```ts
+ * import { DecimalScalar } from "./scalars.ts";
+ * DecimalScalar.parseValue("-12.50"); // "-12.50"
+ * DecimalScalar.serialize(1e21); // "1000000000000000000000"
+ * ```
+ */
+export const DecimalScalar: GraphQLScalarType = new GraphQLScalarType({
+  name: "Decimal",
+  description: "An exact decimal number, as a string in plain decimal syntax, e.g. -12.50.",
+  serialize: (value) => {
+    const text = typeof value === "number" && Number.isFinite(value)
+      ? plainDecimal(String(value))
+      : typeof value === "bigint"
+      ? value.toString()
+      : typeof value === "string"
+      ? plainDecimal(value)
+      : undefined;
+    if (text === undefined || !isDecimalText(text)) {
+      throw new GraphQLError(`Decimal cannot represent ${String(value)}`);
+    }
+    return text;
+  },
+  parseValue: decimalValue,
+  parseLiteral: (ast) =>
+    decimalValue(ast.kind === Kind.INT || ast.kind === Kind.STRING ? ast.value : undefined, ast),
 });
 
 function bigIntValue(value: unknown): string {

@@ -2,9 +2,10 @@
  * graphql-codegen as docs/codegen.md configures it: the plugins and config of its `codegen.ts`
  * block, run through `@graphql-codegen/core` (the programmatic API of the CLI) over the shop
  * example's generated schema and an operation with input-object variables (`where`, `orderBy`),
- * a selected enum (`tier`) and every custom scalar (`Cursor`, `Time`, `BigInt`, `JSON`, `Bytes`).
- * The output, and code that uses the result types as the docs' `scalars` mapping says (`points` a
- * string, `createdAt` a string, `endCursor` a string or null, `invoice` a base64 string or null,
+ * a selected enum (`tier`) and every custom scalar (`Cursor`, `Time`, `Date`, `Decimal`, `BigInt`,
+ * `JSON`, `Bytes`). The output, and code that uses the result types as the docs' `scalars`
+ * mapping says (`points` a string, `createdAt` a string, `birthday` a string or null, `balance` a
+ * string, `endCursor` a string or null, `invoice` a base64 string or null,
  * `tier` one of the enum's values) and sets the variables, pass `deno check`; the same use with
  * `points` taken as a number fails it.
  */
@@ -36,7 +37,7 @@ const OPERATION =
   `query Customers($where: CustomerWhereInput, $orderBy: CustomerOrder, $after: Cursor) {
   customers(first: 2, after: $after, where: $where, orderBy: $orderBy) {
     pageInfo { endCursor hasNextPage }
-    edges { node { id name tier points preferences createdAt } }
+    edges { node { id name tier points preferences createdAt birthday balance } }
   }
   orders(first: 1) { edges { node { invoice } } }
 }`;
@@ -73,17 +74,19 @@ Deno.test("graphql-codegen typescript-operations on a generated schema type-chec
       `import type { CustomersQuery, CustomersQueryVariables } from "./operations.ts";
 declare const data: CustomersQuery;
 const variables: CustomersQueryVariables = {
-  where: { nameContains: "a", tierIn: ["Gold"], or: [{ active: true }] },
+  where: { nameContains: "a", tierIn: ["Gold"], or: [{ active: true }, { balanceGT: "1.50" }] },
   orderBy: { field: "NAME", direction: "DESC" },
 };
 const node = data.customers.edges?.[0]?.node;
 const points: ${points} | undefined = node?.points;
 const createdAt: string | undefined = node?.createdAt;
+const birthday: string | null | undefined = node?.birthday;
+const balance: string | undefined = node?.balance;
 const cursor: string | null | undefined = data.customers.pageInfo.endCursor;
 const preferences: unknown = node?.preferences;
 const invoice: string | null | undefined = data.orders.edges?.[0]?.node?.invoice;
 const tier: "Bronze" | "Silver" | "Gold" | undefined = node?.tier;
-console.log(variables, points, createdAt, cursor, preferences, invoice, tier);
+console.log(variables, points, createdAt, birthday, balance, cursor, preferences, invoice, tier);
 `;
     await Deno.writeTextFile(join(dir, "use.ts"), use("string"));
     const ok = await check(dir, ["operations.ts", "use.ts"]);

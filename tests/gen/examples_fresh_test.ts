@@ -16,6 +16,7 @@ const EXAMPLES = [
   "todo/variants/universal",
   "library",
   "workspace",
+  "lingo",
 ];
 
 for (const example of EXAMPLES) {

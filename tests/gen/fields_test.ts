@@ -1,7 +1,8 @@
 /**
  * gen/fields.ts's scalar kinds: binary columns are `bytes`; a property whose `runtimeType` is a
  * class (reflect-metadata: `Reference` for `Ref<string>`, `Object` for `number & Opt`) takes the
- * kind of its declared `type`; with no runtime type at all, the column type decides.
+ * kind of its declared `type`; with no runtime type at all, the column type decides; decimals kept
+ * as strings are `decimal` and `date` columns `date`.
  */
 import { assertEquals } from "@std/assert";
 import type { EntityProperty } from "@mikro-orm/core";
@@ -30,6 +31,26 @@ Deno.test("scalarShape: binary columns, and declared types behind class runtime 
   assertEquals(scalarShape(prop({ runtimeType: "string", type: "text" }))?.kind, "string");
 });
 
+Deno.test("scalarShape: decimals kept as strings are Decimal, date columns Date", () => {
+  const shape = (p: Partial<EntityProperty>) => scalarShape(prop(p))?.kind;
+  assertEquals(
+    shape({ runtimeType: "string", type: "decimal", columnTypes: ["numeric(10,2)"] }),
+    "decimal",
+  );
+  // `mode: "number"`: a number in the entity, a Float.
+  assertEquals(
+    shape({ runtimeType: "number", type: "decimal", columnTypes: ["numeric(10,2)"] }),
+    "float",
+  );
+  assertEquals(shape({ runtimeType: "string", type: "date", columnTypes: ["date"] }), "date");
+  // MikroORM's `date` type reads `YYYY-MM-DD` text, whatever the declared runtime type.
+  assertEquals(shape({ runtimeType: "Date", type: "date", columnTypes: ["date"] }), "date");
+  // A date-time (`type: Date`, lower-cased `date`) is no date.
+  assertEquals(shape({ runtimeType: "Date", type: "Date", columnTypes: ["datetime"] }), "time");
+  assertEquals(shape({ runtimeType: "Date", type: "datetime", columnTypes: ["date"] }), "time");
+  assertEquals(shape({ runtimeType: "string", type: "time", columnTypes: ["time(0)"] }), "string");
+});
+
 Deno.test("scalarShape: the column type decides when MikroORM reports no runtime type", () => {
   const unknown = (column: string) =>
     scalarShape(prop({ runtimeType: "unknown" as never, type: "unknown", columnTypes: [column] }));
@@ -39,8 +60,10 @@ Deno.test("scalarShape: the column type decides when MikroORM reports no runtime
   assertEquals(unknown("text[]"), { kind: "string", list: true });
   assertEquals(unknown("varchar(40)[]"), { kind: "string", list: true });
   assertEquals(unknown("uuid"), { kind: "string", list: false });
-  assertEquals(unknown("numeric(10,2)"), { kind: "string", list: false });
-  assertEquals(unknown("date"), { kind: "string", list: false });
+  assertEquals(unknown("numeric(10,2)"), { kind: "decimal", list: false });
+  assertEquals(unknown("decimal"), { kind: "decimal", list: false });
+  assertEquals(unknown("date"), { kind: "date", list: false });
+  assertEquals(unknown("time(0)"), { kind: "string", list: false });
   assertEquals(unknown("int8"), { kind: "bigint", list: false });
   assertEquals(unknown("int4"), { kind: "int", list: false });
   assertEquals(unknown("double precision"), { kind: "float", list: false });

@@ -28,6 +28,7 @@ const EXAMPLES = [
   ["shop", 16],
   ["library", 6],
   ["workspace", 6],
+  ["lingo", 3],
 ] as const;
 
 for (const [example, types] of EXAMPLES) {

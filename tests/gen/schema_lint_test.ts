@@ -50,6 +50,7 @@ const EXAMPLES = [
   "todo/variants/raw",
   "todo/variants/universal",
   "library",
+  "lingo",
 ];
 
 for (const example of EXAMPLES) {

@@ -34,6 +34,7 @@ const EXAMPLES = [
   "workspace",
   "todo/variants/raw",
   "todo/variants/universal",
+  "lingo",
 ];
 
 /** The named types of `schema` that nothing reachable from the roots (query, mutation, subscription) and node types references. */

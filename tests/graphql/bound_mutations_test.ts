@@ -203,7 +203,7 @@ for (const dialect of dialects()) {
         // Reads through em.find paths: the inheritance root, embeddables, a formula.
         const read = await ok<{ payments: { edges: { node: Data }[] }; node: Data }>(
           server,
-          `query($o: ID!, $amount: String!, $at: Time!) {
+          `query($o: ID!, $amount: Decimal!, $at: Time!) {
             payments(where: { amountGTE: $amount, paidAtGTE: $at }) { edges { node {
               __typename id amount ... on CardPayment { cardLast4 } order { id } } } }
             node(id: $o) { ... on Order { id placedAt shippingAddress { street geo { lat } }

@@ -2,7 +2,9 @@
  * Differential test of field collection: random queries over every example's generated schema
  * (blog, realworld, todo and its universal/raw id variants, library's composite and natural keys,
  * shop's every mapping feature: inheritance, embeddables, lazy and reference scalars, binary
- * columns, declared collection orders),
+ * columns, declared collection orders; lingo's third-party shapes: a default soft-delete filter
+ * on an abstract base, database-generated UUID keys, `text[]` and `jsonb` columns, a
+ * self-referencing m:n through a pivot entity with columns, negative numeric enums),
  * on random data sets, answered over
  * HTTP by the generated server and by a reference server that loads every field per parent with
  * plain MikroORM calls (tests/support/reference.ts). The JSON answers must be equal (data, and
@@ -21,6 +23,7 @@
 import { assert, assertEquals } from "@std/assert";
 import { graphql, type GraphQLSchema } from "graphql";
 import type { Graph, GraphHooks } from "@mikrogql/ext";
+import type { Options } from "@mikro-orm/core";
 import { globalIdOf } from "../../runtime/plan/global_id.ts";
 import { primaryKeyOf } from "../../runtime/keys.ts";
 import { nodeTypeOf } from "../../runtime/graph.ts";
@@ -42,6 +45,11 @@ import * as raw from "../../examples/todo/variants/raw/generated/mod.ts";
 import { entities as libraryEntities } from "../../examples/library/entities.ts";
 import * as library from "../../examples/library/generated/mod.ts";
 import { entities as shopEntities } from "../../examples/shop/entities.ts";
+import {
+  entities as lingoEntities,
+  ormOptions as lingoOrmOptions,
+} from "../../examples/lingo/entities.ts";
+import * as lingo from "../../examples/lingo/generated/mod.ts";
 import * as shop from "../../examples/shop/generated/mod.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
 import { random, seedRandom } from "../support/random_data.ts";
@@ -58,6 +66,8 @@ interface Example {
   createSchema(options?: GraphHooks): GraphQLSchema;
   universal?: boolean;
   raw?: boolean;
+  /** More MikroORM options the example's ORMs open with (lingo's `discovery.onMetadata`). */
+  orm?: Partial<Options>;
 }
 
 const EXAMPLES: Example[] = [
@@ -68,6 +78,7 @@ const EXAMPLES: Example[] = [
   { name: "todo-raw", entities: [RCategory, RTodo, RUser], ...raw, raw: true },
   { name: "library", entities: libraryEntities, ...library },
   { name: "shop", entities: shopEntities, ...shop },
+  { name: "lingo", entities: lingoEntities, orm: lingoOrmOptions, ...lingo },
 ];
 
 /** Where values of text columns holding values, as the random data writes them. */
@@ -158,6 +169,7 @@ for (const dialect of dialects()) {
               else {
                 // Every example's database stays open: two connections each, not a pool of 10.
                 db = await openTestOrm(dialect, example.entities as never, {
+                  ...example.orm,
                   pool: { min: 0, max: 2 },
                 });
                 dbs.set(example, db);

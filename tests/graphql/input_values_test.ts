@@ -3,7 +3,8 @@
  * issue's values, over HTTP on the shop example on SQLite, PostgreSQL and MariaDB, with the
  * preset): out-of-range bigints, decimals that are no decimals or have more decimals than the
  * column's scale, impossible or non-ISO dates and times, years out of range, non-finite floats
- * (a `1e400` literal) and unpaired surrogates are `BAD_USER_INPUT` naming the input, never an
+ * (a `1e400` literal) and unpaired surrogates are `BAD_USER_INPUT` naming the input (sent in a
+ * variable; a literal the `Decimal` or `Date` scalar refuses is a validation error), never an
  * internal error, and no row is written; the same columns' valid values filter and store
  * exactly what was acknowledged (read back from the database).
  */
@@ -57,6 +58,28 @@ function assertBadInput(response: Response, name: string, what: string): void {
   assert(!LEAKS.test(error!.message), `${what}: ${error!.message}`);
 }
 
+/**
+ * A literal the `Decimal` or `Date` scalar refuses is a GraphQL validation error (as any literal
+ * of the wrong shape; the variable form of the same value is `BAD_USER_INPUT` naming its path);
+ * a literal the scalar takes but the column cannot hold is `BAD_USER_INPUT` naming the field.
+ */
+function assertRefusedLiteral(response: Response, name: string, what: string): void {
+  const error = response.errors?.[0];
+  if (error?.extensions?.code === "GRAPHQL_VALIDATION_FAILED") {
+    assert(/^(Decimal|Date) must be/.test(error.message), `${what}: ${error.message}`);
+    assert(error.locations?.length, `${what}: the error points at the literal`);
+    assert(!LEAKS.test(error.message), `${what}: ${error.message}`);
+  } else assertBadInput(response, name, what);
+}
+
+/** `value` (a GraphQL literal) as a JSON variable value, when JSON can carry it (not `1e400`). */
+function jsonValue(value: string): unknown {
+  const parsed = JSON.parse(value);
+  return JSON.stringify(parsed) === JSON.stringify(JSON.parse(value.replace(/1e400/g, "0")))
+    ? parsed
+    : undefined;
+}
+
 for (const dialect of dialects()) {
   Deno.test(`values are checked against their columns before SQL (${dialect})`, async (t) => {
     const test = await openTestOrm(dialect, entities);
@@ -69,7 +92,15 @@ for (const dialect of dialects()) {
           const response = await server.query(
             `{ customers(where: { ${predicate}: ${value} }) { totalCount } }`,
           );
-          assertBadInput(response, predicate, `${predicate}: ${value}`);
+          assertRefusedLiteral(response, predicate, `${predicate}: ${value}`);
+          const variable = jsonValue(value);
+          if (variable !== undefined) {
+            const sent = await server.query(
+              `query ($w: CustomerWhereInput) { customers(where: $w) { totalCount } }`,
+              { w: { [predicate]: variable } },
+            );
+            assertBadInput(sent, predicate, `$w.${predicate}: ${value}`);
+          }
           assertEquals(test.log, [], `${predicate}: no SQL`);
         }
         // an unpaired surrogate cannot be written in a document (a syntax error), only sent in
@@ -106,7 +137,14 @@ for (const dialect of dialects()) {
           const response = await server.query(
             `mutation { createCustomer(input: { name: "n", email: "bad@example.com", ${field}: ${value} }) { id } }`,
           );
-          assertBadInput(response, `input.${field}`, `${field}: ${value}`);
+          assertRefusedLiteral(response, `input.${field}`, `${field}: ${value}`);
+          const variable = jsonValue(value);
+          if (variable === undefined) continue;
+          const sent = await server.query(
+            `mutation ($input: CreateCustomerInput!) { createCustomer(input: $input) { id } }`,
+            { input: { name: "n", email: "bad@example.com", [field]: variable } },
+          );
+          assertBadInput(sent, `input.${field}`, `$input.${field}: ${value}`);
         }
         const surrogate = await server.query(
           `mutation ($s: String) { createCustomer(input: { name: "n", email: "e@example.com", bio: $s }) { id } }`,

@@ -66,6 +66,21 @@ Deno.test("shop SDL: what each mapping feature becomes", async (t) => {
     assertEquals(String(input("CreateOrderInput").getFields().notes.type), "[String!]");
     assertEquals(String(input("CreateOrderInput").getFields().placedAt.type), "Time");
   });
+  await t.step("decimals are Decimal, dates Date, with comparison where predicates", () => {
+    assertEquals(fieldType("Customer", "balance"), "Decimal!");
+    assertEquals(fieldType("Customer", "birthday"), "Date");
+    assertEquals(fieldType("Product", "price"), "Decimal!");
+    assertEquals(String(input("CreateCustomerInput").getFields().balance.type), "Decimal");
+    const where = input("CustomerWhereInput").getFields();
+    for (const op of ["", "NEQ", "GT", "GTE", "LT", "LTE"]) {
+      assertEquals(String(where[`balance${op}`].type), "Decimal", op);
+      assertEquals(String(where[`birthday${op}`].type), "Date", op);
+    }
+    assertEquals(String(where.birthdayIn.type), "[Date!]");
+    assertEquals(String(where.balanceNotIn.type), "[Decimal!]");
+    assertEquals(String(where.birthdayIsNil.type), "Boolean");
+    assertEquals(where.balanceContains, undefined);
+  });
   await t.step("embeddables: object types nested as in the model, inputs, flat where", () => {
     assertEquals(fieldType("Customer", "address"), "Address");
     assertEquals(fieldType("Order", "shippingAddress"), "Address");
@@ -101,7 +116,7 @@ Deno.test("shop SDL: what each mapping feature becomes", async (t) => {
     );
     // The root lists its own fields only, non-null when every class has them.
     assertEquals(Object.keys(iface("Payment").getFields()), ["id", "amount", "paidAt", "order"]);
-    assertEquals(String(iface("Payment").getFields().amount.type), "String!");
+    assertEquals(String(iface("Payment").getFields().amount.type), "Decimal!");
     // A subclass's required column is non-null on its type (the single table's column is not).
     assertEquals(fieldType("CardPayment", "cardLast4"), "String!");
     // No field for the discriminator column (descriptions may name it).

@@ -1,8 +1,8 @@
 /**
  * What a client writes is what it reads back, or it is refused naming the field: a property test
  * over every scalar kind of the shop example (string, text, string arrays, enum and enum arrays,
- * boolean, a custom type, bigint, decimal, double, date, time, JSON, date-time, UUID-keyed rows,
- * binary columns), on SQLite, PostgreSQL and MariaDB. For each kind, random values of a seeded
+ * boolean, a custom type, bigint, decimal (the `Decimal` scalar), double, date (the `Date` scalar),
+ * time, JSON, date-time, UUID-keyed rows, binary columns), on SQLite, PostgreSQL and MariaDB. For each kind, random values of a seeded
  * generator and its edge values (empty, whitespace, "NULL", the column's limits and one beyond,
  * emoji, unpaired surrogates, precision limits) are written through `create<T>` and `update<T>`;
  * each write is either refused with `BAD_USER_INPUT` whose message names the input field, or
@@ -172,6 +172,11 @@ const KINDS: Kind[] = [
       "1e5",
       " 1",
       "NaN",
+      "+1.00",
+      ".5",
+      "1.",
+      5,
+      1.5,
     ],
     random: (r) =>
       `${r() < 0.3 ? "-" : ""}${int(r, 10 ** int(r, 9))}.${String(int(r, 100)).padStart(2, "0")}`,
@@ -193,6 +198,12 @@ const KINDS: Kind[] = [
       "9999-12-31",
       "2026-02-30",
       "2026-1-2",
+      "2024-02-29",
+      "2026-02-29",
+      "2026-01-02T00:00:00Z",
+      " 2026-01-02",
+      "10000-01-01",
+      20260102,
     ],
     random: (r) =>
       new Date(Date.UTC(1000 + int(r, 9000), int(r, 12), 1 + int(r, 28))).toISOString().slice(

@@ -35,9 +35,11 @@ function value(
   rand: () => number,
   i: number,
   unique = !!prop.unique,
+  hiding = false,
 ): unknown {
   const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)];
-  if (prop.nullable && rand() < 0.25) return null;
+  // A soft delete's column (a default filter keeps the rows where it is null): set on a quarter.
+  if (prop.nullable && rand() < (hiding ? 0.75 : 0.25)) return null;
   if (prop.array && prop.items?.length) return prop.items.filter(() => rand() < 0.4);
   if (prop.enum && prop.items?.length) return pick(prop.items);
   const column = (prop.columnTypes?.[0] ?? "").toLowerCase();
@@ -57,7 +59,10 @@ function value(
     return WORDS.filter(() => rand() < 0.3);
   }
   const type = String(prop.runtimeType ?? prop.type).toLowerCase();
-  if (type === "date" || type.includes("date") || type.includes("time")) {
+  if (
+    type === "date" || type.includes("date") || type.includes("time") ||
+    /^(timestamp|datetime)/.test(column)
+  ) {
     return new Date(BASE + (unique ? i : Math.floor(rand() * 4)) * 1000 + pick([0, 0, 250]));
   }
   if (type === "boolean") return rand() < 0.5;
@@ -89,6 +94,19 @@ function keyValue(
 ): unknown {
   const scalars = meta.primaryKeys.filter((k) => meta.properties[k].kind === "scalar");
   return value({ ...prop, nullable: false }, rand, i, scalars.at(-1) === prop.name);
+}
+
+/**
+ * The properties a default filter of `meta` keeps null (`cond: { deletedAt: null }`, a soft
+ * delete): rows with a value there are hidden from every read.
+ */
+function hidingProps(meta: EntityMetadata): Set<string> {
+  const props = new Set<string>();
+  for (const filter of Object.values(meta.filters ?? {})) {
+    if (!filter.default || typeof filter.cond !== "object") continue;
+    for (const [name, cond] of Object.entries(filter.cond)) if (cond === null) props.add(name);
+  }
+  return props;
 }
 
 /** A version 4 UUID drawn from `rand`. */
@@ -126,7 +144,12 @@ function generatedKey(prop: EntityProperty, rand: () => number): string {
 function ownColumns(pivot: unknown): boolean {
   const meta = (pivot as { meta?: EntityMetadata })?.meta ??
     (pivot as { prototype?: { __meta?: EntityMetadata } })?.prototype?.__meta;
-  return !!meta && Object.values(meta.properties).some((p) => !p.primary && !p.nullable);
+  return !!meta && hasOwnColumns(meta);
+}
+
+/** Columns besides the key: a pivot entity of the model's own, seeded as any entity. */
+function hasOwnColumns(meta: EntityMetadata): boolean {
+  return Object.values(meta.properties).some((p) => !p.primary && !p.nullable);
 }
 
 /** How many rows of each entity (by class name); default 6. */
@@ -134,7 +157,8 @@ export type Sizes = Record<string, number>;
 
 /**
  * Writes a random data set: rows of every entity with random scalars, random (often null or
- * shared) unique edges and random owned `m:n` edges.
+ * shared) unique edges and random owned `m:n` edges; a pivot entity with required columns gets
+ * rows of its own (its key's edges drawn as any entity's), its `m:n` no `add`.
  *
  * @returns rows per entity class name
  */
@@ -145,13 +169,14 @@ export async function seedRandom(
 ): Promise<Map<string, object[]>> {
   const rand = random(seed);
   const metas = [...em.getMetadata().getAll().values()].filter((m) =>
-    !m.pivotTable && !m.embeddable && !m.virtual && m.class && hasOwnRows(m)
+    (!m.pivotTable || hasOwnColumns(m)) && !m.embeddable && !m.virtual && m.class && hasOwnRows(m)
   ) as EntityMetadata[];
   const rows = new Map<string, object[]>();
   // Scalars first, for every entity.
   for (const meta of metas) {
     const list: object[] = [];
     const n = sizes[meta.className] ?? 6;
+    const hiding = hidingProps(meta);
     for (let i = 0; i < n; i++) {
       const data: Record<string, unknown> = {};
       for (const prop of Object.values(meta.properties)) {
@@ -162,12 +187,14 @@ export async function seedRandom(
           // Generated keys and UUIDs (raw ids): the same shape, drawn from the seed.
           data[prop.name] = generatedKey(prop, rand);
         } else if (!prop.primary) {
-          data[prop.name] = value(prop, rand, i);
+          data[prop.name] = value(prop, rand, i, !!prop.unique, hiding.has(prop.name));
         } else if (!prop.autoincrement) {
           data[prop.name] = keyValue(meta, prop, rand, i);
         }
       }
-      list.push(em.create(meta.class, data as never));
+      // A pivot entity's rows are made (from their data) once the rows they point at are
+      // written: MikroORM's commit order may put them before a single-table subclass's rows.
+      list.push(meta.pivotTable ? data : em.create(meta.class, data as never));
     }
     rows.set(meta.className, list);
   }
@@ -228,7 +255,7 @@ export async function seedRandom(
           const r = row as Record<string, unknown>;
           const key = JSON.stringify(meta.primaryKeys.map((k) => part(r[k])));
           if (seen.has(key)) {
-            em.remove(row);
+            if (!meta.pivotTable) em.remove(row);
             return false;
           }
           seen.add(key);
@@ -238,6 +265,11 @@ export async function seedRandom(
     }
   }
   await em.flush();
+  const pivots = metas.filter((m) => m.pivotTable);
+  for (const meta of pivots) {
+    rows.set(meta.className, rows.get(meta.className)!.map((data) => em.create(meta.class, data)));
+  }
+  if (pivots.length > 0) await em.flush();
   if (keyed.length > 0) {
     keyed.forEach((set) => set());
     await em.flush();

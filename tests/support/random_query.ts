@@ -391,7 +391,7 @@ export class QueryGenerator {
         if (!fieldType) continue;
         out[name] = op === "IsNil" || op === "NotNil"
           ? true
-          : desc.kind === "string" && desc.ops === "comparison"
+          : ["string", "decimal", "date"].includes(desc.kind) && desc.ops === "comparison"
           // A UUID, decimal, date or time column: only such values compare with it.
           ? this.pick(this.textValues(type, desc.prop) ?? UUIDS)
           : this.inputValue(
@@ -423,6 +423,10 @@ export class QueryGenerator {
         return this.chance(0.5);
       case "BigInt":
         return this.pick(["1", "2", "12884901888"]);
+      case "Decimal":
+        return this.pick(["0", "1.50", "-2.25", "10"]);
+      case "Date":
+        return this.pick(["2026-01-01", "2026-01-02", "1999-12-31"]);
       case "Time":
         return new Date(Date.UTC(2026, 0, 1) + Math.floor(this.rand() * 5) * 1000).toISOString();
       default:

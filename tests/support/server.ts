@@ -15,6 +15,7 @@ export interface Response<T = Record<string, unknown>> {
   errors?: {
     message: string;
     path?: (string | number)[];
+    locations?: { line: number; column: number }[];
     extensions?: { code?: string };
   }[];
 }

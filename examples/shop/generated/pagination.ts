@@ -15,7 +15,7 @@ export const orderFields = {
   Order: { PLACED_AT: { prop: "placedAt", kind: "time" } },
   OrderLine: { SKU: { prop: "sku", kind: "string" } },
   CardPayment: {},
-  Payment: { AMOUNT: { prop: "amount", kind: "string", nullable: true } },
+  Payment: { AMOUNT: { prop: "amount", kind: "decimal", nullable: true } },
   TransferPayment: {},
   Book: {},
   Gadget: {},

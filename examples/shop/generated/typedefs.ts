@@ -380,13 +380,13 @@ type Customer implements Node {
   points: BigInt!
 
   """Store credit, a decimal amount."""
-  balance: String!
+  balance: Decimal!
 
   """The customer's average review score, if any."""
   rating: Float
 
   """The customer's date of birth, if given."""
-  birthday: String
+  birthday: Date
 
   """The time of day the customer prefers to be contacted from."""
   wakeUpAt: String
@@ -458,6 +458,14 @@ type Customer implements Node {
 
 """A 64-bit integer, as a decimal string."""
 scalar BigInt
+
+"""
+An exact decimal number, as a string in plain decimal syntax, e.g. -12.50.
+"""
+scalar Decimal
+
+"""An ISO 8601 calendar date, YYYY-MM-DD, e.g. 2026-01-02."""
+scalar Date
 
 """Any JSON value."""
 scalar JSON
@@ -764,28 +772,28 @@ input CustomerWhereInput {
   pointsLTE: BigInt
 
   """balance field predicates: equal to the value."""
-  balance: String
+  balance: Decimal
 
   """balance is not equal to the value."""
-  balanceNEQ: String
+  balanceNEQ: Decimal
 
   """balance is one of the values."""
-  balanceIn: [String!]
+  balanceIn: [Decimal!]
 
   """balance is none of the values."""
-  balanceNotIn: [String!]
+  balanceNotIn: [Decimal!]
 
   """balance is greater than the value."""
-  balanceGT: String
+  balanceGT: Decimal
 
   """balance is greater than or equal to the value."""
-  balanceGTE: String
+  balanceGTE: Decimal
 
   """balance is less than the value."""
-  balanceLT: String
+  balanceLT: Decimal
 
   """balance is less than or equal to the value."""
-  balanceLTE: String
+  balanceLTE: Decimal
 
   """rating field predicates: equal to the value."""
   rating: Float
@@ -818,28 +826,28 @@ input CustomerWhereInput {
   ratingNotNil: Boolean
 
   """birthday field predicates: equal to the value."""
-  birthday: String
+  birthday: Date
 
   """birthday is not equal to the value."""
-  birthdayNEQ: String
+  birthdayNEQ: Date
 
   """birthday is one of the values."""
-  birthdayIn: [String!]
+  birthdayIn: [Date!]
 
   """birthday is none of the values."""
-  birthdayNotIn: [String!]
+  birthdayNotIn: [Date!]
 
   """birthday is greater than the value."""
-  birthdayGT: String
+  birthdayGT: Date
 
   """birthday is greater than or equal to the value."""
-  birthdayGTE: String
+  birthdayGTE: Date
 
   """birthday is less than the value."""
-  birthdayLT: String
+  birthdayLT: Date
 
   """birthday is less than or equal to the value."""
-  birthdayLTE: String
+  birthdayLTE: Date
 
   """birthday is null."""
   birthdayIsNil: Boolean
@@ -1658,7 +1666,7 @@ type CardPayment implements Node & Payment {
   id: ID!
 
   """The amount paid, a decimal."""
-  amount: String!
+  amount: Decimal!
 
   """When the payment was made."""
   paidAt: Time!
@@ -1682,7 +1690,7 @@ interface Payment implements Node {
   id: ID!
 
   """The amount paid, a decimal."""
-  amount: String!
+  amount: Decimal!
 
   """When the payment was made."""
   paidAt: Time!
@@ -1765,28 +1773,28 @@ input PaymentWhereInput {
   idLTE: ID
 
   """amount field predicates: equal to the value."""
-  amount: String
+  amount: Decimal
 
   """amount is not equal to the value."""
-  amountNEQ: String
+  amountNEQ: Decimal
 
   """amount is one of the values."""
-  amountIn: [String!]
+  amountIn: [Decimal!]
 
   """amount is none of the values."""
-  amountNotIn: [String!]
+  amountNotIn: [Decimal!]
 
   """amount is greater than the value."""
-  amountGT: String
+  amountGT: Decimal
 
   """amount is greater than or equal to the value."""
-  amountGTE: String
+  amountGTE: Decimal
 
   """amount is less than the value."""
-  amountLT: String
+  amountLT: Decimal
 
   """amount is less than or equal to the value."""
-  amountLTE: String
+  amountLTE: Decimal
 
   """paidAt field predicates: equal to the value."""
   paidAt: Time
@@ -1837,7 +1845,7 @@ type TransferPayment implements Node & Payment {
   id: ID!
 
   """The amount paid, a decimal."""
-  amount: String!
+  amount: Decimal!
 
   """When the payment was made."""
   paidAt: Time!
@@ -1861,7 +1869,7 @@ type Book implements Node & Product {
   name: String!
 
   """The product's price, a decimal."""
-  price: String!
+  price: Decimal!
 
   """The book's unique ISBN."""
   isbn: String!
@@ -1950,28 +1958,28 @@ input BookWhereInput {
   nameContainsFold: String
 
   """price field predicates: equal to the value."""
-  price: String
+  price: Decimal
 
   """price is not equal to the value."""
-  priceNEQ: String
+  priceNEQ: Decimal
 
   """price is one of the values."""
-  priceIn: [String!]
+  priceIn: [Decimal!]
 
   """price is none of the values."""
-  priceNotIn: [String!]
+  priceNotIn: [Decimal!]
 
   """price is greater than the value."""
-  priceGT: String
+  priceGT: Decimal
 
   """price is greater than or equal to the value."""
-  priceGTE: String
+  priceGTE: Decimal
 
   """price is less than the value."""
-  priceLT: String
+  priceLT: Decimal
 
   """price is less than or equal to the value."""
-  priceLTE: String
+  priceLTE: Decimal
 
   """isbn field predicates: equal to the value."""
   isbn: String
@@ -2060,7 +2068,7 @@ type Gadget implements Node & Product {
   name: String!
 
   """The product's price, a decimal."""
-  price: String!
+  price: Decimal!
 
   """How long the gadget's warranty lasts, in months (12 by default)."""
   warrantyMonths: Int!
@@ -2078,7 +2086,7 @@ interface Product implements Node {
   name: String!
 
   """The product's price, a decimal."""
-  price: String!
+  price: Decimal!
 }
 
 """A connection to a list of items."""
@@ -2194,28 +2202,28 @@ input ProductWhereInput {
   nameContainsFold: String
 
   """price field predicates: equal to the value."""
-  price: String
+  price: Decimal
 
   """price is not equal to the value."""
-  priceNEQ: String
+  priceNEQ: Decimal
 
   """price is one of the values."""
-  priceIn: [String!]
+  priceIn: [Decimal!]
 
   """price is none of the values."""
-  priceNotIn: [String!]
+  priceNotIn: [Decimal!]
 
   """price is greater than the value."""
-  priceGT: String
+  priceGT: Decimal
 
   """price is greater than or equal to the value."""
-  priceGTE: String
+  priceGTE: Decimal
 
   """price is less than the value."""
-  priceLT: String
+  priceLT: Decimal
 
   """price is less than or equal to the value."""
-  priceLTE: String
+  priceLTE: Decimal
 }
 
 """
@@ -3192,13 +3200,13 @@ input CreateCustomerInput {
   points: BigInt
 
   """Sets balance."""
-  balance: String
+  balance: Decimal
 
   """Sets rating."""
   rating: Float
 
   """Sets birthday."""
-  birthday: String
+  birthday: Date
 
   """Sets wakeUpAt."""
   wakeUpAt: String
@@ -3263,7 +3271,7 @@ input UpdateCustomerInput {
   points: BigInt
 
   """Sets balance."""
-  balance: String
+  balance: Decimal
 
   """Sets rating."""
   rating: Float
@@ -3272,7 +3280,7 @@ input UpdateCustomerInput {
   clearRating: Boolean
 
   """Sets birthday."""
-  birthday: String
+  birthday: Date
 
   """Sets birthday to null."""
   clearBirthday: Boolean
@@ -3453,7 +3461,7 @@ input UpdateOrderLineInput {
 """Input of \`createCardPayment\`."""
 input CreateCardPaymentInput {
   """Sets amount."""
-  amount: String!
+  amount: Decimal!
 
   """Sets paidAt."""
   paidAt: Time
@@ -3470,7 +3478,7 @@ Input of \`updateCardPayment\`: only the fields given change; applied in the ord
 """
 input UpdateCardPaymentInput {
   """Sets amount."""
-  amount: String
+  amount: Decimal
 
   """Sets paidAt."""
   paidAt: Time
@@ -3485,7 +3493,7 @@ input UpdateCardPaymentInput {
 """Input of \`createTransferPayment\`."""
 input CreateTransferPaymentInput {
   """Sets amount."""
-  amount: String!
+  amount: Decimal!
 
   """Sets paidAt."""
   paidAt: Time
@@ -3505,7 +3513,7 @@ Input of \`updateTransferPayment\`: only the fields given change; applied in the
 """
 input UpdateTransferPaymentInput {
   """Sets amount."""
-  amount: String
+  amount: Decimal
 
   """Sets paidAt."""
   paidAt: Time

@@ -138,7 +138,7 @@ export type Book = $EntityOf<typeof nodeTypes.Book.entity>;
 export interface BookResolvers {
   id?: $Resolver<string | number, Book>;
   name?: $Resolver<string, Book>;
-  price?: $Resolver<string, Book>;
+  price?: $Resolver<string | number, Book>;
   isbn?: $Resolver<string, Book>;
   pages?: $Resolver<$Maybe<number>, Book>;
   contributions?: $Resolver<$Maybe<Array<Contribution>>, Book>;
@@ -211,7 +211,7 @@ export type CardPayment = $EntityOf<typeof nodeTypes.CardPayment.entity>;
 /** Resolvers of `CardPayment`'s fields. */
 export interface CardPaymentResolvers {
   id?: $Resolver<string | number, CardPayment>;
-  amount?: $Resolver<string, CardPayment>;
+  amount?: $Resolver<string | number, CardPayment>;
   paidAt?: $Resolver<Date | string, CardPayment>;
   cardLast4?: $Resolver<string, CardPayment>;
   order?: $Resolver<Order, CardPayment>;
@@ -503,9 +503,9 @@ export interface CustomerResolvers {
   active?: $Resolver<boolean, Customer>;
   couponCode?: $Resolver<$Maybe<string>, Customer>;
   points?: $Resolver<bigint | number | string, Customer>;
-  balance?: $Resolver<string, Customer>;
+  balance?: $Resolver<string | number, Customer>;
   rating?: $Resolver<$Maybe<number>, Customer>;
-  birthday?: $Resolver<$Maybe<string>, Customer>;
+  birthday?: $Resolver<$Maybe<string | Date>, Customer>;
   wakeUpAt?: $Resolver<$Maybe<string>, Customer>;
   preferences?: $Resolver<$Maybe<unknown>, Customer>;
   createdAt?: $Resolver<Date | string, Customer>;
@@ -773,7 +773,7 @@ export type Gadget = $EntityOf<typeof nodeTypes.Gadget.entity>;
 export interface GadgetResolvers {
   id?: $Resolver<string | number, Gadget>;
   name?: $Resolver<string, Gadget>;
-  price?: $Resolver<string, Gadget>;
+  price?: $Resolver<string | number, Gadget>;
   warrantyMonths?: $Resolver<number, Gadget>;
 }
 
@@ -1834,7 +1834,7 @@ export type TransferPayment = $EntityOf<typeof nodeTypes.TransferPayment.entity>
 /** Resolvers of `TransferPayment`'s fields. */
 export interface TransferPaymentResolvers {
   id?: $Resolver<string | number, TransferPayment>;
-  amount?: $Resolver<string, TransferPayment>;
+  amount?: $Resolver<string | number, TransferPayment>;
   paidAt?: $Resolver<Date | string, TransferPayment>;
   iban?: $Resolver<string, TransferPayment>;
   reference?: $Resolver<$Maybe<string>, TransferPayment>;

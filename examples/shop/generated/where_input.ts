@@ -40,9 +40,9 @@ export const whereInputs = {
       active: { prop: "active", kind: "boolean", ops: "boolean" },
       couponCode: { prop: "couponCode", kind: "string", ops: "string", nullable: true },
       points: { prop: "points", kind: "bigint", ops: "comparison" },
-      balance: { prop: "balance", kind: "string", ops: "comparison" },
+      balance: { prop: "balance", kind: "decimal", ops: "comparison" },
       rating: { prop: "rating", kind: "float", ops: "comparison", nullable: true },
-      birthday: { prop: "birthday", kind: "string", ops: "comparison", nullable: true },
+      birthday: { prop: "birthday", kind: "date", ops: "comparison", nullable: true },
       wakeUpAt: { prop: "wakeUpAt", kind: "string", ops: "comparison", nullable: true },
       createdAt: { prop: "createdAt", kind: "time", ops: "comparison" },
       addressStreet: { prop: "address.street", kind: "string", ops: "string", nullable: true },
@@ -89,7 +89,7 @@ export const whereInputs = {
     name: "PaymentWhereInput",
     fields: {
       id: { prop: "id", kind: "id", target: "Payment", ops: "comparison" },
-      amount: { prop: "amount", kind: "string", ops: "comparison" },
+      amount: { prop: "amount", kind: "decimal", ops: "comparison" },
       paidAt: { prop: "paidAt", kind: "time", ops: "comparison" },
       orderID: { prop: "order", kind: "id", target: "Order", ops: "equality" },
     },
@@ -100,7 +100,7 @@ export const whereInputs = {
     fields: {
       id: { prop: "id", kind: "id", target: "Book", ops: "comparison" },
       name: { prop: "name", kind: "string", ops: "string" },
-      price: { prop: "price", kind: "string", ops: "comparison" },
+      price: { prop: "price", kind: "decimal", ops: "comparison" },
       isbn: { prop: "isbn", kind: "string", ops: "string" },
       pages: { prop: "pages", kind: "int", ops: "comparison", nullable: true },
     },
@@ -111,7 +111,7 @@ export const whereInputs = {
     fields: {
       id: { prop: "id", kind: "id", target: "Product", ops: "comparison" },
       name: { prop: "name", kind: "string", ops: "string" },
-      price: { prop: "price", kind: "string", ops: "comparison" },
+      price: { prop: "price", kind: "decimal", ops: "comparison" },
     },
     edges: [],
   },

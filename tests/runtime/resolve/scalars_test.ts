@@ -2,7 +2,10 @@
  * The custom scalars. `Time` serialises a date as `Date.prototype.toISOString` does (it formats
  * years 0 to 9999 itself), on the edges of that range, of months, days and milliseconds, and on
  * random dates from year -5900 to 9800; it parses RFC 3339 date-times (section 5.6), refusing a
- * day the Gregorian calendar (JavaScript's `Date.UTC`) does not have. `BigInt` keeps 64-bit
+ * day the Gregorian calendar (JavaScript's `Date.UTC`) does not have. `Date` takes and gives
+ * `YYYY-MM-DD` days of that calendar (every day of years 1 to 9999 against `Date.UTC`);
+ * `Decimal` takes plain decimal text and gives a number's or an exponent text's plain digits
+ * (checked against JavaScript's `BigInt` arithmetic). `BigInt` keeps 64-bit
  * integers exact as decimal strings (checked against JavaScript's `BigInt`), `JSON` literals
  * read as graphql-js's `valueFromASTUntyped` reads them, `Cursor` is a string, `Bytes` is padded
  * base64 both ways.
@@ -13,6 +16,8 @@ import {
   BigIntScalar,
   BytesScalar,
   CursorScalar,
+  DateScalar,
+  DecimalScalar,
   JSONScalar,
   TimeScalar,
 } from "../../../runtime/resolve/scalars.ts";
@@ -100,6 +105,112 @@ Deno.test("Time parses RFC 3339 date-times: every day the calendar has, nothing 
     new Date("2026-01-02T03:04:05Z"),
   );
   assertThrows(() => TimeScalar.parseLiteral(parseValue("20260102")), GraphQLError, "RFC 3339");
+});
+
+Deno.test("Date takes and gives YYYY-MM-DD days of the calendar", () => {
+  // Every day of a year that is a leap year (2024), one that is not (2026), 2000 and 1900, and
+  // the first and last days of years 1 to 9999, against Date.UTC's calendar.
+  const days: string[] = [];
+  for (const year of [1900, 2000, 2024, 2026]) {
+    for (let t = Date.UTC(year, 0, 1); t < Date.UTC(year + 1, 0, 1); t += 86_400_000) {
+      days.push(new Date(t).toISOString().slice(0, 10));
+    }
+  }
+  for (let year = 1; year <= 9999; year += 7) {
+    const first = new Date(Date.UTC(2000, 0, 1));
+    first.setUTCFullYear(year);
+    days.push(first.toISOString().slice(0, 10), `${String(year).padStart(4, "0")}-12-31`);
+  }
+  for (const day of days) {
+    assertEquals(DateScalar.parseValue(day), day);
+    assertEquals(DateScalar.parseLiteral(parseValue(JSON.stringify(day))), day);
+    assertEquals(DateScalar.serialize(day), day);
+    assertEquals(DateScalar.serialize(new Date(`${day}T00:00:00Z`)), day);
+  }
+  assertEquals(days.filter((d) => d.endsWith("-02-29")).length, 2); // 2000 and 2024, not 1900
+  for (
+    const bad of [
+      "2026-02-29", // not a leap year
+      "1900-02-29",
+      "2026-02-30",
+      "2026-04-31",
+      "2026-13-01",
+      "2026-00-10",
+      "2026-01-00",
+      "2026-1-2",
+      "26-01-02",
+      "2026-01-02T00:00:00Z",
+      " 2026-01-02",
+      "",
+    ]
+  ) {
+    assertThrows(() => DateScalar.parseValue(bad), GraphQLError, "Date must be", bad);
+    assertThrows(() => DateScalar.serialize(bad), GraphQLError, "Date cannot represent", bad);
+  }
+  assertThrows(() => DateScalar.parseValue(20260102), GraphQLError, "got number");
+  assertThrows(() => DateScalar.parseLiteral(parseValue("20260102")), GraphQLError, "Date must");
+  assertThrows(() => DateScalar.serialize(new Date(NaN)), GraphQLError, "Date cannot");
+});
+
+Deno.test("Decimal takes plain decimal text and gives the stored text in plain digits", () => {
+  for (const text of ["0", "-0.00", "007.50", "12.5", "-99999999.99", "1" + "0".repeat(40)]) {
+    assertEquals(DecimalScalar.parseValue(text), text);
+    assertEquals(DecimalScalar.parseLiteral(parseValue(JSON.stringify(text))), text);
+    assertEquals(DecimalScalar.serialize(text), text); // the database's text, its scale kept
+  }
+  assertEquals(DecimalScalar.parseValue(42), "42");
+  assertEquals(
+    DecimalScalar.parseLiteral(parseValue("123456789012345678901234567890")),
+    "123456789012345678901234567890",
+  );
+  for (
+    const bad of [
+      "1e5",
+      "1.",
+      ".5",
+      "+1",
+      " 1",
+      "1 ",
+      "NaN",
+      "Infinity",
+      "1,5",
+      "",
+      1.5,
+      2 ** 53,
+      null,
+      true,
+    ]
+  ) {
+    assertThrows(() => DecimalScalar.parseValue(bad), GraphQLError, "Decimal must be", String(bad));
+  }
+  assertThrows(() => DecimalScalar.parseLiteral(parseValue("1.5")), GraphQLError, "Decimal must");
+  // Numbers and exponent text (SQLite's reals) in plain digits, exact: the digits of the
+  // shortest round-trip text shifted by the exponent, checked with BigInt arithmetic.
+  let seed = 7;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const numbers = [1e21, -1e21, 1.5e-7, 5e-324, 1.7976931348623157e308, 0.1 + 0.2, -0, 123.456];
+  for (let i = 0; i < 2000; i++) numbers.push((rand() - 0.5) * 10 ** Math.floor(rand() * 60 - 30));
+  for (const n of numbers) {
+    const text = DecimalScalar.serialize(n) as string;
+    assert(/^-?\d+(\.\d*[1-9])?$/.test(text), `${n} -> ${text}`);
+    const [mantissa, exponent = "0"] = String(n).split("e");
+    const [integer, fraction = ""] = mantissa.replace("-", "").split(".");
+    const scale = Math.max(0, fraction.length - Number(exponent));
+    const expected = BigInt(integer + fraction) *
+      10n ** BigInt(Math.max(0, Number(exponent) - fraction.length));
+    const [gotInteger, gotFraction = ""] = text.replace("-", "").split(".");
+    assertEquals(
+      BigInt(gotInteger + gotFraction.padEnd(scale, "0")),
+      expected,
+      `${n} -> ${text}`,
+    );
+    assertEquals(Number(text), n === 0 ? 0 : n, `${n} -> ${text}`);
+    assertEquals(DecimalScalar.serialize(String(n)), text);
+  }
+  assertEquals(DecimalScalar.serialize(12n), "12");
+  for (const bad of [NaN, Infinity, "NaN", "Infinity", "abc", null, {}]) {
+    assertThrows(() => DecimalScalar.serialize(bad), GraphQLError, "Decimal cannot", String(bad));
+  }
 });
 
 Deno.test("BigInt keeps 64-bit integers exact as decimal strings", () => {
