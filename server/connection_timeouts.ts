@@ -198,7 +198,7 @@ async function pump(from: Deno.Conn, to: Deno.Conn, onData?: () => void): Promis
  *
  * The relay costs each request four socket operations in this process (a read and a write each
  * way) and `Deno.serve` two more: about 35 µs of CPU per request on the benchmark machine
- * (`docs/request-budgets.md`).
+ * (`docs/limits.md`).
  *
  * @throws Deno.errors.AddrInUse and the like from `Deno.listen`
  */
