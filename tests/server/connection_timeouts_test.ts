@@ -2,7 +2,7 @@
  * `serve()`'s connection timeouts over real sockets (`Deno.connect`): 200 connections that
  * trickle their headers, 200 that trickle a body and 200 idle keep-alive connections are each
  * closed by the server (header and body ones answered 408 first), while an ordinary client is
- * answered meanwhile. No timing is asserted beyond "closed within a generous bound"; the
+ * answered meanwhile; a WebSocket outlives the idle timeout. No timing is asserted beyond "closed within a generous bound"; the
  * timeouts are short (1 s) so the test is quick.
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
@@ -99,6 +99,29 @@ Deno.test({
       { name: "silent", first: "" },
     ];
     try {
+      await t.step("a WebSocket outlives the idle timeout", async () => {
+        const socket = new WebSocket(server.url.replace("http:", "ws:"), "graphql-transport-ws");
+        const messages: string[] = [];
+        const closed = Promise.withResolvers<never>();
+        socket.onclose = () => closed.reject(new Error(`closed after ${messages.join(", ")}`));
+        closed.promise.catch(() => {});
+        const next = () =>
+          Promise.race([
+            new Promise<string>((resolve) => socket.onmessage = (e) => resolve(String(e.data))),
+            closed.promise,
+          ]);
+        await new Promise((resolve) => socket.onopen = resolve);
+        socket.send(JSON.stringify({ type: "connection_init" }));
+        messages.push(await next());
+        // Three idle timeouts without a byte either way.
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        socket.send(JSON.stringify({ type: "ping" }));
+        messages.push(await next());
+        assertEquals(messages.map((m) => JSON.parse(m).type), ["connection_ack", "pong"]);
+        const ended = new Promise((resolve) => socket.onclose = resolve);
+        socket.close();
+        await ended;
+      });
       for (const { name, first, trickle } of cases) {
         await t.step(`${CONNECTIONS} connections: ${name}`, async () => {
           const held = Promise.all(
