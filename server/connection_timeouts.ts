@@ -107,8 +107,11 @@ const CHUNK_BYTES = 16 * 1024;
 
 /** One relayed connection and its timer. */
 class Relayed implements GuardedConnection {
-  /** `head`: awaiting a header block; `busy`: requests in flight; `idle`: between requests. */
-  #phase: "head" | "busy" | "idle" | "upgraded" | "closed" = "head";
+  /**
+   * `head`: awaiting a header block; `busy`: requests in flight; `idle`: between requests;
+   * `ending`: the HTTP server closed its side, the client's is left to close.
+   */
+  #phase: "head" | "busy" | "idle" | "upgraded" | "ending" | "closed" = "head";
   #inFlight = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   readonly remoteAddr: Deno.NetAddr;
@@ -124,7 +127,7 @@ class Relayed implements GuardedConnection {
   }
 
   requestStarted(completed: Promise<void>): void {
-    if (this.#phase === "closed" || this.#phase === "upgraded") return;
+    if (this.#phase !== "head" && this.#phase !== "idle" && this.#phase !== "busy") return;
     this.#inFlight++;
     this.#phase = "busy";
     clearTimeout(this.#timer);
@@ -143,6 +146,17 @@ class Relayed implements GuardedConnection {
     if (this.#phase !== "idle") return;
     this.#phase = "head";
     this.#arm(this.timeouts.headers);
+  }
+
+  /**
+   * The HTTP server closed its side (after a `Connection: close` answer, at shutdown): the client
+   * has the header timeout (or the idle one) to read the rest and close its side, then both close.
+   * (Closing at once could reset the connection before the client has read the answer.)
+   */
+  serverClosed(): void {
+    if (this.#phase === "closed" || this.#phase === "ending") return;
+    this.#phase = "ending";
+    this.#arm(this.timeouts.headers || this.timeouts.idle);
   }
 
   close(): void {
@@ -172,7 +186,7 @@ class Relayed implements GuardedConnection {
     if (this.#phase === "head") {
       // Nothing was answered on this request yet: say why before closing, as Node does.
       this.client.write(REQUEST_TIMEOUT).catch(() => {}).finally(() => this.close());
-    } else if (this.#phase === "idle") this.close();
+    } else if (this.#phase === "idle" || this.#phase === "ending") this.close();
   }
 }
 
@@ -196,7 +210,8 @@ async function pump(from: Deno.Conn, to: Deno.Conn, onData?: () => void): Promis
  * is idle between requests longer than `timeouts.idle`. The HTTP server's handler reports each
  * request with `connectionOf(info.remoteAddr)?.requestStarted(info.completed)`.
  *
- * The relay costs each request four socket operations in this process (a read and a write each
+ * `Deno.serve` listens on a free port of the loopback interface, which local processes can reach
+ * without the timeouts. The relay costs each request four socket operations in this process (a read and a write each
  * way) and `Deno.serve` two more: about 35 µs of CPU per request on the benchmark machine
  * (`docs/limits.md`).
  *
@@ -221,7 +236,7 @@ export function guardConnections(
     byUpstreamPort.set(port, connection);
     await Promise.all([
       pump(client, upstream, () => connection.clientSent()),
-      pump(upstream, client),
+      pump(upstream, client).then(() => connection.serverClosed()),
     ]);
     connection.close();
   };

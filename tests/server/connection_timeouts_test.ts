@@ -53,13 +53,19 @@ async function heldOpen(port: number, first: string, trickle?: string): Promise<
   return received;
 }
 
-/** Answers of an ordinary client while `held` are pending: at least one, all 200. */
+/**
+ * Answers of an ordinary client while `held` are pending: at least one, all 200. A new connection
+ * each (no pool): a pooled connection the idle timeout closes as it is reused fails the request,
+ * as with any server that closes idle connections (clients retry or keep their idle time shorter).
+ */
 async function answeredMeanwhile(url: string, held: Promise<unknown>): Promise<number> {
   let done = false;
   held.then(() => done = true, () => done = true);
   let answered = 0;
+  using client = Deno.createHttpClient({ poolMaxIdlePerHost: 0 });
   while (!done || answered === 0) {
     const response = await fetch(url, {
+      client,
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ query: "{ __typename }" }),
