@@ -16,7 +16,7 @@
 
 /**
  * The timeouts, in milliseconds; `false` (or `0`) turns one off. The body timeout is on by
- * default (it costs a request nothing measurable); the header and idle timeouts need the relay of
+ * default (a few µs of CPU per request); the header and idle timeouts need the relay of
  * {@linkcode guardConnections} (about 35 µs of CPU per request, a fifth of the cheapest
  * request's), so they are off unless set: set them when clients reach the server without a proxy
  * that has its own (nginx's `client_header_timeout`, a cloud load balancer's idle timeout). The
@@ -34,7 +34,8 @@ export interface ConnectionTimeouts {
   headers?: number | false;
   /**
    * The request's body, from the end of its headers to the end of its body (GraphQL Yoga has
-   * read and parsed it); default 30,000: a 2 MB body (the default `maxBodyBytes`) at 64 KB/s.
+   * read and parsed it); default 30,000: a 2 MB body (the default `maxBodyBytes`) at 64 KB/s. It
+   * costs a request a promise and a set entry (no timer: one sweep a second).
    * Past it the request is answered 408 with `Connection: close`.
    */
   body?: number | false;
