@@ -12,7 +12,8 @@
  * per request on standard output, which PostGraphile's server does not write either) unless
  * `BENCH_LOG=on` (serve's default log, as the README runs it; `BENCH_LOG=console`: the same JSON
  * line by `console.log`, as serve wrote it before its buffered writer). `BENCH_PERSISTED=<manifest.json>`
- * serves persisted operations only (`serve({ persistedOperations })`).
+ * serves persisted operations only (`serve({ persistedOperations })`). `BENCH_TIMEOUTS=off` serves
+ * without connection timeouts (`timeouts: false`: no relay in front of `Deno.serve`).
  *
  * @module
  */
@@ -30,6 +31,7 @@ if ((kind !== "generated" && kind !== "naive") || !url) {
 }
 const persisted = Deno.env.get("BENCH_PERSISTED");
 const log = Deno.env.get("BENCH_LOG");
+const timeoutsOff = Deno.env.get("BENCH_TIMEOUTS") === "off";
 let requests = 0;
 const { orm, statements } = await openBenchOrm(url);
 const stats: Plugin = {
@@ -53,6 +55,7 @@ const server = await serve({
     }
     : {},
   plugins: [stats],
+  ...(timeoutsOff ? { timeouts: false as const } : {}),
   ...(log === "on" ? {} : {
     // `console`: the JSON line written with console.log, as serve() did before its buffered writer.
     log: log === "console" ? (entry: RequestLogEntry) => console.log(JSON.stringify(entry)) : false,

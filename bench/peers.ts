@@ -18,7 +18,9 @@
  * pipe), `mikrogql log off` (`log: false`), and `mikrogql persisted` (default log, persisted
  * operations only: the request names its document by hash, `serve({ persistedOperations })`);
  * `BENCH_SERVERS=...,mikrogql console.log` adds the log written by `console.log` per line, as serve
- * wrote it before its buffered writer (`server/log_writer.ts`).
+ * wrote it before its buffered writer (`server/log_writer.ts`), and `mikrogql timeouts off` adds
+ * the default server without connection timeouts (`timeouts: false`: no relay in front of
+ * `Deno.serve`, `server/connection_timeouts.ts`), the relay's cost.
  *
  * Installs Node 22 and PostGraphile into `bench/.peers/` (git-ignored) on first use, checks that
  * PostGraphile returns the same ids as ours for Q1 and that the limit server and the persisted
@@ -324,10 +326,15 @@ async function measureAll(
     body: asText(OURS),
   };
   const consoleLog: Server = await ourServer("mikrogql console.log", { BENCH_LOG: "console" });
-  const all = [limit, postgraphile, ours, oursLogOff, persisted, consoleLog];
-  // `mikrogql console.log` (the log as serve wrote it before its buffered writer) only when named.
+  const timeoutsOff: Server = await ourServer("mikrogql timeouts off", {
+    BENCH_LOG: "on",
+    BENCH_TIMEOUTS: "off",
+  });
+  const all = [limit, postgraphile, ours, oursLogOff, persisted, consoleLog, timeoutsOff];
+  // `mikrogql console.log` (the log as serve wrote it before its buffered writer) and `mikrogql
+  // timeouts off` (no connection relay: the relay's cost) only when named.
   const measured = all.filter((server) =>
-    servers ? servers.includes(server.name) : server !== consoleLog
+    servers ? servers.includes(server.name) : server !== consoleLog && server !== timeoutsOff
   );
   // Variables in each server's cursor and id formats (ours serve the limit's and persisted's):
   // a keyset page's cursor after its row, read once per row.
@@ -351,7 +358,7 @@ async function measureAll(
       id,
     });
   }
-  for (const server of [ours, persisted, limit, consoleLog]) {
+  for (const server of [ours, persisted, limit, consoleLog, timeoutsOff]) {
     server.variables = oursLogOff.variables;
   }
 
@@ -380,7 +387,7 @@ async function measureAll(
     const expected = JSON.stringify(
       await post(oursLogOff, oursLogOff.body(query, oursLogOff.variables(query))),
     );
-    for (const server of [ours, persisted, limit, consoleLog]) {
+    for (const server of [ours, persisted, limit, consoleLog, timeoutsOff]) {
       const answer = JSON.stringify(
         await post(server, server.body(query, server.variables(query))),
       );

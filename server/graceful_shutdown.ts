@@ -42,7 +42,7 @@ export interface GracefulShutdown {
  * @throws Error when `graceMs` is negative or not a number
  */
 export function gracefulShutdown(
-  server: Deno.HttpServer,
+  server: Pick<Deno.HttpServer, "shutdown" | "finished">,
   inFlight: () => number,
   steps: { draining(cause: string): void; close(): Promise<void> },
   options: ShutdownOptions = {},

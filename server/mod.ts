@@ -13,6 +13,7 @@
 export { type DatabaseKind, databaseKindOf, openOrm, type OpenOrmOptions } from "./open_orm.ts";
 export { type MikrogqlServer, serve, type ServeOptions } from "./serve.ts";
 export type { CorsOptions } from "./cors.ts";
+export type { ConnectionTimeouts } from "./connection_timeouts.ts";
 export type { ShutdownOptions, ShutdownResult } from "./graceful_shutdown.ts";
 export type { RequestLogEntry, RequestLogFormat } from "./request_log.ts";
 export type { TracingOptions } from "./tracing.ts";

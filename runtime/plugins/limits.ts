@@ -31,8 +31,9 @@
  *    `orderBy` terms `BAD_USER_INPUT`, nesting of lists and objects `QUERY_TOO_DEEP`, `where`
  *    tree size (list items included) and `has<Edge>With` depth `QUERY_TOO_COMPLEX`; the first
  *    one in document order. 3 and 4 come from one walk of the document (`cost.ts`);
- * 5. after execution, the errors of the answer: at most `maxErrors`, the rest dropped for one
- *    `QUERY_TOO_COMPLEX` error saying how many (`error_budget.ts`);
+ * 5. during and after execution, the errors of the answer: at most `maxErrors`, the rest dropped
+ *    for one `QUERY_TOO_COMPLEX` error saying how many (`../error_budget.ts`: past the budget,
+ *    `nodes(ids:)` creates no more `NOT_FOUND` errors);
  * 6. at run time, the nodes the operation's statements read, `maxCost` in all, or
  *    `maxCells` / (the fields of its widest list item) when fewer (`node_budget.ts`,
  *    `read/row_limit.ts`): `QUERY_TOO_COMPLEX` ("reads more than N nodes"), and nothing more is
@@ -71,7 +72,12 @@ import {
 import { ErrorCode, gqlError } from "../error_codes.ts";
 import { DEFAULT_MAX_NODES, startNodeBudget } from "../node_budget.ts";
 import { documentShape } from "./document_shape.ts";
-import { DEFAULT_MAX_ERRORS, withinErrorBudget } from "./error_budget.ts";
+import {
+  DEFAULT_MAX_ERRORS,
+  errorBudget as errorBudgetOf,
+  startErrorBudget,
+  withinErrorBudget,
+} from "../error_budget.ts";
 import { requestError, withRequestErrorStatus } from "./request_errors.ts";
 import { widestNode } from "./node_width.ts";
 import { checkSelections } from "./selection_limits.ts";
@@ -157,7 +163,7 @@ export interface LimitsOptions {
    */
   maxInputDepth?: number;
   /**
-   * Most errors in one answer (`error_budget.ts`); the errors after them are dropped for one
+   * Most errors in one answer (`../error_budget.ts`); the errors after them are dropped for one
    * `QUERY_TOO_COMPLEX` error saying how many; default 100.
    */
   maxErrors?: number;
@@ -270,12 +276,14 @@ export function Limits(options: LimitsOptions = {}): Plugin {
   };
   /** The answer's error budget and its status (after execution). */
   const errorBudget = {
-    onExecuteDone({ result, setResult }: {
+    onExecuteDone({ args, result, setResult }: {
+      args: ExecutionArgs;
       result: ExecutionResult | AsyncIterable<unknown>;
       setResult(result: ExecutionResult): void;
     }) {
       if (Symbol.asyncIterator in result) return;
-      const within = withinErrorBudget(result, limits.maxErrors) ?? result;
+      const budget = errorBudgetOf(args.contextValue as object);
+      const within = withinErrorBudget(result, limits.maxErrors, budget) ?? result;
       const marked = withRequestErrorStatus(within) ?? within;
       if (marked !== result) setResult(marked);
     },
@@ -314,6 +322,7 @@ export function Limits(options: LimitsOptions = {}): Plugin {
     onSubscribe: (payload) => checkCost(payload),
     onExecute(payload) {
       checkCost(payload);
+      startErrorBudget(payload.args.contextValue as object, limits.maxErrors);
       return errorBudget;
     },
   };

@@ -105,15 +105,16 @@ export async function noders(
 
 /**
  * The rows of the global ids `ids` already decoded as `decoded` ({@linkcode noders} without the
- * decoding): one query per node type, a `NOT_FOUND` error in the slot of an id naming no row
- * (or a key its column cannot hold, which no row has).
+ * decoding): one query per node type, `missing(id)` in the slot of an id naming no row (or a key
+ * its column cannot hold, which no row has): by default its `NOT_FOUND` error.
  */
-export async function findNodes(
+export async function findNodes<Missing extends Error | null = Error>(
   em: EntityManager,
   ids: readonly string[],
   decoded: readonly (GlobalId | undefined)[],
   fields: NodeFields = () => undefined,
-): Promise<(object | Error)[]> {
+  missing: (id: string) => Missing = notFound as (id: string) => Missing,
+): Promise<(object | Missing)[]> {
   const byType = new Map<NodeType, Set<string | number>>();
   for (const d of decoded) {
     if (d && keyFits(em, d.type, d.pk)) {
@@ -134,6 +135,6 @@ export async function findNodes(
   }));
   return ids.map((id, i) => {
     const d = decoded[i];
-    return (d && found.get(`${d.type.name}:${String(d.pk)}`)) ?? notFound(id);
+    return (d && found.get(`${d.type.name}:${String(d.pk)}`)) ?? missing(id);
   });
 }

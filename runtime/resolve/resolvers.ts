@@ -33,6 +33,7 @@ import { attachPolicies } from "../policy_binding.ts";
 import { guardedFieldResolver, guardedFields } from "./field_rules.ts";
 import { fromContext, type MikroContext } from "../request/context.ts";
 import { nodeBudget } from "../node_budget.ts";
+import { errorBudget } from "../error_budget.ts";
 import { type SubscriptionFieldOptions, subscriptionResolvers } from "./subscription_fields.ts";
 
 /**
@@ -149,7 +150,8 @@ export function createResolvers(
   };
   const query: Record<string, Resolver> = {
     node: (_root, args, ctx, info) => resolveNode(request(ctx), args.id as string, info),
-    nodes: (_root, args, ctx, info) => resolveNodes(request(ctx), args.ids as string[], info),
+    nodes: (_root, args, ctx, info) =>
+      resolveNodes(request(ctx), args.ids as string[], info, errorBudget(ctx)),
   };
   const kinds = new Set(
     Object.values(graph.types).flatMap((t) => Object.values(t.fields).map((f) => f.kind)),

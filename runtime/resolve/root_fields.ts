@@ -25,6 +25,7 @@ import { findNodes } from "./noder.ts";
 import { readNodeWithPage } from "../read/joined_page.ts";
 import { keyFits } from "../column_values.ts";
 import { notFound } from "../error_codes.ts";
+import { type ErrorBudget, spendError } from "../error_budget.ts";
 import { type Connection, type PaginationArgs, toConnection } from "../plan/relay_connection.ts";
 import { planPage, withoutExtraRow } from "../plan/page_plan.ts";
 import type { RequestState } from "../request/request_state.ts";
@@ -101,33 +102,40 @@ export async function resolveNode(
   info: GraphQLResolveInfo,
 ): Promise<object> {
   const [node] = await resolveNodes(ctx, [id], info);
-  if (node instanceof Error) throw node;
+  // Without an error budget every missing id is its error.
+  if (!node || node instanceof Error) throw node ?? notFound(id);
   return node;
 }
 
-/** Resolves `nodes(ids)` (one query per type) and loads the collected edges, one query per type per edge. */
+/**
+ * Resolves `nodes(ids)` (one query per type) and loads the collected edges, one query per type per
+ * edge. A missing id's slot is its `NOT_FOUND` error while `errors` allows one more, else `null`
+ * (the error counted as dropped, `error_budget.ts`).
+ */
 export async function resolveNodes(
   ctx: RequestState,
   ids: readonly string[],
   info: GraphQLResolveInfo,
-): Promise<(object | Error)[]> {
+  errors?: ErrorBudget,
+): Promise<(object | Error | null)[]> {
   const { em, graph } = ctx;
   const decoded = ids.map((id) => decodeGlobalId(graph, id));
   const types = new Set(decoded.map((d) => d?.type).filter((t) => t !== undefined));
   let plans = collectNodes(ctx, info, [...types]);
+  const missing = (id: string) => spendError(errors) ? notFound(id) : null;
   // `node(id)`: the node and the page of one of its edges in one statement, when one joins.
   const single = decoded.length === 1 && decoded[0] && keyFits(em, decoded[0].type, decoded[0].pk)
     ? await readNodeWithPage(ctx, decoded[0].type, decoded[0].pk, plans.get(decoded[0].type.name)!)
     : undefined;
   const nodes = single !== undefined
-    ? [single ?? notFound(ids[0])]
-    : await findNodes(em, ids, decoded, (t) => fieldsOf(plans.get(t.name)!));
+    ? [single ?? missing(ids[0])]
+    : await findNodes(em, ids, decoded, (t) => fieldsOf(plans.get(t.name)!), missing);
   // An id typed by an ancestor of the row's class (the root `Staff` id of an `Owner` row, or a
   // `Manager` id of it) read the row with the ancestor's selection: read it again as its own
   // class, whose selection (`... on Owner`) the ancestor's plan does not hold.
   const again: number[] = [];
   const own = nodes.map((node, i) => {
-    const type = node instanceof Error ? undefined : nodeTypeOf(graph, node);
+    const type = !node || node instanceof Error ? undefined : nodeTypeOf(graph, node);
     if (type && type !== decoded[i]?.type) again.push(i);
     return type;
   });
@@ -138,12 +146,13 @@ export async function resolveNodes(
       again.map((i) => ids[i]),
       again.map((i) => ({ type: own[i]!, pk: decoded[i]!.pk })),
       (t) => fieldsOf(plans.get(t.name)!),
+      missing,
     );
     again.forEach((i, j) => nodes[i] = reread[j]);
   }
   const byType = new Map<string, object[]>();
   for (const node of nodes) {
-    if (node instanceof Error) continue;
+    if (!node || node instanceof Error) continue;
     const name = nodeTypeOf(graph, node)?.name;
     if (!name) continue;
     const list = byType.get(name);

@@ -1,0 +1,174 @@
+/**
+ * `serve()`'s connection timeouts over real sockets (`Deno.connect`): 200 connections that
+ * trickle their headers, 200 that trickle a body and 200 idle keep-alive connections are each
+ * closed by the server (header and body ones answered 408 first), while an ordinary client is
+ * answered meanwhile; a WebSocket outlives the idle timeout. No timing is asserted beyond "closed within a generous bound"; the
+ * timeouts are short so the test is quick: idle 1 s, headers and body 3 s (they end when the
+ * handler is called and when Yoga has parsed the body: on a machine loaded 12 times over, with 200
+ * trickling connections, the ordinary client's request once waited over 1 s for its handler, and
+ * was answered 408).
+ */
+import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import { entities } from "../../examples/blog/entities.ts";
+import { createSchema } from "../../examples/blog/generated/mod.ts";
+import { serve } from "../../server/serve.ts";
+import { resolveTimeouts } from "../../server/connection_timeouts.ts";
+import { openTestOrm } from "../support/databases.ts";
+
+const CONNECTIONS = 200;
+/** How long a connection may stay open before the test gives up on the server closing it. */
+const BOUND_MS = 60_000;
+const encoder = new TextEncoder();
+
+/**
+ * Opens a connection, sends `first`, then `trickle` every 200 ms until the server closes it;
+ * resolves with what the server sent, or rejects after {@linkcode BOUND_MS}.
+ */
+async function heldOpen(port: number, first: string, trickle?: string): Promise<string> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  await conn.write(encoder.encode(first));
+  const timer = trickle === undefined ? undefined : setInterval(() => {
+    conn.write(encoder.encode(trickle)).catch(() => {});
+  }, 200);
+  let bounded = false;
+  const bound = setTimeout(() => {
+    bounded = true;
+    conn.close();
+  }, BOUND_MS);
+  let received = "";
+  try {
+    const buffer = new Uint8Array(4096);
+    for (;;) {
+      const read = await conn.read(buffer);
+      if (read === null) break;
+      received += new TextDecoder().decode(buffer.subarray(0, read));
+    }
+  } catch {
+    /* reset by the server: closed too (or by the bound, below) */
+  } finally {
+    clearInterval(timer);
+    clearTimeout(bound);
+  }
+  if (bounded) throw new Error(`still open after ${BOUND_MS} ms`);
+  try {
+    conn.close();
+  } catch { /* closed */ }
+  return received;
+}
+
+/**
+ * Answers of an ordinary client while `held` are pending: at least one, all 200. A new connection
+ * each (no pool): a pooled connection the idle timeout closes as it is reused fails the request,
+ * as with any server that closes idle connections (clients retry or keep their idle time shorter).
+ */
+async function answeredMeanwhile(url: string, held: Promise<unknown>): Promise<number> {
+  let done = false;
+  held.then(() => done = true, () => done = true);
+  let answered = 0;
+  using client = Deno.createHttpClient({ poolMaxIdlePerHost: 0 });
+  while (!done || answered === 0) {
+    const sent = performance.now();
+    const response = await fetch(url, {
+      client,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ __typename }" }),
+    });
+    assertEquals(
+      response.status,
+      200,
+      `${await response.clone().text()} after ${Math.round(performance.now() - sent)} ms`,
+    );
+    assertEquals(await response.json(), { data: { __typename: "Query" } });
+    answered++;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return answered;
+}
+
+Deno.test({
+  name: "serve closes connections that trickle headers or a body, or sit idle",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async (t) => {
+    const test = await openTestOrm("sqlite", entities);
+    const server = await serve({
+      schema: createSchema(),
+      orm: test.orm,
+      port: 0,
+      log: false,
+      shutdown: { signals: [], exit: false },
+      timeouts: { headers: 3_000, body: 3_000, idle: 1_000 },
+    });
+    const { port } = server.addr;
+    const cases = [
+      { name: "headers", first: "POST /graphql HTTP/1.1\r\nHost: x\r\n", trickle: "X-A: b\r\n" },
+      {
+        name: "body",
+        first: "POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+          "Content-Length: 100000\r\n\r\n{",
+        trickle: " ",
+      },
+      { name: "idle", first: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n" },
+      { name: "silent", first: "" },
+    ];
+    try {
+      await t.step("a WebSocket outlives the idle timeout", async () => {
+        const socket = new WebSocket(server.url.replace("http:", "ws:"), "graphql-transport-ws");
+        const messages: string[] = [];
+        const closed = Promise.withResolvers<never>();
+        socket.onclose = () => closed.reject(new Error(`closed after ${messages.join(", ")}`));
+        closed.promise.catch(() => {});
+        const next = () =>
+          Promise.race([
+            new Promise<string>((resolve) => socket.onmessage = (e) => resolve(String(e.data))),
+            closed.promise,
+          ]);
+        await new Promise((resolve) => socket.onopen = resolve);
+        socket.send(JSON.stringify({ type: "connection_init" }));
+        messages.push(await next());
+        // Three idle timeouts without a byte either way.
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        socket.send(JSON.stringify({ type: "ping" }));
+        messages.push(await next());
+        assertEquals(messages.map((m) => JSON.parse(m).type), ["connection_ack", "pong"]);
+        const ended = new Promise((resolve) => socket.onclose = resolve);
+        socket.close();
+        await ended;
+      });
+      for (const { name, first, trickle } of cases) {
+        await t.step(`${CONNECTIONS} connections: ${name}`, async () => {
+          const held = Promise.all(
+            Array.from({ length: CONNECTIONS }, () => heldOpen(port, first, trickle)),
+          );
+          const answered = await answeredMeanwhile(server.url, held);
+          const received = await held;
+          console.log(`${name}: ${CONNECTIONS} closed; ${answered} requests answered meanwhile`);
+          for (const text of received) {
+            if (name === "idle") assert(text.startsWith("HTTP/1.1 200"), text);
+            else assertStringIncludes(text, "HTTP/1.1 408", name);
+          }
+          if (name === "body") assertStringIncludes(received[0], "REQUEST_TIMEOUT");
+        });
+      }
+    } finally {
+      await server.shutdown();
+      await test.close();
+    }
+  },
+});
+
+Deno.test("serve's timeouts: defaults, false, and refused values", () => {
+  assertEquals(resolveTimeouts(undefined), { headers: 0, body: 30_000, idle: 0 });
+  assertEquals(resolveTimeouts({ idle: 5_000 }), { headers: 0, body: 30_000, idle: 5_000 });
+  assertEquals(resolveTimeouts(false), { headers: 0, body: 0, idle: 0 });
+  for (const bad of [-1, Number.NaN, Infinity, "5" as unknown as number]) {
+    let thrown = false;
+    try {
+      resolveTimeouts({ headers: bad });
+    } catch {
+      thrown = true;
+    }
+    assert(thrown, String(bad));
+  }
+});
