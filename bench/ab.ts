@@ -27,7 +27,7 @@ import { createTestDatabase } from "../tests/support/databases.ts";
 import { postLoad } from "./load.ts";
 import { createPeerData, SIZE } from "./peers/data.ts";
 import { cpuMs } from "./peers/proc.ts";
-import { cursorAfter1900, OURS, QUERIES } from "./peers/queries.ts";
+import { cursorAfter, OURS, QUERIES } from "./peers/queries.ts";
 import { type ServerProcess, startServerProcess } from "./server_process.ts";
 
 const BASE = Deno.env.get("BENCH_BASE");
@@ -74,7 +74,8 @@ try {
   );
   servers.push(b);
   const variables = {
-    after: await cursorAfter1900(
+    after: await cursorAfter(
+      1_900,
       OURS,
       (query, variables) => post(b, JSON.stringify({ query, variables })),
     ),
