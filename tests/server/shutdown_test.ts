@@ -51,7 +51,7 @@ async function waitForLockWait(admin: EntityManager, table: string): Promise<voi
 
 /** The lines a child prints, with a way to wait for one. */
 /**
- * Resolves once a connection to `port` is refused; throws when connections are still accepted
+ * Resolves once a connection to `port` is refused (or reset); throws when connections are still accepted
  * after 2 s (the listener closes on another thread of the child, just after its draining log).
  */
 async function refusesConnections(port: number): Promise<void> {
@@ -60,7 +60,11 @@ async function refusesConnections(port: number): Promise<void> {
     try {
       (await Deno.connect({ hostname: "127.0.0.1", port })).close();
     } catch (error) {
-      if (error instanceof Deno.errors.ConnectionRefused) return;
+      // Refused, or reset by a listener closing while the connection waited in its backlog.
+      if (
+        error instanceof Deno.errors.ConnectionRefused ||
+        error instanceof Deno.errors.ConnectionReset
+      ) return;
       throw error;
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
