@@ -13,7 +13,7 @@
  * `BENCH_LOG=on` (serve's default log, as the README runs it; `BENCH_LOG=console`: the same JSON
  * line by `console.log`, as serve wrote it before its buffered writer). `BENCH_PERSISTED=<manifest.json>`
  * serves persisted operations only (`serve({ persistedOperations })`). `BENCH_TIMEOUTS=off` serves
- * without connection timeouts (`timeouts: false`: no relay in front of `Deno.serve`).
+ * without serve's default body timeout (`timeouts: false`).
  *
  * @module
  */

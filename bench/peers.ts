@@ -19,8 +19,8 @@
  * operations only: the request names its document by hash, `serve({ persistedOperations })`);
  * `BENCH_SERVERS=...,mikrogql console.log` adds the log written by `console.log` per line, as serve
  * wrote it before its buffered writer (`server/log_writer.ts`), and `mikrogql timeouts off` adds
- * the default server without connection timeouts (`timeouts: false`: no relay in front of
- * `Deno.serve`, `server/connection_timeouts.ts`), the relay's cost.
+ * the default server without its body timeout (`timeouts: false`: no sweep, no mark of the body
+ * received, `server/body_timeout.ts`), the timeouts' cost as the README runs them.
  *
  * Installs Node 22 and PostGraphile into `bench/.peers/` (git-ignored) on first use, checks that
  * PostGraphile returns the same ids as ours for Q1 and that the limit server and the persisted
