@@ -3,7 +3,7 @@
  * whose body has not been received within the timeout of its headers' arrival is answered 408
  * with `Connection: close`, so the HTTP server closes the connection instead of waiting on a
  * client that trickles its body. "Received" is GraphQL Yoga having read and parsed the request's
- * parameters (its `onParams` hook), which {@linkcode BodyReceived} records in the request scope: a
+ * parameters (its `onParams` hook), which the timeout's {@linkcode BodyTimeout.plugin} records: a
 request whose body arrived but which waited for the process longer than the timeout (an event loop
 held that long) is answered 408 too.
  *
@@ -13,17 +13,6 @@ held that long) is answered 408 too.
  * @module
  */
 import type { Plugin } from "graphql-yoga";
-import { type RequestScope, requestScope } from "./request_scope.ts";
-
-/** Records in the request scope that Yoga has read the request's body (a no-op outside one). */
-export function BodyReceived(): Plugin {
-  return {
-    onParams() {
-      const scope = requestScope.getStore();
-      if (scope) scope.bodyReceived = true;
-    },
-  };
-}
 
 /** The answer to a body that did not arrive in time. */
 function requestTimeout(ms: number): Response {
@@ -41,20 +30,21 @@ function requestTimeout(ms: number): Response {
 /** A request awaiting its body. */
 interface Pending {
   readonly deadline: number;
-  readonly scope: RequestScope;
+  readonly request: Request;
   readonly timedOut: (response: Response) => void;
 }
 
 /** The body timeout of one server: see {@linkcode bodyTimeout}. */
 export interface BodyTimeout {
+  /** The Yoga plugin marking a request's body received (its `onParams` hook). */
+  readonly plugin: Plugin;
   /**
-   * `answer()`'s response, or a 408 once the timeout has passed without the body received (the
-   * scope's `bodyReceived`). A request without a body is answered as it is. The abandoned answer
-   * fails once the HTTP server closes the connection.
+   * `answer()`'s response, or a 408 once the timeout has passed without the body received (marked
+   * by {@linkcode BodyTimeout.plugin}). A request without a body is answered as it is. The
+   * abandoned answer fails once the HTTP server closes the connection.
    */
   run(
     request: Request,
-    scope: RequestScope,
     answer: () => Response | Promise<Response>,
   ): Response | Promise<Response>;
   /** Stops the sweep (the server has shut down). */
@@ -69,10 +59,13 @@ export interface BodyTimeout {
 export function bodyTimeout(ms: number): BodyTimeout {
   if (!(ms > 0)) throw new Error(`the body timeout must be positive, got ${ms}`);
   const pending = new Set<Pending>();
+  // The requests whose body Yoga has read: keyed by the request handed to `yoga.fetch`, so the
+  // mark needs no request scope.
+  const received = new WeakSet<Request>();
   const sweep = setInterval(() => {
     const now = performance.now();
     for (const request of pending) {
-      if (request.scope.bodyReceived) pending.delete(request);
+      if (received.has(request.request)) pending.delete(request);
       else if (request.deadline <= now) {
         pending.delete(request);
         request.timedOut(requestTimeout(ms));
@@ -82,9 +75,9 @@ export function bodyTimeout(ms: number): BodyTimeout {
   Deno.unrefTimer(sweep);
   // One promise per request, settled by the answer or by the sweep (an async function racing two
   // promises cost some 12 µs of CPU per request under the request scope's AsyncLocalStorage).
-  const race = (scope: RequestScope, answer: () => Response | Promise<Response>) =>
+  const race = (request: Request, answer: () => Response | Promise<Response>) =>
     new Promise<Response>((resolve, reject) => {
-      const entry = { deadline: performance.now() + ms, scope, timedOut: resolve };
+      const entry = { deadline: performance.now() + ms, request, timedOut: resolve };
       pending.add(entry);
       Promise.resolve(answer()).then((response) => {
         pending.delete(entry);
@@ -95,7 +88,8 @@ export function bodyTimeout(ms: number): BodyTimeout {
       });
     });
   return {
-    run: (request, scope, answer) => request.body === null ? answer() : race(scope, answer),
+    plugin: { onParams: ({ request }) => void received.add(request) },
+    run: (request, answer) => request.body === null ? answer() : race(request, answer),
     stop: () => clearInterval(sweep),
   };
 }

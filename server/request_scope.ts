@@ -17,8 +17,6 @@ export interface RequestScope {
   operationType?: string;
   /** `extensions.code` of each error in the response (`INTERNAL_SERVER_ERROR` when none). */
   errorCodes: string[];
-  /** Whether GraphQL Yoga has read the request's body (`BodyReceived`, for the body timeout). */
-  bodyReceived?: boolean;
 }
 
 /** The scope of the request whose code is running, or `undefined` outside any. */

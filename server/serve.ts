@@ -53,7 +53,7 @@ import {
   guardConnections,
   resolveTimeouts,
 } from "./connection_timeouts.ts";
-import { BodyReceived, bodyTimeout } from "./body_timeout.ts";
+import { bodyTimeout } from "./body_timeout.ts";
 import {
   type ChangeFeed,
   type ChangeFeedOptions,
@@ -253,18 +253,16 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
   const measured = options.metrics
     ? metrics(orm, options.metrics === true ? {} : options.metrics)
     : undefined;
-  // The request scope feeds the log line and the metrics' statement counter (`recorded`), and the
-  // body timeout's mark: without any of them, no request pays for it (an AsyncLocalStorage run,
-  // the recorder's two hooks).
-  const recorded = format !== false || measured !== undefined;
-  const scoped = recorded || bodyDeadline !== undefined;
+  // The request scope feeds the log line and the metrics' statement counter: without either, no
+  // request pays for it (an AsyncLocalStorage run, the recorder's two hooks).
+  const scoped = format !== false || measured !== undefined;
   const plugins: Plugin[] = [
     ...preset.plugins,
     // After Jit, which replaces the execute function that tracing wraps in its span's context.
     ...(traced ? [traced.plugin] : []),
     ...(measured ? [measured.plugin] : []),
-    ...(recorded ? [OperationRecorder()] : []),
-    ...(bodyDeadline ? [BodyReceived()] : []),
+    ...(scoped ? [OperationRecorder()] : []),
+    ...(bodyDeadline ? [bodyDeadline.plugin] : []),
     ...(changes ? [SubscriptionLimit(budget)] : []),
     ...(introspection ? [] : [useDisableIntrospection() as Plugin]),
     ...(options.persistedOperations
@@ -315,7 +313,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     onUnavailable: (reason) => logEvent(format, out, "not ready", { reason }),
     onSaturated: (reason) => logEvent(format, out, "ready, pool saturated", { reason }),
   });
-  const stopObserving = recorded
+  const stopObserving = scoped
     ? observeStatements(orm, () => {
       const scope = requestScope.getStore();
       if (scope) scope.statements++;
@@ -362,7 +360,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
       if (sockets) clientAddresses.set(checked, connection ?? info);
       const answer = () =>
         ready(checked) ??
-          (bodyDeadline?.run(checked, scope, () => yoga.fetch(checked)) ?? yoga.fetch(checked));
+          (bodyDeadline?.run(checked, () => yoga.fetch(checked)) ?? yoga.fetch(checked));
       const response = await (scoped ? requestScope.run(scope, answer) : answer());
       status = response.status;
       return response;
