@@ -60,6 +60,7 @@ import {
   createChangeFeed,
 } from "../runtime/events/change_feed.ts";
 import { captureChanges } from "../runtime/events/change_capture.ts";
+import { defineLazyEntityManager } from "../runtime/request/lazy_entity_manager.ts";
 import { graphqlWebSocket, type WebSocketOptions } from "./websocket.ts";
 import { clientAddresses, SubscriptionBudget, SubscriptionLimit } from "./subscription_budget.ts";
 import {
@@ -77,8 +78,9 @@ export interface ServeOptions {
   /** The GraphQL schema: the generated `createSchema(...)`. */
   schema: GraphQLSchema;
   /**
-   * More context for each request, merged over `{ em }` (a fresh `orm.em.fork()`): a viewer, a
-   * `readFrom`, ... It gets Yoga's initial context (`request`, `params`) and that `em`.
+   * More context for each request, merged over `{ em }` (a fresh `orm.em.fork()`, made when
+   * first read): a viewer, a `readFrom`, ... It gets Yoga's initial context (`request`,
+   * `params`) and that `em`; an `em` it returns replaces the request's.
    */
   context?: (
     initial: YogaInitialContext & { em: EntityManager },
@@ -274,16 +276,29 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
   const renderGraphiQL = graphiql
     ? (await import("@graphql-yoga/render-graphiql")).renderGraphiQL
     : undefined;
+  // The request's EntityManager forked when first read (`lazy_entity_manager.ts`): a request that
+  // reads nothing skips MikroORM's fork. Without a context option of the user's, the context is
+  // built without a promise.
+  const fork = () => orm.em.fork();
+  const userContext = options.context;
+  const context = userContext
+    ? async (initial: YogaInitialContext) => {
+      // The user's function gets `em` as a getter of the same lazy fork (a spread would fork).
+      const given = { ...initial } as YogaInitialContext & { em: EntityManager };
+      defineLazyEntityManager(initial, fork);
+      Object.defineProperty(given, "em", {
+        get: () => (initial as { em?: EntityManager }).em,
+        enumerable: true,
+      });
+      return { ...(changes ? { changes } : {}), ...await userContext(given) };
+    }
+    : (initial: YogaInitialContext) => {
+      defineLazyEntityManager(initial, fork);
+      return changes ? { changes } : {};
+    };
   const yoga = createYoga({
     schema: options.schema,
-    context: async (initial: YogaInitialContext) => {
-      const em = orm.em.fork();
-      return {
-        em,
-        ...(changes ? { changes } : {}),
-        ...await options.context?.({ ...initial, em }),
-      };
-    },
+    context,
     graphqlEndpoint: options.graphqlEndpoint ?? "/graphql",
     parserAndValidationCache: preset.parserAndValidationCache,
     maxRequestBodySize: preset.maxRequestBodySize,

@@ -54,6 +54,7 @@ import { databaseFault, unavailable } from "../database/database_faults.ts";
 import { dialectOf } from "../dialect.ts";
 import { ErrorCode, gqlError } from "../error_codes.ts";
 import type { MikroContext } from "../request/context.ts";
+import { whenForked } from "../request/lazy_entity_manager.ts";
 import { DeadlineClock } from "./deadline_clock.ts";
 
 /** Where the Deadline plugin keeps the request's deadline in the GraphQL context. */
@@ -173,14 +174,30 @@ interface AbortFields {
   readonly global?: boolean;
 }
 
+/** Ends the binding of a request's EntityManager to its budget. */
+type Unbind = () => void;
+
 /**
  * Binds `ctx.em` to `budget` for the operation's execution: in place when it is a request's own
  * fork without a signal (see the module documentation), else replaced by a fork with the
- * budget's signal.
+ * budget's signal. A request's fork not made yet (`serve()` forks on first read,
+ * `request/lazy_entity_manager.ts`) is bound when made, if execution makes it: a request that
+ * reads nothing is not forked for its budget.
  *
- * @returns the EntityManager bound in place, to unbind when execution ends, or `undefined`
+ * @returns how to unbind the EntityManager bound in place when execution ends, or `undefined`
  */
-function bindEntityManager(ctx: Context, budget: Budget): EntityManager | undefined {
+function bindEntityManager(ctx: Context, budget: Budget): Unbind | undefined {
+  let forked: EntityManager | undefined;
+  const unregister = whenForked(ctx, (em) => {
+    forked = em;
+    bindInPlace(em, budget.forkOptions(em));
+  });
+  if (unregister) {
+    return () => {
+      unregister();
+      unbindEntityManager(forked);
+    };
+  }
   const em = ctx.em;
   if (!em) return undefined;
   const fields = em as unknown as AbortFields;
@@ -189,12 +206,18 @@ function bindEntityManager(ctx: Context, budget: Budget): EntityManager | undefi
     fields.signal == null && fields.inflightQueryAbortStrategy == null && !fields.global &&
     em.getContext(false) === em
   ) {
-    fields.signal = options.signal;
-    fields.inflightQueryAbortStrategy = options.inflightQueryAbortStrategy;
-    return em;
+    bindInPlace(em, options);
+    return () => unbindEntityManager(em);
   }
   ctx.em = em.fork(options);
   return undefined;
+}
+
+/** Sets on `em` the two fields `em.fork(options)` would. */
+function bindInPlace(em: EntityManager, options: ReturnType<Budget["forkOptions"]>): void {
+  const fields = em as unknown as AbortFields;
+  fields.signal = options.signal;
+  fields.inflightQueryAbortStrategy = options.inflightQueryAbortStrategy;
 }
 
 /** Takes the budget's signal off `em`, bound in place by {@linkcode bindEntityManager}. */
@@ -257,24 +280,24 @@ class Budget implements RequestDeadline {
    */
   run(execute: Execute, args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
     this.expiresAt = performance.now() + this.settings.timeoutMs;
-    const bound = bindEntityManager(args.contextValue as Context, this);
+    const unbind = bindEntityManager(args.contextValue as Context, this);
     let result: Promise<ExecutionResult> | ExecutionResult;
     try {
       result = execute(args);
     } catch (error) {
-      unbindEntityManager(bound);
+      unbind?.();
       throw error;
     }
     if (!isPromise(result)) {
-      unbindEntityManager(bound);
+      unbind?.();
       return cleanResult(result, this.#spent, this.settings.timeout);
     }
-    return this.#race(result, bound);
+    return this.#race(result, unbind);
   }
 
   async #race(
     run: Promise<ExecutionResult>,
-    bound: EntityManager | undefined,
+    unbind: Unbind | undefined,
   ): Promise<ExecutionResult> {
     // The operation's result, or "spent" first: one promise settled by whichever comes first
     // (Promise.race of the two would make three more per request).
@@ -296,9 +319,9 @@ class Budget implements RequestDeadline {
         if (result === "spent") {
           // Resolvers still running keep the spent signal (their statements fail at once) until
           // they end.
-          const settled = () => unbindEntityManager(bound);
+          const settled = unbind ?? (() => {});
           run.then(settled, settled);
-          bound = undefined;
+          unbind = undefined;
           return { errors: [this.settings.timeout()], data: null };
         }
       }
@@ -306,7 +329,7 @@ class Budget implements RequestDeadline {
     } finally {
       this.settings.clock.remove(this);
       signal?.removeEventListener("abort", this);
-      unbindEntityManager(bound);
+      unbind?.();
     }
   }
 

@@ -1,0 +1,70 @@
+/**
+ * One server of the fixed-path benchmark (`bench/fixed_path.ts`), answering the floor
+ * `{ __typename }` with as much of the stack as its variant names:
+ * `deno run -A bench/fixed/variant_server.ts <variant> <database url>`, printing
+ * `listening <port>`.
+ *
+ * - `bare`: `Deno.serve` reading the body as JSON and answering the floor's JSON itself;
+ * - `yoga`: `Deno.serve` handing the request to `createYoga` with `mikrogqlPreset` and a
+ *   context of `{ em: orm.em.fork() }`, as docs/getting-started's hand-built server;
+ * - `bare-signal`: `bare` that also listens to `request.signal` while it answers;
+ * - `bare-body`: `bare` that also reads `request.body` (the stream object) before the JSON;
+ * - `yoga-no-em`: the same with an empty context (no EntityManager forked);
+ * - `yoga-handle`: `yoga-no-em` calling `yoga.handleRequest` instead of `yoga.fetch` (which races
+ *   the answer with `request.signal`);
+ * - `serve-bare`: `serve()` with its log and every timeout off;
+ * - `serve-timeout`: `serve()` with its log off and its default body timeout;
+ * - `serve`: `serve()` as the README runs it (its default log, on a pipe, and body timeout).
+ *
+ * @module
+ */
+import { createYoga } from "graphql-yoga";
+import { mikrogqlPreset } from "../../runtime/plugins/preset.ts";
+import { serve } from "../../server/serve.ts";
+import { createSchema } from "../../examples/blog/generated/mod.ts";
+import { openBenchOrm } from "../bench_server.ts";
+
+const [variant, url] = Deno.args;
+const listen = (handler: Deno.ServeHandler) =>
+  Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    onListen: ({ port }) => console.log(`listening ${port}`),
+  }, handler);
+
+if (variant.startsWith("bare")) {
+  const answer = JSON.stringify({ data: { __typename: "Query" } });
+  const onAbort = () => {};
+  listen(async (request) => {
+    const signal = variant === "bare-signal" ? request.signal : undefined;
+    signal?.addEventListener("abort", onAbort);
+    if (variant === "bare-body" && request.body === null) throw new Error("no body");
+    await request.json();
+    signal?.removeEventListener("abort", onAbort);
+    return new Response(answer, { headers: { "content-type": "application/json" } });
+  });
+} else {
+  const { orm } = await openBenchOrm(url);
+  const schema = createSchema();
+  if (variant.startsWith("yoga")) {
+    const yoga = createYoga({
+      schema,
+      context: variant === "yoga" ? () => ({ em: orm.em.fork() }) : () => ({}),
+      ...mikrogqlPreset({ txOpener: orm }),
+    });
+    listen(
+      variant === "yoga-handle"
+        ? (request) => yoga.handleRequest(request, {})
+        : (request) => yoga.fetch(request),
+    );
+  } else if (variant.startsWith("serve")) {
+    const server = await serve({
+      orm,
+      schema,
+      port: 0,
+      ...(variant === "serve" ? {} : { log: false as const }),
+      ...(variant === "serve-bare" ? { timeouts: false as const } : {}),
+    });
+    console.log(`listening ${server.addr.port}`);
+  } else throw new Error(`unknown variant ${variant}`);
+}

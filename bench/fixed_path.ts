@@ -1,0 +1,92 @@
+/**
+ * Where the floor's fixed CPU goes over HTTP: servers of growing parts of the stack
+ * (`bench/fixed/variant_server.ts`: bare `Deno.serve`, `Deno.serve` + Yoga with the preset, with
+ * and without the EntityManager fork, `serve()` without and with its body timeout and log), each
+ * its own process, loaded in turn by wrk with `{ __typename }` for `BENCH_SECONDS` (default 2) in
+ * each of `BENCH_ROUNDS` (default 6) rounds, the variants' order shuffled per round (seed printed,
+ * `BENCH_SEED` repeats it). Prints each variant's median CPU µs per request (from `/proc`) and
+ * its difference to the variant before it, and the load average.
+ *
+ * ```sh
+ * deno task bench:fixed-path
+ * BENCH_VARIANTS=serve-bare,serve-timeout,serve BENCH_ROUNDS=10 deno task bench:fixed-path
+ * ```
+ *
+ * @module
+ */
+import { createTestDatabase } from "../tests/support/databases.ts";
+import { postLoad } from "./load.ts";
+import { cpuMs } from "./peers/proc.ts";
+import { type ServerProcess, startServerProcess } from "./server_process.ts";
+
+const VARIANTS = (Deno.env.get("BENCH_VARIANTS") ??
+  "bare,yoga-no-em,yoga,serve-bare,serve-timeout,serve").split(",");
+const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 6);
+const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 2);
+const SEED = Number(Deno.env.get("BENCH_SEED") ?? Math.floor(Math.random() * 2 ** 31));
+const BODY = JSON.stringify({ query: "{ __typename }" });
+
+/** A seeded generator (mulberry32) for the rounds' orders. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+console.log(
+  `load average at start ${Deno.loadavg().map((v) => v.toFixed(2)).join(" ")}; seed ${SEED}`,
+);
+const db = await createTestDatabase("postgresql");
+const servers = new Map<string, ServerProcess>();
+try {
+  for (const variant of VARIANTS) {
+    servers.set(
+      variant,
+      await startServerProcess(new URL("./fixed/variant_server.ts", import.meta.url), [
+        variant,
+        db.url,
+      ]),
+    );
+  }
+  const url = (server: ServerProcess) => `http://127.0.0.1:${server.port}/graphql`;
+  for (const server of servers.values()) await postLoad(url(server), BODY, 1, 10);
+  const cpu = new Map<string, number[]>(VARIANTS.map((variant) => [variant, []]));
+  const next = random(SEED);
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = [...VARIANTS].sort(() => next() - 0.5);
+    const line: string[] = [];
+    for (const variant of order) {
+      const server = servers.get(variant)!;
+      const before = cpuMs(server.pid);
+      const load = await postLoad(url(server), BODY, SECONDS, 10);
+      const us = (cpuMs(server.pid) - before) * 1000 / load.requests;
+      cpu.get(variant)!.push(us);
+      line.push(`${variant} ${us.toFixed(0)}`);
+    }
+    console.log(`round ${round + 1}: ${line.join(", ")} µs/request`);
+  }
+  let previous: number | undefined;
+  for (const variant of VARIANTS) {
+    const us = median(cpu.get(variant)!);
+    console.log(
+      `${variant.padEnd(14)} ${us.toFixed(0).padStart(5)} µs/request${
+        previous === undefined ? "" : ` (${us >= previous ? "+" : ""}${(us - previous).toFixed(0)})`
+      }`,
+    );
+    previous = us;
+  }
+} finally {
+  for (const server of servers.values()) await server.stop();
+  await db.drop();
+  console.log(`load average at end ${Deno.loadavg().map((v) => v.toFixed(2)).join(" ")}`);
+}
