@@ -6,7 +6,8 @@
  * timeouts are short so the test is quick: idle 1 s, headers and body 3 s (they end when the
  * handler is called and when Yoga has parsed the body: on a machine loaded 12 times over, with 200
  * trickling connections, the ordinary client's request once waited over 1 s for its handler, and
- * was answered 408).
+ * was answered 408). The body timeout reads no request's `body` (which makes Deno read the JSON
+ * through a stream built for it).
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { entities } from "../../examples/blog/entities.ts";
@@ -171,4 +172,58 @@ Deno.test("serve's timeouts: defaults, false, and refused values", () => {
     }
     assert(thrown, String(bad));
   }
+});
+
+Deno.test({
+  name: "the default body timeout never reads request.body (Deno then reads the JSON through a stream)",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const db = await openTestOrm("sqlite", entities);
+    const body = Object.getOwnPropertyDescriptor(Request.prototype, "body")!;
+    let reads = 0;
+    Object.defineProperty(Request.prototype, "body", {
+      ...body,
+      get() {
+        reads++;
+        return body.get!.call(this);
+      },
+    });
+    const server = await serve({
+      orm: db.orm,
+      schema: createSchema(),
+      port: 0,
+      log: false,
+      shutdown: { signals: [], exit: false },
+    });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const response = await fetch(server.url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: "{ __typename }" }),
+        });
+        assertEquals(await response.json(), { data: { __typename: "Query" } });
+      }
+      // The client's fetch reads its own request's body to send it: count the server's only.
+      reads = 0;
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+      const json = JSON.stringify({ query: "{ __typename }" });
+      await conn.write(encoder.encode(
+        `POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${json.length}\r\nConnection: close\r\n\r\n${json}`,
+      ));
+      let answer = "";
+      const buffer = new Uint8Array(4096);
+      for (let n = await conn.read(buffer); n !== null; n = await conn.read(buffer)) {
+        answer += new TextDecoder().decode(buffer.subarray(0, n));
+      }
+      conn.close();
+      assertStringIncludes(answer, `{"data":{"__typename":"Query"}}`);
+      assertEquals(reads, 0);
+    } finally {
+      Object.defineProperty(Request.prototype, "body", body);
+      await server.shutdown();
+      await db.db.drop();
+    }
+  },
 });
