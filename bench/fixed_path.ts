@@ -7,8 +7,12 @@
  * `BENCH_SEED` repeats it). Prints each variant's median CPU µs per request (from `/proc`) and
  * its difference to the variant before it, and the load average.
  *
+ * `BENCH_PROFILE=<variant>`: after the rounds, a V8 CPU profile of that variant's server under
+ * the same load (self time per area and per function).
+ *
  * ```sh
  * deno task bench:fixed-path
+ * BENCH_VARIANTS=serve BENCH_ROUNDS=1 BENCH_PROFILE=serve deno task bench:fixed-path
  * BENCH_VARIANTS=serve-bare,serve-timeout,serve BENCH_ROUNDS=10 deno task bench:fixed-path
  * ```
  *
@@ -17,6 +21,7 @@
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { postLoad } from "./load.ts";
 import { cpuMs } from "./peers/proc.ts";
+import { freePort, profileDuring } from "./peers/profile.ts";
 import { type ServerProcess, startServerProcess } from "./server_process.ts";
 
 const VARIANTS = (Deno.env.get("BENCH_VARIANTS") ??
@@ -25,6 +30,8 @@ const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 6);
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 2);
 const SEED = Number(Deno.env.get("BENCH_SEED") ?? Math.floor(Math.random() * 2 ** 31));
 const BODY = JSON.stringify({ query: "{ __typename }" });
+const PROFILED = Deno.env.get("BENCH_PROFILE");
+const inspectPort = freePort();
 
 /** A seeded generator (mulberry32) for the rounds' orders. */
 function random(seed: number): () => number {
@@ -52,10 +59,11 @@ try {
   for (const variant of VARIANTS) {
     servers.set(
       variant,
-      await startServerProcess(new URL("./fixed/variant_server.ts", import.meta.url), [
-        variant,
-        db.url,
-      ]),
+      await startServerProcess(
+        new URL("./fixed/variant_server.ts", import.meta.url),
+        [variant, db.url],
+        variant === PROFILED ? [`--inspect=127.0.0.1:${inspectPort}`] : [],
+      ),
     );
   }
   const url = (server: ServerProcess) => `http://127.0.0.1:${server.port}/graphql`;
@@ -84,6 +92,12 @@ try {
       }`,
     );
     previous = us;
+  }
+  if (PROFILED) {
+    const server = servers.get(PROFILED);
+    if (!server) throw new Error(`BENCH_PROFILE: no variant ${PROFILED} in BENCH_VARIANTS`);
+    const lines = await profileDuring(inspectPort, () => postLoad(url(server), BODY, SECONDS, 10));
+    console.log(`profile of ${PROFILED}:\n${lines.join("\n")}`);
   }
 } finally {
   for (const server of servers.values()) await server.stop();

@@ -26,7 +26,6 @@ import {
   type YogaInitialContext,
   type YogaServerOptions,
 } from "graphql-yoga";
-import { useDisableIntrospection } from "@graphql-yoga/plugin-disable-introspection";
 import { mikrogqlPreset, type PresetOptions } from "../runtime/plugins/preset.ts";
 import {
   PersistedOperations,
@@ -43,6 +42,7 @@ import { observeStatements } from "./orm_statements.ts";
 import { dialectOf } from "../runtime/dialect.ts";
 import { metrics, type MetricsOptions } from "./metrics.ts";
 import { readinessRoute } from "./readiness.ts";
+import { IntrospectionOff } from "./introspection_off.ts";
 import { tracing, type TracingOptions } from "./tracing.ts";
 import { type RequestScope, requestScope } from "./request_scope.ts";
 import { bufferedLogWriter, type LogWriter } from "./log_writer.ts";
@@ -266,7 +266,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     ...(scoped ? [OperationRecorder()] : []),
     ...(bodyDeadline ? [bodyDeadline.plugin] : []),
     ...(changes ? [SubscriptionLimit(budget)] : []),
-    ...(introspection ? [] : [useDisableIntrospection() as Plugin]),
+    ...(introspection ? [] : [IntrospectionOff()]),
     ...(options.persistedOperations
       ? [PersistedOperations(options.schema, options.persistedOperations)]
       : []),
