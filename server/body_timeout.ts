@@ -3,16 +3,17 @@
  * whose body has not been received within the timeout of its headers' arrival is answered 408
  * with `Connection: close`, so the HTTP server closes the connection instead of waiting on a
  * client that trickles its body. "Received" is GraphQL Yoga having read and parsed the request's
- * parameters (its `onParams` hook), which the timeout's {@linkcode BodyTimeout.plugin} records: a
-request whose body arrived but which waited for the process longer than the timeout (an event loop
-held that long) is answered 408 too.
+ * parameters and built its context, which `serve()`'s context function records
+ * ({@linkcode BodyTimeout.received}: no Yoga hook of its own per request; the context is built in
+ * the same turn as the parameters are parsed, after the document's parse and validation): a
+ * request whose body arrived but which waited for the process longer than the timeout (an event
+ * loop held that long) is answered 408 too.
  *
  * One sweep a second (or every `ms`, when shorter) finds the requests past their deadline, as
  * Node's server checks its `requestTimeout` (`connectionsCheckingInterval`): no timer per request.
  *
  * @module
  */
-import type { Plugin } from "graphql-yoga";
 
 /** The answer to a body that did not arrive in time. */
 function requestTimeout(ms: number): Response {
@@ -39,11 +40,11 @@ interface Pending {
 
 /** The body timeout of one server: see {@linkcode bodyTimeout}. */
 export interface BodyTimeout {
-  /** The Yoga plugin marking a request's body received (its `onParams` hook). */
-  readonly plugin: Plugin;
+  /** Marks the body of `request` (the one `run` was given) received. */
+  received(request: Request): void;
   /**
    * `answer()`'s response, or a 408 once the timeout has passed without the body received (marked
-   * by {@linkcode BodyTimeout.plugin}). A GET or HEAD request (no body) is answered as it is. The
+   * by {@linkcode BodyTimeout.received}). A GET or HEAD request (no body) is answered as it is. The
    * abandoned answer fails once the HTTP server closes the connection.
    */
   run(
@@ -91,7 +92,7 @@ export function bodyTimeout(ms: number): BodyTimeout {
       });
     });
   return {
-    plugin: { onParams: ({ request }) => void received.add(request) },
+    received: (request) => void received.add(request),
     // The method, not `request.body`: reading that makes Deno build the body's ReadableStream,
     // which the JSON is then read through (some 15 µs of CPU per request, as much as a bare
     // `Deno.serve` answer).

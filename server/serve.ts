@@ -264,7 +264,6 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     ...(traced ? [traced.plugin] : []),
     ...(measured ? [measured.plugin] : []),
     ...(scoped ? [OperationRecorder()] : []),
-    ...(bodyDeadline ? [bodyDeadline.plugin] : []),
     ...(changes ? [SubscriptionLimit(budget)] : []),
     ...(introspection ? [] : [IntrospectionOff()]),
     ...(options.persistedOperations
@@ -281,8 +280,11 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
   // built without a promise.
   const fork = () => orm.em.fork();
   const userContext = options.context;
+  // The body timeout's mark: the context is built once Yoga has the request's parameters.
+  const received = bodyDeadline?.received;
   const context = userContext
     ? async (initial: YogaInitialContext) => {
+      received?.(initial.request);
       // The user's function gets `em` as a getter of the same lazy fork (a spread would fork).
       const given = { ...initial } as YogaInitialContext & { em: EntityManager };
       defineLazyEntityManager(initial, fork);
@@ -293,6 +295,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
       return { ...(changes ? { changes } : {}), ...await userContext(given) };
     }
     : (initial: YogaInitialContext) => {
+      received?.(initial.request);
       defineLazyEntityManager(initial, fork);
       return changes ? { changes } : {};
     };
