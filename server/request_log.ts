@@ -55,6 +55,25 @@ export function requestPath(url: string): string {
   return url.slice(start, end);
 }
 
+/** The ISO 8601 text of the second last formatted by {@linkcode isoTime}, and that second. */
+let lastSecond = NaN;
+let lastPrefix = "";
+
+/**
+ * `new Date(ms).toISOString()` for a whole number of milliseconds since 1970 (before 10000), the date and time up to
+ * the second formatted once per second: a busy server's lines share it (`Date` and
+ * `toISOString` per line cost some 1 µs, a fifth of a log line).
+ */
+export function isoTime(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastPrefix = new Date(second * 1000).toISOString().slice(0, 20);
+  }
+  const millis = ms - second * 1000;
+  return `${lastPrefix}${millis < 10 ? "00" : millis < 100 ? "0" : ""}${millis}Z`;
+}
+
 /** `"text"` when standard output is a terminal, else `"json"`. */
 export function defaultLogFormat(): "json" | "text" {
   return Deno.stdout.isTerminal() ? "text" : "json";

@@ -66,6 +66,7 @@ import { clientAddresses, SubscriptionBudget, SubscriptionLimit } from "./subscr
 import {
   defaultLogFormat,
   formatRequestLog,
+  isoTime,
   type RequestLogEntry,
   type RequestLogFormat,
   requestPath,
@@ -392,7 +393,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     } finally {
       inFlight--;
       write?.({
-        time: new Date(arrived).toISOString(),
+        time: isoTime(arrived),
         method: request.method,
         path: requestPath(request.url),
         status,
