@@ -283,6 +283,8 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
   const userContext = options.context;
   // The body timeout's mark: the context is built once Yoga has the request's parameters.
   const received = bodyDeadline?.received;
+  // What the context function adds besides `em`: one object for every request.
+  const extension = changes ? { changes } : {};
   const context = userContext
     ? async (initial: YogaInitialContext) => {
       received?.(initial.request);
@@ -293,12 +295,12 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
         get: () => (initial as { em?: EntityManager }).em,
         enumerable: true,
       });
-      return { ...(changes ? { changes } : {}), ...await userContext(given) };
+      return { ...extension, ...await userContext(given) };
     }
     : (initial: YogaInitialContext) => {
       received?.(initial.request);
       defineLazyEntityManager(initial, fork);
-      return changes ? { changes } : {};
+      return extension;
     };
   const yoga = createYoga({
     schema: options.schema,
