@@ -14,6 +14,8 @@
  *   the answer with `request.signal`);
  * - `serve-bare`: `serve()` with its log and every timeout off;
  * - `serve-timeout`: `serve()` with its log off and its default body timeout;
+ * - `serve-log-fn`: `serve-timeout` with a log function that drops the entries (the request scope
+ *   and its recorder, no line written);
  * - `serve`: `serve()` as the README runs it (its default log, on a pipe, and body timeout).
  *
  * @module
@@ -62,7 +64,11 @@ if (variant.startsWith("bare")) {
       orm,
       schema,
       port: 0,
-      ...(variant === "serve" ? {} : { log: false as const }),
+      ...(variant === "serve"
+        ? {}
+        : variant === "serve-log-fn"
+        ? { log: () => {} }
+        : { log: false as const }),
       ...(variant === "serve-bare" ? { timeouts: false as const } : {}),
     });
     console.log(`listening ${server.addr.port}`);
