@@ -175,7 +175,8 @@ Deno.test("serve's timeouts: defaults, false, and refused values", () => {
 });
 
 Deno.test({
-  name: "the default body timeout never reads request.body (Deno then reads the JSON through a stream)",
+  name:
+    "the default body timeout never reads request.body (Deno then reads the JSON through a stream)",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
