@@ -10,8 +10,9 @@
  *
  * Resolvers run by the compiled query see the copy as `info.schema`, `info.parentType` and
  * `info.returnType`: the same names, fields and resolvers (every type is recreated by
- * `lexicographicSortSchema`, which orders fields by name; the answer's field order is the
- * query's).
+ * `lexicographicSortSchema`, which orders fields by name, the answer's field order being the
+ * query's; coercion methods set on a type instance, as `graphql_schema.ts` sets the generated
+ * enums' `parseValue`, are set on the copy's too).
  *
  * @module
  */
@@ -26,6 +27,7 @@ import {
 import { globalIdSerialization } from "../resolve/global_id_fields.ts";
 
 const COPIES = new WeakMap<GraphQLSchema, GraphQLSchema>();
+const COERCIONS = ["serialize", "parseValue", "parseLiteral"] as const;
 
 /**
  * The schema graphql-jit compiles `schema`'s operations against: the copy described in the
@@ -43,6 +45,16 @@ function leafGlobalIds(schema: GraphQLSchema): GraphQLSchema {
     globalIdSerialization(type.getFields().id?.resolve) !== undefined;
   if (!Object.values(schema.getTypeMap()).some(qualifies)) return schema;
   const copy = lexicographicSortSchema(schema);
+  // A type's own coercion set on the instance after the schema was built (the generated enums'
+  // `parseValue`, whose bad values are BAD_USER_INPUT) is not in its config: kept on the copy.
+  for (const [name, original] of Object.entries(schema.getTypeMap())) {
+    const copied = copy.getType(name) as Record<string, unknown> | undefined;
+    for (const method of COERCIONS) {
+      if (copied && Object.hasOwn(original, method)) {
+        copied[method] = (original as unknown as Record<string, unknown>)[method];
+      }
+    }
+  }
   for (const type of Object.values(copy.getTypeMap())) {
     if (!(type instanceof GraphQLObjectType)) continue;
     const field = type.getFields().id;

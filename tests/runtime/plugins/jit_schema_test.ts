@@ -1,11 +1,17 @@
 /**
  * `jitSchema`, the schema the `Jit` plugin compiles against: a node type's generated `id` field
  * (a key that is the single property `id`) is a leaf of a scalar of its own whose serializer gives
- * what the resolver gives; composite and natural keys, a user's `id` resolver and the served
- * schema are left as they are.
+ * what the resolver gives; composite and natural keys, a user's `id` resolver, the served schema
+ * and the generated enums' coercion of variables are left as they are.
  */
-import { assert, assertEquals, assertStrictEquals } from "@std/assert";
-import { type GraphQLField, GraphQLObjectType, type GraphQLSchema } from "graphql";
+import { assert, assertEquals, assertStrictEquals, assertThrows } from "@std/assert";
+import {
+  GraphQLEnumType,
+  GraphQLError,
+  type GraphQLField,
+  GraphQLObjectType,
+  type GraphQLSchema,
+} from "graphql";
 import { jitSchema } from "../../../runtime/plugins/jit_schema.ts";
 import { encodeGlobalId } from "../../../runtime/plan/global_id.ts";
 import { createSchema as blogSchema } from "../../../examples/blog/generated/mod.ts";
@@ -56,4 +62,12 @@ Deno.test("jitSchema: a user's id resolver, composite and natural keys keep thei
     assertEquals(String(idField(libraryCopy, type).type), "ID!");
   }
   assertEquals(idField(libraryCopy, "Loan").resolve, undefined);
+});
+
+Deno.test("jitSchema: a generated enum's bad variable value is still BAD_USER_INPUT", () => {
+  const copy = jitSchema(blogSchema());
+  const status = copy.getType("PostStatus");
+  assert(status instanceof GraphQLEnumType);
+  const error = assertThrows(() => status.parseValue("Nope"), GraphQLError);
+  assertEquals(error.extensions.code, "BAD_USER_INPUT");
 });
