@@ -32,7 +32,11 @@ export type PrimaryKey = string | number;
  * a record).
  */
 function partValue(row: object, prop: string): unknown {
-  const value = (row as Record<string, unknown>)[prop];
+  return keyOfValue((row as Record<string, unknown>)[prop]);
+}
+
+/** A key part's value as read from its property: itself, or the key of the row it points to. */
+function keyOfValue(value: unknown): unknown {
   if (value === null || typeof value !== "object" || value instanceof Date) return value;
   return wrap(Reference.unwrapReference(value as object), true).getPrimaryKey();
 }
@@ -68,6 +72,16 @@ export function primaryKeyOf(type: Pick<NodeType, "id">, row: object): PrimaryKe
     return typeof value === "number" ? value : String(value);
   }
   return JSON.stringify(keyValues(type, row));
+}
+
+/**
+ * {@linkcode primaryKeyOf} of a row of a type whose key is a single part, from `value`, the
+ * part's property as read from the row (an entity's, a record's or a reference's): what a field
+ * reading the property directly, without the row, needs (`resolve/global_id_fields.ts`).
+ */
+export function primaryKeyOfValue(value: unknown): PrimaryKey {
+  const key = keyOfValue(value);
+  return typeof key === "number" ? key : String(key);
 }
 
 /**

@@ -43,9 +43,38 @@ export function bindParameters(
   params: readonly unknown[],
 ): BoundParameters {
   if (params.length === 0) return { sql, params: [] };
+  const scalars = params.every(isScalar);
+  let texts: Map<string, string> | undefined;
+  if (scalars) {
+    texts = TEXTS.get(platform);
+    if (!texts) TEXTS.set(platform, texts = new Map());
+    const text = texts.get(sql);
+    if (text !== undefined) return { sql: text, params: params.map(scalarValue) };
+  }
   const values: unknown[] = [];
   const text = splice(platform, platformDialect(platform), sql, params, values);
+  // With strings, numbers and nulls only and no `??` identifier (a value written into the text),
+  // the text follows from `sql` alone: a cached statement's (`statement_cache.ts`) is spliced once.
+  if (texts && !sql.includes("??")) {
+    if (texts.size >= MAX_TEXTS) texts.clear();
+    texts.set(sql, text);
+  }
   return { sql: text, params: values };
+}
+
+/** Bound texts of statements of scalar values, per platform: MikroORM's text -> the driver's. */
+const TEXTS = new WeakMap<Platform, Map<string, string>>();
+/** Most texts kept per platform (all dropped when full: the statement cache holds 2,000 shapes). */
+const MAX_TEXTS = 2_000;
+
+/** A value bound as it is, one placeholder: a string, a number, `null` or `undefined`. */
+function isScalar(value: unknown): boolean {
+  return value == null || typeof value === "string" || typeof value === "number";
+}
+
+/** A scalar value as the driver binds it (`driverValue` of a string, a number or a null). */
+function scalarValue(value: unknown): unknown {
+  return value === undefined ? null : value;
 }
 
 function splice(

@@ -1,9 +1,9 @@
 /**
  * Text <-> base64url (no padding), the encoding of cursors and opaque global ids.
  *
- * ASCII text (every id and nearly every cursor) is encoded in JavaScript, two output characters
- * per table lookup, without the `btoa` call, padding trim and character swap (~3× faster on the
- * 1,110 ids of one Q1 answer: `deno task bench:ids`); other text is encoded as UTF-8 first, so the
+ * ASCII text (every id and nearly every cursor) is encoded in JavaScript, the output's character
+ * codes from a table made one string at the end, without the `btoa` call, padding trim and
+ * character swap (~3× faster on the 1,110 ids of one Q1 answer: `deno task bench:ids`); other text is encoded as UTF-8 first, so the
  * format is RFC 4648 §5 base64url of the UTF-8 bytes. Decoding uses the engine's `atob` with the
  * URL-safe character swap.
  *
@@ -19,30 +19,49 @@ const FROM_URL: Record<string, string> = { "-": "+", "_": "/" };
 
 /** The base64url alphabet (RFC 4648 §5). */
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-/** The two characters of every 12-bit value. */
-const PAIRS = Array.from({ length: 4096 }, (_, v) => ALPHABET[v >> 6] + ALPHABET[v & 63]);
+/** The character code of every 6-bit value. */
+const CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));
+/** Character codes of the text being encoded (reused: encoding is synchronous). */
+const OUT: number[] = [];
+/** Most character codes handed to one `String.fromCharCode` call. */
+const CHUNK = 8_192;
 
 /** Encodes UTF-8 `text` as base64url without padding. */
 export function textToBase64Url(text: string): string {
   return asciiToBase64Url(text) ?? binaryToBase64Url(bytesToBinary(encoder.encode(text)));
 }
 
-/** base64url of ASCII `text`, or `undefined` when it holds another character. */
+/**
+ * base64url of ASCII `text`, or `undefined` when it holds another character: the output's
+ * character codes gathered, then made one flat string (an id or a cursor is then one string, not a
+ * chain of concatenations the JSON serialiser flattens).
+ */
 function asciiToBase64Url(text: string): string | undefined {
-  let out = "";
   const length = text.length;
+  let n = 0;
   let i = 0;
   for (; i + 2 < length; i += 3) {
     const a = text.charCodeAt(i), b = text.charCodeAt(i + 1), c = text.charCodeAt(i + 2);
     if ((a | b | c) > 127) return undefined;
     const bits = (a << 16) | (b << 8) | c;
-    out += PAIRS[bits >> 12] + PAIRS[bits & 4095];
+    OUT[n++] = CODES[bits >> 18];
+    OUT[n++] = CODES[(bits >> 12) & 63];
+    OUT[n++] = CODES[(bits >> 6) & 63];
+    OUT[n++] = CODES[bits & 63];
   }
   if (i < length) {
     const a = text.charCodeAt(i), b = i + 1 < length ? text.charCodeAt(i + 1) : 0;
     if ((a | b) > 127) return undefined;
     const bits = (a << 16) | (b << 8);
-    out += i + 1 < length ? PAIRS[bits >> 12] + ALPHABET[(bits >> 6) & 63] : PAIRS[bits >> 12];
+    OUT[n++] = CODES[bits >> 18];
+    OUT[n++] = CODES[(bits >> 12) & 63];
+    if (i + 1 < length) OUT[n++] = CODES[(bits >> 6) & 63];
+  }
+  OUT.length = n;
+  if (n <= CHUNK) return String.fromCharCode.apply(null, OUT);
+  let out = "";
+  for (let at = 0; at < n; at += CHUNK) {
+    out += String.fromCharCode.apply(null, OUT.slice(at, at + CHUNK));
   }
   return out;
 }

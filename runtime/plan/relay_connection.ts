@@ -156,21 +156,33 @@ export function toConnection<T extends object>(
     if (hasPreviousPage) page = page.slice(0, args.last);
     page = page.toReversed();
   }
-  const edges = page.map((node) => new LazyEdge(plan, node));
+  const edges = new Array<Edge<T>>(page.length);
+  for (let i = 0; i < page.length; i++) edges[i] = new LazyEdge(plan, page[i]);
   return {
     edges,
-    pageInfo: {
-      hasNextPage,
-      hasPreviousPage,
-      get startCursor() {
-        return edges[0]?.cursor ?? null;
-      },
-      get endCursor() {
-        return edges.at(-1)?.cursor ?? null;
-      },
-    },
+    pageInfo: new LazyPageInfo(edges, hasNextPage, hasPreviousPage),
     totalCount: count,
   };
+}
+
+/**
+ * A connection's `PageInfo` whose cursors are its first and last edges', encoded only when
+ * selected (accessors on the class, not two closures per connection).
+ */
+class LazyPageInfo<T> implements PageInfo {
+  constructor(
+    private readonly edges: readonly Edge<T>[],
+    readonly hasNextPage: boolean,
+    readonly hasPreviousPage: boolean,
+  ) {}
+
+  get startCursor(): string | null {
+    return this.edges[0]?.cursor ?? null;
+  }
+
+  get endCursor(): string | null {
+    return this.edges.at(-1)?.cursor ?? null;
+  }
 }
 
 /**

@@ -37,6 +37,7 @@
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import {
   type DocumentNode,
+  type ExecutionArgs,
   getNamedType,
   type GraphQLSchema,
   isInputObjectType,
@@ -45,6 +46,7 @@ import {
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { documentShape } from "./document_shape.ts";
+import { jitSchema } from "./jit_schema.ts";
 
 /** Options of {@linkcode Jit}. */
 export interface JitOptions {
@@ -91,7 +93,7 @@ export function Jit(options: JitOptions = {}): Plugin {
   }
   /** Whether each parsed document runs compiled (documents are cached by Yoga's parser). */
   const compilables = new WeakMap<DocumentNode, boolean>();
-  return useGraphQlJit({}, {
+  const jit = useGraphQlJit({}, {
     enableIf: ({ schema, document }) => {
       let compilable = compilables.get(document);
       if (compilable === undefined) {
@@ -103,6 +105,26 @@ export function Jit(options: JitOptions = {}): Plugin {
       return compilable;
     },
   }) as Plugin;
+  // graphql-jit compiles against `jitSchema`'s copy of the schema (global ids as leaves).
+  const compiled = new WeakMap<object, (args: ExecutionArgs) => unknown>();
+  const onSchema = (execute: (args: ExecutionArgs) => unknown) => {
+    let wrapped = compiled.get(execute);
+    if (!wrapped) {
+      compiled.set(
+        execute,
+        wrapped = (args) => execute({ ...args, schema: jitSchema(args.schema) }),
+      );
+    }
+    return wrapped;
+  };
+  return {
+    ...jit,
+    onExecute: (payload) =>
+      jit.onExecute!({
+        ...payload,
+        setExecuteFn: (execute) => payload.setExecuteFn(onSchema(execute as never) as never),
+      }),
+  };
 }
 
 /**

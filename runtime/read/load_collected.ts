@@ -315,32 +315,33 @@ async function loadMany(
           limit,
           many.countedInPage ? (parent, count) => counts!.set(parent, count) : undefined,
         ),
-      (rows) => pageNodes(page, rowCounts(rows)),
+      (groups) => pageNodes(page, rowCounts(groups)),
       count,
     );
-    for (const [parent, row] of rows) rowsByParent.get(parent)?.push(row);
+    for (const [parent, list] of rows) if (rowsByParent.has(parent)) rowsByParent.set(parent, list);
   }
   const children: object[] = [];
-  for (const [i, parent] of parents.entries()) {
+  for (let i = 0; i < parents.length; i++) {
+    const parent = parents[i];
     const rows = rowsByParent.get(keys[i]) ?? [];
     if (!edge.connection) {
       store(parent, scope, plan.key, rows, plan);
-      children.push(...rows);
+      for (const row of rows) children.push(row);
       continue;
     }
     const count = counts ? counts.get(keys[i]) ?? 0 : rows.length;
     const connection: Connection<object> = toConnection(page, rows, () => count);
     store(parent, scope, plan.key, connection, plan);
-    children.push(...connection.edges.map((e) => e.node));
+    for (const edge of connection.edges) children.push(edge.node);
   }
   // Cursor values of SQL order terms, for the rows on the pages only (a list has no cursors).
   if (edge.connection) await fillOrderValues(em, page, children);
   return children;
 }
 
-/** The number of rows of each parent among `[parent key, row]` pairs. */
-function rowCounts(rows: readonly [string, object][]): number[] {
-  const counts = new Map<string, number>();
-  for (const [parent] of rows) counts.set(parent, (counts.get(parent) ?? 0) + 1);
-  return [...counts.values()];
+/** The number of rows of each parent of `loadPartitioned`'s groups. */
+function rowCounts(groups: Map<string, object[]>): number[] {
+  const counts: number[] = [];
+  for (const rows of groups.values()) counts.push(rows.length);
+  return counts;
 }

@@ -30,11 +30,12 @@ const TOTAL = "__total";
  * its parent key, numbered per parent in page order and kept to the page size + 1 (all rows when
  * the page has no limit), at most `limit` rows in all (the node budget's `LIMIT`, `row_limit.ts`).
  *
- * @param countAll called per row with its parent and the number of the parent's rows matching
- *   `where` whatever the page (`count(*) over (partition by <parent key>)` in the statement): a
- *   connection's `totalCount` when `where` holds no keyset predicate
+ * @param countAll called once per parent with rows, with its key text and the number of its rows
+ *   matching `where` whatever the page (`count(*) over (partition by <parent key>)` in the
+ *   statement): a connection's `totalCount` when `where` holds no keyset predicate
  *
- * @returns `[parent key text (keyText), hydrated row]` pairs, per parent in page order
+ * @returns parent key text (`keyText`) -> its rows (records or hydrated entities) in page order;
+ *   a parent without rows has no entry
  */
 export async function loadPartitioned(
   ctx: RequestState,
@@ -47,7 +48,7 @@ export async function loadPartitioned(
   fields: string[] | undefined,
   limit: number | undefined,
   countAll?: (parent: string, count: number) => void,
-): Promise<[string, object][]> {
+): Promise<Map<string, object[]>> {
   const em = ctx.em as SqlEntityManager;
   const selected = fields ? selectColumns(em, target, fields, "t") : ["t.*"];
   const parent = parentOf(em, parentType, target, inverse);
@@ -116,33 +117,65 @@ export async function loadPartitioned(
   });
   const meta = em.getMetadata().find(target.entity)!;
   const aliases = parentAliases(parent);
-  const parentOfRow = (row: Row) => keyText(parentType, aliases.map((alias) => row[alias]));
-  if (countAll) { for (const row of rows) countAll(parentOfRow(row), Number(row[TOTAL])); }
-  if (leanable(meta, fields)) {
-    const records = toRecords(em, meta, rows, fields!);
-    const pairs = new Array<[string, object]>(rows.length);
-    for (let i = 0; i < rows.length; i++) pairs[i] = [parentOfRow(rows[i]), records[i]];
-    return pairs;
-  }
-  // Hydrate as `em.find` does (driver result mapping, then the entity factory merging into the
-  // identity map); `em.map` would add a full `merge` per row, the largest cost of a request.
-  const factory = em.getEntityFactory();
-  const driver = em.getDriver();
-  const hydrated = rows.map((row): [string, object] => {
-    const data: Row = {};
-    for (const [column, value] of Object.entries(row)) {
-      if (column !== "__rn" && column !== TOTAL && !aliases.includes(column)) data[column] = value;
-    }
-    return [
-      parentOfRow(row),
-      factory.create(target.entity, driver.mapResult(data, meta) as never, {
+  let nodes: object[];
+  if (leanable(meta, fields)) nodes = toRecords(em, meta, rows, fields!);
+  else {
+    // Hydrate as `em.find` does (driver result mapping, then the entity factory merging into the
+    // identity map); `em.map` would add a full `merge` per row, the largest cost of a request.
+    const factory = em.getEntityFactory();
+    const driver = em.getDriver();
+    nodes = rows.map((row) => {
+      const data: Row = {};
+      for (const [column, value] of Object.entries(row)) {
+        if (column !== "__rn" && column !== TOTAL && !aliases.includes(column)) {
+          data[column] = value;
+        }
+      }
+      return factory.create(target.entity, driver.mapResult(data, meta) as never, {
         merge: true,
         convertCustomTypes: true,
-      }) as object,
-    ];
-  });
-  await em.getUnitOfWork().dispatchOnLoadEvent();
-  return hydrated;
+      }) as object;
+    });
+    await em.getUnitOfWork().dispatchOnLoadEvent();
+  }
+  return byParent(parentType, aliases, rows, nodes, countAll);
+}
+
+/**
+ * `nodes` (one per row of `rows`) grouped by their row's parent key text, in row order. The rows
+ * come ordered by their parent key, so one map entry (and one key text) is made per parent, not
+ * per row; `countAll` is called once per parent with its row count column.
+ */
+function byParent(
+  parentType: NodeType,
+  aliases: readonly string[],
+  rows: readonly Row[],
+  nodes: readonly object[],
+  countAll: ((parent: string, count: number) => void) | undefined,
+): Map<string, object[]> {
+  const groups = new Map<string, object[]>();
+  const single = aliases.length === 1 ? aliases[0] : undefined;
+  let last: unknown = undefined;
+  let list: object[] | undefined;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    // A single-column key is compared by value (its text is made once per parent); a composite
+    // key by its text.
+    const raw = single !== undefined
+      ? row[single]
+      : keyText(parentType, aliases.map((alias) => row[alias]));
+    if (list === undefined || raw !== last) {
+      last = raw;
+      const key = single !== undefined ? keyText(parentType, [raw]) : raw as string;
+      list = groups.get(key);
+      if (!list) {
+        groups.set(key, list = []);
+        if (countAll) countAll(key, Number(row[TOTAL]));
+      }
+    }
+    list.push(nodes[i]);
+  }
+  return groups;
 }
 
 /**

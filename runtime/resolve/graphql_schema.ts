@@ -6,13 +6,20 @@
  *
  * @module
  */
-import { GraphQLEnumType, GraphQLError, GraphQLScalarType, type GraphQLSchema } from "graphql";
+import {
+  GraphQLEnumType,
+  GraphQLError,
+  GraphQLObjectType,
+  GraphQLScalarType,
+  type GraphQLSchema,
+} from "graphql";
 import { createSchema } from "graphql-yoga";
 import { ErrorCode, gqlError } from "../error_codes.ts";
 import type { Graph } from "../graph.ts";
 import { createResolvers, policyAttacher, type ResolverOptions } from "./resolvers.ts";
 import type { MikroContext } from "../request/context.ts";
 import { guardedFields, guardedTypeDefs } from "./field_rules.ts";
+import { globalIdSerialization } from "./global_id_fields.ts";
 import { warnOpenTypes } from "./open_types.ts";
 
 /** The resolvers argument of GraphQL Yoga's `createSchema`. */
@@ -76,21 +83,43 @@ export function createGraphQLSchema<R>(
   const extraResolvers = (options.resolvers === undefined ? [] : [options.resolvers].flat())
     .map((map) => withPolicies(map as Record<string, unknown>, attach));
   const guarded = guardedFields(graph, options.policies ?? []);
+  const generated = createResolvers(graph, options);
   const schema = createSchema({
     typeDefs: [
       guarded.length > 0 ? guardedTypeDefs(typeDefs, guarded) : typeDefs,
       ...extraTypeDefs,
     ],
-    resolvers: [
-      createResolvers(graph, options),
-      ...extraResolvers,
-    ] as unknown as UserResolvers,
+    resolvers: [generated, ...extraResolvers] as unknown as UserResolvers,
   });
+  unbindGlobalIds(schema, generated, extraResolvers);
   for (const name of Object.keys(graph.enums)) {
     const type = schema.getType(name);
     if (type instanceof GraphQLEnumType) rejectAsBadInput(type);
   }
   return schema;
+}
+
+/**
+ * Puts the generated `id` resolvers (`global_id_fields.ts`) back on the schema's fields as they
+ * are: graphql-tools binds every function resolver to its type's map, and the `Jit` plugin
+ * recognises the generated ones by identity (`plugins/jit_schema.ts`). A field whose `id` a user
+ * resolver replaces keeps the user's.
+ */
+function unbindGlobalIds(
+  schema: GraphQLSchema,
+  generated: Record<string, unknown>,
+  extra: readonly Record<string, unknown>[],
+): void {
+  for (const [typeName, fields] of Object.entries(generated)) {
+    const resolve = (fields as { id?: unknown } | null)?.id;
+    if (!globalIdSerialization(resolve)) continue;
+    if (extra.some((map) => (map[typeName] as { id?: unknown } | undefined)?.id !== undefined)) {
+      continue;
+    }
+    const type = schema.getType(typeName);
+    const field = type instanceof GraphQLObjectType ? type.getFields().id : undefined;
+    if (field) field.resolve = resolve as typeof field.resolve;
+  }
 }
 
 /**

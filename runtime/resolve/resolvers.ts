@@ -10,11 +10,11 @@ import type { GraphQLFieldResolver, GraphQLScalarType } from "graphql";
 import { ScalarReference } from "@mikro-orm/core";
 import type { CollectLimits } from "../plan/field_collection.ts";
 import { resolveEdge } from "./edge_fields.ts";
+import { globalIdResolver } from "./global_id_fields.ts";
 import { type Graph, type GraphHooks, type NodeType, nodeTypeOf, withHooks } from "../graph.ts";
 import { mutationResolvers } from "./mutation_resolvers.ts";
 import { connectionName } from "../names.ts";
 import { globalIdOf } from "../plan/global_id.ts";
-import { primaryKeyOf } from "../keys.ts";
 import type { Connection, PaginationArgs } from "../plan/relay_connection.ts";
 import { type RequestState, requestState } from "../request/request_state.ts";
 import { resolveConnection, resolveNode, resolveNodes } from "./root_fields.ts";
@@ -179,7 +179,7 @@ export function createResolvers(
         resolveConnection(request(ctx), type, args as PaginationArgs, info);
     }
     const fields: Record<string, Resolver> = {
-      id: (row) => globalIdOf(graph, type, primaryKeyOf(type, row)),
+      id: globalIdResolver(type, (pk) => globalIdOf(graph, type, pk)) as Resolver,
     };
     for (const [name, field] of Object.entries(type.fields)) {
       // A scalar reference (`ref: true`) of a managed entity holds its value in a `Ref`.

@@ -18,6 +18,10 @@ const texts = [
   "Tag:日本語 🚀",
   "\u00ff\u0080?>~", // bytes that give '+' and '/' in plain base64
   "????>>>>",
+  // Long ASCII texts: their output is made in chunks of 8,192 characters, around the edges.
+  "x".repeat(6_144),
+  "x".repeat(6_145),
+  "ab".repeat(20_000) + "c",
 ];
 
 Deno.test("textToBase64Url is base64url of the UTF-8 bytes without padding", () => {
