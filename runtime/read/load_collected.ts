@@ -123,9 +123,9 @@ export interface ManyPlan {
   /** The target's relation to the parent. */
   inverse: string;
   page: PagePlan;
-  /** The edge's where input as a filter (connections; `{}` for lists). */
+  /** The edge's where input as a filter (connections; `{}` for lists): the client's condition. */
   filter: FilterQuery<object>;
-  /** {@linkcode filter} and the page's keyset predicate. */
+  /** {@linkcode filter} and the page's keyset predicate: the client's conditions. */
   where: FilterQuery<object>;
   /** The target's properties to read (`fieldsOf`); `undefined` for every column. */
   fields: string[] | undefined;
@@ -202,8 +202,9 @@ export function singleParentPage(
   options: Pick<FindRowsOptions, "countAll"> = {},
 ): [FilterQuery<object>, FindRowsOptions] {
   return [
-    allOf(referencesFilter(parentType, many.inverse, [key]), many.where),
+    referencesFilter(parentType, many.inverse, [key]),
     {
+      client: many.where,
       orderBy: many.page.query.orderBy,
       limit: smallerLimit(many.page.query.limit, limit),
       fields: many.fields,
@@ -285,10 +286,8 @@ async function loadMany(
           ...singleParentPage(parentType, many, typed.get(wanted[0])!, limit, {
             countAll: many.countedInPage
               ? {
-                where: allOf(
-                  referencesFilter(parentType, inverse, [typed.get(wanted[0])!]),
-                  filter,
-                ),
+                where: referencesFilter(parentType, inverse, [typed.get(wanted[0])!]),
+                client: filter,
                 found: (count: number) => counts!.set(wanted[0], count),
               }
               : undefined,

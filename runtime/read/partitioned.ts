@@ -17,7 +17,7 @@ import { orderSql, type PagePlan } from "../plan/page_plan.ts";
 import type { RequestState } from "../request/request_state.ts";
 import { cachedRows, textKey } from "./statement_cache.ts";
 import { leanable, toRecords } from "./lean_records.ts";
-import { whereFiltered } from "../plan/read_filters.ts";
+import { whereVisible } from "../plan/visible_rows.ts";
 
 type Row = Record<string, unknown>;
 
@@ -178,6 +178,8 @@ interface ParentKey {
   columns: string[];
   /** Adds the join to the parent, when the key is not on the target's table. */
   join(qb: { join(field: string, alias: string): unknown }): void;
+  /** Whether the key is the joined parent's (`m:n`), not columns of the target's table. */
+  joined: boolean;
 }
 
 /** The result column names of the parent key's columns: `__parent0`, `__parent1`, ... */
@@ -189,8 +191,8 @@ function parentAliases(parent: ParentKey): string[] {
  * The QueryBuilder over `target` rows ("t") of the parents `ids` (their typed key values),
  * selecting `select` and the parent key as `__parent0`, ...: `<key> in (...)` (`(<a>, <b>) in
  * ((?, ?), ...)` for a composite key) as SQL with one parameter per value, which MikroORM takes
- * without walking a criteria object per id, then `where` with the EntityManager's filters
- * (`whereFiltered`).
+ * without walking a criteria object per id, then `where`, the client's conditions, with the
+ * EntityManager's filters (`whereVisible`: outside the fenced visible rows when there are both).
  */
 async function parentRows(
   ctx: RequestState,
@@ -209,16 +211,28 @@ async function parentRows(
   ];
   const qb = em.createQueryBuilder(target.entity, "t", ctx.read.connectionType)
     .select(columns as never);
-  parent.join(qb);
   const single = parent.columns.length === 1;
   const tuple = single ? "?" : `(${parent.columns.map(() => "?").join(", ")})`;
-  qb.where(
-    `${single ? parent.columns[0] : `(${parent.columns.join(", ")})`} in (${
-      ids.map(() => tuple).join(", ")
-    })`,
-    ids.flat(),
-  );
-  await whereFiltered(em, qb, target.entity, where, inverse);
+  const parents = (q: { where(sql: string, params: unknown[]): unknown }) =>
+    q.where(
+      `${single ? parent.columns[0] : `(${parent.columns.join(", ")})`} in (${
+        ids.map(() => tuple).join(", ")
+      })`,
+      ids.flat(),
+    );
+  // The parents' keys are the server's condition: beside the read filter, inside the fence of
+  // visible rows when the client's `where` needs one (`whereVisible`). An `m:n` parent key is
+  // the joined parent's, outside: the fenced rows are then all of the target's visible rows.
+  const joined = parent.joined;
+  if (joined) {
+    parent.join(qb);
+    parents(qb);
+  }
+  await whereVisible(em, qb as never, target.entity, "t", {
+    client: where,
+    through: inverse,
+    inside: joined ? undefined : (q) => parents(q as never),
+  });
   // A condition on an inverse one-to-one of the row (`{ shipment: null }`, `has<Edge>: false`,
   // or a filter's) makes MikroORM join its owner and add the owner's key to the select list
   // (`"s1"."order_id" as "s1__order_id"`): a column a grouped count's `GROUP BY` does not name,
@@ -245,6 +259,7 @@ function parentOf(
     return {
       columns: property.fieldNames.map((c) => quoteIdentifiers(em, "t", c)),
       join: () => {},
+      joined: false,
     };
   }
   const parentMeta = em.getMetadata().find(parentType.entity)!;
@@ -253,6 +268,7 @@ function parentOf(
       parentMeta.properties[part.prop].fieldNames.map((c) => quoteIdentifiers(em, "p", c))
     ),
     join: (qb) => qb.join(`t.${inverse}`, "p"),
+    joined: true,
   };
 }
 

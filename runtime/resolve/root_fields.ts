@@ -76,11 +76,12 @@ export async function resolveConnection(
     ctx.budget,
     pageBound(page, 1),
     (limit) =>
-      findRows(em, type, allOf(filter, page.query.where), {
+      findRows(em, type, {}, {
+        client: allOf(filter, page.query.where),
         orderBy: page.query.orderBy,
         limit: smallerLimit(page.query.limit, limit),
         fields: fieldsOf(plan.node, ordered),
-        countAll: inPage ? { where: filter, found: (count) => counted = count } : undefined,
+        countAll: inPage ? { client: filter, found: (count) => counted = count } : undefined,
       }),
     (rows) => pageNodes(page, [rows.length]),
     async () => pageNodes(page, [await countRows(em, type, allOf(filter, page.query.where))]),
