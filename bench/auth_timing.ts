@@ -22,7 +22,9 @@
  * Each pair sends both requests (in random order) to Yoga in process with the preset, as bob;
  * prints per channel the medians, the median paired difference and the share of pairs where the
  * hidden case was slower (50% means no signal). Not a test: timings vary with the machine. On
- * PostgreSQL and MariaDB the tables are analyzed after the insert.
+ * PostgreSQL and MariaDB the tables are analyzed after the insert (as autovacuum and InnoDB do
+ * soon after it), on SQLite not (nothing does unless the application runs `ANALYZE`);
+ * `BENCH_ANALYZE=1` analyzes on every database, `BENCH_ANALYZE=0` on none.
  *
  * `BENCH_CHANNELS=count,page` runs only those channels; `BENCH_SQL=1` prints each channel's
  * statements once.
@@ -50,6 +52,8 @@ const HIDDEN = Number(Deno.env.get("BENCH_HIDDEN") ?? 120_000);
 const PAIRS = Number(Deno.env.get("BENCH_PAIRS") ?? 150);
 const CHANNELS = Deno.env.get("BENCH_CHANNELS")?.split(",");
 const SQL = Deno.env.get("BENCH_SQL") === "1";
+/** PostgreSQL and MariaDB gather statistics themselves (autovacuum, InnoDB); SQLite never does. */
+const ANALYZE = (Deno.env.get("BENCH_ANALYZE") ?? (DIALECT === "sqlite" ? "0" : "1")) === "1";
 
 let statements: string[] | undefined;
 const db = await openTestOrm(DIALECT, entities, {
@@ -74,10 +78,11 @@ try {
   }
   // PostgreSQL plans with the statistics autovacuum would gather soon after such an insert (the
   // plans a running server gets): without them it guesses, and guesses an index walk here.
-  if (DIALECT === "postgresql") await db.orm.em.getConnection().execute("analyze");
-  if (DIALECT === "mariadb") {
+  if (ANALYZE) {
     await db.orm.em.getConnection().execute(
-      `analyze table ${em.getMetadata().find(Comment)!.tableName}`,
+      DIALECT === "mariadb"
+        ? `analyze table ${em.getMetadata().find(Comment)!.tableName}`
+        : "analyze",
     );
   }
   const yoga = createYoga({
@@ -120,7 +125,9 @@ try {
     { name: "root where", hidden: rootWhere("secret"), baseline: rootWhere("zzzzzz") },
   ].filter((channel) => !CHANNELS || CHANNELS.includes(channel.name));
   console.log(
-    `${DIALECT}: ${HIDDEN} hidden comments on a visible task, ${PAIRS} pairs per channel (viewer bob)`,
+    `${DIALECT}${
+      ANALYZE ? " (analyzed)" : ""
+    }: ${HIDDEN} hidden comments on a visible task, ${PAIRS} pairs per channel (viewer bob)`,
   );
   for (const channel of channels) {
     statements = [];

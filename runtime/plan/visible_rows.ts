@@ -29,7 +29,7 @@
  */
 import type { EntityManager, FilterQuery } from "@mikro-orm/core";
 import type { QueryBuilder, SqlEntityManager } from "@mikro-orm/sql";
-import { dialectOf } from "../dialect.ts";
+import { dialectOf, quoteIdentifiers } from "../dialect.ts";
 import { allOf } from "../jsutils/all_of.ts";
 import { readFilter, readFilterOf, whereFiltered } from "./read_filters.ts";
 
@@ -86,6 +86,14 @@ export interface VisibleWhere {
   /** The relation the rows are read through from parents already read (`readFilter`). */
   through?: string;
   /**
+   * Whether the read reads every row the server's conditions keep anyway (a grouped count, a
+   * window over the parents' rows): then the rows are fenced whenever a read filter applies,
+   * `client` or not, so that the database reads the visible rows first (an index on the read
+   * filter's columns serves them) instead of walking the server's conditions' index in the
+   * order the statement wants and dropping the hidden rows it passes.
+   */
+  whole?: boolean;
+  /**
    * Adds server conditions written as SQL on the rows' alias (a long parent key list) to the
    * builder it is given: the fenced rows' own, or `qb` when there is no fence.
    */
@@ -95,24 +103,25 @@ export interface VisibleWhere {
 /**
  * Sets the condition of `qb`, a read of `entity`'s rows aliased `alias` (no condition set yet):
  * `where`, `inside` and the request's read filter (`whereFiltered` of `read_filters.ts`), and
- * `client`. When `entity` has a read filter and `client` a condition, `qb` reads from the fenced
+ * `client`. When `entity` has a read filter and `client` a condition (or `whole`), `qb` reads
+ * from the fenced
  * derived table of the rows the rest keeps (the module documentation), under the same alias,
  * and `client` is its condition: no condition of the client is evaluated on a row the request
  * may not read. Otherwise all of them make one `WHERE`, as `whereFiltered` writes it.
  *
  * The fence costs reading all the rows the server's conditions and the read filter keep before
  * the client's conditions and the page's order and limit (a page that walks an index in order
- * cannot stop early): only reads where the client adds a condition to rows a read filter hides
- * pay it.
+ * cannot stop early): only reads where the client adds a condition to rows a read filter hides,
+ * and reads that read all those rows anyway (`whole`), pay it.
  */
 export async function whereVisible(
   em: EntityManager,
   qb: QueryBuilder<object>,
   entity: string | object,
   alias: string,
-  { where = {}, client = {}, through, inside }: VisibleWhere,
+  { where = {}, client = {}, through, whole, inside }: VisibleWhere,
 ): Promise<void> {
-  const bare = Reflect.ownKeys(client as object).length === 0 ||
+  const bare = (!whole && Reflect.ownKeys(client as object).length === 0) ||
     Reflect.ownKeys(await readFilter(em, entity, through) as object).length === 0;
   if (bare) {
     inside?.(qb);
@@ -120,10 +129,25 @@ export async function whereVisible(
     return;
   }
   const meta = em.getMetadata().find(entity as never)!;
-  const inner = (em as SqlEntityManager).createQueryBuilder(meta.class, alias)
+  const sql = em as SqlEntityManager;
+  const inner = sql.createQueryBuilder(meta.class, alias)
     .select(`${alias}.*` as never) as unknown as QueryBuilder<object>;
-  inside?.(inner);
-  await whereFiltered(em, inner as never, entity, where, through);
+  const [key, ...more] = meta.primaryKeys.flatMap((pk) => meta.properties[pk].fieldNames);
+  if (dialectOf(em) === "sqlite" && more.length === 0) {
+    // SQLite picks the index of the conditions that reads the rows in the order the query wants
+    // (the parent key's, for a window) over one probed per visible value of the read filter
+    // (`(<parent fk>, <author fk>)`), unless that one covers the columns read: the visible rows'
+    // keys first, then their rows.
+    const keys = sql.createQueryBuilder(meta.class, alias)
+      .select(`${alias}.${key}` as never) as unknown as QueryBuilder<object>;
+    inside?.(keys);
+    await whereFiltered(em, keys as never, entity, where, through);
+    const { sql: text, params } = keys.toQuery();
+    inner.where(`${quoteIdentifiers(em, alias, key)} in (${text})`, [...params]);
+  } else {
+    inside?.(inner);
+    await whereFiltered(em, inner as never, entity, where, through);
+  }
   fence(em, inner);
   qb.from(inner as never, alias);
   qb.andWhere(client as never);
