@@ -18,10 +18,13 @@
  * - MariaDB/MySQL: `limit 9007199254740991 offset 0` (a derived table with a `LIMIT` is
  *   materialised, never merged, and MariaDB pushes no condition into it).
  *
- * A connection's own rows are read the same way when the client adds conditions to them
- * ({@linkcode whereVisible}): its where input and its cursor's keyset predicate sit outside the
- * fenced rows, and the server's own conditions (the parents' keys of a nested page) inside,
- * beside the read filter, where an index serves them.
+ * A connection's own rows are read the same way when the client adds a where input to them
+ * ({@linkcode whereVisible}): the where input sits outside the fenced rows, and the server's own
+ * conditions (the parents' keys of a nested page) inside, beside the read filter, where an index
+ * serves them; so does a cursor's keyset predicate, a comparison of the row's order values with
+ * the cursor's, which tells no more than the page's own walk in that order (the pages of a
+ * connection walk its order and stop once full, hidden rows passed included:
+ * docs/authorization-writes.md), and which an index serves inside.
  *
  * `tests/graphql/leakproof_test.ts` checks with `EXPLAIN` on each database that the fence holds.
  *
@@ -75,13 +78,10 @@ function fence(em: EntityManager, qb: QueryBuilder<object>): void {
 export interface VisibleWhere {
   /**
    * The server's own conditions, with the read filter, inside the fence: parent keys (a
-   * nested page), node keys.
+   * nested page), node keys, a cursor's keyset predicate.
    */
   where?: FilterQuery<object>;
-  /**
-   * The client's own conditions: a where input, a cursor's keyset predicate; evaluated only on
-   * rows the request may read.
-   */
+  /** The client's where input: evaluated only on rows the request may read. */
   client?: FilterQuery<object>;
   /** The relation the rows are read through from parents already read (`readFilter`). */
   through?: string;
@@ -133,11 +133,12 @@ export async function whereVisible(
   const inner = sql.createQueryBuilder(meta.class, alias)
     .select(`${alias}.*` as never) as unknown as QueryBuilder<object>;
   const [key, ...more] = meta.primaryKeys.flatMap((pk) => meta.properties[pk].fieldNames);
-  if (dialectOf(em) === "sqlite" && more.length === 0) {
-    // SQLite picks the index of the conditions that reads the rows in the order the query wants
-    // (the parent key's, for a window) over one probed per visible value of the read filter
-    // (`(<parent fk>, <author fk>)`), unless that one covers the columns read: the visible rows'
-    // keys first, then their rows.
+  if (dialectOf(em) === "sqlite" && more.length === 0 && through !== undefined) {
+    // SQLite picks the index of the parents' key, which reads a parent's rows in the order the
+    // query wants, over one probed per visible value of the read filter (`(<parent fk>, <author
+    // fk>)`), unless that one covers the columns read: the visible rows' keys first, then their
+    // rows. (Not for a root connection's rows: no parent key to start from, and the second pass
+    // over the visible keys doubles the cost.)
     const keys = sql.createQueryBuilder(meta.class, alias)
       .select(`${alias}.${key}` as never) as unknown as QueryBuilder<object>;
     inside?.(keys);

@@ -39,8 +39,8 @@ export interface FindRowsOptions {
   /** The relation to parents already read the rows are loaded through (`readFilter`). */
   through?: string;
   /**
-   * The client's own conditions on the rows (a where input, a cursor's keyset predicate), beside
-   * `where`, the server's: evaluated on rows the request may read only (`whereVisible` of
+   * The client's where input on the rows, beside `where` (the server's conditions and a cursor's
+   * keyset predicate): evaluated on rows the request may read only (`whereVisible` of
    * `plan/visible_rows.ts`) on the lean path.
    */
   client?: FilterQuery<object>;
@@ -56,7 +56,7 @@ export interface FindRowsOptions {
 export interface CountAll {
   /** What the counted rows match: the server's conditions (the parent's key of a nested page). */
   where?: FilterQuery<object>;
-  /** What the counted rows match: the client's conditions (`FindRowsOptions.client`). */
+  /** What the counted rows match: the client's where input (`FindRowsOptions.client`). */
   client?: FilterQuery<object>;
   /**
    * Called with the count when the read is lean (0 when the page has no row); not called
@@ -176,8 +176,8 @@ function selectedFields(type: NodeType, options: FindRowsOptions): string[] | un
 }
 
 /**
- * Counts the rows of `type` matching `where`, the client's conditions (a root connection's
- * `totalCount`; `whereVisible` of `plan/visible_rows.ts`): one
+ * Counts the rows of `type` matching `where` and `client`, the client's where input (a root
+ * connection's `totalCount`; `whereVisible` of `plan/visible_rows.ts`): one
  * QueryBuilder `count(*)` with the EntityManager's filters (`read_filters.ts`) for types the lean path
  * reads, `em.count` for types of an inheritance hierarchy (whose discriminators MikroORM adds).
  */
@@ -185,15 +185,18 @@ export async function countRows(
   em: EntityManager,
   type: NodeType,
   where: FilterQuery<object>,
+  client: FilterQuery<object> = {},
 ): Promise<number> {
   const meta = em.getMetadata().find(type.entity)!;
   if (!leanable(meta, keyParts(type).map((part) => part.prop))) {
-    return await em.count(type.entity, where, { connectionType: readConnectionType(em) });
+    return await em.count(type.entity, allOf(where, client), {
+      connectionType: readConnectionType(em),
+    });
   }
   const [row] = await runStatement(
     em,
     readConnectionType(em),
-    await countStatement(em, type, {}, undefined, where),
+    await countStatement(em, type, where, undefined, client),
   );
   return row ? +(row.count as number) : 0;
 }

@@ -30,8 +30,10 @@ const TOTAL = "__total";
  * its parent key, numbered per parent in page order and kept to the page size + 1 (all rows when
  * the page has no limit), at most `limit` rows in all (the node budget's `LIMIT`, `row_limit.ts`).
  *
+ * @param where the server's conditions beside the parents' keys: the page's keyset predicate
+ * @param client the client's where input (`whereVisible` of `plan/visible_rows.ts`)
  * @param countAll called per row with its parent and the number of the parent's rows matching
- *   `where` whatever the page (`count(*) over (partition by <parent key>)` in the statement): a
+ *   `where` and `client` whatever the page (`count(*) over (partition by <parent key>)` in the statement): a
  *   connection's `totalCount` when `where` holds no keyset predicate
  *
  * @returns `[parent key text (keyText), hydrated row]` pairs, per parent in page order
@@ -44,6 +46,7 @@ export async function loadPartitioned(
   ids: readonly (readonly unknown[])[],
   page: PagePlan,
   where: FilterQuery<object>,
+  client: FilterQuery<object>,
   fields: string[] | undefined,
   limit: number | undefined,
   countAll?: (parent: string, count: number) => void,
@@ -66,9 +69,9 @@ export async function loadPartitioned(
     limit === undefined ? "no limit" : "limit",
     countAll ? "count all" : "",
   ]);
-  const inputs = { ids, where, size: page.query.limit ?? null, limit: limit ?? null };
+  const inputs = { ids, where, client, size: page.query.limit ?? null, limit: limit ?? null };
   const rows = await cachedRows(em, ctx.read.connectionType, site, inputs, async (inputs) => {
-    const qb = await parentRows(ctx, parent, target, inverse, inputs.ids, inputs.where, selected);
+    const qb = await parentRows(ctx, parent, target, inverse, inputs, selected);
     // Each parent's rows matching `where`, counted before its page is cut (a window).
     if (countAll) {
       qb.addSelect(
@@ -191,16 +194,20 @@ function parentAliases(parent: ParentKey): string[] {
  * The QueryBuilder over `target` rows ("t") of the parents `ids` (their typed key values),
  * selecting `select` and the parent key as `__parent0`, ...: `<key> in (...)` (`(<a>, <b>) in
  * ((?, ?), ...)` for a composite key) as SQL with one parameter per value, which MikroORM takes
- * without walking a criteria object per id, then `where`, the client's conditions, with the
- * EntityManager's filters (`whereVisible`: outside the fenced visible rows when there are both).
+ * without walking a criteria object per id, then `where` (the server's) and `client` (the
+ * client's where input) with the EntityManager's filters (`whereVisible`: `client` outside the
+ * fenced visible rows when there are both).
  */
 async function parentRows(
   ctx: RequestState,
   parent: ParentKey,
   target: NodeType,
   inverse: string,
-  ids: readonly (readonly unknown[])[],
-  where: FilterQuery<object>,
+  { ids, where, client }: {
+    ids: readonly (readonly unknown[])[];
+    where: FilterQuery<object>;
+    client: FilterQuery<object>;
+  },
   select: unknown[],
 ) {
   const em = ctx.em as SqlEntityManager;
@@ -229,7 +236,8 @@ async function parentRows(
     parents(qb);
   }
   await whereVisible(em, qb as never, target.entity, "t", {
-    client: where,
+    where,
+    client,
     through: inverse,
     // Every row of the parents is counted or numbered: reading the visible ones first costs
     // nothing more, and rows hidden by a read filter are then not read (where an index serves
@@ -276,14 +284,19 @@ function parentOf(
   };
 }
 
-/** One grouped `COUNT(*)` for all parents: parent key text (`keyText`) -> number of related rows. */
+/**
+ * One grouped `COUNT(*)` for all parents of the rows matching `where` (the server's conditions)
+ * and `client` (the client's where input, as {@linkcode loadPartitioned}'s): parent key text
+ * (`keyText`) -> number of related rows.
+ */
 export async function countPartitioned(
   ctx: RequestState,
   parentType: NodeType,
   target: NodeType,
   inverse: string,
   ids: readonly (readonly unknown[])[],
-  filter: FilterQuery<object>,
+  where: FilterQuery<object>,
+  client: FilterQuery<object>,
 ): Promise<Map<string, number>> {
   const em = ctx.em as SqlEntityManager;
   const parent = parentOf(em, parentType, target, inverse);
@@ -292,9 +305,9 @@ export async function countPartitioned(
     em,
     ctx.read.connectionType,
     site,
-    { ids, filter },
+    { ids, where, client },
     async (inputs) =>
-      (await parentRows(ctx, parent, target, inverse, inputs.ids, inputs.filter, [
+      (await parentRows(ctx, parent, target, inverse, inputs, [
         raw(`count(*) as ${quoteIdentifiers(em, "__count")}`),
       ])).groupBy(parent.columns.map((c) => raw(c)) as never),
   );

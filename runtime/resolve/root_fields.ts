@@ -64,7 +64,7 @@ export async function resolveConnection(
     args.before == null;
   let counted: number | undefined;
   const total = plan.totalCount && (paginated || !plan.page) && !inPage
-    ? await countRows(em, type, filter)
+    ? await countRows(em, type, {}, filter)
     : undefined;
   // Order values of SQL terms (dates, edge terms) are read by fillOrderValues.
   const properties = em.getMetadata().find(type.entity)!.properties;
@@ -76,20 +76,20 @@ export async function resolveConnection(
     ctx.budget,
     pageBound(page, 1),
     (limit) =>
-      findRows(em, type, {}, {
-        client: allOf(filter, page.query.where),
+      findRows(em, type, page.query.where, {
+        client: filter,
         orderBy: page.query.orderBy,
         limit: smallerLimit(page.query.limit, limit),
         fields: fieldsOf(plan.node, ordered),
         countAll: inPage ? { client: filter, found: (count) => counted = count } : undefined,
       }),
     (rows) => pageNodes(page, [rows.length]),
-    async () => pageNodes(page, [await countRows(em, type, allOf(filter, page.query.where))]),
+    async () => pageNodes(page, [await countRows(em, type, page.query.where, filter)]),
   );
   const connection = toConnection(
     page,
     rows as object[],
-    () => total ?? counted ?? (paginated ? countRows(em, type, filter) : rows.length),
+    () => total ?? counted ?? (paginated ? countRows(em, type, {}, filter) : rows.length),
   );
   await fillOrderValues(em, page, connection.edges.map((e) => e.node));
   await loadCollected(ctx, connection.edges.map((e) => e.node), plan.node, rootScope(info.path));
