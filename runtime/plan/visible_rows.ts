@@ -86,14 +86,6 @@ export interface VisibleWhere {
   /** The relation the rows are read through from parents already read (`readFilter`). */
   through?: string;
   /**
-   * Whether the read reads every row the server's conditions keep anyway (a grouped count, a
-   * window over the parents' rows): then the rows are fenced whenever a read filter applies,
-   * `client` or not, so that the database reads the visible rows first (an index on the read
-   * filter's columns serves them) instead of walking the server's conditions' index in the
-   * order the statement wants and dropping the hidden rows it passes.
-   */
-  whole?: boolean;
-  /**
    * Adds server conditions written as SQL on the rows' alias (a long parent key list) to the
    * builder it is given: the fenced rows' own, or `qb` when there is no fence.
    */
@@ -103,25 +95,24 @@ export interface VisibleWhere {
 /**
  * Sets the condition of `qb`, a read of `entity`'s rows aliased `alias` (no condition set yet):
  * `where`, `inside` and the request's read filter (`whereFiltered` of `read_filters.ts`), and
- * `client`. When `entity` has a read filter and `client` a condition (or `whole`), `qb` reads
- * from the fenced
- * derived table of the rows the rest keeps (the module documentation), under the same alias,
- * and `client` is its condition: no condition of the client is evaluated on a row the request
- * may not read. Otherwise all of them make one `WHERE`, as `whereFiltered` writes it.
+ * `client`. When `entity` has a read filter and `client` a condition, `qb` reads from the
+ * fenced derived table of the rows the rest keeps (the module documentation), under the same
+ * alias, and `client` is its condition: no condition of the client is evaluated on a row the
+ * request may not read. Otherwise all of them make one `WHERE`, as `whereFiltered` writes it.
  *
  * The fence costs reading all the rows the server's conditions and the read filter keep before
  * the client's conditions and the page's order and limit (a page that walks an index in order
- * cannot stop early): only reads where the client adds a condition to rows a read filter hides,
- * and reads that read all those rows anyway (`whole`), pay it.
+ * cannot stop early): only reads where the client adds a condition to rows a read filter hides
+ * pay it.
  */
 export async function whereVisible(
   em: EntityManager,
   qb: QueryBuilder<object>,
   entity: string | object,
   alias: string,
-  { where = {}, client = {}, through, whole, inside }: VisibleWhere,
+  { where = {}, client = {}, through, inside }: VisibleWhere,
 ): Promise<void> {
-  const bare = (!whole && Reflect.ownKeys(client as object).length === 0) ||
+  const bare = Reflect.ownKeys(client as object).length === 0 ||
     Reflect.ownKeys(await readFilter(em, entity, through) as object).length === 0;
   if (bare) {
     inside?.(qb);

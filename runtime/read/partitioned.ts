@@ -239,10 +239,6 @@ async function parentRows(
     where,
     client,
     through: inverse,
-    // Every row of the parents is counted or numbered: reading the visible ones first costs
-    // nothing more, and rows hidden by a read filter are then not read (where an index serves
-    // the filter).
-    whole: !joined,
     inside: joined ? undefined : (q) => parents(q as never),
   });
   // A condition on an inverse one-to-one of the row (`{ shipment: null }`, `has<Edge>: false`,
