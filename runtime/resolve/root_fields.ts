@@ -29,7 +29,6 @@ import { type ErrorBudget, spendError } from "../error_budget.ts";
 import { type Connection, type PaginationArgs, toConnection } from "../plan/relay_connection.ts";
 import { planPage, withoutExtraRow } from "../plan/page_plan.ts";
 import type { RequestState } from "../request/request_state.ts";
-import { allOf } from "../jsutils/all_of.ts";
 import { whereFilter } from "../plan/where_filter.ts";
 import { prepareSubqueryReadFilters } from "../plan/subquery_read_filters.ts";
 
