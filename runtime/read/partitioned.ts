@@ -33,8 +33,8 @@ const TOTAL = "__total";
  * @param where the server's conditions beside the parents' keys: the page's keyset predicate
  * @param client the client's where input (`whereVisible` of `plan/visible_rows.ts`)
  * @param countAll called per row with its parent and the number of the parent's rows matching
- *   `where` and `client` whatever the page (`count(*) over (partition by <parent key>)` in the statement): a
- *   connection's `totalCount` when `where` holds no keyset predicate
+ *   `where` and `client` whatever the page (`count(*) over (partition by <parent key>)` in the
+ *   statement): a connection's `totalCount` when `where` holds no keyset predicate
  *
  * @returns `[parent key text (keyText), hydrated row]` pairs, per parent in page order
  */
