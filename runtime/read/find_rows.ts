@@ -21,7 +21,8 @@ import { keyParts } from "../keys.ts";
 import { countQuery, runStatement, type Statement } from "../database/bound_statement.ts";
 import { cachedStatement, textKey } from "./statement_cache.ts";
 import { leanable, toRecords } from "./lean_records.ts";
-import { whereFiltered } from "../plan/read_filters.ts";
+import { allOf } from "../jsutils/all_of.ts";
+import { whereVisible } from "../plan/visible_rows.ts";
 import { readConnectionType } from "../database/read_from.ts";
 
 type Row = Record<string, unknown>;
@@ -37,6 +38,12 @@ export interface FindRowsOptions {
   fields?: string[];
   /** The relation to parents already read the rows are loaded through (`readFilter`). */
   through?: string;
+  /**
+   * The client's where input on the rows, beside `where` (the server's conditions and a cursor's
+   * keyset predicate): evaluated on rows the request may read only (`whereVisible` of
+   * `plan/visible_rows.ts`) on the lean path.
+   */
+  client?: FilterQuery<object>;
   /** Also counts the rows matching another condition (a connection's `totalCount`). */
   countAll?: CountAll;
 }
@@ -47,8 +54,10 @@ export interface FindRowsOptions {
  * statement>) as __total, ...`, a scalar subquery the database runs once.
  */
 export interface CountAll {
-  /** What the counted rows match (the page's condition, its own relation's filter included). */
-  where: FilterQuery<object>;
+  /** What the counted rows match: the server's conditions (the parent's key of a nested page). */
+  where?: FilterQuery<object>;
+  /** What the counted rows match: the client's where input (`FindRowsOptions.client`). */
+  client?: FilterQuery<object>;
   /**
    * Called with the count when the read is lean (0 when the page has no row); not called
    * otherwise, when the caller counts on its own.
@@ -68,7 +77,7 @@ export async function findRows(
 ): Promise<object[]> {
   const lean = await leanRead(em, type, where, options);
   if (!lean) {
-    return await em.find(type.entity, where, {
+    return await em.find(type.entity, allOf(where, options.client ?? {}), {
       orderBy: options.orderBy as never,
       limit: options.limit,
       flags: options.limit === undefined ? undefined : [QueryFlag.DISABLE_PAGINATE],
@@ -108,7 +117,7 @@ export async function leanRead(
   // applies to them as read (MikroORM would wrap it in a subquery for an m:n condition).
   if (!leanable(meta, fields)) return undefined;
   const connectionType = readConnectionType(em);
-  const { orderBy, limit, through } = options;
+  const { orderBy, limit, through, client } = options;
   const site = textKey([
     "rows",
     meta.className,
@@ -117,10 +126,15 @@ export async function leanRead(
     orderBy ?? null,
     limit === undefined ? "no limit" : "limit",
   ]);
-  const statement = await cachedStatement(em, site, { where, limit }, async (inputs) => {
+  const inputs = { where, client, limit };
+  const statement = await cachedStatement(em, site, inputs, async (inputs) => {
     const qb = (em as SqlEntityManager).createQueryBuilder(type.entity, "e0", connectionType)
       .select(fields as never);
-    await whereFiltered(em, qb, type.entity, inputs.where, through);
+    await whereVisible(em, qb as never, type.entity, "e0", {
+      where: inputs.where,
+      client: inputs.client,
+      through,
+    });
     if (orderBy) qb.orderBy(orderBy as never);
     if (inputs.limit !== undefined) qb.limit(inputs.limit).setFlag(QueryFlag.DISABLE_PAGINATE);
     return qb;
@@ -142,7 +156,13 @@ async function withCount(
 ): Promise<Statement | undefined> {
   const page = lean.statement;
   if (!page.sql.startsWith("select ")) return undefined;
-  const count = await countStatement(em, type, countAll.where, options.through);
+  const count = await countStatement(
+    em,
+    type,
+    countAll.where ?? {},
+    options.through,
+    countAll.client,
+  );
   return {
     sql: `select (${count.sql}) as ${quoteIdentifiers(em, TOTAL)}, ${page.sql.slice(7)}`,
     params: [...count.params, ...page.params],
@@ -156,7 +176,8 @@ function selectedFields(type: NodeType, options: FindRowsOptions): string[] | un
 }
 
 /**
- * Counts the rows of `type` matching `where` (a root connection's `totalCount`): one
+ * Counts the rows of `type` matching `where` and `client`, the client's where input (a root
+ * connection's `totalCount`; `whereVisible` of `plan/visible_rows.ts`): one
  * QueryBuilder `count(*)` with the EntityManager's filters (`read_filters.ts`) for types the lean path
  * reads, `em.count` for types of an inheritance hierarchy (whose discriminators MikroORM adds).
  */
@@ -164,35 +185,40 @@ export async function countRows(
   em: EntityManager,
   type: NodeType,
   where: FilterQuery<object>,
+  client: FilterQuery<object> = {},
 ): Promise<number> {
   const meta = em.getMetadata().find(type.entity)!;
   if (!leanable(meta, keyParts(type).map((part) => part.prop))) {
-    return await em.count(type.entity, where, { connectionType: readConnectionType(em) });
+    return await em.count(type.entity, allOf(where, client), {
+      connectionType: readConnectionType(em),
+    });
   }
   const [row] = await runStatement(
     em,
     readConnectionType(em),
-    await countStatement(em, type, where),
+    await countStatement(em, type, where, undefined, client),
   );
   return row ? +(row.count as number) : 0;
 }
 
 /**
- * The statement counting the rows of `type` matching `where` (`count` column; read through the
- * relation `through`, as `findRows` reads them) of a type the lean path reads, from the statement
- * cache.
+ * The statement counting the rows of `type` matching `where` (the server's conditions) and
+ * `client` (the client's: `whereVisible` of `plan/visible_rows.ts`) (`count` column; read through
+ * the relation `through`, as `findRows` reads them) of a type the lean path reads, from the
+ * statement cache.
  */
 async function countStatement(
   em: EntityManager,
   type: NodeType,
   where: FilterQuery<object>,
   through?: string,
+  client?: FilterQuery<object>,
 ): Promise<Statement> {
   const connectionType = readConnectionType(em);
   const site = textKey(["count", em.getMetadata().find(type.entity)!.className, through ?? null]);
-  return await cachedStatement(em, site, where, async (inputs) => {
+  return await cachedStatement(em, site, { where, client }, async (inputs) => {
     const qb = (em as SqlEntityManager).createQueryBuilder(type.entity, "e0", connectionType);
-    await whereFiltered(em, qb, type.entity, inputs, through);
+    await whereVisible(em, qb as never, type.entity, "e0", { ...inputs, through });
     return countQuery(qb);
   });
 }

@@ -123,10 +123,11 @@ export interface ManyPlan {
   /** The target's relation to the parent. */
   inverse: string;
   page: PagePlan;
-  /** The edge's where input as a filter (connections; `{}` for lists). */
+  /**
+   * The edge's where input as a filter (connections; `{}` for lists): the client's condition,
+   * beside the page's keyset predicate (`page.query.where`).
+   */
   filter: FilterQuery<object>;
-  /** {@linkcode filter} and the page's keyset predicate. */
-  where: FilterQuery<object>;
   /** The target's properties to read (`fieldsOf`); `undefined` for every column. */
   fields: string[] | undefined;
   /** Whether `first`, `last`, `after` or `before` is given. */
@@ -181,7 +182,6 @@ export async function planMany(ctx: RequestState, plan: EdgePlan): Promise<ManyP
     inverse: edge.inverse!,
     page,
     filter,
-    where: allOf(filter, page.query.where),
     fields,
     paginated,
     countOnly,
@@ -202,8 +202,9 @@ export function singleParentPage(
   options: Pick<FindRowsOptions, "countAll"> = {},
 ): [FilterQuery<object>, FindRowsOptions] {
   return [
-    allOf(referencesFilter(parentType, many.inverse, [key]), many.where),
+    allOf(referencesFilter(parentType, many.inverse, [key]), many.page.query.where),
     {
+      client: many.filter,
       orderBy: many.page.query.orderBy,
       limit: smallerLimit(many.page.query.limit, limit),
       fields: many.fields,
@@ -236,7 +237,7 @@ async function loadMany(
   const em = ctx.em as SqlEntityManager;
   const { edge } = plan;
   const many = await planMany(ctx, plan);
-  const { target, inverse, page, filter, where, countOnly } = many;
+  const { target, inverse, page, filter, countOnly } = many;
   // Parent keys: as text to group rows by, typed (numbers stay numbers) in the SQL; a composite
   // key is matched on every column.
   const parentKeys = parents.map((parent) => keyValues(parentType, parent));
@@ -246,7 +247,7 @@ async function loadMany(
   // A selected totalCount of a paginated connection is counted first (one grouped statement);
   // parents counting 0 rows are left out of the page statement, which is not sent when all do.
   const counts = many.counted
-    ? await countPartitioned(ctx, parentType, target, inverse, [...typed.values()], filter)
+    ? await countPartitioned(ctx, parentType, target, inverse, [...typed.values()], {}, filter)
     : many.countedInPage
     ? new Map<string, number>()
     : undefined;
@@ -267,7 +268,8 @@ async function loadMany(
         target,
         inverse,
         wanted.map((id) => typed.get(id)!),
-        where,
+        page.query.where,
+        filter,
       ))
         .values(),
     );
@@ -285,10 +287,8 @@ async function loadMany(
           ...singleParentPage(parentType, many, typed.get(wanted[0])!, limit, {
             countAll: many.countedInPage
               ? {
-                where: allOf(
-                  referencesFilter(parentType, inverse, [typed.get(wanted[0])!]),
-                  filter,
-                ),
+                where: referencesFilter(parentType, inverse, [typed.get(wanted[0])!]),
+                client: filter,
                 found: (count: number) => counts!.set(wanted[0], count),
               }
               : undefined,
@@ -310,7 +310,8 @@ async function loadMany(
           inverse,
           wanted.map((id) => typed.get(id)!),
           page,
-          where,
+          page.query.where,
+          filter,
           many.fields,
           limit,
           many.countedInPage ? (parent, count) => counts!.set(parent, count) : undefined,

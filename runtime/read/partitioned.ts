@@ -17,7 +17,7 @@ import { orderSql, type PagePlan } from "../plan/page_plan.ts";
 import type { RequestState } from "../request/request_state.ts";
 import { cachedRows, textKey } from "./statement_cache.ts";
 import { leanable, toRecords } from "./lean_records.ts";
-import { whereFiltered } from "../plan/read_filters.ts";
+import { whereVisible } from "../plan/visible_rows.ts";
 
 type Row = Record<string, unknown>;
 
@@ -30,9 +30,11 @@ const TOTAL = "__total";
  * its parent key, numbered per parent in page order and kept to the page size + 1 (all rows when
  * the page has no limit), at most `limit` rows in all (the node budget's `LIMIT`, `row_limit.ts`).
  *
+ * @param where the server's conditions beside the parents' keys: the page's keyset predicate
+ * @param client the client's where input (`whereVisible` of `plan/visible_rows.ts`)
  * @param countAll called once per parent with rows, with its key text and the number of its rows
- *   matching `where` whatever the page (`count(*) over (partition by <parent key>)` in the
- *   statement): a connection's `totalCount` when `where` holds no keyset predicate
+ *   matching `where` and `client` whatever the page (`count(*) over (partition by <parent key>)`
+ *   in the statement): a connection's `totalCount` when `where` holds no keyset predicate
  *
  * @returns parent key text (`keyText`) -> its rows (records or hydrated entities) in page order;
  *   a parent without rows has no entry
@@ -45,6 +47,7 @@ export async function loadPartitioned(
   ids: readonly (readonly unknown[])[],
   page: PagePlan,
   where: FilterQuery<object>,
+  client: FilterQuery<object>,
   fields: string[] | undefined,
   limit: number | undefined,
   countAll?: (parent: string, count: number) => void,
@@ -67,9 +70,9 @@ export async function loadPartitioned(
     limit === undefined ? "no limit" : "limit",
     countAll ? "count all" : "",
   ]);
-  const inputs = { ids, where, size: page.query.limit ?? null, limit: limit ?? null };
+  const inputs = { ids, where, client, size: page.query.limit ?? null, limit: limit ?? null };
   const rows = await cachedRows(em, ctx.read.connectionType, site, inputs, async (inputs) => {
-    const qb = await parentRows(ctx, parent, target, inverse, inputs.ids, inputs.where, selected);
+    const qb = await parentRows(ctx, parent, target, inverse, inputs, selected);
     // Each parent's rows matching `where`, counted before its page is cut (a window).
     if (countAll) {
       qb.addSelect(
@@ -211,6 +214,8 @@ interface ParentKey {
   columns: string[];
   /** Adds the join to the parent, when the key is not on the target's table. */
   join(qb: { join(field: string, alias: string): unknown }): void;
+  /** Whether the key is the joined parent's (`m:n`), not columns of the target's table. */
+  joined: boolean;
 }
 
 /** The result column names of the parent key's columns: `__parent0`, `__parent1`, ... */
@@ -222,16 +227,20 @@ function parentAliases(parent: ParentKey): string[] {
  * The QueryBuilder over `target` rows ("t") of the parents `ids` (their typed key values),
  * selecting `select` and the parent key as `__parent0`, ...: `<key> in (...)` (`(<a>, <b>) in
  * ((?, ?), ...)` for a composite key) as SQL with one parameter per value, which MikroORM takes
- * without walking a criteria object per id, then `where` with the EntityManager's filters
- * (`whereFiltered`).
+ * without walking a criteria object per id, then `where` (the server's) and `client` (the
+ * client's where input) with the EntityManager's filters (`whereVisible`: `client` outside the
+ * fenced visible rows when there are both).
  */
 async function parentRows(
   ctx: RequestState,
   parent: ParentKey,
   target: NodeType,
   inverse: string,
-  ids: readonly (readonly unknown[])[],
-  where: FilterQuery<object>,
+  { ids, where, client }: {
+    ids: readonly (readonly unknown[])[];
+    where: FilterQuery<object>;
+    client: FilterQuery<object>;
+  },
   select: unknown[],
 ) {
   const em = ctx.em as SqlEntityManager;
@@ -242,16 +251,29 @@ async function parentRows(
   ];
   const qb = em.createQueryBuilder(target.entity, "t", ctx.read.connectionType)
     .select(columns as never);
-  parent.join(qb);
   const single = parent.columns.length === 1;
   const tuple = single ? "?" : `(${parent.columns.map(() => "?").join(", ")})`;
-  qb.where(
-    `${single ? parent.columns[0] : `(${parent.columns.join(", ")})`} in (${
-      ids.map(() => tuple).join(", ")
-    })`,
-    ids.flat(),
-  );
-  await whereFiltered(em, qb, target.entity, where, inverse);
+  const parents = (q: { where(sql: string, params: unknown[]): unknown }) =>
+    q.where(
+      `${single ? parent.columns[0] : `(${parent.columns.join(", ")})`} in (${
+        ids.map(() => tuple).join(", ")
+      })`,
+      ids.flat(),
+    );
+  // The parents' keys are the server's condition: beside the read filter, inside the fence of
+  // visible rows when the client's `where` needs one (`whereVisible`). An `m:n` parent key is
+  // the joined parent's, outside: the fenced rows are then all of the target's visible rows.
+  const joined = parent.joined;
+  if (joined) {
+    parent.join(qb);
+    parents(qb);
+  }
+  await whereVisible(em, qb as never, target.entity, "t", {
+    where,
+    client,
+    through: inverse,
+    inside: joined ? undefined : (q) => parents(q as never),
+  });
   // A condition on an inverse one-to-one of the row (`{ shipment: null }`, `has<Edge>: false`,
   // or a filter's) makes MikroORM join its owner and add the owner's key to the select list
   // (`"s1"."order_id" as "s1__order_id"`): a column a grouped count's `GROUP BY` does not name,
@@ -278,6 +300,7 @@ function parentOf(
     return {
       columns: property.fieldNames.map((c) => quoteIdentifiers(em, "t", c)),
       join: () => {},
+      joined: false,
     };
   }
   const parentMeta = em.getMetadata().find(parentType.entity)!;
@@ -286,17 +309,23 @@ function parentOf(
       parentMeta.properties[part.prop].fieldNames.map((c) => quoteIdentifiers(em, "p", c))
     ),
     join: (qb) => qb.join(`t.${inverse}`, "p"),
+    joined: true,
   };
 }
 
-/** One grouped `COUNT(*)` for all parents: parent key text (`keyText`) -> number of related rows. */
+/**
+ * One grouped `COUNT(*)` for all parents of the rows matching `where` (the server's conditions)
+ * and `client` (the client's where input, as {@linkcode loadPartitioned}'s): parent key text
+ * (`keyText`) -> number of related rows.
+ */
 export async function countPartitioned(
   ctx: RequestState,
   parentType: NodeType,
   target: NodeType,
   inverse: string,
   ids: readonly (readonly unknown[])[],
-  filter: FilterQuery<object>,
+  where: FilterQuery<object>,
+  client: FilterQuery<object>,
 ): Promise<Map<string, number>> {
   const em = ctx.em as SqlEntityManager;
   const parent = parentOf(em, parentType, target, inverse);
@@ -305,9 +334,9 @@ export async function countPartitioned(
     em,
     ctx.read.connectionType,
     site,
-    { ids, filter },
+    { ids, where, client },
     async (inputs) =>
-      (await parentRows(ctx, parent, target, inverse, inputs.ids, inputs.filter, [
+      (await parentRows(ctx, parent, target, inverse, inputs, [
         raw(`count(*) as ${quoteIdentifiers(em, "__count")}`),
       ])).groupBy(parent.columns.map((c) => raw(c)) as never),
   );

@@ -29,7 +29,6 @@ import { type ErrorBudget, spendError } from "../error_budget.ts";
 import { type Connection, type PaginationArgs, toConnection } from "../plan/relay_connection.ts";
 import { planPage, withoutExtraRow } from "../plan/page_plan.ts";
 import type { RequestState } from "../request/request_state.ts";
-import { allOf } from "../jsutils/all_of.ts";
 import { whereFilter } from "../plan/where_filter.ts";
 import { prepareSubqueryReadFilters } from "../plan/subquery_read_filters.ts";
 
@@ -64,7 +63,7 @@ export async function resolveConnection(
     args.before == null;
   let counted: number | undefined;
   const total = plan.totalCount && (paginated || !plan.page) && !inPage
-    ? await countRows(em, type, filter)
+    ? await countRows(em, type, {}, filter)
     : undefined;
   // Order values of SQL terms (dates, edge terms) are read by fillOrderValues.
   const properties = em.getMetadata().find(type.entity)!.properties;
@@ -76,19 +75,20 @@ export async function resolveConnection(
     ctx.budget,
     pageBound(page, 1),
     (limit) =>
-      findRows(em, type, allOf(filter, page.query.where), {
+      findRows(em, type, page.query.where, {
+        client: filter,
         orderBy: page.query.orderBy,
         limit: smallerLimit(page.query.limit, limit),
         fields: fieldsOf(plan.node, ordered),
-        countAll: inPage ? { where: filter, found: (count) => counted = count } : undefined,
+        countAll: inPage ? { client: filter, found: (count) => counted = count } : undefined,
       }),
     (rows) => pageNodes(page, [rows.length]),
-    async () => pageNodes(page, [await countRows(em, type, allOf(filter, page.query.where))]),
+    async () => pageNodes(page, [await countRows(em, type, page.query.where, filter)]),
   );
   const connection = toConnection(
     page,
     rows as object[],
-    () => total ?? counted ?? (paginated ? countRows(em, type, filter) : rows.length),
+    () => total ?? counted ?? (paginated ? countRows(em, type, {}, filter) : rows.length),
   );
   await fillOrderValues(em, page, connection.edges.map((e) => e.node));
   await loadCollected(ctx, connection.edges.map((e) => e.node), plan.node, rootScope(info.path));
