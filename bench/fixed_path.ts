@@ -23,6 +23,7 @@ import { postLoad } from "./load.ts";
 import { cpuMs } from "./peers/proc.ts";
 import { freePort, profileDuring } from "./peers/profile.ts";
 import { type ServerProcess, startServerProcess } from "./server_process.ts";
+import { random } from "../tests/support/random_data.ts";
 
 const VARIANTS = (Deno.env.get("BENCH_VARIANTS") ??
   "bare,yoga-no-em,yoga,serve-bare,serve-timeout,serve").split(",");
@@ -33,17 +34,6 @@ const BODY = JSON.stringify({ query: "{ __typename }" });
 const PROFILED = Deno.env.get("BENCH_PROFILE");
 const inspectPort = freePort();
 
-/** A seeded generator (mulberry32) for the rounds' orders. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;

@@ -54,6 +54,7 @@ import {
 import { freePort, profileDuring } from "./peers/profile.ts";
 import { cpuMs, sampleRss } from "./peers/proc.ts";
 import { type ServerProcess, startProcess, startServerProcess } from "./server_process.ts";
+import { random as seeded } from "../tests/support/random_data.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
 /**
@@ -92,17 +93,6 @@ interface Run {
   statements: number;
   cpuMs: number;
   rss: number;
-}
-
-/** mulberry32: a small seeded generator of floats in [0, 1). */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function shuffled<T>(items: T[], random: () => number): T[] {

@@ -6,20 +6,9 @@
 import { assertEquals } from "@std/assert";
 import { isoTime, requestPath } from "../../server/request_log.ts";
 import { testSeed } from "../support/test_seed.ts";
+import { random } from "../support/random_data.ts";
 
 const SEED = testSeed("LOG_TIME_SEED", 20_261_129);
-
-/** mulberry32: a small seeded generator. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 Deno.test(`isoTime is toISOString, within a second and across seconds (seed ${SEED})`, () => {
   const edges = [0, 1, 9, 10, 99, 100, 999, 1000, 1001, Date.UTC(2026, 10, 29, 23, 59, 59, 999)];

@@ -11,19 +11,9 @@ import { assertEquals } from "@std/assert";
 import { PostgreSqlPlatform } from "@mikro-orm/postgresql";
 import { markValues, unmarkValues } from "../../../runtime/database/value_markers.ts";
 import { testSeed } from "../../support/test_seed.ts";
+import { random } from "../../support/random_data.ts";
 
 const SEED = testSeed("SEED", 20_261_129);
-
-/** mulberry32: a small seeded generator. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 Deno.test(`value markers format as the values they carry (seed ${SEED})`, () => {
   const next = random(SEED);
