@@ -97,6 +97,24 @@ function mariaTables(value: unknown, into: Record<string, unknown>[] = []) {
   return into;
 }
 
+/**
+ * The workspace's seeded schema served to the viewer bob on a database of `dialect`, with every
+ * statement sent recorded in `statements`.
+ */
+async function bobsServer(dialect: Dialect) {
+  const statements: { sql: string; params: readonly unknown[] }[] = [];
+  const db = await openTestOrm(dialect, entities, {
+    onQuery: (sql: string, params: readonly unknown[]) => {
+      statements.push({ sql, params });
+      return sql;
+    },
+  } as never);
+  const server = startServer(db.orm, workspaceSchema(), [], {
+    context: () => ({ em: db.orm.em.fork(), viewer: "bob" }),
+  } as never);
+  return { statements, db, server };
+}
+
 for (const dialect of dialects()) {
   Deno.test({
     name:
@@ -104,16 +122,7 @@ for (const dialect of dialects()) {
     sanitizeOps: false,
     sanitizeResources: false,
     fn: async () => {
-      const statements: { sql: string; params: readonly unknown[] }[] = [];
-      const db = await openTestOrm(dialect, entities, {
-        onQuery: (sql: string, params: readonly unknown[]) => {
-          statements.push({ sql, params });
-          return sql;
-        },
-      } as never);
-      const server = startServer(db.orm, workspaceSchema(), [], {
-        context: () => ({ em: db.orm.em.fork(), viewer: "bob" }),
-      } as never);
+      const { statements, db, server } = await bobsServer(dialect);
       try {
         await seed(db.orm.em.fork());
         const connection = db.orm.em.getConnection();
@@ -241,16 +250,7 @@ for (const dialect of dialects()) {
     sanitizeOps: false,
     sanitizeResources: false,
     fn: async () => {
-      const statements: { sql: string; params: readonly unknown[] }[] = [];
-      const db = await openTestOrm(dialect, entities, {
-        onQuery: (sql: string, params: readonly unknown[]) => {
-          statements.push({ sql, params });
-          return sql;
-        },
-      } as never);
-      const server = startServer(db.orm, workspaceSchema(), [], {
-        context: () => ({ em: db.orm.em.fork(), viewer: "bob" }),
-      } as never);
+      const { statements, db, server } = await bobsServer(dialect);
       try {
         await seed(db.orm.em.fork());
         const connection = db.orm.em.getConnection();
