@@ -9,10 +9,11 @@
  * schema (introspection, validation, graphql-js execution) is untouched.
  *
  * Resolvers run by the compiled query see the copy as `info.schema`, `info.parentType` and
- * `info.returnType`: the same names, fields and resolvers (every type is recreated by
- * `lexicographicSortSchema`, which orders fields by name, the answer's field order being the
- * query's; coercion methods set on a type instance, as `graphql_schema.ts` sets the generated
- * enums' `parseValue`, are set on the copy's too).
+ * `info.returnType`: the same names, fields, field order and resolvers (every type is recreated
+ * by graphql-tools' `mapSchema`; an input object's fields keep their order, so a where input's
+ * predicates are coerced, and its SQL written, in the order graphql-js gives them; coercion
+ * methods set on a type instance, as `graphql_schema.ts` sets the generated enums' `parseValue`,
+ * are set on the copy's too).
  *
  * @module
  */
@@ -22,8 +23,8 @@ import {
   GraphQLScalarType,
   type GraphQLSchema,
   isNonNullType,
-  lexicographicSortSchema,
 } from "graphql";
+import { mapSchema } from "@graphql-tools/utils";
 import { globalIdSerialization } from "../resolve/global_id_fields.ts";
 
 const COPIES = new WeakMap<GraphQLSchema, GraphQLSchema>();
@@ -44,7 +45,7 @@ function leafGlobalIds(schema: GraphQLSchema): GraphQLSchema {
     type instanceof GraphQLObjectType &&
     globalIdSerialization(type.getFields().id?.resolve) !== undefined;
   if (!Object.values(schema.getTypeMap()).some(qualifies)) return schema;
-  const copy = lexicographicSortSchema(schema);
+  const copy = mapSchema(schema, {});
   // A type's own coercion set on the instance after the schema was built (the generated enums'
   // `parseValue`, whose bad values are BAD_USER_INPUT) is not in its config: kept on the copy.
   for (const [name, original] of Object.entries(schema.getTypeMap())) {

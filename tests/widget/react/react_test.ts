@@ -238,6 +238,9 @@ browserTest(
           assertEquals(activeId, cellId);
           await page.keyboard.press("ArrowUp");
           await page.keyboard.press("ArrowUp");
+          // React applies the key presses' state after the events: wait for the last row's mark.
+          await page.waitForSelector(`${HIT}:nth-match(${HIT}, ${rows})[aria-selected="true"]`)
+            .catch(() => {});
           assertEquals(
             await page.$$eval(
               HIT,
