@@ -55,8 +55,39 @@ export function closingCounts(line: string): Counts | undefined {
   return { passed: Number(match[1]), failed: Number(match[2]), ignored: Number(match[3] ?? 0) };
 }
 
-/** Runs one suite, copying its output through; its counts and exit code. */
-async function run(suite: Suite): Promise<{ counts?: Counts; code: number }> {
+/** How many lines of a failed suite's `ERRORS` section the summary repeats. */
+const REPEATED_ERROR_LINES = 150;
+
+/**
+ * Collects the report `deno test` prints after a failure: every line from its ` ERRORS `
+ * header to its closing line, the header included (so a CI log cut to its tail still names
+ * the failing tests).
+ */
+export class FailureReport {
+  #lines: string[] = [];
+  #inside = false;
+
+  /** Takes one output line (with or without colours). */
+  add(line: string): void {
+    const plain = stripAnsiCode(line);
+    if (plain.trim() === "ERRORS") this.#inside = true;
+    if (this.#inside && closingCounts(plain)) this.#inside = false;
+    if (this.#inside) this.#lines.push(plain);
+  }
+
+  /** The collected lines, at most `limit` of them, and how many were left off. */
+  lines(limit = REPEATED_ERROR_LINES): { lines: string[]; leftOff: number } {
+    return {
+      lines: this.#lines.slice(0, limit),
+      leftOff: Math.max(0, this.#lines.length - limit),
+    };
+  }
+}
+
+/** Runs one suite, copying its output through; its counts, exit code and failure report. */
+async function run(
+  suite: Suite,
+): Promise<{ counts?: Counts; code: number; failures: FailureReport }> {
   console.log(`\n== ${suite.name}: deno test -A ${suite.args.join(" ")}`);
   const child = new Deno.Command(Deno.execPath(), {
     args: ["test", "-A", ...suite.args],
@@ -65,16 +96,21 @@ async function run(suite: Suite): Promise<{ counts?: Counts; code: number }> {
     stdin: "null",
   }).spawn();
   let counts: Counts | undefined;
+  const failures = new FailureReport();
   let rest = "";
   const decoder = new TextDecoder();
   for await (const chunk of child.stdout) {
     await Deno.stdout.write(chunk);
     const lines = (rest + decoder.decode(chunk, { stream: true })).split("\n");
     rest = lines.pop() ?? "";
-    for (const line of lines) counts = closingCounts(line) ?? counts;
+    for (const line of lines) {
+      failures.add(line);
+      counts = closingCounts(line) ?? counts;
+    }
   }
+  failures.add(rest);
   counts = closingCounts(rest) ?? counts;
-  return { counts, code: (await child.status).code };
+  return { counts, code: (await child.status).code, failures };
 }
 
 async function main(names: string[]): Promise<number> {
@@ -86,6 +122,13 @@ async function main(names: string[]): Promise<number> {
   const chosen = names.length ? SUITES.filter((s) => names.includes(s.name)) : SUITES;
   const results = [];
   for (const suite of chosen) results.push({ suite, ...await run(suite) });
+  for (const { suite, failures } of results) {
+    const { lines, leftOff } = failures.lines();
+    if (!lines.length) continue;
+    console.log(`\n== ${suite.name}: what failed (repeated from above)`);
+    for (const line of lines) console.log(line);
+    if (leftOff) console.log(`... ${leftOff} more lines above`);
+  }
   console.log("\n== summary");
   const total: Counts = { passed: 0, failed: 0, ignored: 0 };
   let failedSuites = 0;

@@ -1,7 +1,8 @@
 /**
  * `deno task test` (scripts/test.ts) in a folder of made-up suites: a failing first suite does
  * not stop the later ones, the summary names every suite's result, the total line counts all of
- * them, and the exit status is 1; all passing is 0; an unknown suite name is usage (2).
+ * them, the failing test's error is repeated after the last suite (a log cut to its tail still
+ * names it), and the exit status is 1; all passing is 0; an unknown suite name is usage (2).
  */
 import { assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import { join } from "@std/path";
@@ -51,6 +52,10 @@ Deno.test("test task: a failing suite does not stop the others; all are reported
     assertMatch(text, /^replica: ok: 0 passed, 0 failed, 1 ignored$/m);
     assertMatch(text, /^widget: ok: 1 passed, 0 failed, 0 ignored$/m);
     assertMatch(text, /^6 passed, 1 failed, 1 skipped$/m);
+    const repeated = text.slice(text.indexOf("widget ran"));
+    assertMatch(repeated, /== main: what failed \(repeated from above\)\n\s*ERRORS/);
+    assertMatch(repeated, /fails => \.\/tests\/graphql\/b_test\.ts/);
+    assertStringIncludes(repeated, "boom");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
