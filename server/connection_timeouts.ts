@@ -114,6 +114,12 @@ class Relayed implements GuardedConnection {
    */
   #phase: "head" | "busy" | "idle" | "upgraded" | "ending" | "closed" = "head";
   #inFlight = 0;
+  /**
+   * Whether the HTTP server's side sent bytes since the last request started: until it has, a
+   * request that ended (its `completed` settled) still has its answer in the relay's socket,
+   * and the connection is not idle.
+   */
+  #answered = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   readonly remoteAddr: Deno.NetAddr;
 
@@ -131,6 +137,7 @@ class Relayed implements GuardedConnection {
     if (this.#phase !== "head" && this.#phase !== "idle" && this.#phase !== "busy") return;
     this.#inFlight++;
     this.#phase = "busy";
+    this.#answered = false;
     clearTimeout(this.#timer);
     const ended = () => this.#requestEnded();
     completed.then(ended, ended);
@@ -147,6 +154,15 @@ class Relayed implements GuardedConnection {
     if (this.#phase !== "idle") return;
     this.#phase = "head";
     this.#arm(this.timeouts.headers);
+  }
+
+  /**
+   * Bytes from the HTTP server, on their way to the client: while idle, the idle time starts
+   * again after them (an answer relayed late on a loaded machine is not cut off).
+   */
+  serverSent(): void {
+    this.#answered = true;
+    if (this.#phase === "idle") this.#arm(this.timeouts.idle);
   }
 
   /**
@@ -187,6 +203,9 @@ class Relayed implements GuardedConnection {
     if (this.#phase === "head") {
       // Nothing was answered on this request yet: say why before closing, as Node does.
       this.client.write(REQUEST_TIMEOUT).catch(() => {}).finally(() => this.close());
+    } else if (this.#phase === "idle" && !this.#answered) {
+      // the request ended, but its answer has not been relayed yet
+      this.#arm(this.timeouts.idle);
     } else if (this.#phase === "idle" || this.#phase === "ending") this.close();
   }
 }
@@ -237,7 +256,7 @@ export function guardConnections(
     byUpstreamPort.set(port, connection);
     await Promise.all([
       pump(client, upstream, () => connection.clientSent()),
-      pump(upstream, client).then(() => connection.serverClosed()),
+      pump(upstream, client, () => connection.serverSent()).then(() => connection.serverClosed()),
     ]);
     connection.close();
   };

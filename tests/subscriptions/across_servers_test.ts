@@ -107,15 +107,29 @@ Deno.test({
       };
       const saw = (s: Subscriber, title: string) =>
         s.events("taskChanged").some((e) => e.node?.title === title);
+      const sawSentinel = (s: Subscriber) =>
+        s.events("taskChanged").some((e) => String(e.node?.title).startsWith("sentinel "));
+      // Any sentinel reaching a subscription shows that it listens (on a loaded machine one may
+      // take longer to arrive than the half second a round waits)...
       for (let warm = 0;; warm++) {
-        const title = await touch(warm % 2 ? a.url : b.url);
+        await touch(warm % 2 ? a.url : b.url);
         try {
-          await Promise.all(all.map((s) => s.until(() => saw(s, title), 500)));
+          await Promise.all(
+            all.map((s) => s.until(() => sawSentinel(s), 500)),
+          );
           break;
         } catch (error) {
-          if (warm > 60) throw error;
+          const ended = all.find((s) => s.ended !== undefined);
+          if (ended) throw new Error(`a subscription ended: ${Deno.inspect(ended.ended)}`);
+          if (warm > 60) {
+            const counts = all.map((s) => `${s.received.length} results`).join(", ");
+            throw new Error(`${error} (${counts})`);
+          }
         }
       }
+      // ...then one more reaches every subscription: each has seen every sentinel before it
+      const last = await touch(a.url);
+      await Promise.all(all.map((s) => s.until(() => saw(s, last))));
       const annStart = await visibleTasks(a.url, ann);
       const catStart = await visibleTasks(a.url, cat);
       const seen = all.map((s) => s.received.length);
