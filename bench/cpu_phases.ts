@@ -80,6 +80,8 @@ const PLUGINS: Record<string, string> = {
 function ownPhase(url: string): string | undefined {
   const plugin = url.match(/\/runtime\/plugins\/(\w+)\.ts$/);
   if (plugin) return PLUGINS[plugin[1]] ?? `plugin ${plugin[1]}`;
+  const served = url.match(/\/server\/(\w+)\.ts$/);
+  if (served) return `serve(): ${served[1]}`;
   if (url.endsWith("/runtime/read/lean_records.ts")) return "row mapping (lean records)";
   if (/\/runtime\/(read|database)\//.test(url)) return "SQL statements: build and run";
   if (url.endsWith("/runtime/plan/field_collection.ts")) return "plan lookup (field collection)";
@@ -125,7 +127,7 @@ function libraryPhase(url: string, functionName: string, jit: boolean): string {
 }
 
 /**
- * CPU µs per request by phase: each phase's share of `profile`'s samples (idle time left out)
+ * CPU µs per request by phase: each phase's share of `profile`'s samples (counted, idle left out)
  * times `cpuUsPerRequest`, the CPU per request measured without the profiler.
  *
  * @returns printable lines, largest phase first
@@ -151,10 +153,15 @@ export function phaseBreakdown(profile: Profile, cpuUsPerRequest: number): strin
     else if (functionName === "(program)") found = "native, not attributed (program)";
     else {
       let jit = false;
+      let library = false;
       for (let node: ProfileNode | undefined = leaf; node; node = parent.get(node.id)) {
         found = ownPhase(node.callFrame.url);
+        // A `serve()` frame owns only what it runs itself or through Deno's own code: what it
+        // runs through a library (Yoga handling the request) is that library's.
+        if (found?.startsWith("serve():") && library) found = undefined;
         if (found) break;
         jit ||= /graphql-jit/.test(node.callFrame.url);
+        library ||= /registry\.npmjs\.org|node_modules/.test(node.callFrame.url);
       }
       if (!found || found === "Jit") {
         found = libraryPhase(url, functionName, jit || found === "Jit");
@@ -170,7 +177,10 @@ export function phaseBreakdown(profile: Profile, cpuUsPerRequest: number): strin
     const leaf = byId.get(id)!;
     const name = phase(leaf);
     if (!name) return;
-    const us = profile.timeDeltas[i] ?? 0;
+    // Each sample weighs one interval: a sample's time delta also holds the time the process
+    // waited for a core before it (one sample after a 70 ms stall on a busy machine weighed as
+    // much as 300 ordinary ones), so deltas overweight whatever runs after a stall.
+    const us = 1;
     totals.set(name, (totals.get(name) ?? 0) + us);
     total += us;
     if (name === Deno.env.get("BENCH_PHASES_DEBUG")) {
