@@ -173,29 +173,28 @@ export function phaseBreakdown(profile: Profile, cpuUsPerRequest: number): strin
   const totals = new Map<string, number>();
   const others = new Map<string, number>();
   let total = 0;
-  profile.samples.forEach((id, i) => {
+  // Each sample counts once: a sample's time delta also holds the time the process waited for a
+  // core before it (one sample after a 70 ms stall on a busy machine weighed as much as 300
+  // ordinary ones), so summed deltas overweight whatever runs after a stall.
+  for (const id of profile.samples) {
     const leaf = byId.get(id)!;
     const name = phase(leaf);
-    if (!name) return;
-    // Each sample weighs one interval: a sample's time delta also holds the time the process
-    // waited for a core before it (one sample after a 70 ms stall on a busy machine weighed as
-    // much as 300 ordinary ones), so deltas overweight whatever runs after a stall.
-    const us = 1;
-    totals.set(name, (totals.get(name) ?? 0) + us);
-    total += us;
+    if (!name) continue;
+    totals.set(name, (totals.get(name) ?? 0) + 1);
+    total++;
     if (name === Deno.env.get("BENCH_PHASES_DEBUG")) {
       const key = `${leaf.callFrame.functionName} ${leaf.callFrame.url}`;
-      others.set(key, (others.get(key) ?? 0) + us);
-    }
-  });
-  if (Deno.env.get("BENCH_PHASES_DEBUG")) {
-    for (const [key, us] of [...others].sort((a, b) => b[1] - a[1]).slice(0, 40)) {
-      console.error(`other: ${(100 * us / total).toFixed(1)}% ${key}`);
+      others.set(key, (others.get(key) ?? 0) + 1);
     }
   }
-  return [...totals].sort((a, b) => b[1] - a[1]).map(([name, us]) =>
-    `  ${(cpuUsPerRequest * us / total).toFixed(1).padStart(7)} µs  ${
-      (100 * us / total).toFixed(1).padStart(5)
+  if (Deno.env.get("BENCH_PHASES_DEBUG")) {
+    for (const [key, count] of [...others].sort((a, b) => b[1] - a[1]).slice(0, 40)) {
+      console.error(`other: ${(100 * count / total).toFixed(1)}% ${key}`);
+    }
+  }
+  return [...totals].sort((a, b) => b[1] - a[1]).map(([name, count]) =>
+    `  ${(cpuUsPerRequest * count / total).toFixed(1).padStart(7)} µs  ${
+      (100 * count / total).toFixed(1).padStart(5)
     }%  ${name}`
   );
 }
