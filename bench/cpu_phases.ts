@@ -82,6 +82,9 @@ function ownPhase(url: string): string | undefined {
   if (plugin) return PLUGINS[plugin[1]] ?? `plugin ${plugin[1]}`;
   const served = url.match(/\/server\/(\w+)\.ts$/);
   if (served) return `serve(): ${served[1]}`;
+  // Every `em.fork()` runs through this file's wrapper (it records the fork's parent): the
+  // request's EntityManager, forked in the context (createYoga) or on first read (serve()).
+  if (url.endsWith("/runtime/read/unfiltered_forks.ts")) return "EntityManager fork (MikroORM)";
   if (url.endsWith("/runtime/read/lean_records.ts")) return "row mapping (lean records)";
   if (/\/runtime\/(read|database)\//.test(url)) return "SQL statements: build and run";
   if (url.endsWith("/runtime/plan/field_collection.ts")) return "plan lookup (field collection)";
