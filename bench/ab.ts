@@ -19,6 +19,13 @@
  * median of the pairs' B/A ratios. Two servers of the same checkout give ratios within about
  * ±5–8% of 1 at a load average of 12–15 on 2 cores: smaller differences need more runs.
  *
+ * `BENCH_FLAGS_A` / `BENCH_FLAGS_B`: more `deno run` flags for one side's server, space-separated
+ * (`BENCH_BASE=. BENCH_FLAGS_B=--v8-flags=--max-semi-space-size=16`: what a V8 flag saves).
+ *
+ * `BENCH_PRELOAD_A=Q1,Q2`: before the measured queries, A alone is loaded with these queries for
+ * `BENCH_PRELOAD_SECONDS` (default 5) each, as `bench:peers` loads a server with Q1 and Q2 between
+ * its Q4 runs; with `BENCH_BASE=.` the B/A ratio is then what that history costs a query.
+ *
  * @module
  */
 import { join, resolve, toFileUrl } from "@std/path";
@@ -64,12 +71,13 @@ try {
   await createPeerData(db.url);
   const env = (side: string): Record<string, string> => logOf(side) ? { BENCH_LOG: "on" } : {};
   const script = (root: string) => toFileUrl(join(resolve(root), "bench/graphql_server.ts"));
-  const a = await startServerProcess(script(BASE), ["generated", db.url], [], env("A"));
+  const flags = (side: string) => Deno.env.get(`BENCH_FLAGS_${side}`)?.split(" ") ?? [];
+  const a = await startServerProcess(script(BASE), ["generated", db.url], flags("A"), env("A"));
   servers.push(a);
   const b = await startServerProcess(
     new URL("./graphql_server.ts", import.meta.url),
     ["generated", db.url],
-    [],
+    flags("B"),
     env("B"),
   );
   servers.push(b);
@@ -81,6 +89,14 @@ try {
     ),
     id: encodeGlobalId("Post", SIZE.posts / 2),
   };
+  const preload = Deno.env.get("BENCH_PRELOAD_A")?.split(",") ?? [];
+  for (const name of preload) {
+    const query = QUERIES.find((query) => query.name === name);
+    if (!query) throw new Error(`BENCH_PRELOAD_A: no query ${name}`);
+    const body = JSON.stringify({ query: query.text(OURS), variables });
+    const seconds = Number(Deno.env.get("BENCH_PRELOAD_SECONDS") ?? 5);
+    await postLoad(`http://127.0.0.1:${a.port}/graphql`, body, seconds, 10);
+  }
   for (const query of QUERIES) {
     if (!ONLY.includes(query.name)) continue;
     const body = JSON.stringify({ query: query.text(OURS), variables });

@@ -7,6 +7,9 @@
  * `BENCH_SEED` repeats it). Prints each variant's median CPU µs per request (from `/proc`) and
  * its difference to the variant before it, and the load average.
  *
+ * `BENCH_QUERY=Q4` (or any query of `bench/peers/queries.ts`): that query instead of the floor,
+ * on the peer data set (`bench/peers/data.ts`), for the variants that run GraphQL (not `bare`).
+ *
  * `BENCH_PROFILE=<variant>`: after the rounds, a V8 CPU profile of that variant's server under
  * the same load (self time per area and per function).
  *
@@ -24,13 +27,17 @@ import { cpuMs } from "./peers/proc.ts";
 import { freePort, profileDuring } from "./peers/profile.ts";
 import { type ServerProcess, startServerProcess } from "./server_process.ts";
 import { random } from "../tests/support/random_data.ts";
+import { encodeGlobalId } from "../runtime/plan/global_id.ts";
+import { createPeerData, SIZE } from "./peers/data.ts";
+import { cursorAfter, OURS, QUERIES } from "./peers/queries.ts";
 
 const VARIANTS = (Deno.env.get("BENCH_VARIANTS") ??
   "bare,yoga-no-em,yoga,serve-bare,serve-timeout,serve").split(",");
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 6);
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 2);
 const SEED = Number(Deno.env.get("BENCH_SEED") ?? Math.floor(Math.random() * 2 ** 31));
-const BODY = JSON.stringify({ query: "{ __typename }" });
+const QUERY = QUERIES.find((query) => query.name === (Deno.env.get("BENCH_QUERY") ?? "floor"));
+if (!QUERY) throw new Error(`BENCH_QUERY: no query ${Deno.env.get("BENCH_QUERY")}`);
 const PROFILED = Deno.env.get("BENCH_PROFILE");
 const inspectPort = freePort();
 
@@ -46,6 +53,7 @@ console.log(
 const db = await createTestDatabase("postgresql");
 const servers = new Map<string, ServerProcess>();
 try {
+  if (QUERY.name !== "floor") await createPeerData(db.url);
   for (const variant of VARIANTS) {
     servers.set(
       variant,
@@ -57,6 +65,26 @@ try {
     );
   }
   const url = (server: ServerProcess) => `http://127.0.0.1:${server.port}/graphql`;
+  const post = async (query: string, variables: Record<string, unknown>) => {
+    const server = servers.get(VARIANTS.find((variant) => !variant.startsWith("bare"))!)!;
+    const response = await fetch(url(server), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query, variables }),
+    });
+    const answer = await response.json();
+    if (answer.errors || !answer.data) throw new Error(JSON.stringify(answer));
+    return answer.data;
+  };
+  const BODY = JSON.stringify({
+    query: QUERY.text(OURS),
+    ...(QUERY.name === "floor" ? {} : {
+      variables: {
+        after: await cursorAfter(1_900, OURS, post),
+        id: encodeGlobalId("Post", SIZE.posts / 2),
+      },
+    }),
+  });
   for (const server of servers.values()) await postLoad(url(server), BODY, 1, 10);
   const cpu = new Map<string, number[]>(VARIANTS.map((variant) => [variant, []]));
   const next = random(SEED);

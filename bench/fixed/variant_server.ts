@@ -12,6 +12,12 @@
  * - `yoga-no-em`: the same with an empty context (no EntityManager forked);
  * - `yoga-handle`: `yoga-no-em` calling `yoga.handleRequest` instead of `yoga.fetch` (which races
  *   the answer with `request.signal`);
+ * - `enveloped`: `Deno.serve` reading the JSON body itself and running the preset's envelop
+ *   pipeline (`yoga.getEnveloped`: parse, validate, context, execute, every envelop hook of the
+ *   plugins) with the lazy EntityManager, then `JSON.stringify` of the result: Yoga's HTTP layer
+ *   (its request parser, `onRequest`/`onRequestParse`/`onParams`/`onResultProcess`/`onResponse`
+ *   hooks, result processing) left out. Not a server to run (no error masking of request
+ *   errors, no HTTP status rules): the ceiling of a `serve()` path that keeps envelop's hooks;
  * - `serve-bare`: `serve()` with its log and every timeout off;
  * - `serve-timeout`: `serve()` with its log off and its default body timeout;
  * - `serve-log-fn`: `serve-timeout` with a log function that drops the entries (the request scope
@@ -25,6 +31,7 @@ import { mikrogqlPreset } from "../../runtime/plugins/preset.ts";
 import { serve } from "../../server/serve.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { openBenchOrm } from "../bench_server.ts";
+import { defineLazyEntityManager } from "../../runtime/request/lazy_entity_manager.ts";
 
 const [variant, url] = Deno.args;
 const listen = (handler: Deno.ServeHandler) =>
@@ -48,7 +55,29 @@ if (variant.startsWith("bare")) {
 } else {
   const { orm } = await openBenchOrm(url);
   const schema = createSchema();
-  if (variant.startsWith("yoga")) {
+  if (variant === "enveloped") {
+    const yoga = createYoga({ schema, ...mikrogqlPreset({ txOpener: orm }) });
+    const fork = () => orm.em.fork();
+    listen(async (request) => {
+      const params = await request.json();
+      const initial = { request, params };
+      defineLazyEntityManager(initial, fork);
+      const { parse, validate, contextFactory, execute, schema } = yoga.getEnveloped(initial);
+      const document = parse(params.query);
+      const errors = validate(schema, document);
+      if (errors.length) return Response.json({ errors }, { status: 400 });
+      const result = await execute({
+        schema,
+        document,
+        contextValue: await contextFactory(),
+        variableValues: params.variables,
+        operationName: params.operationName,
+      });
+      return new Response(JSON.stringify(result), {
+        headers: { "content-type": "application/json" },
+      });
+    });
+  } else if (variant.startsWith("yoga")) {
     const yoga = createYoga({
       schema,
       context: variant === "yoga" ? () => ({ em: orm.em.fork() }) : () => ({}),
