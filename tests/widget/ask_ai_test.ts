@@ -18,19 +18,36 @@ const askAiFaults: AskAiFaults = {};
 const log: AskAiRequestLog[] = [];
 const site = await startDocsSite({ askAiFaults, askAiLog: log });
 let browser: Browser;
-const pageErrors = new WeakMap<Page, string[]>();
+/** The page every step mounts the search box on (see {@link mount}). */
+let page: Page | undefined;
+/** Uncaught errors of the page since its last mount. */
+let pageErrors: string[] = [];
 
 const INPUT = ".DocSearch-Input";
 const ANSWER = ".DocSearch-AskAiScreen-Response";
 
-/** A fresh page (own storage, clipboard allowed) with the docs site's search box (Ask AI on) plus `extra` options. */
+/**
+ * The page (clipboard allowed) with the docs site's search box (Ask AI on) plus `extra` options,
+ * on fresh storage. One page serves every step: a browser context per step costs a renderer
+ * process (about 0.6 s of CPU on the CI machine); what the last step stored or copied is cleared
+ * before the page is loaded again.
+ */
 async function mount(extra = ""): Promise<Page> {
-  const context = await browser.newContext({ permissions: ["clipboard-read", "clipboard-write"] });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  pageErrors.set(page, errors);
-  page.on("pageerror", (error) => errors.push(`${error.message}\n${error.stack}`));
+  if (page) {
+    await page.evaluate(async () => {
+      localStorage.clear();
+      sessionStorage.clear();
+      await navigator.clipboard.writeText("");
+    });
+  } else {
+    const context = await browser.newContext({
+      permissions: ["clipboard-read", "clipboard-write"],
+    });
+    page = await context.newPage();
+    page.on("pageerror", (error) => pageErrors.push(`${error.message}\n${error.stack}`));
+  }
   await page.goto(`${site.url}/?manual`);
+  pageErrors = [];
   await page.waitForFunction(() => "searchBox" in globalThis);
   await page.evaluate(`
     window.__rejections = [];
@@ -65,10 +82,10 @@ const settled = (page: Page) =>
 const requests = (path: string | RegExp) =>
   log.filter((r) => typeof path === "string" ? r.path === path : path.test(r.path));
 
-const closePage = async (page: Page) => {
+/** Asserts that the page met no unhandled rejection and no uncaught error since its mount. */
+const assertPageClean = async (page: Page) => {
   assertEquals(await page.evaluate("window.__rejections"), [], "no unhandled rejection");
-  assertEquals(pageErrors.get(page), [], "no uncaught error");
-  await page.context().close();
+  assertEquals(pageErrors, [], "no uncaught error");
 };
 
 Deno.test("Ask AI token: one request in flight, cached in sessionStorage, renewed 30 s before expiry", async () => {
@@ -185,7 +202,7 @@ async function steps(t: Deno.TestContext) {
       assert(typeof body.id === "string" && body.id.length > 0);
       assertEquals(body.messages.map((m) => m.role), ["user"]);
       assertEquals(body.messages[0].parts, [{ type: "text", text: "theming" }]);
-      await closePage(page);
+      await assertPageClean(page);
     },
   );
 
@@ -212,7 +229,7 @@ async function steps(t: Deno.TestContext) {
       await page.waitForSelector(".DocSearch-Hit a");
       assertEquals(await page.inputValue(INPUT), "pagination cursors");
       release();
-      await closePage(page);
+      await assertPageClean(page);
     },
   );
 
@@ -234,7 +251,7 @@ async function steps(t: Deno.TestContext) {
         ['Searched for "pagination", "cursor" and "order"'],
         "the Searched for line stays once the answer streams (DocSearch's newest ToolCall tests)",
       );
-      await closePage(page);
+      await assertPageClean(page);
 
       const custom = await mount(`translations: { modal: { askAiScreen: {
       aggregatedToolCallText: (queries) => ({ before: queries.length + " searches: ", separator: " / ", lastSeparator: " & ", after: "." }),
@@ -246,7 +263,7 @@ async function steps(t: Deno.TestContext) {
           '3 searches: "pagination" / "cursor" & "order".'
       );
       release();
-      await closePage(custom);
+      await assertPageClean(custom);
 
       const node = await mount(`translations: { modal: { askAiScreen: {
       aggregatedToolCallNode: (queries, onClick) => html\`<button type="button" class="mine" onClick=\${() => onClick(queries[1])}>\${queries.join("+")}</button>\`,
@@ -262,7 +279,7 @@ async function steps(t: Deno.TestContext) {
       await node.waitForSelector(".DocSearch-Hit a");
       assertEquals(await node.inputValue(INPUT), "cursor");
       release();
-      await closePage(node);
+      await assertPageClean(node);
     },
   );
 
@@ -302,7 +319,7 @@ async function steps(t: Deno.TestContext) {
     assertEquals(await page.locator(".DocSearch-Markdown-Content br").count(), 0);
     assert(await page.locator(".DocSearch-Markdown-Content > p").count() >= 2);
     assertEquals(await page.locator(".DocSearch-Markdown-Content > ul").count(), 1);
-    await closePage(page);
+    await assertPageClean(page);
   });
 
   await step("v4's layout: disclaimer, then per question a card, sources after it", async () => {
@@ -353,7 +370,7 @@ async function steps(t: Deno.TestContext) {
       ["Navigate", "Submit question", "Back to search"],
     );
     assertStringIncludes(await page.textContent(".DocSearch-Logo") ?? "", "Powered by");
-    await closePage(page);
+    await assertPageClean(page);
   });
 
   await step(
@@ -395,7 +412,7 @@ async function steps(t: Deno.TestContext) {
       await settled(page);
       assertEquals(await page.locator(banner).count(), 0);
       assertEquals(await page.locator(ANSWER).count(), 1, "a new conversation");
-      await closePage(page);
+      await assertPageClean(page);
     },
   );
 
@@ -410,7 +427,7 @@ async function steps(t: Deno.TestContext) {
       await ask(page, "theming");
       await page.waitForSelector(".DocSearch-AskAiScreen-Error--ThreadDepth");
       assertEquals(await page.getAttribute(INPUT, "placeholder"), "Zu lang");
-      await closePage(page);
+      await assertPageClean(page);
     },
   );
 
@@ -427,7 +444,7 @@ async function steps(t: Deno.TestContext) {
     const clipboard = await page.evaluate(() => navigator.clipboard.readText());
     assert(clipboard.startsWith('Here is what the documentation says about "keyboard shortcuts"'));
     assertStringIncludes(clipboard, "](/docs/reference/keyboard-shortcuts.html");
-    await closePage(page);
+    await assertPageClean(page);
   });
 
   await step("like sends one feedback request; thanks replaces the buttons", async () => {
@@ -461,7 +478,7 @@ async function steps(t: Deno.TestContext) {
     assertEquals(body.thumbs, 1);
     assertMatch(body.messageId, /^msg_/);
     assertMatch(feedback[0].headers.authorization, /^TOKEN /);
-    await closePage(page);
+    await assertPageClean(page);
   });
 
   await step("stop mid-stream: the stopped note, a working input", async () => {
@@ -488,7 +505,7 @@ async function steps(t: Deno.TestContext) {
       document.querySelectorAll(".DocSearch-AskAiScreen-Response").length === 2
     );
     await settled(page);
-    await closePage(page);
+    await assertPageClean(page);
   });
 
   await step("a follow-up question sends the whole conversation; the token is reused", async () => {
@@ -522,7 +539,7 @@ async function steps(t: Deno.TestContext) {
         sessionStorage.getItem("__DOCSEARCH_ASKAI_TOKEN__mikrogql-docs-assistant")
       ),
     );
-    await closePage(page);
+    await assertPageClean(page);
   });
 
   await step("a token about to expire (within 30 s) is requested again", async () => {
@@ -537,7 +554,7 @@ async function steps(t: Deno.TestContext) {
     );
     await settled(page);
     assertEquals(requests("/chat/token").length, 2);
-    await closePage(page);
+    await assertPageClean(page);
   });
 
   await step(
@@ -580,7 +597,7 @@ async function steps(t: Deno.TestContext) {
       );
       await page.keyboard.press("Escape");
       await page.waitForSelector(".DocSearch-Modal", { state: "detached" });
-      await closePage(page);
+      await assertPageClean(page);
     },
   );
 
@@ -612,7 +629,7 @@ async function steps(t: Deno.TestContext) {
       assertEquals(stored.length, 10);
       assertEquals(stored[0], "install");
       assertEquals(stored.at(-1), "question 8");
-      await closePage(page);
+      await assertPageClean(page);
 
       const anonymous = await mount("disableUserPersonalization: true");
       await ask(anonymous, "install");
@@ -623,7 +640,7 @@ async function steps(t: Deno.TestContext) {
         ),
         [],
       );
-      await closePage(anonymous);
+      await assertPageClean(anonymous);
     },
   );
 
@@ -656,7 +673,7 @@ async function steps(t: Deno.TestContext) {
         await page.textContent(".DocSearch-AskAiScreen-Query"),
         "How do I change the keyboard shortcuts?",
       );
-      await closePage(page);
+      await assertPageClean(page);
 
       const off = await mount(`askAi: { ...docsSearchOptions.askAi, suggestedQuestions: false }`);
       const searched: string[] = [];
@@ -673,7 +690,7 @@ async function steps(t: Deno.TestContext) {
         await off.locator(".DocSearch-NewConversationScreen-SuggestedQuestion").count(),
         0,
       );
-      await closePage(off);
+      await assertPageClean(off);
     },
   );
 
@@ -728,7 +745,7 @@ async function steps(t: Deno.TestContext) {
         `(() => { try { searchBox({ ...docsSearchOptions, askAi: { assistantId: "a", agentStudio: true, searchParameters: { docs: { facetFilters: ["lang:en"] } } } }); return "no error"; } catch (e) { return e.message; } })()`,
       );
       assertStringIncludes(error as string, "`askAi.searchParameters.docs.facetFilters`");
-      await closePage(page);
+      await assertPageClean(page);
     },
   );
 
@@ -748,7 +765,7 @@ async function steps(t: Deno.TestContext) {
       facetFilters: ["type:content"],
       distinct: true,
     });
-    await closePage(page);
+    await assertPageClean(page);
   });
 
   await step(
@@ -780,7 +797,7 @@ async function steps(t: Deno.TestContext) {
           "Here is what",
           name,
         );
-        await closePage(page);
+        await assertPageClean(page);
       }
     },
   );
@@ -791,7 +808,7 @@ async function steps(t: Deno.TestContext) {
     await ask(page, "theming");
     await page.waitForSelector(".DocSearch-AskAiScreen-Stopped");
     await settled(page);
-    await closePage(page);
+    await assertPageClean(page);
   });
 
   await step(
@@ -835,7 +852,7 @@ async function steps(t: Deno.TestContext) {
         sources.every((s) => s!.startsWith("/docs/")),
         JSON.stringify(sources),
       );
-      await closePage(page);
+      await assertPageClean(page);
     },
   );
 
@@ -869,7 +886,7 @@ async function steps(t: Deno.TestContext) {
     await ask(page, "theming");
     await page.click(".DocSearch-AskAi-Return ~ .DocSearch-Actions .DocSearch-Close");
     await page.waitForSelector(".DocSearch-Modal", { state: "detached" });
-    await closePage(page);
+    await assertPageClean(page);
   });
 
   await step("the Ask AI row on the no-results screen", async () => {
@@ -882,6 +899,6 @@ async function steps(t: Deno.TestContext) {
       "Didn't find it in the docs? Ask AI to help: qwzxqwzx",
     );
     assertEquals(await axeViolations(page), []);
-    await closePage(page);
+    await assertPageClean(page);
   });
 }

@@ -62,21 +62,30 @@ const PIXEL_THRESHOLDS: Record<string, [number, number]> = {
   sidepanel: [0.025, 0.035],
 };
 
-/** The share of pixels that differ between two PNG screenshots of one size; writes the diff image to `out`. */
-async function pixelDiff(a: Uint8Array, b: Uint8Array, out: string): Promise<number> {
+/**
+ * The share of pixels that differ between two PNG screenshots of one size; writes the diff image
+ * to `<name>-diff.png` and both screenshots side by side (magenta between) to `<name>.png`.
+ */
+async function pixelDiff(a: Uint8Array, b: Uint8Array, name: string): Promise<number> {
   const left = PNG.sync.read(Buffer.from(a));
   const right = PNG.sync.read(Buffer.from(b));
   const { width, height } = left;
   assertEquals([right.width, right.height], [width, height], "screenshots of one size");
   const diff = new PNG({ width, height });
   const count = pixelmatch(left.data, right.data, diff.data, width, height, { threshold: 0.1 });
-  await Deno.writeFile(out, PNG.sync.write(diff));
+  await Deno.writeFile(join(shots, `${name}-diff.png`), PNG.sync.write(diff));
+  const both = new PNG({ width: width * 2 + 8, height });
+  both.data.fill(255); // white, opaque
+  for (let i = 1; i < both.data.length; i += 4) both.data[i] = 0; // magenta: no green
+  PNG.bitblt(left, both, 0, 0, width, height, 0, 0);
+  PNG.bitblt(right, both, 0, 0, width, height, width + 8, 0);
+  await Deno.writeFile(join(shots, `${name}.png`), PNG.sync.write(both));
   return count / (width * height);
 }
 
 /** Asserts the pixel diff of `screen`'s screenshots against its threshold; prints the share. */
 async function assertPixels(name: string, screen: string, ours: Uint8Array, theirs: Uint8Array) {
-  const share = await pixelDiff(ours, theirs, join(shots, `${name}-diff.png`));
+  const share = await pixelDiff(ours, theirs, name);
   const threshold = PIXEL_THRESHOLDS[screen][name.startsWith("1280x") ? 0 : 1];
   console.log(
     `pixel diff ${name}: ${(share * 100).toFixed(2)}% (threshold ${(threshold * 100).toFixed(2)}%)`,
@@ -303,21 +312,6 @@ function differences(ours: Metrics, theirs: Metrics): string[] {
   return lines;
 }
 
-/** Both screenshots side by side in one PNG (drawn by Chromium). */
-async function sideBySide(left: Uint8Array, right: Uint8Array, width: number, height: number) {
-  const page = await browser.newPage({ viewport: { width: width * 2 + 8, height } });
-  const url = (png: Uint8Array) => `data:image/png;base64,${btoa(String.fromCharCode(...png))}`;
-  await page.setContent(
-    `<body style="margin:0;display:flex;gap:8px;background:#f0f"><img src="${
-      url(left)
-    }"><img src="${url(right)}"></body>`,
-  );
-  await page.waitForFunction(() => [...document.images].every((i) => i.complete));
-  const png = await page.screenshot();
-  await page.close();
-  return png;
-}
-
 /**
  * The Ask AI screen's layout metrics: the disclaimer, the card, the question heading it, the
  * answer's text box (its left edge and width: the Markdown of the two differs in margins), the
@@ -395,10 +389,6 @@ Deno.test({
             };
             const ours = await shot("ours");
             const theirs = await shot("docsearch");
-            await Deno.writeFile(
-              join(shots, `${name}.png`),
-              await sideBySide(ours.png, theirs.png, viewport.width, viewport.height),
-            );
             await assertPixels(name, "ask-ai", ours.png, theirs.png);
             const lines: string[] = [];
             for (const [key, value] of Object.entries(theirs.metrics)) {
@@ -456,10 +446,6 @@ Deno.test({
             };
             const ours = await shot("ours");
             const theirs = await shot("docsearch");
-            await Deno.writeFile(
-              join(shots, `${name}.png`),
-              await sideBySide(ours, theirs, viewport.width, viewport.height),
-            );
             await assertPixels(name, "sidepanel", ours, theirs);
           });
         }
@@ -495,10 +481,6 @@ Deno.test({
           await t.step(name, async () => {
             const ours = await render("ours", viewport, dark, query, screen);
             const theirs = await render("docsearch", viewport, dark, query, screen);
-            await Deno.writeFile(
-              join(shots, `${name}.png`),
-              await sideBySide(ours.png, theirs.png, viewport.width, viewport.height),
-            );
             await assertPixels(name, kind, ours.png, theirs.png);
             if (kind === "results") {
               await assertPixels(
