@@ -70,10 +70,36 @@ export async function keywordTest(
   );
 }
 
+/**
+ * Pages {@link closePage} gave back, to be mounted again: a page of a browser context of its own
+ * costs a renderer process (about 0.6 s of CPU on the CI machine, more than most steps), loading
+ * it again a fifth of that.
+ */
+const idlePages: Page[] = [];
+
+/**
+ * A page for a step, in a browser context of its own (two pages a step holds at once do not share
+ * storage): a page given back, with what its last step left behind (storage, listeners, emulated
+ * colour scheme) cleared, or a new one.
+ */
+async function freshPage(browser: Browser): Promise<Page> {
+  const page = idlePages.pop();
+  if (!page || page.context().browser() !== browser) {
+    return await (await browser.newContext()).newPage();
+  }
+  page.removeAllListeners();
+  await page.emulateMedia({ colorScheme: "light" });
+  // the page is still on the docs site, where its last step left it
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  return page;
+}
+
 function mounter(site: DocsSite, browser: Browser): KeywordTestContext["mount"] {
   return async (extra = "", path = "/") => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
+    const page = await freshPage(browser);
     await page.goto(`${site.url}${path}${path.includes("?") ? "&" : "?"}manual`);
     await page.waitForFunction(() => "searchBox" in globalThis);
     // keyword search only: the Ask AI mode of the docs site is tested in ask_ai_test.ts
@@ -121,5 +147,8 @@ export async function assertStaysClosed(page: Page, message?: string): Promise<v
   assert(!await isOpen(page), message);
 }
 
-/** Closes the page's browser context. */
-export const closePage = (page: Page): Promise<void> => page.context().close();
+/** Ends a step's use of `page` (from `mount`): the next step's `mount` loads it again. */
+export function closePage(page: Page): Promise<void> {
+  idlePages.push(page);
+  return Promise.resolve();
+}
