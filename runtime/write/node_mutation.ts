@@ -26,7 +26,6 @@ import { lockForWrite } from "./lock_for_write.ts";
 import { checkWriteRule, checkWrittenRow, snapshot } from "./write_rule.ts";
 import { applyPresets, judgeInput } from "./write_permission.ts";
 import { flushWrite } from "./flush_write.ts";
-import { checkReadableAfterWrite } from "./readable_after_write.ts";
 import { creationData } from "./creation_data.ts";
 import { readBackWritten } from "./read_back.ts";
 
@@ -128,8 +127,7 @@ export class NodeMutation<T extends object = object> {
       applyPresets(this.#em, this.#type, this.#mode, entity, presets, fields);
       await checkWriteRule(this.#em, this.#type, this.#mode, judged);
       await flushWrite(this.#em, this.#type, this.#mode);
-      await checkReadableAfterWrite(this.#em, this.#type, entity, this.#mode);
-      await readBackWritten(this.#em, entity);
+      await readBackWritten(this.#em, this.#type, entity, this.#mode);
       await checkWrittenRow(this.#em, this.#type, this.#mode, judged);
       return entity as T;
     });
