@@ -11,6 +11,7 @@
  * @module
  */
 export { type DatabaseKind, databaseKindOf, openOrm, type OpenOrmOptions } from "./open_orm.ts";
+export { exactFloatTypeCast, type TypeCastField } from "./mariadb_type_cast.ts";
 export { type MikrogqlServer, serve, type ServeOptions } from "./serve.ts";
 export type { CorsOptions } from "./cors.ts";
 export type { ConnectionTimeouts } from "./connection_timeouts.ts";

@@ -9,6 +9,7 @@
 import { type EntityName, MikroORM, type Options } from "@mikro-orm/core";
 import { SqliteDriver } from "@mikro-orm/sql";
 import { exactSqliteDialect } from "./sqlite_dialect.ts";
+import { exactFloatTypeCast } from "./mariadb_type_cast.ts";
 import { CompiledQuery, type DatabaseConnection } from "kysely";
 import { bindConnections } from "../runtime/database/bound_connection.ts";
 import { lightenForks } from "../runtime/light_forks.ts";
@@ -31,7 +32,8 @@ export interface OpenOrmOptions {
   onQuery?: (sql: string) => void;
   /**
    * More MikroORM options, applied last (`pool`, `replicas`, `filters`, `debug`, ...); a
-   * `driverOptions` here replaces the two settings below on SQLite and MariaDB. PostgreSQL:
+   * `driverOptions` here replaces the settings below on SQLite and MariaDB (MariaDB's
+   * `typeCast`: `exactFloatTypeCast`, so doubles read back exactly). PostgreSQL:
    * `pool` is merged over `{ idleTimeoutMillis: 0 }` (idle connections stay open until the ORM
    * closes), `driverOptions` over `{ connectionTimeoutMillis: connectionWaitMs, onPoolCreated }`
    * (the pool arms its checkout timer only for a checkout that may wait: `pool_checkout.ts`).
@@ -177,7 +179,8 @@ async function init(options: OpenOrmOptions): Promise<MikroORM> {
         {
           driver: MariaDbDriver,
           clientUrl,
-          driverOptions: { connectTimeout: connectionWaitMs },
+          // doubles read back exactly (mysql2's own parse loses digits past 2^53)
+          driverOptions: { connectTimeout: connectionWaitMs, typeCast: exactFloatTypeCast },
           onCreateConnection: (connection: DatabaseConnection) =>
             connection.executeQuery(
               CompiledQuery.raw(`set session max_statement_time = ${statementTimeoutMs / 1000}`),
