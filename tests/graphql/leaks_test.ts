@@ -21,22 +21,19 @@
  * references the deleted one, so "other rows still reference" concerns visible rows only.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import type { EntityManager } from "@mikro-orm/core";
 import { Comment } from "../../examples/blog/entities/comment.ts";
 import { Post } from "../../examples/blog/entities/post.ts";
 import { User } from "../../examples/blog/entities/user.ts";
 import { entities } from "../../examples/blog/entities.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { seed } from "../../examples/blog/seed.ts";
-import { definePolicy } from "@mikrogql/ext";
-import type { GraphQLSchema } from "graphql";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
 import { entities as workspaceEntities } from "../../examples/workspace/entities.ts";
 import { seed as seedWorkspace } from "../../examples/workspace/seed.ts";
 import { workspaceSchema } from "../../examples/workspace/schema.ts";
 import { DEV_SECRET, signToken, viewerOf } from "../../examples/workspace/auth.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
-import { openPolicies } from "../support/open_policies.ts";
+import { OWN_POSTS_RULES } from "../support/own_posts.ts";
 import { startServer } from "../support/server.ts";
 
 type Answer = {
@@ -58,50 +55,6 @@ async function ask(
   });
   return await response.json();
 }
-
-/**
- * The ways a request's read rule is set: `em.addFilter`, config filter parameters, and a policy
- * (`definePolicy`, the viewer read from the context by `createSchema({ viewer })`).
- */
-const WAYS: Record<string, {
-  config: object;
-  bind: (em: EntityManager, viewer: number) => EntityManager;
-  schema?: () => GraphQLSchema;
-}> = {
-  "definePolicy": {
-    config: {},
-    bind: (em) => em,
-    schema: () =>
-      createSchema({
-        policies: openPolicies(entities, [definePolicy(Post, {
-          read: (viewer: number | undefined) => viewer === undefined ? false : { author: viewer },
-        })]),
-        viewer: ((ctx: { viewer: number }) => ctx.viewer) as never,
-      }),
-  },
-  "em.addFilter": {
-    config: {},
-    bind: (em: EntityManager, viewer: number) => {
-      em.addFilter({ name: "ownPosts", cond: { author: viewer }, entity: [Post], default: true });
-      return em;
-    },
-  },
-  "config filter + setFilterParams": {
-    config: {
-      filters: {
-        ownPosts: {
-          cond: (args: { viewer: number }) => ({ author: args.viewer }),
-          entity: ["Post"],
-          default: true,
-        },
-      },
-    },
-    bind: (em: EntityManager, viewer: number) => {
-      em.setFilterParams("ownPosts", { viewer });
-      return em;
-    },
-  },
-};
 
 function codes(answer: Answer): (string | undefined)[] {
   return (answer.errors ?? []).map((e) => e.extensions?.code);
@@ -229,7 +182,7 @@ async function mutationLeaks(db: TestOrm, url: string): Promise<void> {
 }
 
 for (const dialect of dialects()) {
-  for (const [way, { config, bind, schema }] of Object.entries(WAYS)) {
+  for (const [way, { config, bind, schema }] of Object.entries(OWN_POSTS_RULES)) {
     Deno.test({
       name: `leaks: mutations read through the request's filter, ${way} (${dialect})`,
       sanitizeOps: false,

@@ -9,9 +9,6 @@
  * the viewer could not read is still `FORBIDDEN`, after the same single read, and leaves nothing.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import type { EntityManager } from "@mikro-orm/core";
-import { definePolicy } from "@mikrogql/ext";
-import type { GraphQLSchema } from "graphql";
 import { Post } from "../../examples/blog/entities/post.ts";
 import { User } from "../../examples/blog/entities/user.ts";
 import { entities } from "../../examples/blog/entities.ts";
@@ -19,53 +16,12 @@ import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { seed } from "../../examples/blog/seed.ts";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
-import { openPolicies } from "../support/open_policies.ts";
+import { OWN_POSTS_RULES } from "../support/own_posts.ts";
 import { startServer } from "../support/server.ts";
 
 type Answer = {
   data?: Record<string, unknown> | null;
   errors?: { message: string; extensions?: { code?: string } }[];
-};
-
-/** The ways a request's read rule on Post is set (as in leaks_test.ts): own posts only. */
-const WAYS: Record<string, {
-  config: object;
-  bind: (em: EntityManager, viewer: number) => EntityManager;
-  schema?: () => GraphQLSchema;
-}> = {
-  "definePolicy": {
-    config: {},
-    bind: (em) => em,
-    schema: () =>
-      createSchema({
-        policies: openPolicies(entities, [definePolicy(Post, {
-          read: (viewer: number | undefined) => viewer === undefined ? false : { author: viewer },
-        })]),
-        viewer: ((ctx: { viewer: number }) => ctx.viewer) as never,
-      }),
-  },
-  "em.addFilter": {
-    config: {},
-    bind: (em, viewer) => {
-      em.addFilter({ name: "ownPosts", cond: { author: viewer }, entity: [Post], default: true });
-      return em;
-    },
-  },
-  "config filter + setFilterParams": {
-    config: {
-      filters: {
-        ownPosts: {
-          cond: (args: { viewer: number }) => ({ author: args.viewer }),
-          entity: ["Post"],
-          default: true,
-        },
-      },
-    },
-    bind: (em, viewer) => {
-      em.setFilterParams("ownPosts", { viewer });
-      return em;
-    },
-  },
 };
 
 /**
@@ -158,7 +114,7 @@ async function oneReadAfterWrite(db: TestOrm, url: string): Promise<void> {
 }
 
 for (const dialect of dialects()) {
-  for (const [way, { config, bind, schema }] of Object.entries(WAYS)) {
+  for (const [way, { config, bind, schema }] of Object.entries(OWN_POSTS_RULES)) {
     Deno.test({
       name: `read after write: one statement reads the row written, ${way} (${dialect})`,
       sanitizeOps: false,

@@ -7,11 +7,16 @@
  * @module
  */
 import type { EntityManager, MikroORM } from "@mikro-orm/core";
+import { definePolicy } from "@mikrogql/ext";
+import type { GraphQLSchema } from "graphql";
 import { Comment } from "../../examples/blog/entities/comment.ts";
 import { Post } from "../../examples/blog/entities/post.ts";
 import { User } from "../../examples/blog/entities/user.ts";
+import { entities } from "../../examples/blog/entities.ts";
+import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { seed } from "../../examples/blog/seed.ts";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
+import { openPolicies } from "./open_policies.ts";
 
 const gid = (type: string, id: number) => encodeGlobalId(type, id);
 
@@ -52,3 +57,49 @@ export const OWN_POSTS_QUERIES: string[] = [
     gid("User", 2)
   }") { ... on User { posts { totalCount edges { node { title } } } } } }`,
 ];
+
+/**
+ * The ways a request's read rule "own posts only" is set: a policy (`definePolicy`, the viewer
+ * read from the context by `createSchema({ viewer })`), `em.addFilter` on the request's fork, and
+ * config filter parameters: the ORM `config`, how a request's fork is bound to `viewer`, and the
+ * schema when not the blog's default one.
+ */
+export const OWN_POSTS_RULES: Record<string, {
+  config: object;
+  bind: (em: EntityManager, viewer: number) => EntityManager;
+  schema?: () => GraphQLSchema;
+}> = {
+  "definePolicy": {
+    config: {},
+    bind: (em) => em,
+    schema: () =>
+      createSchema({
+        policies: openPolicies(entities, [definePolicy(Post, {
+          read: (viewer: number | undefined) => viewer === undefined ? false : { author: viewer },
+        })]),
+        viewer: ((ctx: { viewer: number }) => ctx.viewer) as never,
+      }),
+  },
+  "em.addFilter": {
+    config: {},
+    bind: (em: EntityManager, viewer: number) => {
+      em.addFilter({ name: "ownPosts", cond: { author: viewer }, entity: [Post], default: true });
+      return em;
+    },
+  },
+  "config filter + setFilterParams": {
+    config: {
+      filters: {
+        ownPosts: {
+          cond: (args: { viewer: number }) => ({ author: args.viewer }),
+          entity: ["Post"],
+          default: true,
+        },
+      },
+    },
+    bind: (em: EntityManager, viewer: number) => {
+      em.setFilterParams("ownPosts", { viewer });
+      return em;
+    },
+  },
+};
