@@ -27,9 +27,8 @@ import { cpuMs } from "./peers/proc.ts";
 import { freePort, profileDuring } from "./peers/profile.ts";
 import { type ServerProcess, startServerProcess } from "./server_process.ts";
 import { random } from "../tests/support/random_data.ts";
-import { encodeGlobalId } from "../runtime/plan/global_id.ts";
-import { createPeerData, SIZE } from "./peers/data.ts";
-import { cursorAfter, OURS, QUERIES } from "./peers/queries.ts";
+import { createPeerData } from "./peers/data.ts";
+import { OURS, oursVariables, QUERIES } from "./peers/queries.ts";
 
 const VARIANTS = (Deno.env.get("BENCH_VARIANTS") ??
   "bare,yoga-no-em,yoga,serve-bare,serve-timeout,serve").split(",");
@@ -65,24 +64,12 @@ try {
     );
   }
   const url = (server: ServerProcess) => `http://127.0.0.1:${server.port}/graphql`;
-  const post = async (query: string, variables: Record<string, unknown>) => {
-    const server = servers.get(VARIANTS.find((variant) => !variant.startsWith("bare"))!)!;
-    const response = await fetch(url(server), {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ query, variables }),
-    });
-    const answer = await response.json();
-    if (answer.errors || !answer.data) throw new Error(JSON.stringify(answer));
-    return answer.data;
-  };
   const BODY = JSON.stringify({
     query: QUERY.text(OURS),
     ...(QUERY.name === "floor" ? {} : {
-      variables: {
-        after: await cursorAfter(1_900, OURS, post),
-        id: encodeGlobalId("Post", SIZE.posts / 2),
-      },
+      variables: await oursVariables(
+        url(servers.get(VARIANTS.find((variant) => !variant.startsWith("bare"))!)!),
+      ),
     }),
   });
   for (const server of servers.values()) await postLoad(url(server), BODY, 1, 10);

@@ -16,14 +16,13 @@
  *
  * @module
  */
-import { encodeGlobalId } from "../runtime/plan/global_id.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { phaseBreakdown } from "./cpu_phases.ts";
 import { postLoad } from "./load.ts";
-import { createPeerData, SIZE } from "./peers/data.ts";
+import { createPeerData } from "./peers/data.ts";
 import { cpuMs } from "./peers/proc.ts";
 import { captureProfile, freePort, summarise } from "./peers/profile.ts";
-import { cursorAfter, OURS, QUERIES } from "./peers/queries.ts";
+import { OURS, oursVariables, QUERIES } from "./peers/queries.ts";
 import { startServerProcess } from "./server_process.ts";
 
 const ONLY = (Deno.env.get("BENCH_QUERIES") ?? "floor,Q4").split(",");
@@ -45,20 +44,7 @@ const server = await startServerProcess(
 try {
   await createPeerData(db.url);
   const url = `http://127.0.0.1:${server.port}/graphql`;
-  const post = async (query: string, variables: Record<string, unknown>) => {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ query, variables }),
-    });
-    const answer = await response.json();
-    if (answer.errors || !answer.data) throw new Error(JSON.stringify(answer));
-    return answer.data;
-  };
-  const variables = {
-    after: await cursorAfter(1_900, OURS, post),
-    id: encodeGlobalId("Post", SIZE.posts / 2),
-  };
+  const variables = await oursVariables(url);
   // In the order given, repeats allowed (`Q4,Q1,Q4`: Q4 before and after Q1's allocations).
   for (const name of ONLY) {
     const query = QUERIES.find((query) => query.name === name);

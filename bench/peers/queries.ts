@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
+import { SIZE } from "./data.ts";
 
 /** The GraphQL names that differ between the two schemas. */
 export interface Names {
@@ -112,4 +114,36 @@ export async function cursorAfter(
     after = (data[names.users] as { pageInfo: { endCursor: string } }).pageInfo.endCursor;
   }
   return after!;
+}
+
+/**
+ * Runs `query` with `variables` on the GraphQL server at `url` (POST, JSON) and returns its
+ * `data`.
+ *
+ * @throws Error with the answer as JSON when it has errors or no data
+ */
+export async function postQuery(
+  url: string,
+  query: string,
+  variables: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query, variables }),
+  });
+  const answer = await response.json();
+  if (answer.errors || !answer.data) throw new Error(JSON.stringify(answer));
+  return answer.data;
+}
+
+/**
+ * The variables the queries take on our server at `url` (the peer data loaded): `after`, the
+ * cursor after the 1,900th user, and `id`, the global id of the middle post.
+ */
+export async function oursVariables(url: string): Promise<{ after: string; id: string }> {
+  return {
+    after: await cursorAfter(1_900, OURS, (query, variables) => postQuery(url, query, variables)),
+    id: encodeGlobalId("Post", SIZE.posts / 2),
+  };
 }
