@@ -85,6 +85,23 @@ export function browserTest(
 }
 
 /**
+ * Clears what a reused page's last user left on the origin the page is on: local and session
+ * storage, and with `clipboard` (its context granted clipboard permissions) the clipboard. The
+ * browser tests reuse pages because a new one costs a renderer process (about 0.6 s of CPU on the
+ * CI machine); the caller loads the page again afterwards.
+ */
+export async function clearPageStorage(
+  page: Page,
+  { clipboard = false }: { clipboard?: boolean } = {},
+): Promise<void> {
+  await page.evaluate(async (clipboard) => {
+    localStorage.clear();
+    sessionStorage.clear();
+    if (clipboard) await navigator.clipboard.writeText("");
+  }, clipboard);
+}
+
+/**
  * Waits until the page has rendered two more animation frames: every handler of an event
  * already dispatched has run and its rendering has been painted. Used to check that something
  * did NOT happen after an action, without a fixed sleep.

@@ -8,7 +8,7 @@
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import type { Browser, Page } from "playwright-core";
-import { axeViolations, browserTest, nextFrames } from "../support/browser.ts";
+import { axeViolations, browserTest, clearPageStorage, nextFrames } from "../support/browser.ts";
 import { startDocsSite } from "../support/docs_site.ts";
 import { createTokenSource } from "../../widget/ask_ai/token.ts";
 import { storedItem } from "../../widget/stored_list.ts";
@@ -34,11 +34,7 @@ const ANSWER = ".DocSearch-AskAiScreen-Response";
  */
 async function mount(extra = ""): Promise<Page> {
   if (page) {
-    await page.evaluate(async () => {
-      localStorage.clear();
-      sessionStorage.clear();
-      await navigator.clipboard.writeText("");
-    });
+    await clearPageStorage(page, { clipboard: true });
   } else {
     const context = await browser.newContext({
       permissions: ["clipboard-read", "clipboard-write"],

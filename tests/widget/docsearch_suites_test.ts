@@ -14,7 +14,7 @@ import { assert, assertEquals } from "@std/assert";
 import { Buffer } from "node:buffer";
 import { join } from "@std/path";
 import type { Browser, Page } from "playwright-core";
-import { browserTest, nextFrames } from "../support/browser.ts";
+import { browserTest, clearPageStorage, nextFrames } from "../support/browser.ts";
 import { startDocsSite } from "../support/docs_site.ts";
 import { buildDocSearch } from "../support/docsearch_v4.ts";
 
@@ -61,11 +61,7 @@ async function open(browser: Browser, lib: Lib, extra = "{}"): Promise<Page> {
   let page = pages.get(lib);
   if (page) {
     // the page is still on the suite's origin, where the last case left it
-    await page.evaluate(async () => {
-      localStorage.clear();
-      sessionStorage.clear();
-      await navigator.clipboard.writeText("");
-    });
+    await clearPageStorage(page, { clipboard: true });
   } else {
     page = await newPage(browser, lib);
     pages.set(lib, page);

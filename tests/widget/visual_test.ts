@@ -26,7 +26,7 @@ import { Buffer } from "node:buffer";
 import { assert, assertEquals } from "@std/assert";
 import { join } from "@std/path";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser } from "../support/browser.ts";
+import { clearPageStorage, launchBrowser } from "../support/browser.ts";
 import { startDocsSite } from "../support/docs_site.ts";
 import { buildDocSearch } from "../support/docsearch_v4.ts";
 import { DEFAULT_SEARCH_PARAMETERS } from "../../widget/search.ts";
@@ -161,10 +161,7 @@ async function openPage(
     reused.html = html;
     page.removeAllListeners();
     // still on the test's origin, where the last screen left it
-    await page.evaluate(() => {
-      localStorage.clear();
-      sessionStorage.clear();
-    });
+    await clearPageStorage(page);
     await page.setViewportSize(viewport);
     await page.goto(`${ORIGIN}/`);
     await page.waitForSelector(".DocSearch-Button, .DocSearch-SidepanelButton");

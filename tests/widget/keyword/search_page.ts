@@ -10,7 +10,7 @@
  */
 import { assert } from "@std/assert";
 import type { Browser, Page, Request } from "playwright-core";
-import { browserTest, nextFrames } from "../../support/browser.ts";
+import { browserTest, clearPageStorage, nextFrames } from "../../support/browser.ts";
 import { startDocsSite } from "../../support/docs_site.ts";
 import type { DocSearchRecord } from "../../../examples/docs-site/records.ts";
 import type { SearchApiFaults } from "../../../examples/docs-site/search_api.ts";
@@ -90,10 +90,7 @@ async function freshPage(browser: Browser): Promise<Page> {
   page.removeAllListeners();
   await page.emulateMedia({ colorScheme: "light" });
   // the page is still on the docs site, where its last step left it
-  await page.evaluate(() => {
-    localStorage.clear();
-    sessionStorage.clear();
-  });
+  await clearPageStorage(page);
   return page;
 }
 
