@@ -6,6 +6,10 @@
  * fidelity test, seed 20261129). These columns are parsed by `Number.parseFloat` (correctly
  * rounded); every other column is parsed by mysql2 as before.
  *
+ * mysql2 then calls the function for every column of every row: reading 10,000 rows of four
+ * columns took 8.7 ms against 6.6 ms with mysql2's own parsing (medians of 6 × 10 reads, one
+ * process, load 3; about 0.05 µs per column), the price of reading doubles as stored.
+ *
  * @module
  */
 
