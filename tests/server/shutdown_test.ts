@@ -96,10 +96,23 @@ function lineReader(child: Deno.ChildProcess) {
       const seen = lines.find(match);
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
-        waiters.push({ match, resolve });
-        done.then(() =>
-          reject(new Error(`exited without printing the line; got:\n${lines.join("\n")}`))
+        // a hang guard (60 s), not a timing assertion: a line that never comes fails the test
+        // with what the child printed instead of holding the suite
+        const guard = setTimeout(
+          () => reject(new Error(`no such line after 60 s; got:\n${lines.join("\n")}`)),
+          60_000,
         );
+        waiters.push({
+          match,
+          resolve: (line) => {
+            clearTimeout(guard);
+            resolve(line);
+          },
+        });
+        done.then(() => {
+          clearTimeout(guard);
+          reject(new Error(`exited without printing the line; got:\n${lines.join("\n")}`));
+        });
       });
     },
   };
