@@ -16,13 +16,14 @@ import type { GraphQLError } from "graphql";
 export const DEV_SECRET = "mikrogql-workspace-dev-secret";
 
 /**
- * The signing secret: `JWT_SECRET`, else {@linkcode DEV_SECRET} outside production.
+ * The signing secret: `JWT_SECRET` of `env` (default: the process's), else
+ * {@linkcode DEV_SECRET} outside production.
  *
  * @throws Error under `NODE_ENV=production` without `JWT_SECRET` (or with the development one)
  */
-export function jwtSecret(): Uint8Array {
-  const secret = Deno.env.get("JWT_SECRET");
-  if (Deno.env.get("NODE_ENV") === "production" && (!secret || secret === DEV_SECRET)) {
+export function jwtSecret(env: Pick<Deno.Env, "get"> = Deno.env): Uint8Array {
+  const secret = env.get("JWT_SECRET");
+  if (env.get("NODE_ENV") === "production" && (!secret || secret === DEV_SECRET)) {
     throw new Error(
       "JWT_SECRET must be set under NODE_ENV=production: the development secret is public",
     );

@@ -497,25 +497,19 @@ for (const dialect of dialects()) {
 }
 
 Deno.test("workspace: under NODE_ENV=production the server needs JWT_SECRET (not the development one)", () => {
-  const env = { NODE_ENV: Deno.env.get("NODE_ENV"), JWT_SECRET: Deno.env.get("JWT_SECRET") };
-  const restore = () => {
-    for (const [name, value] of Object.entries(env)) {
-      if (value === undefined) Deno.env.delete(name);
-      else Deno.env.set(name, value);
-    }
-  };
-  try {
-    Deno.env.set("NODE_ENV", "production");
-    Deno.env.delete("JWT_SECRET");
-    assertThrows(() => jwtSecret(), Error, "JWT_SECRET must be set under NODE_ENV=production");
-    Deno.env.set("JWT_SECRET", DEV_SECRET);
-    assertThrows(() => jwtSecret(), Error, "JWT_SECRET must be set");
-    Deno.env.set("JWT_SECRET", "a real secret");
-    assertEquals(new TextDecoder().decode(jwtSecret()), "a real secret");
-    Deno.env.delete("NODE_ENV");
-    Deno.env.delete("JWT_SECRET");
-    assertEquals(new TextDecoder().decode(jwtSecret()), DEV_SECRET);
-  } finally {
-    restore();
-  }
+  const env = (vars: Record<string, string>) => ({ get: (name: string) => vars[name] });
+  const production = { NODE_ENV: "production" };
+  assertThrows(
+    () => jwtSecret(env(production)),
+    Error,
+    "JWT_SECRET must be set under NODE_ENV=production",
+  );
+  assertThrows(
+    () => jwtSecret(env({ ...production, JWT_SECRET: DEV_SECRET })),
+    Error,
+    "JWT_SECRET must be set",
+  );
+  const real = jwtSecret(env({ ...production, JWT_SECRET: "a real secret" }));
+  assertEquals(new TextDecoder().decode(real), "a real secret");
+  assertEquals(new TextDecoder().decode(jwtSecret(env({}))), DEV_SECRET);
 });

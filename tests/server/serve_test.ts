@@ -14,6 +14,7 @@ import { type MikrogqlServer, serve, type ServeOptions } from "../../server/serv
 import type { RequestLogEntry } from "../../server/request_log.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
 import { startTcpProxy } from "../support/tcp_proxy.ts";
+import { underProduction } from "../support/under_production.ts";
 
 /** `serve` on a free port, no signals, no exit, for one test. */
 async function start(options: Omit<ServeOptions, "schema">): Promise<MikrogqlServer> {
@@ -146,43 +147,42 @@ Deno.test({
   },
 });
 
-Deno.test({
-  name: "NODE_ENV=production: no GraphiQL, no introspection, unless asked for",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: async () => {
-    const before = Deno.env.get("NODE_ENV");
-    Deno.env.set("NODE_ENV", "production");
-    const servers: MikrogqlServer[] = [];
-    try {
-      const locked = await start({ orm: await openOrm({ entities }) });
-      servers.push(locked);
-      const asked = await start({
-        orm: await openOrm({ entities }),
-        graphiql: true,
-        introspection: true,
-      });
-      servers.push(asked);
-      const introspect = "{ __schema { queryType { name } } }";
-      const page = (url: string) => fetch(url, { headers: { accept: "text/html" } });
-      const refused = await (await post(locked.url, introspect)).json();
-      assertEquals(refused.data, undefined);
-      assertStringIncludes(refused.errors[0].message, "introspection");
-      const typename = await (await post(locked.url, "{ __typename }")).json();
-      assertEquals(typename.data, { __typename: "Query" });
-      const noPage = await page(locked.url);
-      assert(!(await noPage.text()).includes("graphiql"), "GraphiQL served in production");
-      const allowed = await (await post(asked.url, introspect)).json();
-      assertEquals(allowed.data.__schema.queryType.name, "Query");
-      const withPage = await page(asked.url);
-      assertEquals(withPage.status, 200);
-      assertStringIncludes(await withPage.text(), "graphiql");
-    } finally {
-      if (before === undefined) Deno.env.delete("NODE_ENV");
-      else Deno.env.set("NODE_ENV", before);
-      for (const s of servers) await s.shutdown();
-    }
-  },
+/**
+ * `serve`'s defaults in the environment's `NODE_ENV` (run under production by
+ * `underProduction`): no GraphiQL and no introspection unless asked for.
+ */
+export async function productionDefaults(): Promise<void> {
+  const servers: MikrogqlServer[] = [];
+  try {
+    const locked = await start({ orm: await openOrm({ entities }) });
+    servers.push(locked);
+    const asked = await start({
+      orm: await openOrm({ entities }),
+      graphiql: true,
+      introspection: true,
+    });
+    servers.push(asked);
+    const introspect = "{ __schema { queryType { name } } }";
+    const page = (url: string) => fetch(url, { headers: { accept: "text/html" } });
+    const refused = await (await post(locked.url, introspect)).json();
+    assertEquals(refused.data, undefined);
+    assertStringIncludes(refused.errors[0].message, "introspection");
+    const typename = await (await post(locked.url, "{ __typename }")).json();
+    assertEquals(typename.data, { __typename: "Query" });
+    const noPage = await page(locked.url);
+    assert(!(await noPage.text()).includes("graphiql"), "GraphiQL served in production");
+    const allowed = await (await post(asked.url, introspect)).json();
+    assertEquals(allowed.data.__schema.queryType.name, "Query");
+    const withPage = await page(asked.url);
+    assertEquals(withPage.status, 200);
+    assertStringIncludes(await withPage.text(), "graphiql");
+  } finally {
+    for (const s of servers) await s.shutdown();
+  }
+}
+
+Deno.test("NODE_ENV=production: no GraphiQL, no introspection, unless asked for", async () => {
+  await underProduction(import.meta.url, "productionDefaults");
 });
 
 Deno.test({

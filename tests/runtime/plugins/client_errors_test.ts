@@ -8,6 +8,7 @@ import { assert, assertEquals } from "@std/assert";
 import { createSchema, createYoga, type Plugin } from "graphql-yoga";
 import { ClientErrors } from "../../../runtime/plugins/client_errors.ts";
 import { ErrorCode, gqlError } from "../../../runtime/error_codes.ts";
+import { underProduction } from "../../support/under_production.ts";
 
 function server(plugins: Plugin[]) {
   const yoga = createYoga({
@@ -77,6 +78,14 @@ Deno.test("ClientErrors: quoted input is cut to 100 characters, the code kept", 
   }
 });
 
+/** `ClientErrors()` in the environment's `NODE_ENV` (production, by `underProduction`): no suggestion. */
+export async function noSuggestions(): Promise<void> {
+  const production = server([ClientErrors()]);
+  assertEquals((await production("{ cuont }")).errors?.map((e) => e.message), [
+    'Cannot query field "cuont" on type "Query".',
+  ]);
+}
+
 Deno.test("ClientErrors: no 'Did you mean' under NODE_ENV=production or suggestions: false", async () => {
   const typo = "{ cuont }";
   const told = await plain(typo);
@@ -87,17 +96,7 @@ Deno.test("ClientErrors: no 'Did you mean' under NODE_ENV=production or suggesti
   ]);
   const enumTypo = await quiet(`{ count(status: OPNE) }`);
   assert(!enumTypo.errors![0].message.includes("Did you mean"), enumTypo.errors![0].message);
-  const was = Deno.env.get("NODE_ENV");
-  Deno.env.set("NODE_ENV", "production");
-  try {
-    const production = server([ClientErrors()]);
-    assertEquals((await production(typo)).errors?.map((e) => e.message), [
-      'Cannot query field "cuont" on type "Query".',
-    ]);
-  } finally {
-    if (was === undefined) Deno.env.delete("NODE_ENV");
-    else Deno.env.set("NODE_ENV", was);
-  }
+  await underProduction(import.meta.url, "noSuggestions");
   // Outside production the suggestion stays (the default of a development server).
   assertEquals(
     (await clean(typo)).errors?.map((e) => e.message),
