@@ -1,7 +1,7 @@
 /**
- * The docs site for the search box tests: builds the bundle as `deno task
- * bundle` does (`scripts/bundle.ts`) into a temporary directory, then serves the
- * site, its search API and the bundle on a free port of 127.0.0.1.
+ * The docs site for the search box tests: the bundle as `deno task bundle` builds it
+ * (`scripts/bundle.ts`, kept by `build_cache.ts`), the site and its search API served on a free
+ * port of 127.0.0.1.
  *
  * @module
  */
@@ -9,6 +9,7 @@ import { fromFileUrl } from "@std/path";
 import type { Browser, Page } from "playwright-core";
 import { type DocsSite, serveDocsSite } from "../../examples/docs-site/server.ts";
 import { bundle } from "../../scripts/bundle.ts";
+import { cachedBuild } from "./build_cache.ts";
 import type { DocSearchRecord } from "../../examples/docs-site/records.ts";
 import type { SearchApiFaults } from "../../examples/docs-site/search_api.ts";
 import type { AskAiFaults, AskAiRequestLog } from "../../examples/docs-site/ask_ai_api.ts";
@@ -36,24 +37,18 @@ export function bundlePage(entry: string, out: string): Promise<void> {
   return runDeno(["bundle", "--quiet", "--platform", "browser", "-o", out, entry]);
 }
 
-/** Builds the bundle like `deno task bundle` (`scripts/bundle.ts`), into a new temporary directory. */
-export async function buildBundle(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "searchbox-dist-" });
-  await bundle(dir);
-  return dir;
-}
-
 let shared: Promise<string> | null = null;
 
 /**
- * The bundle of the test files of one `deno test` process: built once (by
- * {@link buildBundle}) on the first call, removed when the process exits.
+ * The search box's bundle as `deno task bundle` builds it (`scripts/bundle.ts`), built once for
+ * the test files of a run and kept while its sources are unchanged ({@link cachedBuild}).
  */
 export function sharedBundle(): Promise<string> {
-  return shared ??= buildBundle().then((dir) => {
-    globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
-    return dir;
-  });
+  return shared ??= cachedBuild(
+    "searchbox-dist",
+    ["widget", "scripts/bundle.ts", "deno.json"],
+    bundle,
+  );
 }
 
 /**

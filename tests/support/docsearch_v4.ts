@@ -6,12 +6,13 @@
  * @module
  */
 import { fromFileUrl, join } from "@std/path";
+import { cachedBuild } from "./build_cache.ts";
 import { bundlePage, runDeno } from "./docs_site.ts";
 
 const ROOT = fromFileUrl(new URL("../..", import.meta.url));
 
 /**
- * Bundles into a new temporary directory: `docsearch.js` (a classic script
+ * Bundles into a directory kept while its sources are unchanged (`build_cache.ts`): `docsearch.js` (a classic script
  * that sets `window.docsearch`, from `tests/widget/fixtures/docsearch_v4.ts`),
  * `docsearch.mjs` (an ES module whose default export is `docsearch`, from
  * `docsearch_v4_module.ts`), `style.css` (`@docsearch/css`'s
@@ -19,8 +20,12 @@ const ROOT = fromFileUrl(new URL("../..", import.meta.url));
  * (`@docsearch/sidepanel-js` 4.7.0, from `fixtures/docsearch_sidepanel.ts`)
  * with `sidepanel.css` (`@docsearch/css`'s). Returns the directory.
  */
-export async function buildDocSearch(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "docsearch-v4-" });
+export function buildDocSearch(): Promise<string> {
+  return cachedBuild("docsearch-v4", ["tests/widget/fixtures", "deno.json"], buildInto);
+}
+
+/** Writes {@link buildDocSearch}'s files into `dir`. */
+async function buildInto(dir: string): Promise<void> {
   const imports = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))).imports;
   await bundlePage("tests/widget/fixtures/docsearch_v4.ts", join(dir, "docsearch.js"));
   await bundlePage("tests/widget/fixtures/docsearch_v4_module.ts", join(dir, "docsearch.mjs"));
@@ -33,5 +38,4 @@ export async function buildDocSearch(): Promise<string> {
     `${imports["@docsearch/css"]}/dist/style.css`,
     `${imports["@docsearch/css"]}/dist/sidepanel.css`,
   ]);
-  return dir;
 }

@@ -243,5 +243,4 @@ browserTest("@docsearch/css applies to our markup as to DocSearch's", site, asyn
       assertEquals(differences(ours, theirs), []);
     });
   }
-  await Deno.remove(docsearchDir, { recursive: true });
 });

@@ -456,6 +456,5 @@ browserTest(
       });
     }
     for (const page of pages.values()) await page.context().close();
-    await Deno.remove(docsearchDir, { recursive: true });
   },
 );

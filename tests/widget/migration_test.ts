@@ -172,5 +172,4 @@ browserTest("a DocSearch 4.7.1 page switches to the search box by its import", s
   });
 
   await context.close();
-  await Deno.remove(docsearchDir, { recursive: true });
 });

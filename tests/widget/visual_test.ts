@@ -528,7 +528,6 @@ Deno.test({
     } finally {
       await browser.close();
       await site.close();
-      await Deno.remove(docsearchDir, { recursive: true });
     }
   },
 });
