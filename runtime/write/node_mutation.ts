@@ -23,6 +23,7 @@ import { inputNodes } from "./input_nodes.ts";
 import { applyInputField } from "./apply_input_field.ts";
 import { inTransaction } from "./in_transaction.ts";
 import { lockForWrite } from "./lock_for_write.ts";
+import { loadStoredReferences } from "./stored_references.ts";
 import { checkWriteRule, checkWrittenRow, snapshot } from "./write_rule.ts";
 import { applyPresets, judgeInput } from "./write_permission.ts";
 import { flushWrite } from "./flush_write.ts";
@@ -114,6 +115,7 @@ export class NodeMutation<T extends object = object> {
       const entity = this.#mode === "create"
         ? this.#em.create(this.#type.entity, creationData(meta, fields, nodes)) as Row
         : await lockForWrite(this.#em, this.#graph, this.#type, this.#id!);
+      if (this.#mode === "update") await loadStoredReferences(this.#em, entity, fields);
       const before = this.#mode === "update" ? snapshot(entity) : undefined;
       for (const op of ["clear", "set", "add", "remove"] as const) {
         for (const { name, field, value } of fields) {
