@@ -63,10 +63,10 @@ export interface FastPathOptions {
 }
 
 /**
- * How many requests the fast paths of this process have answered: for tests and benchmarks, to
- * tell which path a request took (it never decreases).
+ * How many requests the fast paths of this process have taken (counted once a request is found
+ * eligible, before it runs): for tests and benchmarks, to tell which path a request took.
  */
-export const fastPathStats: { answered: number } = { answered: 0 };
+export const fastPathStats: { taken: number } = { taken: 0 };
 
 /** The body properties Yoga's parameter check knows; others are dropped (`UnknownParams`). */
 const PARAMS = new Set(["query", "variables", "operationName", "extensions"]);
@@ -85,10 +85,9 @@ interface MaskedErrors {
  * request as `yoga.fetch` would, or `undefined` when the instance has HTTP-level hooks the fast
  * path does not mirror (then `serve()` hands every request to `yoga.fetch`).
  *
- * The function rejects as `yoga.fetch` does when the client has gone away (with
- * `request.signal.reason`); it checks that when the answer is ready, where Yoga's adapter
- * rejects as soon as the signal aborts (the operation itself is cancelled by `Deadline` either
- * way).
+ * The function rejects as `yoga.fetch` does as soon as the client goes away (with
+ * `request.signal.reason`); the operation itself is then cancelled by `Deadline`, as on Yoga's
+ * path.
  */
 export function fastPath(
   options: FastPathOptions,
@@ -190,12 +189,8 @@ export function fastPath(
     return Promise.resolve(yoga.fetch(copy));
   };
 
-  return async (request) => {
-    if (
-      request.method !== "POST" || !request.url.endsWith(endpoint) ||
-      !isJsonContentType(request.headers.get("content-type"))
-    ) return yoga.fetch(request);
-    if (request.signal.aborted) throw request.signal.reason;
+  /** The answer of a request whose method, path and content type fit (see the module doc). */
+  const answer = async (request: Request): Promise<Response> => {
     let text: string;
     try {
       text = await request.text();
@@ -203,24 +198,44 @@ export function fastPath(
       // The body limit's 413, a body cut short: Yoga reads the same error and answers it.
       return toYoga(request, new ReadableStream({ start: (c) => c.error(error) }));
     }
+    received?.(request);
     const params = eligibleParams(text, documents);
     if (!params) return toYoga(request, text);
-    received?.(request);
+    fastPathStats.taken++;
     // The server context `yoga.fetch` would make (`isolateObject(undefined, waitUntil)`), to
     // which Yoga's `handleParams` adds `request` and `params`: the GraphQL context's base.
     const serverContext: Record<string, unknown> = { waitUntil };
-    let response: Response;
     try {
       const result = await handleParams({ request, params, context: serverContext as never });
-      response = await respond(request, serverContext, result as ExecutionResult);
+      return await respond(request, serverContext, result as ExecutionResult);
     } catch (error) {
       // Yoga's `handle` answers an error thrown after `handleParams` the same way.
-      response = await respond(request, serverContext, thrown(error));
+      return await respond(request, serverContext, thrown(error));
     }
-    if (request.signal.aborted) throw request.signal.reason;
-    fastPathStats.answered++;
-    return response;
   };
+
+  return (request) => {
+    if (
+      request.method !== "POST" || !request.url.endsWith(endpoint) ||
+      !isJsonContentType(request.headers.get("content-type"))
+    ) return Promise.resolve(yoga.fetch(request));
+    return abortable(request.signal, answer(request));
+  };
+}
+
+/**
+ * `answer`, or a rejection with `signal`'s reason as soon as it aborts (the client went away):
+ * `@whatwg-node/server`'s `handleAbortSignalAndPromiseResponse`, which `yoga.fetch` runs.
+ */
+function abortable(signal: AbortSignal, answer: Promise<Response>): Promise<Response> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  const raced = Promise.withResolvers<Response>();
+  const onAbort = () => raced.reject(signal.reason);
+  signal.addEventListener("abort", onAbort, { once: true });
+  answer.then(raced.resolve, raced.reject).finally(() =>
+    signal.removeEventListener("abort", onAbort)
+  );
+  return raced.promise;
 }
 
 /**

@@ -65,7 +65,7 @@ async function ask(
   started: { server: MikrogqlServer; entries: RequestLogEntry[] },
   sent: Sent,
 ): Promise<Answer> {
-  const before = fastPathStats.answered;
+  const before = fastPathStats.taken;
   const logged = started.entries.length;
   const response = await fetch(started.server.url + (sent.path ?? ""), sent.init);
   const body = await response.text();
@@ -78,7 +78,7 @@ async function ask(
     status: response.status,
     type: response.headers.get("content-type"),
     body,
-    fast: fastPathStats.answered > before,
+    fast: fastPathStats.taken > before,
     entry,
   };
 }
@@ -401,7 +401,7 @@ Deno.test({
     const started = await start({ cors: { origins: ["https://app.example"] } });
     try {
       await ask(started, { name: "warm", init: post({ query: TOTAL }) });
-      const before = fastPathStats.answered;
+      const before = fastPathStats.taken;
       const listed = await fetch(
         started.server.url,
         post({ query: TOTAL }, { origin: "https://app.example" }),
@@ -415,7 +415,7 @@ Deno.test({
       );
       await other.body?.cancel();
       assertEquals(other.headers.get("access-control-allow-origin"), null);
-      assertEquals(fastPathStats.answered, before + 2);
+      assertEquals(fastPathStats.taken, before + 2);
     } finally {
       await started.server.shutdown();
     }
@@ -445,4 +445,68 @@ export async function introspectionRefused(): Promise<void> {
 
 Deno.test("fast path: introspection refused under NODE_ENV=production", async () => {
   await underProduction(import.meta.url, "introspectionRefused");
+});
+
+Deno.test({
+  name: "fast path: a client that goes away before its answer is logged as 499",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const arrived = Promise.withResolvers<void>();
+    const gate = Promise.withResolvers<void>();
+    const started = await start({
+      context: async ({ request }) => {
+        if (request.headers.get("x-wait")) {
+          arrived.resolve();
+          await gate.promise;
+        }
+        return {};
+      },
+    });
+    try {
+      await ask(started, { name: "warm", init: post({ query: TOTAL }) });
+      const before = fastPathStats.taken;
+      const client = new AbortController();
+      const answer = fetch(started.server.url, {
+        ...post({ query: TOTAL }, { "x-wait": "1" }),
+        signal: client.signal,
+      }).catch((error) => error);
+      await arrived.promise;
+      client.abort();
+      assertEquals((await answer).name, "AbortError");
+      // Logged while the operation still waits: the answer is abandoned when the client leaves.
+      for (let i = 0; started.entries.length < 2 && i < 400; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      assertEquals(fastPathStats.taken, before + 1);
+      assertEquals(started.entries.map((entry) => entry.status), [200, 499]);
+    } finally {
+      gate.resolve();
+      await started.server.shutdown();
+    }
+  },
+});
+
+Deno.test({
+  name: "fast path: a request handed to Yoga after its body was read keeps the body timeout's mark",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    // A mutation runs longer than the body timeout: its body arrived, so it is not answered 408.
+    const started = await start({
+      timeouts: { body: 100 },
+      context: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 1_200));
+        return {};
+      },
+    });
+    try {
+      const query = 'mutation { createUser(input: { name: "n", email: "slow@x" }) { name } }';
+      const answer = await ask(started, { name: "slow mutation", init: post({ query }) });
+      assertEquals([answer.status, answer.fast], [200, false]);
+      assertEquals(JSON.parse(answer.body), { data: { createUser: { name: "n" } } });
+    } finally {
+      await started.server.shutdown();
+    }
+  },
 });
