@@ -387,6 +387,12 @@ Deno.test({
       }
       const hashed = await ask(started, { name: "hash", init: post({ documentId: "abc" }) });
       assertEquals(JSON.parse(hashed.body), { data: { __typename: "Query" } });
+      // Yoga's plugin runs a persisted document as the text `__PERSISTED_OPERATION_<hash>__`,
+      // which the document cache then holds: sent as text, it is still refused.
+      const sentinel = post({ query: "__PERSISTED_OPERATION_abc__" });
+      const text = await ask(started, { name: "cached text", init: sentinel });
+      assertEquals([text.status, text.fast], [400, false]);
+      assertEquals(JSON.parse(text.body).errors[0].extensions.code, "PERSISTED_QUERY_ONLY");
     } finally {
       await started.server.shutdown();
     }
