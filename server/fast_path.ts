@@ -232,9 +232,13 @@ function abortable(signal: AbortSignal, answer: Promise<Response>): Promise<Resp
   const raced = Promise.withResolvers<Response>();
   const onAbort = () => raced.reject(signal.reason);
   signal.addEventListener("abort", onAbort, { once: true });
-  answer.then(raced.resolve, raced.reject).finally(() =>
-    signal.removeEventListener("abort", onAbort)
-  );
+  answer.then((response) => {
+    signal.removeEventListener("abort", onAbort);
+    raced.resolve(response);
+  }, (error) => {
+    signal.removeEventListener("abort", onAbort);
+    raced.reject(error);
+  });
   return raced.promise;
 }
 
