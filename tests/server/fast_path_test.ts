@@ -516,3 +516,64 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "fast path: a statement past Deadline's budget ends the request with QUERY_TIMEOUT",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const orm = await seededOrm();
+    // Every statement waits 2 s while `slow` is set: the budget (100 ms, 100 ms of grace) ends
+    // the request first.
+    let slow = false;
+    for (const type of ["read", "write"] as const) {
+      const connection = orm.em.getConnection(type) as unknown as {
+        execute: (...args: unknown[]) => Promise<unknown>;
+      };
+      const execute = connection.execute.bind(connection);
+      connection.execute = async (...args: unknown[]) => {
+        if (slow) await new Promise((resolve) => setTimeout(resolve, 2_000));
+        return await execute(...args);
+      };
+    }
+    const started = await start({ orm, preset: { deadline: { timeoutMs: 100, graceMs: 100 } } });
+    try {
+      await ask(started, { name: "warm", init: post({ query: NESTED }) });
+      slow = true;
+      const begun = performance.now();
+      const answer = await ask(started, { name: "slow", init: post({ query: NESTED }) });
+      const took = performance.now() - begun;
+      assert(answer.fast);
+      assert(took < 1_500, `answered after ${Math.round(took)} ms`);
+      assertEquals(JSON.parse(answer.body).errors[0].extensions.code, "QUERY_TIMEOUT");
+      assertEquals(answer.entry.errors, ["QUERY_TIMEOUT"]);
+    } finally {
+      slow = false;
+      await started.server.shutdown();
+    }
+  },
+});
+
+Deno.test({
+  name: "fast path: a subscription over SSE takes Yoga's path",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    // The blog schema has no Subscription type: Yoga's path answers its refusal as an event.
+    const started = await start();
+    const query = "subscription { __typename }";
+    try {
+      for (let i = 0; i < 2; i++) {
+        const answer = await ask(started, {
+          name: "subscription",
+          init: post({ query }, { accept: "text/event-stream" }),
+        });
+        assertEquals(answer.fast, false);
+        assertEquals(answer.type, "text/event-stream");
+        assertStringIncludes(answer.body, "GRAPHQL_VALIDATION_FAILED");
+      }
+    } finally {
+      await started.server.shutdown();
+    }
+  },
+});
