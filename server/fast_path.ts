@@ -99,7 +99,8 @@ export function fastPath(
   const hooks = (name: string) =>
     plugins.flatMap((plugin) => {
       const hook = (plugin as Record<string, unknown>)[name];
-      return typeof hook === "function" ? [hook.bind(plugin) as Hook] : [];
+      // Called unbound, as Yoga and its adapter call them.
+      return typeof hook === "function" ? [hook as Hook] : [];
     });
   // Yoga's own `onParams` hook is its parameter check (`useCheckGraphQLQueryParams`), mirrored
   // below; any other would have to run.
@@ -162,17 +163,36 @@ export function fastPath(
   };
 
   /**
-   * Yoga's `handleError` (`error.js`) for one error thrown while the result was processed: the
-   * error masked (or kept, with masking off), an abort error left out.
+   * Yoga's `handleError` (`error.js`) for one error thrown while the result was processed (not
+   * an `AggregateError`): an abort error left out; masked, logged when masking changed it; with
+   * masking off, a `GraphQLError` kept, an `Error` wrapped, anything else an unexpected error.
    */
   const thrown = (error: unknown): ExecutionResult => {
     if (isAbortError(error)) return { errors: [] };
-    const shown = masked ? masked.maskError(error, masked.errorMessage, masked.isDev) : error;
-    if (shown instanceof GraphQLError) return { errors: [shown] };
-    const message = shown instanceof Error ? shown.message : String(shown);
-    return {
-      errors: [createGraphQLError(message, shown instanceof Error ? { originalError: shown } : {})],
-    };
+    if (masked) {
+      const shown = masked.maskError(error, masked.errorMessage, masked.isDev);
+      if (shown !== error) yoga.logger.error(error);
+      return {
+        errors: [
+          shown instanceof GraphQLError
+            ? shown
+            : createGraphQLError(shown.message, { originalError: shown }),
+        ],
+      };
+    }
+    if (error instanceof GraphQLError) return { errors: [error] };
+    if (error instanceof Error) {
+      return { errors: [createGraphQLError(error.message, { originalError: error })] };
+    }
+    const toString = (error as { toString?: unknown } | null | undefined)?.toString;
+    if (typeof toString === "function") {
+      const message = String(toString.call(error));
+      const extensions = { code: "INTERNAL_SERVER_ERROR", unexpected: true };
+      return { errors: [createGraphQLError(message, { extensions })] };
+    }
+    yoga.logger.error(error);
+    const extensions = { unexpected: true };
+    return { errors: [createGraphQLError("Unexpected error.", { extensions })] };
   };
 
   /** `request` (whose body is `body`, already read) answered by Yoga as it is answered now. */

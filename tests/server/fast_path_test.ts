@@ -9,6 +9,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import type { MikroORM } from "@mikro-orm/core";
+import { GraphQLObjectType, GraphQLScalarType, GraphQLSchema } from "graphql";
 import { entities } from "../../examples/blog/entities.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { seed } from "../../examples/blog/seed.ts";
@@ -574,6 +575,43 @@ Deno.test({
       }
     } finally {
       await started.server.shutdown();
+    }
+  },
+});
+
+Deno.test({
+  name: "fast path: an error thrown while the result is processed is answered as Yoga answers it",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    // A scalar serialized as a bigint: the result's JSON.stringify throws in the processor.
+    const big = new GraphQLScalarType({ name: "Big", serialize: () => 1n });
+    const schema = new GraphQLSchema({
+      query: new GraphQLObjectType({
+        name: "Query",
+        fields: { big: { type: big, resolve: () => 1 } },
+      }),
+    });
+    const consoleError = console.error;
+    console.error = () => {};
+    const fast = await start({ schema, yoga: { logging: false } });
+    const yoga = await start({ schema, yoga: { logging: false }, fastPath: false });
+    try {
+      const sent = { name: "big", init: post({ query: "{ big }" }) };
+      await ask(fast, sent);
+      await ask(yoga, sent);
+      const onFast = await ask(fast, sent);
+      const onYoga = await ask(yoga, sent);
+      assert(onFast.fast);
+      assertEquals(onFast.status, 500);
+      assertEquals(JSON.parse(onFast.body).errors[0].message, "Unexpected error.");
+      const { fast: _a, ...a } = onFast;
+      const { fast: _b, ...b } = onYoga;
+      assertEquals(a, b);
+    } finally {
+      console.error = consoleError;
+      await fast.server.shutdown();
+      await yoga.server.shutdown();
     }
   },
 });
