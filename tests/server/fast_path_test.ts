@@ -8,7 +8,7 @@
  * and serve()'s HTTP checks (cross-site and oversized bodies).
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import type { MikroORM } from "@mikro-orm/core";
+import { ConnectionException, type MikroORM } from "@mikro-orm/core";
 import { GraphQLObjectType, GraphQLScalarType, GraphQLSchema } from "graphql";
 import { entities } from "../../examples/blog/entities.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";
@@ -612,6 +612,42 @@ Deno.test({
       console.error = consoleError;
       await fast.server.shutdown();
       await yoga.server.shutdown();
+    }
+  },
+});
+
+Deno.test({
+  name: "fast path: a query whose connection was lost runs again (ReadRetry)",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const orm = await seededOrm();
+    // The next `lost` statements fail as on a connection that died while idle.
+    let lost = 0;
+    for (const type of ["read", "write"] as const) {
+      const connection = orm.em.getConnection(type) as unknown as {
+        execute: (...args: unknown[]) => Promise<unknown>;
+      };
+      const execute = connection.execute.bind(connection);
+      connection.execute = async (...args: unknown[]) => {
+        if (lost > 0) {
+          lost--;
+          throw new ConnectionException(new Error("Connection terminated unexpectedly"));
+        }
+        return await execute(...args);
+      };
+    }
+    const started = await start({ orm });
+    try {
+      const first = await ask(started, { name: "warm", init: post({ query: NESTED }) });
+      lost = 1;
+      const answer = await ask(started, { name: "lost", init: post({ query: NESTED }) });
+      assert(answer.fast);
+      assertEquals(lost, 0);
+      assertEquals(answer.body, first.body);
+      assertEquals(answer.entry.errors, undefined);
+    } finally {
+      await started.server.shutdown();
     }
   },
 });
