@@ -13,7 +13,9 @@
  * `BENCH_LOG=on` (serve's default log, as the README runs it; `BENCH_LOG=console`: the same JSON
  * line by `console.log`, as serve wrote it before its buffered writer). `BENCH_PERSISTED=<manifest.json>`
  * serves persisted operations only (`serve({ persistedOperations })`). `BENCH_TIMEOUTS=off` serves
- * without serve's default body timeout (`timeouts: false`).
+ * without serve's default body timeout (`timeouts: false`). `BENCH_STATS=off`: no `/stats` (its
+ * route is a Yoga plugin with an `onRequest` hook, which turns serve()'s fast path off), so
+ * `serve()` runs as the README runs it; `BENCH_FAST_PATH=off`: `fastPath: false`.
  *
  * @module
  */
@@ -32,6 +34,8 @@ if ((kind !== "generated" && kind !== "naive") || !url) {
 const persisted = Deno.env.get("BENCH_PERSISTED");
 const log = Deno.env.get("BENCH_LOG");
 const timeoutsOff = Deno.env.get("BENCH_TIMEOUTS") === "off";
+const statsOff = Deno.env.get("BENCH_STATS") === "off";
+const fastPathOff = Deno.env.get("BENCH_FAST_PATH") === "off";
 let requests = 0;
 const { orm, statements } = await openBenchOrm(url);
 const stats: Plugin = {
@@ -54,7 +58,8 @@ const server = await serve({
       limits: { maxCost: Number(maxCost), ...(maxCells ? { maxCells: Number(maxCells) } : {}) },
     }
     : {},
-  plugins: [stats],
+  plugins: statsOff ? [] : [stats],
+  ...(fastPathOff ? { fastPath: false } : {}),
   ...(timeoutsOff ? { timeouts: false as const } : {}),
   ...(log === "on" ? {} : {
     // `console`: the JSON line written with console.log, as serve() did before its buffered writer.

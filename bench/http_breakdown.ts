@@ -12,6 +12,7 @@
  * deno task bench:http-breakdown
  * BENCH_QUERIES=Q4 BENCH_LOG=off deno task bench:http-breakdown
  * BENCH_PROFILE_OUT=/tmp/q4 BENCH_QUERIES=Q4 deno task bench:http-breakdown  # + /tmp/q4-Q4.cpuprofile
+ * BENCH_FAST_PATH=off deno task bench:http-breakdown   # serve() with `fastPath: false`
  * ```
  *
  * @module
@@ -39,7 +40,8 @@ const server = await startServerProcess(
   new URL("./graphql_server.ts", import.meta.url),
   ["generated", db.url],
   [`--inspect=127.0.0.1:${inspectPort}`],
-  LOG ? { BENCH_LOG: "on" } : {},
+  // No `/stats` plugin (not read here): serve() with its fast path, as the README runs it.
+  { BENCH_STATS: "off", ...(LOG ? { BENCH_LOG: "on" } : {}) },
 );
 try {
   await createPeerData(db.url);

@@ -54,6 +54,8 @@ import {
   resolveTimeouts,
 } from "./connection_timeouts.ts";
 import { bodyTimeout } from "./body_timeout.ts";
+import { fastPath } from "./fast_path.ts";
+import { createDocumentCaches, type DocumentCaches } from "../runtime/plugins/document_cache.ts";
 import {
   type ChangeFeed,
   type ChangeFeedOptions,
@@ -134,6 +136,13 @@ export interface ServeOptions {
   tracing?: TracingOptions;
   /** Prometheus metrics at `/metrics` (`true`) or your endpoint and registry; default off. */
   metrics?: boolean | MetricsOptions;
+  /**
+   * Answer a `query` whose document is cached without Yoga's HTTP layer (`server/fast_path.ts`:
+   * the same plugins, answers and log); default `true`. Off by itself with `plugins`,
+   * `persistedOperations`, `metrics`, or `yoga` options besides `maskedErrors`, `batching` and
+   * `logging`.
+   */
+  fastPath?: boolean;
   /** More `createYoga` options (`maskedErrors`, `batching`, ...), applied last. */
   // deno-lint-ignore ban-types
   yoga?: Partial<YogaServerOptions<{}, {}>>;
@@ -175,6 +184,12 @@ function changeFeedOf(options: ServeOptions): ChangeFeed | undefined {
 
 /** The request log's status of a request whose client closed its connection before the answer. */
 const CLIENT_CLOSED_REQUEST = 499;
+
+/**
+ * The `createYoga` options (`ServeOptions.yoga`) the fast path is taken with: they change no
+ * HTTP-level hook (`maskedErrors` is Yoga's, reused; a batch goes to Yoga).
+ */
+const FAST_PATH_YOGA_OPTIONS = new Set(["maskedErrors", "batching", "logging"]);
 
 /** Whether `NODE_ENV` is `production`. */
 function production(): boolean {
@@ -234,9 +249,15 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
   const out = format === "json" || format === "text" ? bufferedLogWriter(Deno.stdout) : undefined;
   const graphiql = options.graphiql ?? !production();
   const introspection = options.introspection ?? !production();
+  // The document cache's caches made here: the fast path looks documents up in them.
+  const given = options.preset?.documentCache;
+  const documentCaches: DocumentCaches = given && "documentCache" in given
+    ? given
+    : createDocumentCaches(given);
   // Body size and CSRF checked in the HTTP handler below, not as Yoga hooks (`http_checks.ts`).
   const preset = mikrogqlPreset({
     ...options.preset,
+    documentCache: documentCaches,
     txOpener: orm,
     maxBodyBytes: false,
     csrf: false,
@@ -328,6 +349,24 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
       options.subscriptions,
     )
     : undefined;
+  // The fast path only over plugins and options it mirrors (`fast_path.ts`).
+  const fast = options.fastPath !== false && !options.plugins?.length &&
+      !options.persistedOperations && !measured &&
+      Object.keys(options.yoga ?? {}).every((key) => FAST_PATH_YOGA_OPTIONS.has(key))
+    ? fastPath({
+      yoga,
+      endpoint,
+      documents: documentCaches.documentCache,
+      received,
+      copied: sockets
+        ? (original, copy) => {
+          const address = clientAddresses.get(original);
+          if (address) clientAddresses.set(copy, address);
+        }
+        : undefined,
+    })
+    : undefined;
+  const graphql = fast ?? ((request: Request) => yoga.fetch(request));
   const ready = readinessRoute(orm, {
     timeoutMs: options.readyTimeoutMs,
     draining: () => draining(),
@@ -381,7 +420,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
       if (sockets) clientAddresses.set(checked, connection ?? info);
       const answer = () =>
         ready(checked) ??
-          (bodyDeadline?.run(checked, () => yoga.fetch(checked)) ?? yoga.fetch(checked));
+          (bodyDeadline?.run(checked, () => graphql(checked)) ?? graphql(checked));
       const response = await (scoped ? requestScope.run(scope, answer) : answer());
       status = response.status;
       return response;

@@ -22,7 +22,9 @@
  * - `serve-timeout`: `serve()` with its log off and its default body timeout;
  * - `serve-log-fn`: `serve-timeout` with a log function that drops the entries (the request scope
  *   and its recorder, no line written);
- * - `serve`: `serve()` as the README runs it (its default log, on a pipe, and body timeout).
+ * - `serve`: `serve()` as the README runs it (its default log, on a pipe, and body timeout);
+ * - `serve-yoga`: `serve` with `fastPath: false`: every request through `yoga.fetch`, as before
+ *   the fast path (`server/fast_path.ts`).
  *
  * @module
  */
@@ -93,12 +95,13 @@ if (variant.startsWith("bare")) {
       orm,
       schema,
       port: 0,
-      ...(variant === "serve"
+      ...(variant === "serve" || variant === "serve-yoga"
         ? {}
         : variant === "serve-log-fn"
         ? { log: () => {} }
         : { log: false as const }),
       ...(variant === "serve-bare" ? { timeouts: false as const } : {}),
+      ...(variant === "serve-yoga" ? { fastPath: false } : {}),
     });
     console.log(`listening ${server.addr.port}`);
   } else throw new Error(`unknown variant ${variant}`);
