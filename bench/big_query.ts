@@ -68,8 +68,9 @@ const script = new URL("./graphql_server.ts", import.meta.url);
 for (const [label, maxCost] of [["default limits", "100000"], ["maxCost 2e9", "2000000000"]]) {
   const server = await startServerProcess(script, ["generated", db.url, maxCost]);
   const base = `http://127.0.0.1:${server.port}`;
+  const stats = `http://127.0.0.1:${server.statsPort}/stats`;
   try {
-    const before = await (await fetch(`${base}/stats`)).json();
+    const before = await (await fetch(stats)).json();
     const started = performance.now();
     const response = await fetch(`${base}/graphql`, {
       method: "POST",
@@ -78,7 +79,7 @@ for (const [label, maxCost] of [["default limits", "100000"], ["maxCost 2e9", "2
     });
     const body = await response.text();
     const ms = performance.now() - started;
-    const after = await (await fetch(`${base}/stats`)).json();
+    const after = await (await fetch(stats)).json();
     const code = JSON.parse(body).errors?.[0]?.extensions?.code ?? "data";
     console.log(
       `${label}: ${code}, ${ms.toFixed(0)} ms, ${(body.length / 1e6).toFixed(2)} MB of JSON, ${

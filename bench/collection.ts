@@ -70,18 +70,19 @@ async function run(kind: "generated" | "naive"): Promise<Result> {
     if (body.errors) throw new Error(JSON.stringify(body.errors));
   };
   for (let i = 0; i < 20; i++) await post(); // warm-up
-  const before = await (await fetch(`${url}/stats`)).json();
+  const stats = `http://127.0.0.1:${server.statsPort}/stats`;
+  const before = await (await fetch(stats)).json();
   const load = await postLoad(
     `${url}/graphql`,
     JSON.stringify({ query: QUERY }),
     SECONDS,
     CONCURRENCY,
   );
-  const after = await (await fetch(`${url}/stats`)).json();
+  const after = await (await fetch(stats)).json();
   await server.stop();
   return {
     ...load,
-    statements: (after.statements - before.statements) / (after.requests - before.requests),
+    statements: (after.statements - before.statements) / load.requests,
     rss: after.rss,
   };
 }

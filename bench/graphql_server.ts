@@ -1,8 +1,9 @@
 /**
  * A benchmark server process:
  * `deno run -A bench/graphql_server.ts <generated|naive> <database url> [maxCost [maxCells]]`.
- * Serves GraphQL on 127.0.0.1 (a free port, printed as `listening <port>`) and `GET /stats`:
- * `{ requests, statements, rss }` (statements run since start, resident set size in bytes). With
+ * Serves GraphQL on 127.0.0.1 (a free port) and, on another port, `/stats`: `{ statements, rss }`
+ * (statements run since start, resident set size in bytes); prints `listening <port> stats
+ * <stats port>`. The benchmarks count requests by their load generator's answers. With
  * `maxCost` (and `maxCells`), the `Limits` plugin is installed with that cost limit (and cell
  * limit; the other limits default).
  *
@@ -13,13 +14,11 @@
  * `BENCH_LOG=on` (serve's default log, as the README runs it; `BENCH_LOG=console`: the same JSON
  * line by `console.log`, as serve wrote it before its buffered writer). `BENCH_PERSISTED=<manifest.json>`
  * serves persisted operations only (`serve({ persistedOperations })`). `BENCH_TIMEOUTS=off` serves
- * without serve's default body timeout (`timeouts: false`). `BENCH_STATS=off`: no `/stats` (its
- * route is a Yoga plugin with an `onRequest` hook, which turns serve()'s fast path off), so
- * `serve()` runs as the README runs it; `BENCH_FAST_PATH=off`: `fastPath: false`.
+ * without serve's default body timeout (`timeouts: false`). `BENCH_FAST_PATH=off`: `fastPath:
+ * false`.
  *
  * @module
  */
-import type { Plugin } from "graphql-yoga";
 import { serve } from "../server/serve.ts";
 import type { RequestLogEntry } from "../server/request_log.ts";
 import { createSchema } from "../examples/blog/generated/mod.ts";
@@ -34,20 +33,14 @@ if ((kind !== "generated" && kind !== "naive") || !url) {
 const persisted = Deno.env.get("BENCH_PERSISTED");
 const log = Deno.env.get("BENCH_LOG");
 const timeoutsOff = Deno.env.get("BENCH_TIMEOUTS") === "off";
-const statsOff = Deno.env.get("BENCH_STATS") === "off";
 const fastPathOff = Deno.env.get("BENCH_FAST_PATH") === "off";
-let requests = 0;
 const { orm, statements } = await openBenchOrm(url);
-const stats: Plugin = {
-  onRequest({ request, endResponse }) {
-    // A suffix test, as PostGraphile's server compares `req.url`: no URL parsed per request.
-    if (request.url.endsWith("/stats")) {
-      endResponse(
-        Response.json({ requests, statements: statements(), rss: Deno.memoryUsage().rss }),
-      );
-    } else requests++;
-  },
-};
+// `/stats` on a listener of its own: a Yoga plugin answering it (an `onRequest` hook) would turn
+// serve()'s fast path off, so the server would not run as the README runs it.
+const statsListener = Deno.serve(
+  { hostname: "127.0.0.1", port: 0, onListen() {} },
+  () => Response.json({ statements: statements(), rss: Deno.memoryUsage().rss }),
+);
 const server = await serve({
   orm,
   schema: kind === "naive" ? naiveSchema() : createSchema(),
@@ -58,7 +51,6 @@ const server = await serve({
       limits: { maxCost: Number(maxCost), ...(maxCells ? { maxCells: Number(maxCells) } : {}) },
     }
     : {},
-  plugins: statsOff ? [] : [stats],
   ...(fastPathOff ? { fastPath: false } : {}),
   ...(timeoutsOff ? { timeouts: false as const } : {}),
   ...(log === "on" ? {} : {
@@ -69,4 +61,4 @@ const server = await serve({
     ? { persistedOperations: { manifest: JSON.parse(await Deno.readTextFile(persisted)) } }
     : {}),
 });
-console.log(`listening ${server.addr.port}`);
+console.log(`listening ${server.addr.port} stats ${statsListener.addr.port}`);

@@ -40,8 +40,7 @@ const server = await startServerProcess(
   new URL("./graphql_server.ts", import.meta.url),
   ["generated", db.url],
   [`--inspect=127.0.0.1:${inspectPort}`],
-  // No `/stats` plugin (not read here): serve() with its fast path, as the README runs it.
-  { BENCH_STATS: "off", ...(LOG ? { BENCH_LOG: "on" } : {}) },
+  LOG ? { BENCH_LOG: "on" } : {},
 );
 try {
   await createPeerData(db.url);

@@ -10,6 +10,11 @@ import { TextLineStream } from "@std/streams/text-line-stream";
 export interface ServerProcess {
   /** The port the server listens on, on 127.0.0.1. */
   port: number;
+  /**
+   * The port of its `/stats` (`{ statements, rss, ... }`): the ready line's second number
+   * (`listening <port> stats <stats port>`), else `port`.
+   */
+  statsPort: number;
   /** The process id (for its `/proc/<pid>` figures). */
   pid: number;
   /** Stops the process and waits for it to exit. */
@@ -41,8 +46,8 @@ export interface ProcessOptions {
   /** Extra environment variables. */
   env?: Record<string, string>;
   /**
-   * The stdout line that says the process listens, its first group the port; default
-   * `listening <port>`.
+   * The stdout line that says the process listens, its first group the port (a second group:
+   * the stats port); default `listening <port>` or `listening <port> stats <stats port>`.
    */
   ready?: RegExp;
 }
@@ -59,7 +64,7 @@ export async function startProcess(
   args: string[],
   options: ProcessOptions = {},
 ): Promise<ServerProcess> {
-  const ready = options.ready ?? /^listening (\d+)/;
+  const ready = options.ready ?? /^listening (\d+)(?: stats (\d+))?/;
   const child = new Deno.Command(command, {
     args,
     env: options.env,
@@ -76,6 +81,7 @@ export async function startProcess(
     })();
     return {
       port: Number(match[1]),
+      statsPort: Number(match[2] ?? match[1]),
       pid: child.pid,
       stop: async () => {
         child.kill();
