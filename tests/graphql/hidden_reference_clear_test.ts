@@ -9,13 +9,11 @@
 import { assertEquals } from "@std/assert";
 import { Membership } from "../../examples/workspace/entities/membership.ts";
 import { Task } from "../../examples/workspace/entities/task.ts";
-import { entities } from "../../examples/workspace/entities.ts";
 import { workspaceSchema } from "../../examples/workspace/schema.ts";
-import { seed } from "../../examples/workspace/seed.ts";
-import { databaseSession, installRowLevelSecurity } from "../../examples/workspace/rls.ts";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
-import { databasePrefix, dialects, openTestOrm } from "../support/databases.ts";
+import { dialects } from "../support/databases.ts";
 import { startServer } from "../support/server.ts";
+import { openWorkspaceDatabase } from "../support/workspace_database.ts";
 
 const UPDATE = `mutation($id: ID!, $input: UpdateTaskInput!) {
   updateTask(id: $id, input: $input) { id status assignee { id } }
@@ -27,17 +25,9 @@ for (const dialect of dialects()) {
     sanitizeOps: false,
     sanitizeResources: false,
     fn: async () => {
-      const db = await openTestOrm(dialect, entities);
-      await seed(db.orm.em.fork());
-      const role = `${databasePrefix()}workspace_app`;
-      const rls = dialect === "postgresql";
-      if (rls) await installRowLevelSecurity(db.orm, role);
+      const { db, contextOf } = await openWorkspaceDatabase(dialect);
       const server = startServer(db.orm, workspaceSchema(), [], {
-        context: () => ({
-          em: db.orm.em.fork(),
-          viewer: "ann",
-          ...(rls ? { databaseSession: databaseSession("ann", role) } : {}),
-        }),
+        context: () => contextOf("ann"),
       } as never);
       const stored = async () => {
         const task = await db.orm.em.fork().findOneOrFail(Task, 1, { filters: false });

@@ -22,14 +22,12 @@ import { Organization } from "../../examples/workspace/entities/organization.ts"
 import { Project } from "../../examples/workspace/entities/project.ts";
 import { Task } from "../../examples/workspace/entities/task.ts";
 import { User } from "../../examples/workspace/entities/user.ts";
-import { entities } from "../../examples/workspace/entities.ts";
 import { workspaceSchema } from "../../examples/workspace/schema.ts";
-import { seed } from "../../examples/workspace/seed.ts";
-import { databaseSession, installRowLevelSecurity } from "../../examples/workspace/rls.ts";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
-import { databasePrefix, dialects, openTestOrm } from "../support/databases.ts";
+import { dialects } from "../support/databases.ts";
 import { random } from "../support/random_data.ts";
 import { startServer } from "../support/server.ts";
+import { openWorkspaceDatabase } from "../support/workspace_database.ts";
 import {
   type Mutation,
   type Ref,
@@ -192,20 +190,10 @@ for (const dialect of dialects()) {
       console.log(`reference model: seeds ${seeds.join(", ")} (MODEL_SEED to replay one)`);
       for (const runSeed of seeds) {
         await t.step(`seed ${runSeed}, ${MUTATIONS} mutations`, async () => {
-          const db = await openTestOrm(dialect, entities);
-          await seed(db.orm.em.fork());
-          const role = `${databasePrefix()}workspace_app`;
-          const rls = dialect === "postgresql";
-          if (rls) await installRowLevelSecurity(db.orm, role);
+          const { db, rls, contextOf } = await openWorkspaceDatabase(dialect);
           const server = startServer(db.orm, workspaceSchema(), [], {
-            context: ({ request }: { request: Request }) => {
-              const viewer = request.headers.get("x-viewer") ?? undefined;
-              return {
-                em: db.orm.em.fork(),
-                viewer,
-                ...(rls ? { databaseSession: databaseSession(viewer, role) } : {}),
-              };
-            },
+            context: ({ request }: { request: Request }) =>
+              contextOf(request.headers.get("x-viewer") ?? undefined),
           } as never);
           const model = new WorkspaceModel(await tablesOf(db.orm.em.fork()));
           const next = random(runSeed);

@@ -13,14 +13,12 @@ import { Comment } from "../../examples/workspace/entities/comment.ts";
 import { Membership } from "../../examples/workspace/entities/membership.ts";
 import { Task } from "../../examples/workspace/entities/task.ts";
 import { DEV_SECRET, jwtSecret, signToken, viewerOf } from "../../examples/workspace/auth.ts";
-import { entities } from "../../examples/workspace/entities.ts";
 import { workspaceSchema } from "../../examples/workspace/schema.ts";
-import { seed } from "../../examples/workspace/seed.ts";
 import { createSchema } from "../../examples/workspace/generated/mod.ts";
-import { databaseSession, installRowLevelSecurity } from "../../examples/workspace/rls.ts";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
-import { databasePrefix, dialects, openTestOrm } from "../support/databases.ts";
+import { dialects } from "../support/databases.ts";
 import { startServer } from "../support/server.ts";
+import { openWorkspaceDatabase } from "../support/workspace_database.ts";
 
 type Answer = {
   data?: Record<string, unknown> | null;
@@ -99,20 +97,10 @@ for (const dialect of dialects()) {
     sanitizeOps: false,
     sanitizeResources: false,
     fn: async (t) => {
-      const db = await openTestOrm(dialect, entities);
-      await seed(db.orm.em.fork());
-      // On PostgreSQL, row-level security is on as the second wall (the example's PostgreSQL
-      // mode): every request runs as a role that does not own the tables.
-      const role = `${databasePrefix()}workspace_app`;
-      if (dialect === "postgresql") await installRowLevelSecurity(db.orm, role);
-      const context = async ({ request }: { request: Request }) => {
-        const viewer = await viewerOf(request, secret);
-        return {
-          em: db.orm.em.fork(),
-          viewer,
-          ...(dialect === "postgresql" ? { databaseSession: databaseSession(viewer, role) } : {}),
-        };
-      };
+      // On PostgreSQL, row-level security is on as the second wall.
+      const { db, contextOf } = await openWorkspaceDatabase(dialect);
+      const context = async ({ request }: { request: Request }) =>
+        contextOf(await viewerOf(request, secret));
       const server = startServer(db.orm, workspaceSchema(), [], { context } as never);
       // The same API without the application's policies: on PostgreSQL only RLS guards it.
       const bare = startServer(db.orm, createSchema(), [], { context } as never);

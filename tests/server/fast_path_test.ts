@@ -337,12 +337,7 @@ Deno.test({
         name: "streamed",
         init: {
           ...post(""),
-          body: new ReadableStream({
-            start(controller) {
-              controller.enqueue(chunks);
-              controller.close();
-            },
-          }),
+          body: streamOf(chunks),
         },
       });
       assertEquals([streamed.status, streamed.fast], [413, false]);
@@ -352,12 +347,7 @@ Deno.test({
         name: "streamed, small",
         init: {
           ...post(""),
-          body: new ReadableStream({
-            start(controller) {
-              controller.enqueue(small);
-              controller.close();
-            },
-          }),
+          body: streamOf(small),
         },
       });
       assertEquals([streamedSmall.status, streamedSmall.fast], [200, true]);
@@ -651,3 +641,13 @@ Deno.test({
     }
   },
 });
+
+/** A body sent as a stream (no Content-Length) of `bytes`. */
+function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}
