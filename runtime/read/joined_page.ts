@@ -83,33 +83,27 @@ export async function readNodeWithPage(
   const node = await leanRead(em, type, keysFilter(type, [pk]), { fields: fieldsOf(plan) });
   if (!node) return undefined;
   const key = keyValues(type, keyValuesOf(type, pk));
-  const q = (name: string) => quoteIdentifiers(em, name);
   const read: { node: object | null } = { node: null };
   const rows = await readWithinBudget(
     ctx.budget,
     bound,
     async (limit) => {
       const pageRead = (await leanRead(em, target, ...singleParentPage(type, many, key, limit)))!;
-      const nodeColumns = columnsOf(node.meta.properties, node.fields);
-      const pageColumns = columnsOf(targetMeta.properties, pageRead.fields);
-      const select = [
-        ...nodeColumns.map((column, i) => `${q("n")}.${q(column)} as ${q(`n${i}`)}`),
-        ...pageColumns.map((column, i) => `${q("c")}.${q(column)} as ${q(`c${i}`)}`),
-      ];
+      const joined = joinedStatement(em, node.statement.sql, pageRead.statement.sql, page, () => ({
+        node: columnsOf(node.meta.properties, node.fields),
+        page: columnsOf(targetMeta.properties, pageRead.fields),
+        pageKey: firstColumn(targetMeta, target),
+      }));
       const rows = await runStatement(em, readConnectionType(em), {
-        sql: `select ${select.join(", ")} from (${node.statement.sql}) as ${
-          q("n")
-        } left join (${pageRead.statement.sql}) as ${q("c")} on 1 = 1 order by ${
-          orderSql(em, page, q("c"))
-        }`,
+        sql: joined.sql,
         params: [...node.statement.params, ...pageRead.statement.params],
       });
       if (rows.length === 0) return [];
-      read.node = toRecords(em, node.meta, [columnsAt(rows[0], nodeColumns, "n")], node.fields)[0];
+      read.node = toRecords(em, node.meta, [columnsAt(rows[0], joined.node)], node.fields)[0];
       // The page's key column is null only in the row of a node without a page.
-      const pageRows = rows[0][`c${pageColumns.indexOf(firstColumn(targetMeta, target))}`] == null
+      const pageRows = rows[0][joined.pageKeyAlias] == null
         ? []
-        : rows.map((row) => columnsAt(row, pageColumns, "c"));
+        : rows.map((row) => columnsAt(row, joined.page));
       return toRecords(em, targetMeta, pageRows, pageRead.fields);
     },
     (rows) => pageNodes(page, [rows.length]),
@@ -144,9 +138,83 @@ function firstColumn(
   return meta.properties[keyParts(type)[0].prop].fieldNames[0];
 }
 
-/** The columns `columns` of `row`, read from their aliases `<prefix><i>`, under their names. */
-function columnsAt(row: Row, columns: readonly string[], prefix: string): Row {
+/** The columns of one side of the joined statement: their names and their result aliases. */
+interface JoinedColumns {
+  readonly names: readonly string[];
+  readonly aliases: readonly string[];
+}
+
+/** The joined statement's text and columns, for one pair of statement texts. */
+interface JoinedStatement {
+  readonly sql: string;
+  readonly node: JoinedColumns;
+  readonly page: JoinedColumns;
+  /** The alias of the page's first key column (null only in the row of a node without a page). */
+  readonly pageKeyAlias: string;
+}
+
+/**
+ * The joined statements made, per platform, by the node's statement text, then the page's, then
+ * the page's direction (`last`): both texts come from the statement cache, so a request of a
+ * document seen before builds no SQL here. At most {@linkcode MAX_JOINED} per platform (then
+ * started again).
+ */
+const JOINED = new WeakMap<
+  object,
+  Map<string, Map<string, [JoinedStatement?, JoinedStatement?]>>
+>();
+const MAX_JOINED = 1_000;
+
+/**
+ * The joined statement of the node's statement `nodeSql` and the page's `pageSql` (see the
+ * module documentation), made from `columns` on first use.
+ */
+function joinedStatement(
+  em: SqlEntityManager,
+  nodeSql: string,
+  pageSql: string,
+  page: ManyPlan["page"],
+  columns: () => { node: string[]; page: string[]; pageKey: string },
+): JoinedStatement {
+  const platform = em.getPlatform();
+  let byNode = JOINED.get(platform);
+  if (!byNode) JOINED.set(platform, byNode = new Map());
+  let byPage = byNode.get(nodeSql);
+  if (!byPage) {
+    if (byNode.size >= MAX_JOINED) byNode.clear();
+    byNode.set(nodeSql, byPage = new Map());
+  }
+  let pair = byPage.get(pageSql);
+  if (!pair) byPage.set(pageSql, pair = []);
+  const direction = page.args.last != null ? 1 : 0;
+  const known = pair[direction];
+  if (known) return known;
+  const q = (name: string) => quoteIdentifiers(em, name);
+  const { node, page: pageColumns, pageKey } = columns();
+  const side = (names: string[], prefix: string): JoinedColumns => ({
+    names,
+    aliases: names.map((_, i) => `${prefix}${i}`),
+  });
+  const joined: JoinedStatement = {
+    sql: `select ${
+      [
+        ...node.map((column, i) => `${q("n")}.${q(column)} as ${q(`n${i}`)}`),
+        ...pageColumns.map((column, i) => `${q("c")}.${q(column)} as ${q(`c${i}`)}`),
+      ].join(", ")
+    } from (${nodeSql}) as ${q("n")} left join (${pageSql}) as ${q("c")} on 1 = 1 order by ${
+      orderSql(em, page, q("c"))
+    }`,
+    node: side(node, "n"),
+    page: side(pageColumns, "c"),
+    pageKeyAlias: `c${pageColumns.indexOf(pageKey)}`,
+  };
+  return pair[direction] = joined;
+}
+
+/** The columns of `row` read from their aliases, under their names. */
+function columnsAt(row: Row, columns: JoinedColumns): Row {
   const out: Row = {};
-  for (let i = 0; i < columns.length; i++) out[columns[i]] = row[`${prefix}${i}`];
+  const { names, aliases } = columns;
+  for (let i = 0; i < names.length; i++) out[names[i]] = row[aliases[i]];
   return out;
 }
