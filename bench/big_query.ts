@@ -48,15 +48,22 @@ await em.insertMany(
     author: (p % USERS) + 1,
   })),
 );
-await em.insertMany(
-  Comment,
-  Array.from({ length: USERS * POSTS * COMMENTS }, (_, c) => ({
-    text: `comment ${c}`,
-    createdAt: now,
-    post: (c % (USERS * POSTS)) + 1,
-    author: (c % USERS) + 1,
-  })),
-);
+// In chunks: one insert of every comment binds more parameters than PostgreSQL takes (65,535).
+const CHUNK = 10_000;
+for (let from = 0; from < USERS * POSTS * COMMENTS; from += CHUNK) {
+  await em.insertMany(
+    Comment,
+    Array.from({ length: Math.min(CHUNK, USERS * POSTS * COMMENTS - from) }, (_, i) => {
+      const c = from + i;
+      return {
+        text: `comment ${c}`,
+        createdAt: now,
+        post: (c % (USERS * POSTS)) + 1,
+        author: (c % USERS) + 1,
+      };
+    }),
+  );
+}
 await orm.close();
 console.log(
   `seeded ${USERS} users x ${POSTS} posts x ${COMMENTS} comments (${
