@@ -24,16 +24,13 @@ import { assert, assertEquals, assertMatch } from "@std/assert";
 import { Comment } from "../../examples/blog/entities/comment.ts";
 import { Post } from "../../examples/blog/entities/post.ts";
 import { User } from "../../examples/blog/entities/user.ts";
-import { entities } from "../../examples/blog/entities.ts";
-import { createSchema } from "../../examples/blog/generated/mod.ts";
-import { seed } from "../../examples/blog/seed.ts";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
 import { entities as workspaceEntities } from "../../examples/workspace/entities.ts";
 import { seed as seedWorkspace } from "../../examples/workspace/seed.ts";
 import { workspaceSchema } from "../../examples/workspace/schema.ts";
 import { DEV_SECRET, signToken, viewerOf } from "../../examples/workspace/auth.ts";
 import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
-import { OWN_POSTS_RULES } from "../support/own_posts.ts";
+import { testOwnPostsRules } from "../support/own_posts.ts";
 import { startServer } from "../support/server.ts";
 
 type Answer = {
@@ -181,32 +178,7 @@ async function mutationLeaks(db: TestOrm, url: string): Promise<void> {
   assertMatch(String(gone.data!.deletePost), /./);
 }
 
-for (const dialect of dialects()) {
-  for (const [way, { config, bind, schema }] of Object.entries(OWN_POSTS_RULES)) {
-    Deno.test({
-      name: `leaks: mutations read through the request's filter, ${way} (${dialect})`,
-      sanitizeOps: false,
-      sanitizeResources: false,
-      fn: async () => {
-        const db = await openTestOrm(dialect, entities, config as never);
-        await seed(db.orm.em.fork());
-        const viewer = (request: Request) => Number(request.headers.get("x-viewer"));
-        const server = startServer(db.orm, schema?.() ?? createSchema(), [], {
-          context: ({ request }: { request: Request }) => ({
-            em: bind(db.orm.em.fork(), viewer(request)),
-            viewer: viewer(request),
-          }),
-        } as never);
-        try {
-          await mutationLeaks(db, server.url);
-        } finally {
-          await server.close();
-          await db.close();
-        }
-      },
-    });
-  }
-}
+testOwnPostsRules("leaks: mutations read through the request's filter", mutationLeaks);
 
 /** Posts `query` to the workspace server as `viewer` (a seeded username), with a real JWT. */
 async function askAs(

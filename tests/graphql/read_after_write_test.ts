@@ -11,13 +11,9 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { Post } from "../../examples/blog/entities/post.ts";
 import { User } from "../../examples/blog/entities/user.ts";
-import { entities } from "../../examples/blog/entities.ts";
-import { createSchema } from "../../examples/blog/generated/mod.ts";
-import { seed } from "../../examples/blog/seed.ts";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
-import { dialects, openTestOrm, type TestOrm } from "../support/databases.ts";
-import { OWN_POSTS_RULES } from "../support/own_posts.ts";
-import { startServer } from "../support/server.ts";
+import type { TestOrm } from "../support/databases.ts";
+import { testOwnPostsRules } from "../support/own_posts.ts";
 
 type Answer = {
   data?: Record<string, unknown> | null;
@@ -113,29 +109,4 @@ async function oneReadAfterWrite(db: TestOrm, url: string): Promise<void> {
   assertEquals(await db.orm.em.fork().count(Post, {}, { filters: false }), count);
 }
 
-for (const dialect of dialects()) {
-  for (const [way, { config, bind, schema }] of Object.entries(OWN_POSTS_RULES)) {
-    Deno.test({
-      name: `read after write: one statement reads the row written, ${way} (${dialect})`,
-      sanitizeOps: false,
-      sanitizeResources: false,
-      fn: async () => {
-        const db = await openTestOrm(dialect, entities, config as never);
-        await seed(db.orm.em.fork());
-        const viewer = (request: Request) => Number(request.headers.get("x-viewer"));
-        const server = startServer(db.orm, schema?.() ?? createSchema(), [], {
-          context: ({ request }: { request: Request }) => ({
-            em: bind(db.orm.em.fork(), viewer(request)),
-            viewer: viewer(request),
-          }),
-        } as never);
-        try {
-          await oneReadAfterWrite(db, server.url);
-        } finally {
-          await server.close();
-          await db.close();
-        }
-      },
-    });
-  }
-}
+testOwnPostsRules("read after write: one statement reads the row written", oneReadAfterWrite);

@@ -2,7 +2,8 @@
  * The blog as a viewer sees it when a viewer (a user id; `undefined`: anonymous) reads only their
  * own posts: the seed with a secret post of user 2, the oracle database's restriction to the
  * viewer's rows, and queries over every read path (the read leaks of issue 26 among them). Shared
- * by the policy test (application rules) and the row-level security test (database rules).
+ * by the policy test (application rules) and the row-level security test (database rules); the
+ * ways such a rule is set, and the tests run once per way and database, by the mutation tests.
  *
  * @module
  */
@@ -16,7 +17,9 @@ import { entities } from "../../examples/blog/entities.ts";
 import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { seed } from "../../examples/blog/seed.ts";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
+import { dialects, openTestOrm, type TestOrm } from "./databases.ts";
 import { openPolicies } from "./open_policies.ts";
+import { startServer } from "./server.ts";
 
 const gid = (type: string, id: number) => encodeGlobalId(type, id);
 
@@ -103,3 +106,40 @@ export const OWN_POSTS_RULES: Record<string, {
     },
   },
 };
+
+/**
+ * Registers the test `<name>, <way> (<dialect>)` for every way of {@linkcode OWN_POSTS_RULES} on
+ * every database: `check` gets the blog's database, seeded, and the URL of a server whose requests
+ * read as the viewer their `x-viewer` header names (a user id).
+ */
+export function testOwnPostsRules(
+  name: string,
+  check: (db: TestOrm, url: string) => Promise<void>,
+): void {
+  for (const dialect of dialects()) {
+    for (const [way, { config, bind, schema }] of Object.entries(OWN_POSTS_RULES)) {
+      Deno.test({
+        name: `${name}, ${way} (${dialect})`,
+        sanitizeOps: false,
+        sanitizeResources: false,
+        fn: async () => {
+          const db = await openTestOrm(dialect, entities, config as never);
+          await seed(db.orm.em.fork());
+          const viewer = (request: Request) => Number(request.headers.get("x-viewer"));
+          const server = startServer(db.orm, schema?.() ?? createSchema(), [], {
+            context: ({ request }: { request: Request }) => ({
+              em: bind(db.orm.em.fork(), viewer(request)),
+              viewer: viewer(request),
+            }),
+          } as never);
+          try {
+            await check(db, server.url);
+          } finally {
+            await server.close();
+            await db.close();
+          }
+        },
+      });
+    }
+  }
+}
