@@ -15,8 +15,8 @@ import { entities } from "../../examples/blog/entities.ts";
 import { seed } from "../../examples/blog/seed.ts";
 import { openTestOrm } from "../support/databases.ts";
 import { startServer } from "../support/server.ts";
-import { serve } from "../../server/serve.ts";
 import { httpChecks } from "../../server/http_checks.ts";
+import { serveForTest } from "../support/serve_for_test.ts";
 
 const LIMIT = 2_000;
 const QUERY = `{ users(first: 1) { totalCount } }`;
@@ -55,12 +55,9 @@ Deno.test("BodyLimit answers as Yoga's maxRequestBodySize", async (t) => {
   const yogas = startServer(test.orm, schema, [], { maxRequestBodySize: LIMIT });
   const servedOrm = await openTestOrm("sqlite", entities);
   await seed(servedOrm.orm.em.fork());
-  const served = await serve({
+  const served = await serveForTest({
     orm: servedOrm.orm,
     schema,
-    port: 0,
-    log: false,
-    shutdown: { signals: [], exit: false },
     preset: { maxBodyBytes: LIMIT },
   });
   try {

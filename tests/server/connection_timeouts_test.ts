@@ -11,10 +11,9 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { entities } from "../../examples/blog/entities.ts";
-import { createSchema } from "../../examples/blog/generated/mod.ts";
-import { serve } from "../../server/serve.ts";
 import { guardConnections, resolveTimeouts } from "../../server/connection_timeouts.ts";
 import { openTestOrm } from "../support/databases.ts";
+import { serveForTest } from "../support/serve_for_test.ts";
 
 const CONNECTIONS = 200;
 /** How long a connection may stay open before the test gives up on the server closing it. */
@@ -93,12 +92,8 @@ Deno.test({
   sanitizeResources: false,
   fn: async (t) => {
     const test = await openTestOrm("sqlite", entities);
-    const server = await serve({
-      schema: createSchema(),
+    const server = await serveForTest({
       orm: test.orm,
-      port: 0,
-      log: false,
-      shutdown: { signals: [], exit: false },
       timeouts: { headers: 3_000, body: 3_000, idle: 1_000 },
     });
     const { port } = server.addr;
@@ -190,13 +185,7 @@ Deno.test({
         return body.get!.call(this);
       },
     });
-    const server = await serve({
-      orm: db.orm,
-      schema: createSchema(),
-      port: 0,
-      log: false,
-      shutdown: { signals: [], exit: false },
-    });
+    const server = await serveForTest({ orm: db.orm });
     try {
       for (let i = 0; i < 3; i++) {
         const response = await fetch(server.url, {

@@ -11,13 +11,13 @@ import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { ConnectionException, type MikroORM } from "@mikro-orm/core";
 import { GraphQLObjectType, GraphQLScalarType, GraphQLSchema } from "graphql";
 import { entities } from "../../examples/blog/entities.ts";
-import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { seed } from "../../examples/blog/seed.ts";
 import { openOrm } from "../../server/open_orm.ts";
-import { type MikrogqlServer, serve, type ServeOptions } from "../../server/serve.ts";
+import type { MikrogqlServer, ServeOptions } from "../../server/serve.ts";
 import { fastPathStats } from "../../server/fast_path.ts";
 import type { RequestLogEntry } from "../../server/request_log.ts";
 import { underProduction } from "../support/under_production.ts";
+import { serveForTest } from "../support/serve_for_test.ts";
 
 /** A seeded in-memory blog database. */
 async function seededOrm(): Promise<MikroORM> {
@@ -32,12 +32,9 @@ async function start(
   options: Partial<ServeOptions> = {},
 ): Promise<{ server: MikrogqlServer; entries: RequestLogEntry[] }> {
   const entries: RequestLogEntry[] = [];
-  const server = await serve({
+  const server = await serveForTest({
     orm: await seededOrm(),
-    schema: createSchema(),
-    port: 0,
     log: (entry) => entries.push(entry),
-    shutdown: { signals: [], exit: false },
     ...options,
   });
   return { server, entries };

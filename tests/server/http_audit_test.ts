@@ -9,10 +9,9 @@
 import { assertEquals } from "@std/assert";
 import { serverAudits } from "graphql-http";
 import { entities } from "../../examples/blog/entities.ts";
-import { createSchema } from "../../examples/blog/generated/mod.ts";
-import { serve } from "../../server/serve.ts";
 import { openTestOrm } from "../support/databases.ts";
 import { underProduction } from "../support/under_production.ts";
+import { serveForTest } from "../support/serve_for_test.ts";
 
 /**
  * Runs graphql-http's audits against `serve` on the blog example (in the environment's
@@ -21,14 +20,7 @@ import { underProduction } from "../support/under_production.ts";
 export async function auditServe(): Promise<void> {
   const mode = Deno.env.get("NODE_ENV") ?? "development";
   const test = await openTestOrm("sqlite", entities);
-  const server = await serve({
-    schema: createSchema(),
-    orm: test.orm,
-    port: 0,
-    log: false,
-    shutdown: { signals: [], exit: false },
-    introspection: true,
-  });
+  const server = await serveForTest({ orm: test.orm, introspection: true });
   try {
     const url = new URL("/graphql", server.url).href;
     const failed: string[] = [];

@@ -8,10 +8,10 @@
 import { assert, assertEquals } from "@std/assert";
 import type { EntityManager } from "@mikro-orm/core";
 import { entities } from "../../examples/blog/entities.ts";
-import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { seed } from "../../examples/blog/seed.ts";
-import { serve, type ServeOptions } from "../../server/serve.ts";
+import type { ServeOptions } from "../../server/serve.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
+import { serveForTest } from "../support/serve_for_test.ts";
 
 /** What the forks of `orm.em` saw: each fork, and the `signal` values written to it. */
 interface Forks {
@@ -71,14 +71,7 @@ for (const dialect of dialects()) {
         }
         return ownEm ? { em: ownEm } : {};
       };
-      const server = await serve({
-        orm: db.orm,
-        schema: createSchema(),
-        port: 0,
-        log: false,
-        shutdown: { signals: [], exit: false },
-        context,
-      });
+      const server = await serveForTest({ orm: db.orm, context });
       try {
         // Nothing read: no fork, through every plugin of the preset.
         assertEquals(await post(server.url, "{ __typename }"), { data: { __typename: "Query" } });

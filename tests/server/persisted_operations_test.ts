@@ -10,10 +10,9 @@
 import { assertEquals, assertRejects } from "@std/assert";
 import { createHash } from "node:crypto";
 import { entities } from "../../examples/blog/entities.ts";
-import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { seed } from "../../examples/blog/seed.ts";
-import { type MikrogqlServer, serve, type ServeOptions } from "../../server/serve.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
+import { serveForTest } from "../support/serve_for_test.ts";
 
 /** Operations as the Relay compiler prints them: the query, then its fragments. */
 const RELAY_OPERATIONS = [
@@ -62,15 +61,7 @@ const relayManifest = Object.fromEntries(RELAY_OPERATIONS.map((t) => [hash("md5"
 /** graphql-codegen client preset's `persisted-documents.json` (SHA-256). */
 const codegenManifest = Object.fromEntries(RELAY_OPERATIONS.map((t) => [hash("sha256", t), t]));
 
-async function start(options: Omit<ServeOptions, "schema">): Promise<MikrogqlServer> {
-  return await serve({
-    schema: createSchema(),
-    port: 0,
-    log: false,
-    shutdown: { signals: [], exit: false },
-    ...options,
-  });
-}
+const start = serveForTest;
 
 /** A GraphQL answer, loosely typed for the assertions. */
 interface Answer {

@@ -7,25 +7,16 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { entities } from "../../examples/blog/entities.ts";
-import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { seed } from "../../examples/blog/seed.ts";
 import { openOrm } from "../../server/open_orm.ts";
-import { type MikrogqlServer, serve, type ServeOptions } from "../../server/serve.ts";
+import type { MikrogqlServer } from "../../server/serve.ts";
 import type { RequestLogEntry } from "../../server/request_log.ts";
 import { dialects, openTestOrm } from "../support/databases.ts";
 import { startTcpProxy } from "../support/tcp_proxy.ts";
 import { underProduction } from "../support/under_production.ts";
+import { serveForTest } from "../support/serve_for_test.ts";
 
-/** `serve` on a free port, no signals, no exit, for one test. */
-async function start(options: Omit<ServeOptions, "schema">): Promise<MikrogqlServer> {
-  return await serve({
-    schema: createSchema(),
-    port: 0,
-    log: false,
-    shutdown: { signals: [], exit: false },
-    ...options,
-  });
-}
+const start = serveForTest;
 
 async function post(
   url: string,

@@ -8,10 +8,9 @@ import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
 import { entities } from "../../examples/blog/entities.ts";
-import { createSchema } from "../../examples/blog/generated/mod.ts";
 import { seed } from "../../examples/blog/seed.ts";
 import { openOrm } from "../../server/open_orm.ts";
-import { serve } from "../../server/serve.ts";
+import { serveForTest } from "../support/serve_for_test.ts";
 
 const NESTED = `query Nested { users(first: 2) { edges { node { name
   posts(first: 2) { totalCount edges { node { title comments(first: 1) { edges { node { text } } } } } }
@@ -45,14 +44,7 @@ Deno.test({
     const tracerProvider = new BasicTracerProvider({
       spanProcessors: [new SimpleSpanProcessor(exporter)],
     });
-    const server = await serve({
-      orm: await seeded(sql),
-      schema: createSchema(),
-      port: 0,
-      log: false,
-      shutdown: { signals: [], exit: false },
-      tracing: { tracerProvider },
-    });
+    const server = await serveForTest({ orm: await seeded(sql), tracing: { tracerProvider } });
     try {
       sql.length = 0;
       await post(server.url, NESTED);
@@ -87,14 +79,7 @@ Deno.test({
   sanitizeResources: false,
   fn: async () => {
     const sql: string[] = [];
-    const server = await serve({
-      orm: await seeded(sql),
-      schema: createSchema(),
-      port: 0,
-      log: false,
-      shutdown: { signals: [], exit: false },
-      metrics: true,
-    });
+    const server = await serveForTest({ orm: await seeded(sql), metrics: true });
     try {
       sql.length = 0;
       await post(server.url, NESTED);

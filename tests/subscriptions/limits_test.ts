@@ -12,7 +12,7 @@ import { workspaceSchema } from "../../examples/workspace/schema.ts";
 import { seed } from "../../examples/workspace/seed.ts";
 import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
 import { openOrm } from "../../server/open_orm.ts";
-import { serve } from "../../server/serve.ts";
+import { serveForTest } from "../support/serve_for_test.ts";
 import { type Subscriber, subscribeSse, subscribeWs } from "../support/subscribers.ts";
 
 const FEED = `subscription { taskChanged { operation id node { title } } }`;
@@ -21,13 +21,10 @@ async function start() {
   const orm = await openOrm({ entities, url: "sqlite::memory:" });
   await orm.schema.create();
   await seed(orm.em.fork());
-  return await serve({
+  return await serveForTest({
     orm,
     schema: workspaceSchema(),
-    port: 0,
-    log: false,
     graphiql: false,
-    shutdown: { signals: [], exit: false },
     context: async ({ request }) => ({ viewer: await viewerOf(request) }),
     preset: { limits: { maxCost: 500 } },
     subscriptions: { maxSubscriptionsPerConnection: 2, maxSubscriptionsPerClient: 3 },
