@@ -81,6 +81,29 @@ async function ask(
   };
 }
 
+/**
+ * A test of one server (`start(options)`), shut down after `fn` whether it passes or fails.
+ */
+function serverTest(
+  name: string,
+  options: Partial<ServeOptions>,
+  fn: (started: { server: MikrogqlServer; entries: RequestLogEntry[] }) => Promise<void>,
+): void {
+  Deno.test({
+    name,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async () => {
+      const started = await start(options);
+      try {
+        await fn(started);
+      } finally {
+        await started.server.shutdown();
+      }
+    },
+  });
+}
+
 /** A JSON POST of `body` (a value, sent as JSON, or a string sent as it is). */
 function post(body: unknown, headers: Record<string, string> = {}): RequestInit {
   return {
@@ -173,85 +196,65 @@ Deno.test({
   },
 });
 
-Deno.test({
-  name: "fast path: a client error's code and status under both Accept types",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: async () => {
-    const started = await start();
-    try {
-      const bad = { query: TOTAL, variables: { n: "x" } };
-      await ask(started, { name: "warm", init: post(bad) });
-      const json = await ask(started, { name: "json", init: post(bad) });
-      const spec = await ask(started, {
-        name: "spec",
-        init: post(bad, { accept: GRAPHQL_RESPONSE }),
-      });
-      assert(json.fast && spec.fast);
-      assertEquals([json.status, spec.status], [200, 400]);
-      assertEquals(json.type, "application/json; charset=utf-8");
-      assertEquals(spec.type, `${GRAPHQL_RESPONSE}; charset=utf-8`);
-      for (const answer of [json, spec]) {
-        const { errors, data } = JSON.parse(answer.body);
-        assertEquals(data, undefined);
-        assertEquals(errors[0].extensions.code, "BAD_USER_INPUT");
-        assertEquals(answer.entry.errors, ["BAD_USER_INPUT"]);
-      }
-    } finally {
-      await started.server.shutdown();
-    }
-  },
-});
-
-Deno.test({
-  name: "fast path: the log entry's operation, statement count and error codes",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: async () => {
-    const started = await start();
-    try {
-      const first = await ask(started, { name: "warm", init: post({ query: NESTED }) });
-      const nested = await ask(started, { name: "nested", init: post({ query: NESTED }) });
-      assert(nested.fast);
-      assertEquals(nested.entry.operation, "Nested");
-      assertEquals(nested.entry.operationType, "query");
-      assert((nested.entry.statements ?? 0) >= 2, `${nested.entry.statements} statements`);
-      assertEquals(nested.entry.statements, first.entry.statements);
-      const refused = await ask(started, { name: "invalid", init: post({ query: "{ nope }" }) });
-      await ask(started, { name: "invalid", init: post({ query: "{ nope }" }) });
-      const again = await ask(started, { name: "invalid", init: post({ query: "{ nope }" }) });
-      assert(again.fast);
-      assertEquals(again.entry.errors, ["GRAPHQL_VALIDATION_FAILED"]);
-      assertEquals(refused.entry.errors, again.entry.errors);
-      assertEquals(again.entry.statements, 0);
-    } finally {
-      await started.server.shutdown();
-    }
-  },
-});
-
-Deno.test({
-  name: "fast path: a cost over Limits' budget is refused with its code",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: async () => {
-    const started = await start({ preset: { limits: { maxCost: 100 } } });
-    const query =
-      "query Wide { users(first: 50) { edges { node { posts(first: 50) { totalCount } } } } }";
-    try {
-      await ask(started, { name: "warm", init: post({ query }) });
-      const answer = await ask(started, { name: "wide", init: post({ query }) });
-      assert(answer.fast);
+serverTest(
+  "fast path: a client error's code and status under both Accept types",
+  {},
+  async (started) => {
+    const bad = { query: TOTAL, variables: { n: "x" } };
+    await ask(started, { name: "warm", init: post(bad) });
+    const json = await ask(started, { name: "json", init: post(bad) });
+    const spec = await ask(started, {
+      name: "spec",
+      init: post(bad, { accept: GRAPHQL_RESPONSE }),
+    });
+    assert(json.fast && spec.fast);
+    assertEquals([json.status, spec.status], [200, 400]);
+    assertEquals(json.type, "application/json; charset=utf-8");
+    assertEquals(spec.type, `${GRAPHQL_RESPONSE}; charset=utf-8`);
+    for (const answer of [json, spec]) {
       const { errors, data } = JSON.parse(answer.body);
       assertEquals(data, undefined);
-      assertEquals(errors[0].extensions.code, "QUERY_TOO_COMPLEX");
-      assertStringIncludes(errors[0].message, "maxCost");
-      assertEquals(answer.entry.statements, 0);
-      assertEquals(answer.entry.errors, ["QUERY_TOO_COMPLEX"]);
-    } finally {
-      await started.server.shutdown();
+      assertEquals(errors[0].extensions.code, "BAD_USER_INPUT");
+      assertEquals(answer.entry.errors, ["BAD_USER_INPUT"]);
     }
   },
+);
+
+serverTest(
+  "fast path: the log entry's operation, statement count and error codes",
+  {},
+  async (started) => {
+    const first = await ask(started, { name: "warm", init: post({ query: NESTED }) });
+    const nested = await ask(started, { name: "nested", init: post({ query: NESTED }) });
+    assert(nested.fast);
+    assertEquals(nested.entry.operation, "Nested");
+    assertEquals(nested.entry.operationType, "query");
+    assert((nested.entry.statements ?? 0) >= 2, `${nested.entry.statements} statements`);
+    assertEquals(nested.entry.statements, first.entry.statements);
+    const refused = await ask(started, { name: "invalid", init: post({ query: "{ nope }" }) });
+    await ask(started, { name: "invalid", init: post({ query: "{ nope }" }) });
+    const again = await ask(started, { name: "invalid", init: post({ query: "{ nope }" }) });
+    assert(again.fast);
+    assertEquals(again.entry.errors, ["GRAPHQL_VALIDATION_FAILED"]);
+    assertEquals(refused.entry.errors, again.entry.errors);
+    assertEquals(again.entry.statements, 0);
+  },
+);
+
+serverTest("fast path: a cost over Limits' budget is refused with its code", {
+  preset: { limits: { maxCost: 100 } },
+}, async (started) => {
+  const query =
+    "query Wide { users(first: 50) { edges { node { posts(first: 50) { totalCount } } } } }";
+  await ask(started, { name: "warm", init: post({ query }) });
+  const answer = await ask(started, { name: "wide", init: post({ query }) });
+  assert(answer.fast);
+  const { errors, data } = JSON.parse(answer.body);
+  assertEquals(data, undefined);
+  assertEquals(errors[0].extensions.code, "QUERY_TOO_COMPLEX");
+  assertStringIncludes(errors[0].message, "maxCost");
+  assertEquals(answer.entry.statements, 0);
+  assertEquals(answer.entry.errors, ["QUERY_TOO_COMPLEX"]);
 });
 
 Deno.test({
@@ -293,70 +296,52 @@ Deno.test({
   },
 });
 
-Deno.test({
-  name: "fast path: a mutation takes Yoga's path and is answered",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: async () => {
-    const started = await start();
-    const query =
-      'mutation Add($email: String!) { createUser(input: { name: "n", email: $email }) { name } }';
-    try {
-      for (const email of ["a@x", "b@x"]) {
-        const sent = { name: "mutation", init: post({ query, variables: { email } }) };
-        const answer = await ask(started, sent);
-        assertEquals(answer.fast, false);
-        assertEquals(JSON.parse(answer.body), { data: { createUser: { name: "n" } } });
-        assertEquals(answer.entry.operationType, "mutation");
-      }
-    } finally {
-      await started.server.shutdown();
-    }
-  },
+serverTest("fast path: a mutation takes Yoga's path and is answered", {}, async (started) => {
+  const query =
+    'mutation Add($email: String!) { createUser(input: { name: "n", email: $email }) { name } }';
+  for (const email of ["a@x", "b@x"]) {
+    const sent = { name: "mutation", init: post({ query, variables: { email } }) };
+    const answer = await ask(started, sent);
+    assertEquals(answer.fast, false);
+    assertEquals(JSON.parse(answer.body), { data: { createUser: { name: "n" } } });
+    assertEquals(answer.entry.operationType, "mutation");
+  }
 });
 
-Deno.test({
-  name: "fast path: serve()'s HTTP checks still refuse cross-site and oversized bodies",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: async () => {
-    const started = await start({ preset: { maxBodyBytes: 1_000 } });
-    try {
-      const query = `{ __typename ${" ".repeat(900)} }`;
-      await ask(started, { name: "warm", init: post({ query }) });
-      assert((await ask(started, { name: "fits", init: post({ query }) })).fast);
-      const big = JSON.stringify({ query, padding: "x".repeat(200) });
-      const sized = await ask(started, { name: "sized", init: post(big) });
-      assertEquals([sized.status, sized.fast], [413, false]);
-      // Without Content-Length: the body limit fails the read, and Yoga answers that error.
-      const chunks = new TextEncoder().encode(big);
-      const streamed = await ask(started, {
-        name: "streamed",
-        init: {
-          ...post(""),
-          body: streamOf(chunks),
-        },
-      });
-      assertEquals([streamed.status, streamed.fast], [413, false]);
-      assertEquals(JSON.parse(streamed.body).errors[0].extensions.code, "REQUEST_ENTITY_TOO_LARGE");
-      const small = new TextEncoder().encode(JSON.stringify({ query }));
-      const streamedSmall = await ask(started, {
-        name: "streamed, small",
-        init: {
-          ...post(""),
-          body: streamOf(small),
-        },
-      });
-      assertEquals([streamedSmall.status, streamedSmall.fast], [200, true]);
-      const crossSite = await ask(started, {
-        name: "cross-site",
-        init: { method: "POST", headers: { "content-type": "text/plain" }, body: query },
-      });
-      assertEquals([crossSite.status, crossSite.fast], [415, false]);
-    } finally {
-      await started.server.shutdown();
-    }
-  },
+serverTest("fast path: serve()'s HTTP checks still refuse cross-site and oversized bodies", {
+  preset: { maxBodyBytes: 1_000 },
+}, async (started) => {
+  const query = `{ __typename ${" ".repeat(900)} }`;
+  await ask(started, { name: "warm", init: post({ query }) });
+  assert((await ask(started, { name: "fits", init: post({ query }) })).fast);
+  const big = JSON.stringify({ query, padding: "x".repeat(200) });
+  const sized = await ask(started, { name: "sized", init: post(big) });
+  assertEquals([sized.status, sized.fast], [413, false]);
+  // Without Content-Length: the body limit fails the read, and Yoga answers that error.
+  const chunks = new TextEncoder().encode(big);
+  const streamed = await ask(started, {
+    name: "streamed",
+    init: {
+      ...post(""),
+      body: streamOf(chunks),
+    },
+  });
+  assertEquals([streamed.status, streamed.fast], [413, false]);
+  assertEquals(JSON.parse(streamed.body).errors[0].extensions.code, "REQUEST_ENTITY_TOO_LARGE");
+  const small = new TextEncoder().encode(JSON.stringify({ query }));
+  const streamedSmall = await ask(started, {
+    name: "streamed, small",
+    init: {
+      ...post(""),
+      body: streamOf(small),
+    },
+  });
+  assertEquals([streamedSmall.status, streamedSmall.fast], [200, true]);
+  const crossSite = await ask(started, {
+    name: "cross-site",
+    init: { method: "POST", headers: { "content-type": "text/plain" }, body: query },
+  });
+  assertEquals([crossSite.status, crossSite.fast], [415, false]);
 });
 
 Deno.test({
@@ -387,33 +372,25 @@ Deno.test({
   },
 });
 
-Deno.test({
-  name: "fast path: CORS headers of an allowed origin, none for another",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: async () => {
-    const started = await start({ cors: { origins: ["https://app.example"] } });
-    try {
-      await ask(started, { name: "warm", init: post({ query: TOTAL }) });
-      const before = fastPathStats.taken;
-      const listed = await fetch(
-        started.server.url,
-        post({ query: TOTAL }, { origin: "https://app.example" }),
-      );
-      await listed.body?.cancel();
-      assertEquals(listed.headers.get("access-control-allow-origin"), "https://app.example");
-      assertStringIncludes(listed.headers.get("vary") ?? "", "Origin");
-      const other = await fetch(
-        started.server.url,
-        post({ query: TOTAL }, { origin: "https://evil.example" }),
-      );
-      await other.body?.cancel();
-      assertEquals(other.headers.get("access-control-allow-origin"), null);
-      assertEquals(fastPathStats.taken, before + 2);
-    } finally {
-      await started.server.shutdown();
-    }
-  },
+serverTest("fast path: CORS headers of an allowed origin, none for another", {
+  cors: { origins: ["https://app.example"] },
+}, async (started) => {
+  await ask(started, { name: "warm", init: post({ query: TOTAL }) });
+  const before = fastPathStats.taken;
+  const listed = await fetch(
+    started.server.url,
+    post({ query: TOTAL }, { origin: "https://app.example" }),
+  );
+  await listed.body?.cancel();
+  assertEquals(listed.headers.get("access-control-allow-origin"), "https://app.example");
+  assertStringIncludes(listed.headers.get("vary") ?? "", "Origin");
+  const other = await fetch(
+    started.server.url,
+    post({ query: TOTAL }, { origin: "https://evil.example" }),
+  );
+  await other.body?.cancel();
+  assertEquals(other.headers.get("access-control-allow-origin"), null);
+  assertEquals(fastPathStats.taken, before + 2);
 });
 
 /**
