@@ -18,6 +18,11 @@ import { fastPathStats } from "../../server/fast_path.ts";
 import type { RequestLogEntry } from "../../server/request_log.ts";
 import { underProduction } from "../support/under_production.ts";
 import { serveForTest } from "../support/serve_for_test.ts";
+import { HostileGenerator } from "../support/hostile_documents.ts";
+import { random } from "../support/random_data.ts";
+import { testSeed } from "../support/test_seed.ts";
+import { createSchema } from "../../examples/blog/generated/mod.ts";
+import { encodeGlobalId } from "../../runtime/plan/global_id.ts";
 
 /** A seeded in-memory blog database. */
 async function seededOrm(): Promise<MikroORM> {
@@ -190,6 +195,41 @@ const CASES: [Sent, boolean][] = [
   [{ name: "documentId", init: post({ query: TOTAL, documentId: "abc" }) }, false],
   [{ name: "other path", init: post({ query: TOTAL }), path: "/x" }, false],
 ];
+
+const SEED = testSeed("FAST_PATH_SEED", 20_261_129);
+const GENERATED = Number(Deno.env.get("FAST_PATH_REQUESTS") ?? 40);
+
+Deno.test({
+  name: "fast path: generated hostile requests answer as on Yoga's path",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const fast = await start();
+    const yoga = await start({ fastPath: false });
+    const generator = new HostileGenerator(createSchema(), random(SEED), [
+      encodeGlobalId("User", 1),
+      encodeGlobalId("Post", 1),
+    ]);
+    console.log(`${GENERATED} hostile requests, seed ${SEED} (FAST_PATH_SEED to replay)`);
+    try {
+      const taken = fastPathStats.taken;
+      for (let i = 0; i < GENERATED; i++) {
+        const { kind, body } = generator.request();
+        // The first sending caches the document; the second is the one that may go fast.
+        const sent = { name: `${kind} (request ${i})`, init: post(body) };
+        for (let sending = 0; sending < 2; sending++) {
+          const { fast: _a, ...a } = await ask(fast, sent);
+          const { fast: _b, ...b } = await ask(yoga, sent);
+          assertEquals(a, b, `FAST_PATH_SEED=${SEED}: ${sent.name}: ${body.slice(0, 300)}`);
+        }
+      }
+      console.log(`${fastPathStats.taken - taken} of ${2 * GENERATED} sendings took the fast path`);
+    } finally {
+      await fast.server.shutdown();
+      await yoga.server.shutdown();
+    }
+  },
+});
 
 Deno.test({
   name: "fast path: the same answers and log entries as Yoga's path, and taken when eligible",
