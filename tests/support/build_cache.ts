@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { tmpdir } from "node:os";
 import { encodeHex } from "@std/encoding/hex";
 import { walk } from "@std/fs/walk";
 import { fromFileUrl, join, relative } from "@std/path";
@@ -49,7 +50,7 @@ export async function cachedBuild(
   inputs: string[],
   build: (dir: string) => Promise<void>,
 ): Promise<string> {
-  const parent = join(await tempRoot(), "mikrogql-test-builds");
+  const parent = join(tmpdir(), "mikrogql-test-builds");
   const dir = join(parent, `${name}-${await inputsKey(inputs)}`);
   if (await exists(dir)) return dir;
   await Deno.mkdir(parent, { recursive: true });
@@ -64,13 +65,6 @@ export async function cachedBuild(
     throw error;
   }
   return dir;
-}
-
-/** The system's temporary directory. */
-async function tempRoot(): Promise<string> {
-  const probe = await Deno.makeTempDir();
-  await Deno.remove(probe);
-  return join(probe, "..");
 }
 
 async function exists(path: string): Promise<boolean> {
