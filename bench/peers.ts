@@ -26,7 +26,8 @@
  * PostGraphile returns the same ids as ours for Q1 and that the limit server and the persisted
  * server return the same answers as ours for every query, then runs the floor `{ __typename }`
  * and Q1–Q5, round after round; within a round, each query runs on every server in an order
- * drawn from a seeded generator (`BENCH_SEED`, printed), with 10 connections. Every run is
+ * drawn from a seeded generator (`BENCH_SEED`, printed), with 10 connections, after a warm-up of
+ * `BENCH_WARMUP` seconds (default 5) of the same load per server and query. Every run is
  * printed as it ends; the table gives per query the medians over the rounds of req/s, p50, p99,
  * SQL statements per request, server CPU ms per request and peak RSS (both from `/proc/<pid>`),
  * and the ratios of req/s to PostGraphile's and to the limit's; the machine's load average is
@@ -72,6 +73,11 @@ const SERVERS = Deno.env.get("BENCH_SERVERS")?.split(",");
 /** Seed of the order of the servers within a round. */
 const SEED = Number(Deno.env.get("BENCH_SEED") ?? Math.floor(Math.random() * 2 ** 31));
 const CONCURRENCY = 10;
+/**
+ * `BENCH_WARMUP`: seconds of unmeasured load per measured server and query before the first
+ * round (default 5; 0: none).
+ */
+const WARMUP = Number(Deno.env.get("BENCH_WARMUP") ?? 5);
 const PEERS_FOLDER = fromFileUrl(new URL("./.peers/", import.meta.url));
 
 /** A server under test. */
@@ -390,11 +396,25 @@ async function measureAll(
   }
   console.log("limit, persisted and logging servers: the same answers as ours for every query");
 
-  // Warm-up: every query answers without errors, 20 times.
+  // Warm-up: every query answers without errors, 20 times; then each measured server runs each
+  // query under the rounds' load for WARMUP seconds, unmeasured: a server's CPU per request keeps
+  // falling for some 10-15 s of load after start (Q5 on ours: 320 µs in the first 4 s, 215 µs
+  // from the 12th s on), so short rounds without it measured a server still warming up.
   for (const server of all) {
     for (const query of queries) {
       const body = server.body(query, server.variables(query));
       for (let i = 0; i < 20; i++) await post(server, body);
+    }
+  }
+  for (const server of WARMUP > 0 ? measured : []) {
+    for (const query of queries) {
+      if (ONLY && query.name !== "floor" && !ONLY.includes(query.name)) continue;
+      await postLoad(
+        `http://127.0.0.1:${server.process.port}/graphql`,
+        server.body(query, server.variables(query)),
+        WARMUP,
+        CONCURRENCY,
+      );
     }
   }
   if (q1) { for (let i = 0; i < 20; i++) await graphql(naive, q1.text(naive.names)); }
@@ -420,7 +440,8 @@ async function measureAll(
 
   console.log(
     `\nPostgreSQL 15, ${SECONDS} s per run at concurrency ${CONCURRENCY}, load from ${loadGenerator()}, ` +
-      `medians of ${ROUNDS} round(s), servers in a seeded random order per query (seed ${SEED}); ` +
+      `after ${WARMUP} s of warm-up per server and query, medians of ${ROUNDS} round(s), servers ` +
+      `in a seeded random order per query (seed ${SEED}); ` +
       `PostGraphile ${peers.postgraphile} on Node 22 (amber + Relay presets); CPU and RSS of each ` +
       `server process from /proc; load average at end ${loadAverage()}\n`,
   );
