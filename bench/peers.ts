@@ -27,7 +27,8 @@
  * server return the same answers as ours for every query, then runs the floor `{ __typename }`
  * and Q1–Q5, round after round; within a round, each query runs on every server in an order
  * drawn from a seeded generator (`BENCH_SEED`, printed), with 10 connections, after a warm-up of
- * `BENCH_WARMUP` seconds (default 5) of the same load per server and query. Every run is
+ * `BENCH_WARMUP` seconds (default 5) of the same load per server and query, and each run after
+ * `BENCH_RUN_WARMUP` seconds (default 2) of its own load, unmeasured. Every run is
  * printed as it ends; the table gives per query the medians over the rounds of req/s, p50, p99,
  * SQL statements per request, server CPU ms per request and peak RSS (both from `/proc/<pid>`),
  * and the ratios of req/s to PostGraphile's and to the limit's; the machine's load average is
@@ -78,6 +79,14 @@ const CONCURRENCY = 10;
  * round (default 5; 0: none).
  */
 const WARMUP = Number(Deno.env.get("BENCH_WARMUP") ?? 5);
+/**
+ * `BENCH_RUN_WARMUP`: seconds of the same load, unmeasured, right before each measured run
+ * (default 2; 0: none). Between its runs a server sits idle while the others are measured (24 s
+ * with five servers and 6 s runs), and an idle V8 process gives memory back (the memory reducer):
+ * Q4 on ours after 20 s idle cost 290–535 µs per request in its next 4 s, 185–205 µs without the
+ * pauses, 225–285 µs after 2 s of load.
+ */
+const RUN_WARMUP = Number(Deno.env.get("BENCH_RUN_WARMUP") ?? 2);
 const PEERS_FOLDER = fromFileUrl(new URL("./.peers/", import.meta.url));
 
 /** A server under test. */
@@ -143,6 +152,14 @@ async function stats(server: ServerProcess): Promise<{ statements: number }> {
 
 async function measure(server: Server, query: Query): Promise<Run> {
   const body = server.body(query, server.variables(query));
+  if (RUN_WARMUP > 0) {
+    await postLoad(
+      `http://127.0.0.1:${server.process.port}/graphql`,
+      body,
+      RUN_WARMUP,
+      CONCURRENCY,
+    );
+  }
   const before = await stats(server.process);
   const cpuBefore = cpuMs(server.process.pid);
   const peakRss = sampleRss(server.process.pid);
@@ -440,7 +457,8 @@ async function measureAll(
 
   console.log(
     `\nPostgreSQL 15, ${SECONDS} s per run at concurrency ${CONCURRENCY}, load from ${loadGenerator()}, ` +
-      `after ${WARMUP} s of warm-up per server and query, medians of ${ROUNDS} round(s), servers ` +
+      `after ${WARMUP} s of warm-up per server and query and ${RUN_WARMUP} s before each run, ` +
+      `medians of ${ROUNDS} round(s), servers ` +
       `in a seeded random order per query (seed ${SEED}); ` +
       `PostGraphile ${peers.postgraphile} on Node 22 (amber + Relay presets); CPU and RSS of each ` +
       `server process from /proc; load average at end ${loadAverage()}\n`,
