@@ -28,7 +28,7 @@
  * and Q1–Q5, round after round; within a round, each query runs on every server in an order
  * drawn from a seeded generator (`BENCH_SEED`, printed), with 10 connections, after a warm-up of
  * `BENCH_WARMUP` seconds (default 5) of the same load per server and query, and each run after
- * `BENCH_RUN_WARMUP` seconds (default 2) of its own load, unmeasured. Every run is
+ * `BENCH_RUN_WARMUP` seconds (default 5) of its own load, unmeasured. Every run is
  * printed as it ends; the table gives per query the medians over the rounds of req/s, p50, p99,
  * SQL statements per request, server CPU ms per request and peak RSS (both from `/proc/<pid>`),
  * and the ratios of req/s to PostGraphile's and to the limit's; the machine's load average is
@@ -81,12 +81,13 @@ const CONCURRENCY = 10;
 const WARMUP = Number(Deno.env.get("BENCH_WARMUP") ?? 5);
 /**
  * `BENCH_RUN_WARMUP`: seconds of the same load, unmeasured, right before each measured run
- * (default 2; 0: none). Between its runs a server sits idle while the others are measured (24 s
- * with five servers and 6 s runs), and an idle V8 process gives memory back (the memory reducer):
- * Q4 on ours after 20 s idle cost 290–535 µs per request in its next 4 s, 185–205 µs without the
- * pauses, 225–285 µs after 2 s of load.
+ * (default 5; 0: none). Between its runs a server sits idle while the others are measured (some
+ * 20 s with four servers and 5 s runs), and an idle V8 process gives memory back (its RSS falls
+ * by up to 100 MiB): `BENCH_QUERIES=Q5 BENCH_PAUSE=20 deno task bench:idle` measured ours at
+ * 348–666 µs per request in the 4 s after each 20 s pause, 243–249 µs under steady load. With 2 s
+ * before each run ours still measured 264–589 µs on Q5 across rounds; with 5 s, 270–387 µs.
  */
-const RUN_WARMUP = Number(Deno.env.get("BENCH_RUN_WARMUP") ?? 2);
+const RUN_WARMUP = Number(Deno.env.get("BENCH_RUN_WARMUP") ?? 5);
 const PEERS_FOLDER = fromFileUrl(new URL("./.peers/", import.meta.url));
 
 /** A server under test. */

@@ -12,10 +12,19 @@ const TICKS_PER_SECOND = Number(
 
 /** User + system CPU time the process has used, in ms (`utime` + `stime` of `/proc/<pid>/stat`). */
 export function cpuMs(pid: number): number {
+  const { user, system } = cpuTimes(pid);
+  return user + system;
+}
+
+/** User and system CPU time the process has used, in ms (`utime`, `stime` of `/proc/<pid>/stat`). */
+export function cpuTimes(pid: number): { user: number; system: number } {
   const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
   // Fields after the parenthesised command name start at field 3 (state).
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 1000 / TICKS_PER_SECOND;
+  return {
+    user: Number(fields[11]) * 1000 / TICKS_PER_SECOND,
+    system: Number(fields[12]) * 1000 / TICKS_PER_SECOND,
+  };
 }
 
 /**
