@@ -153,16 +153,20 @@ interface JoinedStatement {
   readonly pageKeyAlias: string;
 }
 
+/** The joined statements of one platform, and how many it holds. */
+interface JoinedStatements {
+  /** By the node's statement text, then the page's, then the page's direction (`last`). */
+  byNode: Map<string, Map<string, [JoinedStatement?, JoinedStatement?]>>;
+  size: number;
+}
+
 /**
- * The joined statements made, per platform, by the node's statement text, then the page's, then
- * the page's direction (`last`): both texts come from the statement cache, so a request of a
- * document seen before builds no SQL here. At most {@linkcode MAX_JOINED} per platform (then
- * started again).
+ * The joined statements made, per platform: both texts come from the statement cache, so a
+ * request of a document seen before builds no SQL here. At most {@linkcode MAX_JOINED} per
+ * platform in all (then started again): the pages of one node statement vary with the client's
+ * where input, so each level is not bounded on its own.
  */
-const JOINED = new WeakMap<
-  object,
-  Map<string, Map<string, [JoinedStatement?, JoinedStatement?]>>
->();
+const JOINED = new WeakMap<object, JoinedStatements>();
 const MAX_JOINED = 1_000;
 
 /**
@@ -177,25 +181,27 @@ function joinedStatement(
   columns: () => { node: string[]; page: string[]; pageKey: string },
 ): JoinedStatement {
   const platform = em.getPlatform();
-  let byNode = JOINED.get(platform);
-  if (!byNode) JOINED.set(platform, byNode = new Map());
-  let byPage = byNode.get(nodeSql);
-  if (!byPage) {
-    if (byNode.size >= MAX_JOINED) byNode.clear();
-    byNode.set(nodeSql, byPage = new Map());
+  let joined = JOINED.get(platform);
+  if (!joined) JOINED.set(platform, joined = { byNode: new Map(), size: 0 });
+  const direction = page.args.last != null ? 1 : 0;
+  const known = joined.byNode.get(nodeSql)?.get(pageSql)?.[direction];
+  if (known) return known;
+  if (joined.size >= MAX_JOINED) {
+    joined.byNode.clear();
+    joined.size = 0;
   }
+  let byPage = joined.byNode.get(nodeSql);
+  if (!byPage) joined.byNode.set(nodeSql, byPage = new Map());
   let pair = byPage.get(pageSql);
   if (!pair) byPage.set(pageSql, pair = []);
-  const direction = page.args.last != null ? 1 : 0;
-  const known = pair[direction];
-  if (known) return known;
+  joined.size++;
   const q = (name: string) => quoteIdentifiers(em, name);
   const { node, page: pageColumns, pageKey } = columns();
   const side = (names: string[], prefix: string): JoinedColumns => ({
     names,
     aliases: names.map((_, i) => `${prefix}${i}`),
   });
-  const joined: JoinedStatement = {
+  const made: JoinedStatement = {
     sql: `select ${
       [
         ...node.map((column, i) => `${q("n")}.${q(column)} as ${q(`n${i}`)}`),
@@ -208,7 +214,7 @@ function joinedStatement(
     page: side(pageColumns, "c"),
     pageKeyAlias: `c${pageColumns.indexOf(pageKey)}`,
   };
-  return pair[direction] = joined;
+  return pair[direction] = made;
 }
 
 /** The columns of `row` read from their aliases, under their names. */
