@@ -381,24 +381,12 @@ serverTest("fast path: serve()'s HTTP checks still refuse cross-site and oversiz
   const sized = await ask(started, { name: "sized", init: post(big) });
   assertEquals([sized.status, sized.fast], [413, false]);
   // Without Content-Length: the body limit fails the read, and Yoga answers that error.
-  const chunks = new TextEncoder().encode(big);
-  const streamed = await ask(started, {
-    name: "streamed",
-    init: {
-      ...post(""),
-      body: streamOf(chunks),
-    },
-  });
+  const streamedBody = (name: string, body: string) =>
+    ask(started, { name, init: { ...post(""), body: streamOf(new TextEncoder().encode(body)) } });
+  const streamed = await streamedBody("streamed", big);
   assertEquals([streamed.status, streamed.fast], [413, false]);
   assertEquals(JSON.parse(streamed.body).errors[0].extensions.code, "REQUEST_ENTITY_TOO_LARGE");
-  const small = new TextEncoder().encode(JSON.stringify({ query }));
-  const streamedSmall = await ask(started, {
-    name: "streamed, small",
-    init: {
-      ...post(""),
-      body: streamOf(small),
-    },
-  });
+  const streamedSmall = await streamedBody("streamed, small", JSON.stringify({ query }));
   assertEquals([streamedSmall.status, streamedSmall.fast], [200, true]);
   const crossSite = await ask(started, {
     name: "cross-site",
