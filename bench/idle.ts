@@ -14,6 +14,7 @@
  * deno task bench:idle                                   # Q4, no pauses
  * BENCH_PAUSE=20 deno task bench:idle                    # 20 s idle before each burst
  * BENCH_PAUSE=20 BENCH_PRELOAD=2 deno task bench:idle    # and 2 s of load before each
+ * BENCH_PAUSE=20 BENCH_SERVER_FLAGS="" deno task bench:idle  # without `SERVER_FLAGS`
  * ```
  *
  * @module

@@ -22,9 +22,27 @@ export interface ServerProcess {
 }
 
 /**
- * Runs `deno run -A [...flags] <script> ...args` with `NODE_ENV=production` (graphql-js then
- * skips its development checks, as in a production deployment and as the peer benchmark runs
- * PostGraphile) and resolves once it prints `listening <port>`.
+ * The `deno run` flags of README's `start` task and of `deno task example`: V8's memory reducer
+ * off. With it, an idle V8 process shrinks its heap and the next 10-15 s of load cost 40-80% more
+ * CPU per request (`BENCH_PAUSE=20 deno task bench:idle`); every server the benchmarks start runs
+ * as a user's does.
+ */
+export const SERVER_FLAGS: readonly string[] = ["--v8-flags=--no-memory-reducer"];
+
+/**
+ * The flags the benchmarks' servers run with: {@linkcode SERVER_FLAGS}, or those of
+ * `BENCH_SERVER_FLAGS` (space-separated; empty for none) to measure without them.
+ */
+function serverFlags(): readonly string[] {
+  const given = Deno.env.get("BENCH_SERVER_FLAGS");
+  return given === undefined ? SERVER_FLAGS : given.split(" ").filter(Boolean);
+}
+
+/**
+ * Runs `deno run -A [...SERVER_FLAGS, ...flags] <script> ...args` (`BENCH_SERVER_FLAGS` in
+ * place of `SERVER_FLAGS` when set) with `NODE_ENV=production` (graphql-js then skips its
+ * development checks, as in a production deployment and as the peer benchmark runs PostGraphile)
+ * and resolves once it prints `listening <port>`.
  *
  * @param flags extra `deno run` flags, e.g. `--inspect=127.0.0.1:0`
  * @param env more environment variables
@@ -36,9 +54,13 @@ export function startServerProcess(
   flags: string[] = [],
   env: Record<string, string> = {},
 ): Promise<ServerProcess> {
-  return startProcess(Deno.execPath(), ["run", "-A", ...flags, script.pathname, ...args], {
-    env: { NODE_ENV: "production", ...env },
-  });
+  return startProcess(
+    Deno.execPath(),
+    ["run", "-A", ...serverFlags(), ...flags, script.pathname, ...args],
+    {
+      env: { NODE_ENV: "production", ...env },
+    },
+  );
 }
 
 /** How {@linkcode startProcess} runs a process and knows it is ready. */

@@ -70,7 +70,7 @@ const DENO_JSON = (links: string) =>
   ${links}"unstable": ["no-legacy-abort"],
   "tasks": {
     "generate": "deno run -A jsr:@mikrogql/ext@^${VERSION}/gen/main --entities ./entities --out ./generated",
-    "start": "deno run -A server.ts"
+    "start": "deno run -A --v8-flags=--no-memory-reducer server.ts"
   }
 }
 `;
