@@ -21,16 +21,20 @@
  * method, the path ending with the endpoint (Yoga's unhandled-route test), the `Content-Type`
  * (Yoga's JSON parser's match), a JSON object body whose `query`, `variables`, `operationName`
  * and `extensions` are of their types (Yoga's `useCheckGraphQLQueryParams`), other properties
- * dropped as the preset's `UnknownParams` drops them, no batch. Any other request (a mutation, a
- * subscription, a document not in the cache, `documentId`, a body that is not such an object,
- * GET, ...) goes to `yoga.fetch` as it is, or, once its body is read, as a copy carrying the same
- * body text (or the same read error).
+ * dropped as the preset's `UnknownParams` drops them, no batch. With persisted operations, the
+ * document is instead one of theirs named by hash (no `query`), and the `onParams` hooks (the
+ * persisted operations plugin's, then Yoga's check) run as Yoga runs them. Any other request (a
+ * mutation, a subscription, a document not in the cache, `documentId` without persisted
+ * operations, a text with them, an unknown hash, a body that is not such an object, GET, ...)
+ * goes to `yoga.fetch` as it is, or, once its body is read, as a copy carrying the same body text
+ * (or the same read error).
  *
  * It is made only for a Yoga instance whose HTTP-level hooks are the ones this file mirrors:
- * `serve()` leaves it off with plugins of the user's, persisted operations or metrics (their
+ * `serve()` leaves it off with plugins of the user's or metrics (their
  * `onRequest`/`onParams`/`onResponse` hooks), and {@linkcode fastPath} itself returns
- * `undefined` when the instance has an `onParams` hook besides Yoga's parameter check, an
- * `onExecutionResult` hook or an instrumentation.
+ * `undefined` when the instance has an `onParams` hook besides Yoga's parameter check (and the
+ * persisted operations plugin's, when `persisted` is given), an `onExecutionResult` hook or an
+ * instrumentation.
  *
  * @module
  */
@@ -43,6 +47,7 @@ import {
   type YogaServerInstance,
 } from "graphql-yoga";
 import type { LRUCache } from "lru-cache";
+import { persistedOperationId } from "../runtime/plugins/persisted_operations.ts";
 
 /** What {@linkcode fastPath} needs of `serve()`. */
 export interface FastPathOptions {
@@ -53,6 +58,13 @@ export interface FastPathOptions {
   endpoint: string;
   /** The `DocumentCache` plugin's parsed documents by source text (`createDocumentCaches`). */
   documents: LRUCache<string, DocumentNode>;
+  /**
+   * The documents of the instance's `PersistedOperations` plugin by hash (`persistedDocuments`),
+   * when it has one: a request naming one of them by hash is then answered on the fast path after
+   * every `onParams` hook (the plugin's, then Yoga's parameter check) as Yoga runs them, and a
+   * document sent as text goes to `yoga.fetch`.
+   */
+  persisted?: ReadonlyMap<string, DocumentNode>;
   /** Called with the request once its body has been read (the body timeout's mark). */
   received?: (request: Request) => void;
   /**
@@ -70,6 +82,8 @@ export const fastPathStats: { taken: number } = { taken: 0 };
 
 /** The body properties Yoga's parameter check knows; others are dropped (`UnknownParams`). */
 const PARAMS = new Set(["query", "variables", "operationName", "extensions"]);
+/** The same with persisted operations: also their hash's names (`UnknownParams` keeps them). */
+const PERSISTED_PARAMS = new Set([...PARAMS, "documentId", "doc_id"]);
 
 type Hook = (payload: Record<string, unknown>) => unknown;
 
@@ -92,7 +106,7 @@ interface MaskedErrors {
 export function fastPath(
   options: FastPathOptions,
 ): ((request: Request) => Promise<Response>) | undefined {
-  const { yoga, endpoint, documents, received, copied } = options;
+  const { yoga, endpoint, documents, persisted, received, copied } = options;
   // The plugins as Yoga and its server adapter take their hooks from (`getEnveloped._plugins`).
   const plugins = (yoga as unknown as { plugins: (Plugin | undefined)[] }).plugins
     .filter((plugin): plugin is Plugin => Boolean(plugin));
@@ -103,9 +117,11 @@ export function fastPath(
       return typeof hook === "function" ? [hook as Hook] : [];
     });
   // Yoga's own `onParams` hook is its parameter check (`useCheckGraphQLQueryParams`), mirrored
-  // below; any other would have to run.
+  // below for a document sent as text; with persisted operations, their plugin's hook too, and
+  // both run for a hash. Any other would have to run.
+  const onParams = hooks("onParams");
   if (
-    hooks("onParams").length !== 1 || hooks("onExecutionResult").length > 0 ||
+    onParams.length !== (persisted ? 2 : 1) || hooks("onExecutionResult").length > 0 ||
     plugins.some((plugin) => "instrumentation" in plugin && plugin.instrumentation)
   ) return undefined;
   // Yoga's health check answers any URL ending with its endpoint, `/health`.
@@ -209,6 +225,35 @@ export function fastPath(
     return Promise.resolve(yoga.fetch(copy));
   };
 
+  /**
+   * Yoga's `getResultForParams` (`server.js`) without `onExecutionResult` hooks (the instance has
+   * none): every `onParams` hook in order, then the parameter handler they leave, unless one set
+   * a result.
+   */
+  const resultForParams = async (
+    request: Request,
+    given: GraphQLParams,
+    context: Record<string, unknown>,
+  ): Promise<unknown> => {
+    let params = given;
+    let paramsHandler = handleParams as unknown as (payload: Record<string, unknown>) => unknown;
+    let result: unknown;
+    for (const hook of onParams) {
+      const done = hook({
+        params,
+        request,
+        setParams: (next: GraphQLParams) => void (params = next),
+        paramsHandler,
+        setParamsHandler: (next: typeof paramsHandler) => void (paramsHandler = next),
+        setResult: (next: unknown) => void (result = next),
+        fetchAPI,
+        context,
+      });
+      if (isPromise(done)) await done;
+    }
+    return result ?? await paramsHandler({ request, params, context });
+  };
+
   /** The answer of a request whose method, path and content type fit (see the module doc). */
   const answer = async (request: Request): Promise<Response> => {
     let text: string;
@@ -219,14 +264,16 @@ export function fastPath(
       return toYoga(request, new ReadableStream({ start: (c) => c.error(error) }));
     }
     received?.(request);
-    const params = eligibleParams(text, documents);
-    if (!params) return toYoga(request, text);
+    const eligible = eligibleParams(text, documents, persisted);
+    if (!eligible) return toYoga(request, text);
     fastPathStats.taken++;
     // The server context `yoga.fetch` would make (`isolateObject(undefined, waitUntil)`), to
     // which Yoga's `handleParams` adds `request` and `params`: the GraphQL context's base.
     const serverContext: Record<string, unknown> = { waitUntil };
     try {
-      const result = await handleParams({ request, params, context: serverContext as never });
+      const result = eligible.byHash
+        ? await resultForParams(request, eligible.params, serverContext)
+        : await handleParams({ request, params: eligible.params, context: serverContext as never });
       return await respond(request, serverContext, result as ExecutionResult);
     } catch (error) {
       // Yoga's `handle` answers an error thrown after `handleParams` the same way.
@@ -271,19 +318,31 @@ function isJsonContentType(header: string | null): boolean {
   return type === "application/json" || type?.startsWith("application/json;") === true;
 }
 
+/** The parameters of a request the fast path answers; `byHash` when it names a persisted one. */
+interface Eligible {
+  params: GraphQLParams;
+  byHash: boolean;
+}
+
 /**
  * The parameters of a body the fast path answers, or `undefined` for one it hands to Yoga: not
  * JSON, not an object (a batch, `null`, a number), a property of the wrong type (Yoga's
  * `checkGraphQLQueryParams`: `query` a string, `variables` and `extensions` objects or null;
- * `operationName` a string or null, which Yoga leaves unchecked), `documentId` or `doc_id`
- * (persisted documents), a document the cache does not hold, or an operation other than a query
- * (none matching `operationName` included). Unknown properties are dropped, as `UnknownParams`
- * drops them (the body itself when it has none).
+ * `operationName` a string or null, which Yoga leaves unchecked), or an operation other than a
+ * query (none matching `operationName` included). Its document is either:
+ *
+ * - its `query` text, which the document cache holds, without `documentId` or `doc_id`, when the
+ *   server has no persisted operations;
+ * - a persisted document named by hash (`documentId`, `doc_id` or
+ *   `extensions.persistedQuery.sha256Hash`: `persistedOperationId`), without `query`, when it has.
+ *
+ * Unknown properties are dropped, as `UnknownParams` drops them (the body itself when it has none).
  */
 function eligibleParams(
   text: string,
   documents: LRUCache<string, DocumentNode>,
-): GraphQLParams | undefined {
+  persisted: ReadonlyMap<string, DocumentNode> | undefined,
+): Eligible | undefined {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -292,23 +351,30 @@ function eligibleParams(
   }
   if (body === null || typeof body !== "object" || Array.isArray(body)) return undefined;
   const { query, variables, operationName, extensions } = body as Record<string, unknown>;
-  if (typeof query !== "string" || !isObjectOrNull(variables) || !isObjectOrNull(extensions)) {
-    return undefined;
-  }
+  if (!isObjectOrNull(variables) || !isObjectOrNull(extensions)) return undefined;
   if (operationName != null && typeof operationName !== "string") return undefined;
-  let unknown = false;
-  for (const key in body) {
-    if (key === "documentId" || key === "doc_id") return undefined;
-    if (!PARAMS.has(key)) unknown = true;
+  let document: DocumentNode | undefined;
+  if (persisted) {
+    if (query != null) return undefined;
+    const hash = persistedOperationId(body as GraphQLParams);
+    document = hash === null ? undefined : persisted.get(hash);
+  } else {
+    if (typeof query !== "string") return undefined;
+    document = documents.peek(query);
   }
-  const document = documents.peek(query);
   if (!document || getOperationAST(document, operationName)?.operation !== "query") {
     return undefined;
   }
-  if (!unknown) return body as GraphQLParams;
-  return Object.fromEntries(
-    Object.entries(body).filter(([key]) => PARAMS.has(key)),
-  ) as GraphQLParams;
+  const known = persisted ? PERSISTED_PARAMS : PARAMS;
+  let unknown = false;
+  for (const key in body) {
+    if (!persisted && (key === "documentId" || key === "doc_id")) return undefined;
+    if (!known.has(key)) unknown = true;
+  }
+  const params = unknown
+    ? Object.fromEntries(Object.entries(body).filter(([key]) => known.has(key)))
+    : body;
+  return { params: params as GraphQLParams, byHash: persisted !== undefined };
 }
 
 /** An object (not an array), `null` or `undefined`: what Yoga accepts for `variables`. */

@@ -28,7 +28,8 @@ import {
 } from "graphql-yoga";
 import { mikrogqlPreset, type PresetOptions } from "../runtime/plugins/preset.ts";
 import {
-  PersistedOperations,
+  persistedDocuments,
+  persistedOperationsOf,
   type PersistedOperationsOptions,
 } from "../runtime/plugins/persisted_operations.ts";
 import { type CorsOptions, yogaCors } from "./cors.ts";
@@ -137,10 +138,10 @@ export interface ServeOptions {
   /** Prometheus metrics at `/metrics` (`true`) or your endpoint and registry; default off. */
   metrics?: boolean | MetricsOptions;
   /**
-   * Answer a `query` whose document is cached without Yoga's HTTP layer (`server/fast_path.ts`:
-   * the same plugins, answers and log); default `true`. Off by itself with `plugins`,
-   * `persistedOperations`, `metrics`, or `yoga` options besides `maskedErrors`, `batching` and
-   * `logging`.
+   * Answer a `query` whose document is cached (or, with `persistedOperations`, named by a hash of
+   * the manifest) without Yoga's HTTP layer (`server/fast_path.ts`: the same plugins, answers and
+   * log); default `true`. Off by itself with `plugins`, `metrics`, or `yoga` options besides
+   * `maskedErrors`, `batching` and `logging`.
    */
   fastPath?: boolean;
   /** More `createYoga` options (`maskedErrors`, `batching`, ...), applied last. */
@@ -280,6 +281,10 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
   // The request scope feeds the log line and the metrics' statement counter: without either, no
   // request pays for it (an AsyncLocalStorage run, the recorder's two hooks).
   const scoped = format !== false || measured !== undefined;
+  // The manifest's documents, parsed and validated once: served by the plugin, read by the fast
+  // path.
+  const persisted = options.persistedOperations &&
+    persistedDocuments(options.schema, options.persistedOperations.manifest);
   const plugins: Plugin[] = [
     ...preset.plugins,
     // After Jit, which replaces the execute function that tracing wraps in its span's context.
@@ -288,9 +293,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     ...(scoped ? [OperationRecorder()] : []),
     ...(changes ? [SubscriptionLimit(budget)] : []),
     ...(introspection ? [] : [IntrospectionOff()]),
-    ...(options.persistedOperations
-      ? [PersistedOperations(options.schema, options.persistedOperations)]
-      : []),
+    ...(persisted ? [persistedOperationsOf(persisted, options.persistedOperations!)] : []),
     ...options.plugins ?? [],
   ];
   // GraphiQL from the package (scripts and styles inlined), loaded only when served: offline.
@@ -351,12 +354,13 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
     : undefined;
   // The fast path only over plugins and options it mirrors (`fast_path.ts`).
   const fast = options.fastPath !== false && !options.plugins?.length &&
-      !options.persistedOperations && !measured &&
+      !measured &&
       Object.keys(options.yoga ?? {}).every((key) => FAST_PATH_YOGA_OPTIONS.has(key))
     ? fastPath({
       yoga,
       endpoint,
       documents: documentCaches.documentCache,
+      persisted,
       received,
       copied: sockets
         ? (original, copy) => {

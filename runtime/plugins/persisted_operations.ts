@@ -108,8 +108,23 @@ export function PersistedOperations(
   schema: GraphQLSchema,
   options: PersistedOperationsOptions,
 ): Plugin {
+  return persistedOperationsOf(persistedDocuments(schema, options.manifest), options);
+}
+
+/**
+ * The parsed documents of `manifest` by hash, each validated against `schema` (what
+ * {@linkcode PersistedOperations} serves): for a server that also reads them itself (`serve()`'s
+ * fast path answers a hash without Yoga's HTTP layer).
+ *
+ * @throws Error naming the hash when a manifest entry is not a string, does not parse, or is not
+ *   valid against `schema`
+ */
+export function persistedDocuments(
+  schema: GraphQLSchema,
+  manifest: PersistedOperationsManifest,
+): ReadonlyMap<string, DocumentNode> {
   const documents = new Map<string, DocumentNode>();
-  for (const [hash, text] of Object.entries(options.manifest)) {
+  for (const [hash, text] of Object.entries(manifest)) {
     if (typeof text !== "string") {
       throw new Error(`persisted operation ${hash}: the manifest's value is not a document text`);
     }
@@ -125,6 +140,17 @@ export function PersistedOperations(
     }
     documents.set(hash, document);
   }
+  return documents;
+}
+
+/**
+ * {@linkcode PersistedOperations} over documents already loaded by {@linkcode persistedDocuments}
+ * (the same objects, so what hangs off them is shared).
+ */
+export function persistedOperationsOf(
+  documents: ReadonlyMap<string, DocumentNode>,
+  options: Omit<PersistedOperationsOptions, "manifest">,
+): Plugin {
   return usePersistedOperations({
     getPersistedOperation: (hash) => documents.get(hash) ?? null,
     extractPersistedOperationId: persistedOperationId,

@@ -4,7 +4,8 @@
  * the document into the cache), and the second answers compared: status, `Content-Type`, body,
  * the request log's entry; `fastPathStats` tells which requests the fast path took. Then what
  * its plugins do on it: `Limits`' cost refusal, masked internal errors, a client error's code
- * and status under both `Accept` types, introspection under production, persisted-only mode,
+ * and status under both `Accept` types, introspection under production, persisted operations
+ * (by hash on the fast path, against Yoga's path) and persisted-only mode,
  * and serve()'s HTTP checks (cross-site and oversized bodies).
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
@@ -393,6 +394,67 @@ serverTest("fast path: serve()'s HTTP checks still refuse cross-site and oversiz
     init: { method: "POST", headers: { "content-type": "text/plain" }, body: query },
   });
   assertEquals([crossSite.status, crossSite.fast], [415, false]);
+});
+
+/** The manifest of the persisted-operation cases: hash -> document. */
+const MANIFEST: Record<string, string> = {
+  total: TOTAL,
+  nested: NESTED,
+  both: BOTH,
+  create: 'mutation { createUser(input: { name: "n", email: "e" }) { name } }',
+};
+
+/** The persisted-operation cases, and whether the fast path takes each (its second sending). */
+const PERSISTED_CASES: [Sent, boolean][] = [
+  [{ name: "documentId", init: post({ documentId: "total", variables: { n: 2 } }) }, true],
+  [{ name: "doc_id", init: post({ doc_id: "nested" }) }, true],
+  [{
+    name: "extensions",
+    init: post({ extensions: { persistedQuery: { version: 1, sha256Hash: "total" } } }),
+  }, true],
+  [{ name: "named of two", init: post({ documentId: "both", operationName: "Q" }) }, true],
+  [{ name: "unknown param", init: post({ documentId: "total", clientVersion: 3 }) }, true],
+  [{ name: "null query", init: post({ documentId: "total", query: null }) }, true],
+  [{ name: "bad variable", init: post({ documentId: "total", variables: { n: "x" } }) }, true],
+  [{ name: "unknown hash", init: post({ documentId: "nope" }) }, false],
+  [{ name: "no hash", init: post({ variables: {} }) }, false],
+  [{ name: "mutation", init: post({ documentId: "create" }) }, false],
+  [{ name: "mutation of two", init: post({ documentId: "both", operationName: "M" }) }, false],
+  [{ name: "two, none named", init: post({ documentId: "both" }) }, false],
+  [{ name: "text", init: post({ query: TOTAL }) }, false],
+  [{ name: "text and hash", init: post({ query: TOTAL, documentId: "total" }) }, false],
+  [{ name: "variables a list", init: post({ documentId: "total", variables: [1] }) }, false],
+  [{
+    name: "extensions version 2",
+    init: post({ extensions: { persistedQuery: { version: 2, sha256Hash: "total" } } }),
+  }, false],
+];
+
+Deno.test({
+  name: "fast path: persisted operations by hash answer as on Yoga's path, taken when eligible",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const persistedOperations = { manifest: MANIFEST };
+    const fast = await start({ persistedOperations });
+    const yoga = await start({ persistedOperations, fastPath: false });
+    try {
+      for (const [sent, taken] of PERSISTED_CASES) {
+        await ask(fast, sent);
+        await ask(yoga, sent);
+        const onFast = await ask(fast, sent);
+        const onYoga = await ask(yoga, sent);
+        assertEquals(onFast.fast, taken, `${sent.name}: fast path taken`);
+        assertEquals(onYoga.fast, false, `${sent.name}: fastPath: false`);
+        const { fast: _a, ...a } = onFast;
+        const { fast: _b, ...b } = onYoga;
+        assertEquals(a, b, sent.name);
+      }
+    } finally {
+      await fast.server.shutdown();
+      await yoga.server.shutdown();
+    }
+  },
 });
 
 Deno.test({
