@@ -5,12 +5,13 @@
  * the request log's entry; `fastPathStats` tells which requests the fast path took. Then what
  * its plugins do on it: `Limits`' cost refusal, masked internal errors, a client error's code
  * and status under both `Accept` types, introspection under production, persisted operations
- * (by hash on the fast path, against Yoga's path) and persisted-only mode,
+ * (by hash on the fast path, against Yoga's path: fixed shapes and the generated hostile requests
+ * whose documents are valid, put in a manifest) and persisted-only mode,
  * and serve()'s HTTP checks (cross-site and oversized bodies).
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { ConnectionException, type MikroORM } from "@mikro-orm/core";
-import { GraphQLObjectType, GraphQLScalarType, GraphQLSchema } from "graphql";
+import { GraphQLObjectType, GraphQLScalarType, GraphQLSchema, parse, validate } from "graphql";
 import { entities } from "../../examples/blog/entities.ts";
 import { seed } from "../../examples/blog/seed.ts";
 import { openOrm } from "../../server/open_orm.ts";
@@ -133,6 +134,64 @@ function serverTest(
   });
 }
 
+/** Two servers of one test: with the fast path (the default) and with `fastPath: false`. */
+interface Pair {
+  fast: Started;
+  yoga: Started;
+}
+
+/**
+ * A test of a pair of servers made with `options` (the second with `fastPath: false` too), both
+ * shut down after `fn` whether it passes or fails.
+ */
+function pairTest(
+  name: string,
+  options: Partial<ServeOptions>,
+  fn: (pair: Pair) => Promise<void>,
+): void {
+  Deno.test({
+    name,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async () => {
+      const pair = {
+        fast: await start(options),
+        yoga: await start({ ...options, fastPath: false }),
+      };
+      try {
+        await fn(pair);
+      } finally {
+        await pair.fast.server.shutdown();
+        await pair.yoga.server.shutdown();
+      }
+    },
+  });
+}
+
+/**
+ * `sent` sent twice to each server of `pair` (the first sending caches the document; the second
+ * is the one that may go fast), and the second answers.
+ */
+async function askBoth(pair: Pair, sent: Sent): Promise<{ onFast: Answer; onYoga: Answer }> {
+  await ask(pair.fast, sent);
+  await ask(pair.yoga, sent);
+  return { onFast: await ask(pair.fast, sent), onYoga: await ask(pair.yoga, sent) };
+}
+
+/**
+ * Asserts that `sent`'s second answers are the same on both servers of `pair` (status, type,
+ * body, log entry), that Yoga's server did not take the fast path, and that the fast path was
+ * taken as `taken` says.
+ */
+async function assertSameAnswers(pair: Pair, sent: Sent, taken: boolean): Promise<void> {
+  const { onFast, onYoga } = await askBoth(pair, sent);
+  assertEquals(onFast.fast, taken, `${sent.name}: fast path taken`);
+  assertEquals(onYoga.fast, false, `${sent.name}: fastPath: false`);
+  const { fast: _a, ...a } = onFast;
+  const { fast: _b, ...b } = onYoga;
+  assertEquals(a, b, sent.name);
+}
+
 /** A JSON POST of `body` (a value, sent as JSON, or a string sent as it is). */
 function post(body: unknown, headers: Record<string, string> = {}): RequestInit {
   return {
@@ -200,65 +259,39 @@ const CASES: [Sent, boolean][] = [
 const SEED = testSeed("FAST_PATH_SEED", 20_261_129);
 const GENERATED = Number(Deno.env.get("FAST_PATH_REQUESTS") ?? 40);
 
-Deno.test({
-  name: "fast path: generated hostile requests answer as on Yoga's path",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: async () => {
-    const fast = await start();
-    const yoga = await start({ fastPath: false });
-    const generator = new HostileGenerator(createSchema(), random(SEED), [
-      encodeGlobalId("User", 1),
-      encodeGlobalId("Post", 1),
-    ]);
-    console.log(`${GENERATED} hostile requests, seed ${SEED} (FAST_PATH_SEED to replay)`);
-    try {
-      const taken = fastPathStats.taken;
-      for (let i = 0; i < GENERATED; i++) {
-        const { kind, body } = generator.request();
-        // The first sending caches the document; the second is the one that may go fast.
-        const sent = { name: `${kind} (request ${i})`, init: post(body) };
-        for (let sending = 0; sending < 2; sending++) {
-          const { fast: _a, ...a } = await ask(fast, sent);
-          const { fast: _b, ...b } = await ask(yoga, sent);
-          assertEquals(a, b, `FAST_PATH_SEED=${SEED}: ${sent.name}: ${body.slice(0, 300)}`);
-        }
-      }
-      console.log(`${fastPathStats.taken - taken} of ${2 * GENERATED} sendings took the fast path`);
-    } finally {
-      await fast.server.shutdown();
-      await yoga.server.shutdown();
+/** The generator of the hostile requests of the differential tests, seeded with `SEED`. */
+function hostileGenerator(): HostileGenerator {
+  return new HostileGenerator(createSchema(), random(SEED), [
+    encodeGlobalId("User", 1),
+    encodeGlobalId("Post", 1),
+  ]);
+}
+
+pairTest("fast path: generated hostile requests answer as on Yoga's path", {}, async (pair) => {
+  const generator = hostileGenerator();
+  console.log(`${GENERATED} hostile requests, seed ${SEED} (FAST_PATH_SEED to replay)`);
+  const taken = fastPathStats.taken;
+  for (let i = 0; i < GENERATED; i++) {
+    const { kind, body } = generator.request();
+    // The first sending caches the document; the second is the one that may go fast.
+    const sent = { name: `${kind} (request ${i})`, init: post(body) };
+    for (let sending = 0; sending < 2; sending++) {
+      const { fast: _a, ...a } = await ask(pair.fast, sent);
+      const { fast: _b, ...b } = await ask(pair.yoga, sent);
+      assertEquals(a, b, `FAST_PATH_SEED=${SEED}: ${sent.name}: ${body.slice(0, 300)}`);
     }
-  },
+  }
+  console.log(`${fastPathStats.taken - taken} of ${2 * GENERATED} sendings took the fast path`);
 });
 
-Deno.test({
-  name: "fast path: the same answers and log entries as Yoga's path, and taken when eligible",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: async () => {
-    const fast = await start();
-    const yoga = await start({ fastPath: false });
-    try {
-      for (const [sent, taken] of CASES) {
-        // The first sending caches the document; the second is the one that may go fast.
-        await ask(fast, sent);
-        await ask(yoga, sent);
-        const onFast = await ask(fast, sent);
-        const onYoga = await ask(yoga, sent);
-        assertEquals(onFast.fast, taken, `${sent.name}: fast path taken`);
-        assertEquals(onYoga.fast, false, `${sent.name}: fastPath: false`);
-        const { fast: _a, ...a } = onFast;
-        const { fast: _b, ...b } = onYoga;
-        // A created user's id differs between the two databases' sequences: none is selected.
-        assertEquals(a, b, sent.name);
-      }
-    } finally {
-      await fast.server.shutdown();
-      await yoga.server.shutdown();
-    }
+// A created user's id differs between the two databases' sequences: none is selected.
+pairTest(
+  "fast path: the same answers and log entries as Yoga's path, and taken when eligible",
+  {},
+  async (pair) => {
+    for (const [sent, taken] of CASES) await assertSameAnswers(pair, sent, taken);
   },
-});
+);
 
 serverTest(
   "fast path: a client error's code and status under both Accept types",
@@ -430,32 +463,58 @@ const PERSISTED_CASES: [Sent, boolean][] = [
   }, false],
 ];
 
-Deno.test({
-  name: "fast path: persisted operations by hash answer as on Yoga's path, taken when eligible",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: async () => {
-    const persistedOperations = { manifest: MANIFEST };
-    const fast = await start({ persistedOperations });
-    const yoga = await start({ persistedOperations, fastPath: false });
-    try {
-      for (const [sent, taken] of PERSISTED_CASES) {
-        await ask(fast, sent);
-        await ask(yoga, sent);
-        const onFast = await ask(fast, sent);
-        const onYoga = await ask(yoga, sent);
-        assertEquals(onFast.fast, taken, `${sent.name}: fast path taken`);
-        assertEquals(onYoga.fast, false, `${sent.name}: fastPath: false`);
-        const { fast: _a, ...a } = onFast;
-        const { fast: _b, ...b } = onYoga;
-        assertEquals(a, b, sent.name);
-      }
-    } finally {
-      await fast.server.shutdown();
-      await yoga.server.shutdown();
-    }
+pairTest(
+  "fast path: persisted operations by hash answer as on Yoga's path, taken when eligible",
+  { persistedOperations: { manifest: MANIFEST } },
+  async (pair) => {
+    for (const [sent, taken] of PERSISTED_CASES) await assertSameAnswers(pair, sent, taken);
   },
-});
+);
+
+/**
+ * The generated hostile requests as persisted operations: each whose document parses and is valid
+ * (the manifest accepts no other) is in the manifest under `h<i>`, and sent by that hash with the
+ * generated body's other properties; the fast path takes those naming a query.
+ */
+const persistedHostile = (() => {
+  const generator = hostileGenerator();
+  const schema = createSchema();
+  const manifest: Record<string, string> = {};
+  const requests: Sent[] = [];
+  for (let i = 0; i < GENERATED; i++) {
+    const { kind, body } = generator.request();
+    const { query, ...rest } = JSON.parse(body);
+    try {
+      if (validate(schema, parse(query)).length > 0) continue;
+    } catch {
+      continue;
+    }
+    manifest[`h${i}`] = query;
+    requests.push({ name: `${kind} (request ${i})`, init: post({ ...rest, documentId: `h${i}` }) });
+  }
+  return { manifest, requests };
+})();
+
+pairTest(
+  "fast path: generated hostile requests as persisted operations answer as on Yoga's path",
+  { persistedOperations: { manifest: persistedHostile.manifest } },
+  async (pair) => {
+    const { requests } = persistedHostile;
+    console.log(
+      `${requests.length} valid of ${GENERATED} hostile requests, seed ${SEED} (FAST_PATH_SEED)`,
+    );
+    let taken = 0;
+    for (const sent of requests) {
+      const { onFast, onYoga } = await askBoth(pair, sent);
+      if (onFast.fast) taken++;
+      const { fast: _a, ...a } = onFast;
+      const { fast: _b, ...b } = onYoga;
+      assertEquals(a, b, `FAST_PATH_SEED=${SEED}: ${sent.name}`);
+    }
+    console.log(`${taken} of ${requests.length} took the fast path`);
+    assert(taken > 0, "no generated persisted request took the fast path");
+  },
+);
 
 Deno.test({
   name: "fast path: persisted-only mode still refuses a text document",
@@ -677,10 +736,7 @@ Deno.test({
     const yoga = await start({ schema, yoga: { logging: false }, fastPath: false });
     try {
       const sent = { name: "big", init: post({ query: "{ big }" }) };
-      await ask(fast, sent);
-      await ask(yoga, sent);
-      const onFast = await ask(fast, sent);
-      const onYoga = await ask(yoga, sent);
+      const { onFast, onYoga } = await askBoth({ fast, yoga }, sent);
       assert(onFast.fast);
       assertEquals(onFast.status, 500);
       assertEquals(JSON.parse(onFast.body).errors[0].message, "Unexpected error.");
