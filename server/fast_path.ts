@@ -264,16 +264,17 @@ export function fastPath(
       return toYoga(request, new ReadableStream({ start: (c) => c.error(error) }));
     }
     received?.(request);
-    const eligible = eligibleParams(text, documents, persisted);
-    if (!eligible) return toYoga(request, text);
+    const params = eligibleParams(text, documents, persisted);
+    if (!params) return toYoga(request, text);
     fastPathStats.taken++;
     // The server context `yoga.fetch` would make (`isolateObject(undefined, waitUntil)`), to
     // which Yoga's `handleParams` adds `request` and `params`: the GraphQL context's base.
     const serverContext: Record<string, unknown> = { waitUntil };
     try {
-      const result = eligible.byHash
-        ? await resultForParams(request, eligible.params, serverContext)
-        : await handleParams({ request, params: eligible.params, context: serverContext as never });
+      // With persisted operations the request names a hash: their plugin's hook must run.
+      const result = persisted
+        ? await resultForParams(request, params, serverContext)
+        : await handleParams({ request, params, context: serverContext as never });
       return await respond(request, serverContext, result as ExecutionResult);
     } catch (error) {
       // Yoga's `handle` answers an error thrown after `handleParams` the same way.
@@ -318,12 +319,6 @@ function isJsonContentType(header: string | null): boolean {
   return type === "application/json" || type?.startsWith("application/json;") === true;
 }
 
-/** The parameters of a request the fast path answers; `byHash` when it names a persisted one. */
-interface Eligible {
-  params: GraphQLParams;
-  byHash: boolean;
-}
-
 /**
  * The parameters of a body the fast path answers, or `undefined` for one it hands to Yoga: not
  * JSON, not an object (a batch, `null`, a number), a property of the wrong type (Yoga's
@@ -342,7 +337,7 @@ function eligibleParams(
   text: string,
   documents: LRUCache<string, DocumentNode>,
   persisted: ReadonlyMap<string, DocumentNode> | undefined,
-): Eligible | undefined {
+): GraphQLParams | undefined {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -371,10 +366,10 @@ function eligibleParams(
     if (!persisted && (key === "documentId" || key === "doc_id")) return undefined;
     if (!known.has(key)) unknown = true;
   }
-  const params = unknown
-    ? Object.fromEntries(Object.entries(body).filter(([key]) => known.has(key)))
-    : body;
-  return { params: params as GraphQLParams, byHash: persisted !== undefined };
+  if (!unknown) return body as GraphQLParams;
+  return Object.fromEntries(
+    Object.entries(body).filter(([key]) => known.has(key)),
+  ) as GraphQLParams;
 }
 
 /** An object (not an array), `null` or `undefined`: what Yoga accepts for `variables`. */

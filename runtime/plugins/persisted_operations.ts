@@ -146,6 +146,11 @@ export function persistedDocuments(
 /**
  * {@linkcode PersistedOperations} over documents already loaded by {@linkcode persistedDocuments}
  * (the same objects, so what hangs off them is shared).
+ *
+ * @param documents the parsed documents by hash (`persistedDocuments`)
+ * @param options `allowArbitraryOperations` (default `false`: a text is answered 400
+ *   `PERSISTED_QUERY_ONLY`)
+ * @returns a Yoga/envelop plugin
  */
 export function persistedOperationsOf(
   documents: ReadonlyMap<string, DocumentNode>,
