@@ -49,3 +49,41 @@ Deno.test("Jit: a document of several operations answers the operation each requ
     await db.close();
   }
 });
+
+Deno.test("Jit: the result Yoga serialises holds data only (no serializer function on it)", async () => {
+  const db = await openTestOrm("sqlite", entities);
+  await seed(db.orm.em.fork());
+  // What Yoga's result processor receives: `@envelop/graphql-jit` put `stringify` on it, and a
+  // function-valued property sends V8's JSON.stringify down its slow path for the whole answer.
+  const seen: Record<string, unknown>[] = [];
+  const yoga = createYoga({
+    schema: createSchema(),
+    plugins: [Jit(), { onResultProcess: ({ result }) => void seen.push(result as never) }],
+    context: () => ({ em: db.orm.em.fork() }),
+    logging: false,
+  });
+  try {
+    for (
+      const query of ["{ users(first: 2) { edges { node { name } } } }", "{ __typename }"]
+    ) {
+      const response = await yoga.fetch(
+        new Request("http://127.0.0.1/graphql", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query }),
+        }),
+      );
+      const answer = await response.json();
+      const result = seen.at(-1)!;
+      assertEquals(
+        Object.keys(result).filter((key) => typeof result[key] === "function"),
+        [],
+        query,
+      );
+      assertEquals(JSON.parse(JSON.stringify(result)), answer, query);
+    }
+    assertEquals(seen.length, 2);
+  } finally {
+    await db.close();
+  }
+});
