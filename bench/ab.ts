@@ -8,6 +8,7 @@
  * git archive <base commit> | tar -x -C /tmp/base
  * BENCH_BASE=/tmp/base deno task bench:ab
  * BENCH_BASE=/tmp/base BENCH_QUERIES=floor,Q4 BENCH_LOG=off BENCH_RUNS=12 deno task bench:ab
+ * BENCH_BASE=/tmp/base BENCH_QUERIES=Q1,Q2 BENCH_ALTERNATE=1 BENCH_RUNS=4 BENCH_SECONDS=5 deno task bench:ab
  * ```
  *
  * Starts `bench/graphql_server.ts` of the base checkout (A) and of this one (B) on one peer data
@@ -22,6 +23,11 @@
  * `BENCH_FLAGS_A` / `BENCH_FLAGS_B`: more `deno run` flags for one side's server, space-separated
  * (`BENCH_BASE=. BENCH_FLAGS_B=--v8-flags=--max-semi-space-size=16`: what a V8 flag saves).
  *
+ * `BENCH_ALTERNATE=1`: A and B loaded one after the other instead (the order swapped every run,
+ * each run after 2 s of unmeasured load), printing per side the median req/s, its server's CPU
+ * µs per request and PostgreSQL's (every `postgres` process, `proc.ts`): for a change that moves
+ * work between the server and the database, which the simultaneous pairs cannot split.
+ *
  * `BENCH_PRELOAD_A=Q1,Q2`: before the measured queries, A alone is loaded with these queries for
  * `BENCH_PRELOAD_SECONDS` (default 5) each, as `bench:peers` loads a server with Q1 and Q2 between
  * its Q4 runs; with `BENCH_BASE=.` the B/A ratio is then what that history costs a query.
@@ -33,7 +39,7 @@ import { encodeGlobalId } from "../runtime/plan/global_id.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { postLoad } from "./load.ts";
 import { createPeerData, SIZE } from "./peers/data.ts";
-import { cpuMs } from "./peers/proc.ts";
+import { cpuMs, postgresCpuMs } from "./peers/proc.ts";
 import { cursorAfter, OURS, QUERIES } from "./peers/queries.ts";
 import { type ServerProcess, startServerProcess } from "./server_process.ts";
 
@@ -42,6 +48,7 @@ if (!BASE) throw new Error("BENCH_BASE: the base checkout's folder");
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 10);
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 2);
 const ONLY = (Deno.env.get("BENCH_QUERIES") ?? "floor,Q4,Q5").split(",");
+const ALTERNATE = Deno.env.get("BENCH_ALTERNATE") === "1";
 /** The request log of each side: `BENCH_LOG=off` for both, `BENCH_LOG_A`/`BENCH_LOG_B` for one. */
 const logOf = (side: string) =>
   (Deno.env.get(`BENCH_LOG_${side}`) ?? Deno.env.get("BENCH_LOG")) !== "off";
@@ -61,6 +68,38 @@ const post = async (server: ServerProcess, body: string) => {
   if (answer.errors || !answer.data) throw new Error(JSON.stringify(answer));
   return answer.data;
 };
+
+/**
+ * `BENCH_ALTERNATE`: `servers` (A, B) loaded one at a time, `RUNS` runs each in alternating order;
+ * prints req/s, the server's and PostgreSQL's CPU µs per request, medians and every run.
+ */
+async function alternate(name: string, servers: ServerProcess[], body: string): Promise<void> {
+  const runs = servers.map(() => ({
+    rps: [] as number[],
+    cpu: [] as number[],
+    pg: [] as number[],
+  }));
+  for (let run = 0; run < RUNS; run++) {
+    for (const side of run % 2 ? [1, 0] : [0, 1]) {
+      const url = `http://127.0.0.1:${servers[side].port}/graphql`;
+      await postLoad(url, body, 2, 10);
+      const [cpuBefore, pgBefore] = [cpuMs(servers[side].pid), postgresCpuMs()];
+      const load = await postLoad(url, body, SECONDS, 10);
+      runs[side].rps.push(load.requests / SECONDS);
+      runs[side].cpu.push((cpuMs(servers[side].pid) - cpuBefore) * 1000 / load.requests);
+      runs[side].pg.push((postgresCpuMs() - pgBefore) * 1000 / load.requests);
+    }
+  }
+  const figures = (values: number[]) =>
+    `${median(values).toFixed(0)} (${values.map((v) => v.toFixed(0)).join(" ")})`;
+  runs.forEach((side, i) =>
+    console.log(
+      `${name.padEnd(5)} ${"AB"[i]}: req/s ${figures(side.rps)}; server CPU µs/request ${
+        figures(side.cpu)
+      }; PostgreSQL CPU µs/request ${figures(side.pg)}`,
+    )
+  );
+}
 
 console.log(`load average at start ${Deno.loadavg().map((v) => v.toFixed(2)).join(" ")}`);
 const db = await createTestDatabase("postgresql");
@@ -101,6 +140,10 @@ try {
     const answers = [JSON.stringify(await post(a, body)), JSON.stringify(await post(b, body))];
     if (answers[0] !== answers[1]) throw new Error(`${query.name}: A and B answer differently`);
     for (const server of [a, b]) for (let i = 0; i < 200; i++) await post(server, body);
+    if (ALTERNATE) {
+      await alternate(query.name, [a, b], body);
+      continue;
+    }
     const cpu: [number[], number[]] = [[], []];
     const ratios: number[] = [];
     for (let run = 0; run < RUNS; run++) {

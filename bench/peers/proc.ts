@@ -54,3 +54,25 @@ export function sampleRss(pid: number, intervalMs = 100): () => number {
     return sample();
   };
 }
+
+/**
+ * User + system CPU time all processes named `postgres` have used (the server and every backend,
+ * those that exited excepted), in ms: on a machine whose PostgreSQL serves only the benchmark, the
+ * database's share of a run's CPU.
+ */
+export function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    let stat: string;
+    try {
+      stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+    } catch {
+      continue; // exited meanwhile
+    }
+    if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "postgres") continue;
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    total += (Number(fields[11]) + Number(fields[12])) * 1000 / TICKS_PER_SECOND;
+  }
+  return total;
+}
