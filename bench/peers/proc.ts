@@ -64,15 +64,12 @@ export function postgresCpuMs(): number {
   let total = 0;
   for (const entry of Deno.readDirSync("/proc")) {
     if (!/^\d+$/.test(entry.name)) continue;
-    let stat: string;
     try {
-      stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      const command = Deno.readTextFileSync(`/proc/${entry.name}/comm`).trim();
+      if (command === "postgres") total += cpuMs(Number(entry.name));
     } catch {
-      continue; // exited meanwhile
+      // exited meanwhile
     }
-    if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "postgres") continue;
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    total += (Number(fields[11]) + Number(fields[12])) * 1000 / TICKS_PER_SECOND;
   }
   return total;
 }

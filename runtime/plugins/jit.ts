@@ -39,7 +39,6 @@ import { handleMaybePromise } from "@whatwg-node/promise-helpers";
 import {
   type DocumentNode,
   type ExecutionArgs,
-  type ExecutionResult,
   getNamedType,
   type GraphQLSchema,
   isInputObjectType,
@@ -135,20 +134,15 @@ export function Jit(options: JitOptions = {}): Plugin {
 
 /**
  * `result` without the `stringify` function `@envelop/graphql-jit` puts on it (graphql-jit's
- * serializer, `JSON.stringify` itself without its `customJSONSerializer` option, which Yoga then
- * calls on the same object). A function-valued property sends V8's `JSON.stringify` down its slow
- * path for the whole answer: Q1's 62 KB took 312 µs with it and 95 µs without
- * (docs/performance.md). Yoga serialises a result without `stringify` with `JSON.stringify`.
+ * serializer: `JSON.stringify` itself, without graphql-jit's `customJSONSerializer` option), which
+ * Yoga would call on the same object. A function-valued property sends V8's `JSON.stringify` down
+ * its slow path for the whole answer (Q1's 61 KB: 212 µs with it, 90 µs without,
+ * `deno task bench:serialisation`); Yoga serialises a result without one with `JSON.stringify`.
  */
 function withoutStringify(result: unknown): unknown {
   if (result === null || typeof result !== "object" || !("stringify" in result)) return result;
-  // A new literal, not `{ stringify, ...rest }`: the object that spread makes is serialised as
-  // slowly as the original (209 against 117 µs).
-  const { data, errors, extensions } = result as ExecutionResult;
-  const copy: ExecutionResult = "data" in result ? { data } : {};
-  if (errors !== undefined) copy.errors = errors;
-  if (extensions !== undefined) copy.extensions = extensions;
-  return copy;
+  const { stringify: _, ...rest } = result as Record<string, unknown>;
+  return rest;
 }
 
 /**

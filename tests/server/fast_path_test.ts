@@ -112,26 +112,37 @@ async function ask(
 }
 
 /**
- * A test of one server (`start(options)`), shut down after `fn` whether it passes or fails.
+ * A test of the servers `start` makes with each of `options`, all shut down after `fn` (those
+ * started, when one fails to start) whether it passes or fails.
  */
-function serverTest(
+function serversTest(
   name: string,
-  options: Partial<ServeOptions>,
-  fn: (started: Started) => Promise<void>,
+  options: Partial<ServeOptions>[],
+  fn: (started: Started[]) => Promise<void>,
 ): void {
   Deno.test({
     name,
     sanitizeOps: false,
     sanitizeResources: false,
     fn: async () => {
-      const started = await start(options);
+      const started: Started[] = [];
       try {
+        for (const each of options) started.push(await start(each));
         await fn(started);
       } finally {
-        await started.server.shutdown();
+        for (const server of started) await server.server.shutdown();
       }
     },
   });
+}
+
+/** A test of one server (`start(options)`), shut down after `fn`. */
+function serverTest(
+  name: string,
+  options: Partial<ServeOptions>,
+  fn: (started: Started) => Promise<void>,
+): void {
+  serversTest(name, [options], ([started]) => fn(started));
 }
 
 /** Two servers of one test: with the fast path (the default) and with `fastPath: false`. */
@@ -142,30 +153,18 @@ interface Pair {
 
 /**
  * A test of a pair of servers made with `options` (the second with `fastPath: false` too), both
- * shut down after `fn` whether it passes or fails.
+ * shut down after `fn`.
  */
 function pairTest(
   name: string,
   options: Partial<ServeOptions>,
   fn: (pair: Pair) => Promise<void>,
 ): void {
-  Deno.test({
+  serversTest(
     name,
-    sanitizeOps: false,
-    sanitizeResources: false,
-    fn: async () => {
-      const pair = {
-        fast: await start(options),
-        yoga: await start({ ...options, fastPath: false }),
-      };
-      try {
-        await fn(pair);
-      } finally {
-        await pair.fast.server.shutdown();
-        await pair.yoga.server.shutdown();
-      }
-    },
-  });
+    [options, { ...options, fastPath: false }],
+    ([fast, yoga]) => fn({ fast, yoga }),
+  );
 }
 
 /**
