@@ -39,7 +39,7 @@ import { encodeGlobalId } from "../runtime/plan/global_id.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { postLoad } from "./load.ts";
 import { createPeerData, SIZE } from "./peers/data.ts";
-import { cpuMs, postgresCpuMs } from "./peers/proc.ts";
+import { cpuMs, postgresCpu } from "./peers/proc.ts";
 import { cursorAfter, OURS, QUERIES } from "./peers/queries.ts";
 import { type ServerProcess, startServerProcess } from "./server_process.ts";
 
@@ -83,11 +83,11 @@ async function alternate(name: string, servers: ServerProcess[], body: string): 
     for (const side of run % 2 ? [1, 0] : [0, 1]) {
       const url = `http://127.0.0.1:${servers[side].port}/graphql`;
       await postLoad(url, body, 2, 10);
-      const [cpuBefore, pgBefore] = [cpuMs(servers[side].pid), postgresCpuMs()];
+      const [cpuBefore, postgresUsed] = [cpuMs(servers[side].pid), postgresCpu()];
       const load = await postLoad(url, body, SECONDS, 10);
       runs[side].rps.push(load.requests / SECONDS);
       runs[side].cpu.push((cpuMs(servers[side].pid) - cpuBefore) * 1000 / load.requests);
-      runs[side].pg.push((postgresCpuMs() - pgBefore) * 1000 / load.requests);
+      runs[side].pg.push(postgresUsed() * 1000 / load.requests);
     }
   }
   const figures = (values: number[]) =>

@@ -30,7 +30,8 @@
  * `BENCH_WARMUP` seconds (default 5) of the same load per server and query, and each run after
  * `BENCH_RUN_WARMUP` seconds (default 5) of its own load, unmeasured. Every run is
  * printed as it ends; the table gives per query the medians over the rounds of req/s, p50, p99,
- * SQL statements per request, server CPU ms per request and peak RSS (both from `/proc/<pid>`),
+ * SQL statements per request, server CPU ms per request, PostgreSQL's CPU ms per request (every
+ * `postgres` process) and peak RSS (from `/proc`),
  * and the ratios of req/s to PostGraphile's and to the limit's; the machine's load average is
  * printed at start and end. The naive server runs Q1 only.
  *
@@ -54,7 +55,7 @@ import {
   type Query,
 } from "./peers/queries.ts";
 import { freePort, profileDuring } from "./peers/profile.ts";
-import { cpuMs, sampleRss } from "./peers/proc.ts";
+import { cpuMs, postgresCpu, sampleRss } from "./peers/proc.ts";
 import { type ServerProcess, startProcess, startServerProcess } from "./server_process.ts";
 import { random as seeded } from "../tests/support/random_data.ts";
 
@@ -108,6 +109,8 @@ interface Run {
   p99: number;
   statements: number;
   cpuMs: number;
+  /** CPU ms per request of every `postgres` process (the database's share, `postgresCpu`). */
+  pgMs: number;
   rss: number;
 }
 
@@ -162,7 +165,7 @@ async function measure(server: Server, query: Query): Promise<Run> {
     );
   }
   const before = await stats(server.process);
-  const cpuBefore = cpuMs(server.process.pid);
+  const [cpuBefore, postgresUsed] = [cpuMs(server.process.pid), postgresCpu()];
   const peakRss = sampleRss(server.process.pid);
   const load = await postLoad(
     `http://127.0.0.1:${server.process.port}/graphql`,
@@ -171,7 +174,7 @@ async function measure(server: Server, query: Query): Promise<Run> {
     CONCURRENCY,
   );
   const rss = peakRss();
-  const cpu = cpuMs(server.process.pid) - cpuBefore;
+  const [cpu, pg] = [cpuMs(server.process.pid) - cpuBefore, postgresUsed()];
   const after = await stats(server.process);
   // Counted by the load generator: our server's `/stats` does not count requests (a hook per
   // request would be a plugin, which turns serve()'s fast path off).
@@ -182,6 +185,7 @@ async function measure(server: Server, query: Query): Promise<Run> {
     p99: load.p99,
     statements: (after.statements - before.statements) / requests,
     cpuMs: cpu / requests,
+    pgMs: pg / requests,
     rss,
   };
 }
@@ -200,6 +204,7 @@ function summary(runs: Run[]): Run {
     p99: of("p99"),
     statements: of("statements"),
     cpuMs: of("cpuMs"),
+    pgMs: of("pgMs"),
     rss: Math.max(...runs.map((run) => run.rss)),
   };
 }
@@ -450,7 +455,10 @@ async function measureAll(
         const run = await measure(server, query);
         record(`${query.name} ${server.name}`, run);
         line.push(
-          `${server.name} ${run.rps.toFixed(0)} req/s ${(run.cpuMs * 1000).toFixed(0)} µs CPU/req;`,
+          `${server.name} ${run.rps.toFixed(0)} req/s ${
+            (run.cpuMs * 1000).toFixed(0)
+          } µs CPU/req ` +
+            `(PostgreSQL ${(run.pgMs * 1000).toFixed(0)});`,
         );
       }
       if (query === q1 && !servers) record(`${query.name} naive`, await measure(naive, query));
@@ -464,7 +472,7 @@ async function measureAll(
       `medians of ${ROUNDS} round(s), servers ` +
       `in a seeded random order per query (seed ${SEED}); ` +
       `PostGraphile ${peers.postgraphile} on Node 22 (amber + Relay presets); CPU and RSS of each ` +
-      `server process from /proc; load average at end ${loadAverage()}\n`,
+      `server process and PostgreSQL's (every postgres process) from /proc; load average at end ${loadAverage()}\n`,
   );
   const header = [
     "query",
@@ -474,6 +482,7 @@ async function measureAll(
     "p99 ms",
     "stmts/req",
     "CPU ms/req",
+    "PG ms/req",
     "peak RSS MiB",
     "/PostGraphile",
     "/limit",
@@ -497,6 +506,7 @@ async function measureAll(
         run.p99.toFixed(2),
         run.statements.toFixed(1),
         run.cpuMs.toFixed(3),
+        run.pgMs.toFixed(3),
         (run.rss / 2 ** 20).toFixed(0),
         theirs ? (run.rps / theirs.rps).toFixed(2) : "-",
         limits ? (run.rps / limits.rps).toFixed(2) : "-",

@@ -56,20 +56,39 @@ export function sampleRss(pid: number, intervalMs = 100): () => number {
 }
 
 /**
- * User + system CPU time all processes named `postgres` have used (the server and every backend,
- * those that exited excepted), in ms: on a machine whose PostgreSQL serves only the benchmark, the
- * database's share of a run's CPU.
+ * Starts measuring the CPU time of every process named `postgres` (the server and its backends):
+ * the returned function gives the user + system ms they used since, in ms. A backend that exits
+ * meanwhile is not subtracted (another server's pool closing its idle connections during the
+ * run): a process counts its CPU since the start, or all of it when it started later; one that
+ * started and exited between the two readings is missed. On a machine whose PostgreSQL serves
+ * only the benchmark, the database's share of a run's CPU.
+ *
+ * @example
+ * ```ts ignore
+ * const used = postgresCpu();
+ * await runLoad();
+ * console.log(`${used()} ms of PostgreSQL CPU`);
+ * ```
  */
-export function postgresCpuMs(): number {
-  let total = 0;
+export function postgresCpu(): () => number {
+  const before = postgresProcesses();
+  return () => {
+    let total = 0;
+    for (const [pid, ms] of postgresProcesses()) total += ms - (before.get(pid) ?? 0);
+    return total;
+  };
+}
+
+function postgresProcesses(): Map<number, number> {
+  const processes = new Map<number, number>();
   for (const entry of Deno.readDirSync("/proc")) {
     if (!/^\d+$/.test(entry.name)) continue;
     try {
       const command = Deno.readTextFileSync(`/proc/${entry.name}/comm`).trim();
-      if (command === "postgres") total += cpuMs(Number(entry.name));
+      if (command === "postgres") processes.set(Number(entry.name), cpuMs(Number(entry.name)));
     } catch {
       // exited meanwhile
     }
   }
-  return total;
+  return processes;
 }
