@@ -38,7 +38,13 @@
  *
  * @module
  */
-import { type DocumentNode, type ExecutionResult, getOperationAST, GraphQLError } from "graphql";
+import {
+  type DocumentNode,
+  type ExecutionResult,
+  getOperationAST,
+  GraphQLError,
+  type OperationTypeNode,
+} from "graphql";
 import {
   createGraphQLError,
   type GraphQLParams,
@@ -357,9 +363,7 @@ function eligibleParams(
     if (typeof query !== "string") return undefined;
     document = documents.peek(query);
   }
-  if (!document || getOperationAST(document, operationName)?.operation !== "query") {
-    return undefined;
-  }
+  if (!document || operationType(document, operationName ?? null) !== "query") return undefined;
   const known = persisted ? PERSISTED_PARAMS : PARAMS;
   let unknown = false;
   for (const key in body) {
@@ -373,6 +377,28 @@ function eligibleParams(
 }
 
 /** An object (not an array), `null` or `undefined`: what Yoga accepts for `variables`. */
+/** Per document: the type of the operation a request's `operationName` names (`null`: none). */
+const OPERATION_TYPES = new WeakMap<DocumentNode, Map<string | null, OperationTypeNode | null>>();
+
+/**
+ * The type of the operation of `document` that `operationName` names (`getOperationAST`'s, made
+ * once per document and name the document holds; `null` when it names none).
+ */
+function operationType(
+  document: DocumentNode,
+  operationName: string | null,
+): OperationTypeNode | null {
+  let types = OPERATION_TYPES.get(document);
+  if (!types) OPERATION_TYPES.set(document, types = new Map());
+  let type = types.get(operationName);
+  if (type === undefined) {
+    type = getOperationAST(document, operationName)?.operation ?? null;
+    // Kept for a name the document holds (or none given): a client's other names are not.
+    if (type !== null || operationName === null) types.set(operationName, type);
+  }
+  return type;
+}
+
 function isObjectOrNull(value: unknown): boolean {
   return value == null || (typeof value === "object" && !Array.isArray(value));
 }

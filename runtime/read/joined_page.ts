@@ -108,7 +108,7 @@ export async function readNodeWithPage(
     },
     (rows) => pageNodes(page, [rows.length]),
   );
-  if (read.node) prefetchPage(read.node, edge, rows);
+  if (read.node) prefetchPage(read.node, edge, rows, many);
   return read.node;
 }
 

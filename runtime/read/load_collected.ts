@@ -214,17 +214,24 @@ export function singleParentPage(
   ];
 }
 
-/** Pages read ahead for a parent (`joined_page.ts`): parent -> edge plan -> its page's rows. */
-const PREFETCHED = new WeakMap<object, Map<EdgePlan, object[]>>();
+/** A page read ahead for a parent (`joined_page.ts`): its rows and the plan they were read by. */
+interface PrefetchedPage {
+  readonly rows: object[];
+  readonly many: ManyPlan;
+}
+
+/** Pages read ahead for a parent: parent -> edge plan -> its page. */
+const PREFETCHED = new WeakMap<object, Map<EdgePlan, PrefetchedPage>>();
 
 /**
  * Keeps `rows`, the page of `plan` of `parent` read (and charged to the node budget) with the
- * parent's own statement, for {@linkcode loadCollected} to use instead of reading it.
+ * parent's own statement as `many` planned it, for {@linkcode loadCollected} to use instead of
+ * planning and reading it again.
  */
-export function prefetchPage(parent: object, plan: EdgePlan, rows: object[]): void {
+export function prefetchPage(parent: object, plan: EdgePlan, rows: object[], many: ManyPlan): void {
   let pages = PREFETCHED.get(parent);
   if (!pages) PREFETCHED.set(parent, pages = new Map());
-  pages.set(plan, rows);
+  pages.set(plan, { rows, many });
 }
 
 async function loadMany(
@@ -236,7 +243,8 @@ async function loadMany(
 ): Promise<object[]> {
   const em = ctx.em as SqlEntityManager;
   const { edge } = plan;
-  const many = await planMany(ctx, plan);
+  const prefetched = parents.length === 1 ? PREFETCHED.get(parents[0])?.get(plan) : undefined;
+  const many = prefetched?.many ?? await planMany(ctx, plan);
   const { target, inverse, page, filter, countOnly } = many;
   // Parent keys: as text to group rows by, typed (numbers stay numbers) in the SQL; a composite
   // key is matched on every column.
@@ -273,9 +281,8 @@ async function loadMany(
       ))
         .values(),
     );
-  const prefetched = parents.length === 1 ? PREFETCHED.get(parents[0])?.get(plan) : undefined;
   if (prefetched) {
-    rowsByParent.set(ids[0], prefetched);
+    rowsByParent.set(ids[0], prefetched.rows);
   } else if (wanted.length === 1) {
     const rows = await readWithinBudget(
       ctx.budget,
