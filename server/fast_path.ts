@@ -376,7 +376,6 @@ function eligibleParams(
   ) as GraphQLParams;
 }
 
-/** An object (not an array), `null` or `undefined`: what Yoga accepts for `variables`. */
 /** Per document: the type of the operation a request's `operationName` names (`null`: none). */
 const OPERATION_TYPES = new WeakMap<DocumentNode, Map<string | null, OperationTypeNode | null>>();
 
@@ -399,6 +398,7 @@ function operationType(
   return type;
 }
 
+/** An object (not an array), `null` or `undefined`: what Yoga accepts for `variables`. */
 function isObjectOrNull(value: unknown): boolean {
   return value == null || (typeof value === "object" && !Array.isArray(value));
 }
