@@ -42,6 +42,7 @@ import { createPeerData, SIZE } from "./peers/data.ts";
 import { cpuMs, postgresCpu } from "./peers/proc.ts";
 import { cursorAfter, OURS, QUERIES } from "./peers/queries.ts";
 import { type ServerProcess, startServerProcess } from "./server_process.ts";
+import { median } from "./median.ts";
 
 const BASE = Deno.env.get("BENCH_BASE");
 if (!BASE) throw new Error("BENCH_BASE: the base checkout's folder");
@@ -53,11 +54,6 @@ const ALTERNATE = Deno.env.get("BENCH_ALTERNATE") === "1";
 const logOf = (side: string) =>
   (Deno.env.get(`BENCH_LOG_${side}`) ?? Deno.env.get("BENCH_LOG")) !== "off";
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const post = async (server: ServerProcess, body: string) => {
   const response = await fetch(`http://127.0.0.1:${server.port}/graphql`, {
     method: "POST",

@@ -28,6 +28,7 @@ import { workspaceSchema } from "../examples/workspace/schema.ts";
 import { seed } from "../examples/workspace/seed.ts";
 import { encodeGlobalId } from "../runtime/plan/global_id.ts";
 import { type Dialect, openTestOrm } from "../tests/support/databases.ts";
+import { median } from "./median.ts";
 
 const DIALECT = (Deno.env.get("BENCH_DIALECT") ?? "sqlite") as Dialect;
 const TASKS = Number(Deno.env.get("BENCH_TASKS") ?? 200);
@@ -121,9 +122,4 @@ try {
   }
 } finally {
   await db.close();
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1];
 }

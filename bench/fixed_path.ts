@@ -29,6 +29,7 @@ import { type ServerProcess, startServerProcess } from "./server_process.ts";
 import { random } from "../tests/support/random_data.ts";
 import { createPeerData } from "./peers/data.ts";
 import { OURS, oursVariables, QUERIES } from "./peers/queries.ts";
+import { median } from "./median.ts";
 
 const VARIANTS = (Deno.env.get("BENCH_VARIANTS") ??
   "bare,yoga-no-em,yoga,serve-bare,serve-timeout,serve").split(",");
@@ -39,12 +40,6 @@ const QUERY = QUERIES.find((query) => query.name === (Deno.env.get("BENCH_QUERY"
 if (!QUERY) throw new Error(`BENCH_QUERY: no query ${Deno.env.get("BENCH_QUERY")}`);
 const PROFILED = Deno.env.get("BENCH_PROFILE");
 const inspectPort = freePort();
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 console.log(
   `load average at start ${Deno.loadavg().map((v) => v.toFixed(2)).join(" ")}; seed ${SEED}`,

@@ -25,13 +25,12 @@ import { cpuMs } from "./peers/proc.ts";
 import { captureProfile, freePort, summarise } from "./peers/profile.ts";
 import { OURS, oursVariables, QUERIES } from "./peers/queries.ts";
 import { startServerProcess } from "./server_process.ts";
+import { median } from "./median.ts";
 
 const ONLY = (Deno.env.get("BENCH_QUERIES") ?? "floor,Q4").split(",");
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 3);
 const LOG = Deno.env.get("BENCH_LOG") !== "off";
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
 console.log(`load average at start ${Deno.loadavg().map((v) => v.toFixed(2)).join(" ")}`);
 const db = await createTestDatabase("postgresql");

@@ -20,6 +20,7 @@
  */
 import mysql from "mysql2/promise";
 import process from "node:process";
+import { median } from "./median.ts";
 
 const url = new URL(Deno.env.get("MYSQL_URL") ?? "mysql://root@127.0.0.1:3306/");
 const N = Number(Deno.env.get("N") ?? 3000);
@@ -87,7 +88,6 @@ for (let round = 0; round < ROUNDS; round++) {
   const order: Mode[] = round % 2 ? ["execute", "query"] : ["query", "execute"];
   for (const mode of order) results[mode].push(await run(mode));
 }
-const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const [load] = Deno.loadavg();
 console.log(`MariaDB ${server.host}:${server.port}, load average ${load.toFixed(2)}`);
 for (const mode of ["query", "execute"] as const) {

@@ -58,6 +58,7 @@ import { freePort, profileDuring } from "./peers/profile.ts";
 import { cpuMs, postgresCpu, sampleRss } from "./peers/proc.ts";
 import { type ServerProcess, startProcess, startServerProcess } from "./server_process.ts";
 import { random as seeded } from "../tests/support/random_data.ts";
+import { median } from "./median.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
 /**
@@ -189,12 +190,6 @@ async function measure(server: Server, query: Query): Promise<Run> {
     rss,
   };
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 function summary(runs: Run[]): Run {
   const of = (key: keyof Run) => median(runs.map((run) => run[key]));

@@ -24,6 +24,7 @@ import { openOrm } from "../server/open_orm.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { seedBlog } from "./blog_seed.ts";
 import { OURS, QUERIES } from "./peers/queries.ts";
+import { median } from "./median.ts";
 
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
 const REQUESTS = Number(Deno.env.get("BENCH_REQUESTS") ?? 300);
@@ -88,7 +89,6 @@ try {
       }
     }
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
   for (const [key, { ms, statements }] of results) {
     console.log(
       `${key.padEnd(28)} ${median(ms).toFixed(2)} ms/request, ${

@@ -23,12 +23,11 @@ import { createTestDatabase } from "../tests/support/databases.ts";
 import { openBenchServer } from "./bench_server.ts";
 import { createPeerData, SIZE } from "./peers/data.ts";
 import { cursorAfter, OURS, QUERIES } from "./peers/queries.ts";
+import { median } from "./median.ts";
 
 const ONLY = (Deno.env.get("BENCH_QUERIES") ?? "Q1").split(",");
 const ROUNDS = 5;
 const CALLS = 500;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
 /** µs per `JSON.stringify(value)`, over `CALLS` calls after 200 unmeasured. */
 function stringifyMicros(value: unknown): number {

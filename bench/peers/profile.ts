@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { median } from "../median.ts";
 
 /** A free TCP port on 127.0.0.1 (for `--inspect`). */
 export function freePort(): number {
@@ -95,8 +96,6 @@ const AREAS: [string, RegExp][] = [
   ["Deno HTTP / fetch / streams", /^ext:|node:/],
 ];
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
-
 /**
  * A profile's self time per area and its top functions, as printable lines.
  *
@@ -108,7 +107,7 @@ export function summarise(profile: Profile, functions = 40): string[] {
   // Each sample weighs one interval (the sampling interval, µs): a sample's time delta also
   // holds the time the process waited for a core before it, which on a busy machine gave one
   // sample after a 70 ms stall the weight of 300 ordinary ones.
-  const interval = median(profile.timeDeltas);
+  const interval = profile.timeDeltas.length ? median(profile.timeDeltas) : 0;
   for (const id of profile.samples) self.set(id, (self.get(id) ?? 0) + interval);
   const areas = new Map<string, number>();
   const selfTimes = new Map<string, number>();
