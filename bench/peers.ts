@@ -449,11 +449,9 @@ async function measureAll(
       for (const server of shuffled(measured, random)) {
         const run = await measure(server, query);
         record(`${query.name} ${server.name}`, run);
+        const [cpuUs, pgUs] = [run.cpuMs, run.pgMs].map((ms) => (ms * 1000).toFixed(0));
         line.push(
-          `${server.name} ${run.rps.toFixed(0)} req/s ${
-            (run.cpuMs * 1000).toFixed(0)
-          } µs CPU/req ` +
-            `(PostgreSQL ${(run.pgMs * 1000).toFixed(0)});`,
+          `${server.name} ${run.rps.toFixed(0)} req/s ${cpuUs} µs CPU/req (PostgreSQL ${pgUs});`,
         );
       }
       if (query === q1 && !servers) record(`${query.name} naive`, await measure(naive, query));
