@@ -75,6 +75,7 @@ export { mikrogqlPreset, type Preset, type PresetOptions } from "./runtime/plugi
 export { Deadline, type DeadlineOptions } from "./runtime/plugins/deadline.ts";
 export { unavailable } from "./runtime/database/database_faults.ts";
 export { DEFAULT_MAX_COMPILED_FIELDS, Jit, type JitOptions } from "./runtime/plugins/jit.ts";
+export { PlannedReads } from "./runtime/plugins/planned_reads.ts";
 export { BodyLimit, DEFAULT_MAX_BODY_BYTES } from "./runtime/plugins/body_limit.ts";
 export {
   PersistedOperationCode,

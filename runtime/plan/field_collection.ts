@@ -356,3 +356,24 @@ export function collectNodes(
 export function fieldsOf(plan: NodePlan, extra: string[] = []): string[] | undefined {
   return plan.props && [...new Set([...plan.props, ...extra.map((p) => p.split(".")[0])])];
 }
+
+/**
+ * The plan of `type`'s nodes selected by `field` (a field returning one node, such as
+ * `node(id)`), collected from the operation's parts without a resolve info and not cached: for a
+ * caller that plans a whole operation once (`resolve/planned_operations.ts`).
+ *
+ * @param variables the operation's coerced variable values (the edges' arguments and the
+ *   directives read them)
+ * @throws GraphQLError `INVALID_PAGINATION` for an edge's page size over the limits
+ */
+export function collectNodePlan(
+  ctx: CollectOptions,
+  schema: GraphQLSchema,
+  fragments: Record<string, FragmentDefinitionNode>,
+  variables: Record<string, unknown>,
+  field: FieldNode,
+  type: NodeType,
+): NodePlan {
+  const sets = field.selectionSet ? [field.selectionSet] : [];
+  return new Collector(ctx.graph, schema, fragments, variables, ctx.limits).node(type, sets);
+}

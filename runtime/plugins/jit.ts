@@ -108,6 +108,7 @@ export function Jit(options: JitOptions = {}): Plugin {
   }) as Plugin;
   // graphql-jit compiles against `jitSchema`'s copy of the schema (global ids as leaves).
   const compiled = new WeakMap<object, (args: ExecutionArgs) => unknown>();
+
   const onSchema = (execute: (args: ExecutionArgs) => unknown) => {
     let wrapped = compiled.get(execute);
     if (!wrapped) {
@@ -119,6 +120,7 @@ export function Jit(options: JitOptions = {}): Plugin {
             withoutStringify,
           ),
       );
+      COMPILED.add(wrapped);
     }
     return wrapped;
   };
@@ -130,6 +132,18 @@ export function Jit(options: JitOptions = {}): Plugin {
         setExecuteFn: (execute) => payload.setExecuteFn(onSchema(execute as never) as never),
       }),
   };
+}
+
+/** The execute functions of operations graphql-jit compiled (the `Jit` plugin's). */
+const COMPILED = new WeakSet<object>();
+
+/**
+ * Whether `execute` (an `onExecute` hook's `executeFn`, after the `Jit` plugin's hook) runs a
+ * query graphql-jit compiled, rather than graphql-js's `execute`: their answers order fields
+ * differently (`resolve/selection_answer.ts`).
+ */
+export function isCompiledExecute(execute: unknown): boolean {
+  return typeof execute === "function" && COMPILED.has(execute);
 }
 
 /**

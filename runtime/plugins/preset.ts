@@ -8,6 +8,8 @@
  * 1. `Jit`: replaces the execute function, which the plugins below wrap; it compiles in that
  *    function, so only operations that passed `Limits` (in `onParse`, `onValidate` and, before
  *    the execute function is called, `onExecute`) are ever compiled;
+ *    `PlannedReads` right after it answers a planned `node(id)` query in place of that function,
+ *    so the same plugins wrap it;
  * 2. `BodyLimit`: refuses an oversized body before it is read (`maxRequestBodySize: false`, so
  *    Yoga does not check it a second time);
  * 3. `Csrf`: refuses a cross-site POST before it is parsed; then `UnknownParams` ignores body
@@ -39,6 +41,7 @@ import { Deadline, type DeadlineOptions } from "./deadline.ts";
 import { DocumentCache, type DocumentCacheOptions, type DocumentCaches } from "./document_cache.ts";
 import { Jit, type JitOptions } from "./jit.ts";
 import { Limits, type LimitsOptions } from "./limits.ts";
+import { PlannedReads } from "./planned_reads.ts";
 import { ReadRetry } from "./read_retry.ts";
 import { Transactioner, type TransactionerOptions, type TxOpener } from "./transactioner.ts";
 
@@ -64,6 +67,11 @@ export interface PresetOptions {
    * to run every operation on graphql-js.
    */
   jit?: boolean | JitOptions;
+  /**
+   * Answer a planned operation (a `node(id)` query of a generated schema without policies) from
+   * its plan, without GraphQL execution (`PlannedReads`); default `true`.
+   */
+  plannedReads?: boolean;
   /** Refuse cross-site POSTs (`Csrf`); default `true`. */
   csrf?: boolean;
   /** Run a query again after a lost connection (`ReadRetry`); default `true`. */
@@ -116,6 +124,7 @@ export interface Preset {
 export function mikrogqlPreset(options: PresetOptions): Preset {
   const plugins: Plugin[] = [];
   if (options.jit !== false) plugins.push(Jit(options.jit === true ? {} : options.jit));
+  if (options.plannedReads !== false) plugins.push(PlannedReads());
   if (options.maxBodyBytes !== false) {
     plugins.push(BodyLimit(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
   }

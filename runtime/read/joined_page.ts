@@ -59,6 +59,37 @@ export async function readNodeWithPage(
   pk: PrimaryKey,
   plan: NodePlan,
 ): Promise<object | null | undefined> {
+  const read = await readJoinedPage(ctx, type, pk, plan);
+  if (read?.node) prefetchPage(read.node, read.edge, read.rows, read.many);
+  return read && read.node;
+}
+
+/** What {@linkcode readJoinedPage} read: the node and the page of one of its edges. */
+export interface JoinedPage {
+  /** The node's record, `null` when no row has the key. */
+  readonly node: object | null;
+  /** The edge whose page was read with the node. */
+  readonly edge: EdgePlan;
+  /** The page's records as read (one beyond the page when it answers `hasNextPage`). */
+  readonly rows: object[];
+  /** The plan the page was read by (`planMany`). */
+  readonly many: ManyPlan;
+}
+
+/**
+ * {@linkcode readNodeWithPage} without keeping the page for `loadCollected`: the node and the
+ * page read in one statement, for a caller that answers the edge itself
+ * (`resolve/planned_operations.ts`).
+ *
+ * @returns `undefined` when no edge joins (nothing was read)
+ * @throws GraphQLError `QUERY_TOO_COMPLEX` when the page is over the request's node budget
+ */
+export async function readJoinedPage(
+  ctx: RequestState,
+  type: NodeType,
+  pk: PrimaryKey,
+  plan: NodePlan,
+): Promise<JoinedPage | undefined> {
   const em = ctx.em as SqlEntityManager;
   const edge = plan.edges.find((edge) => joinable(ctx, edge));
   if (!edge) return undefined;
@@ -108,8 +139,7 @@ export async function readNodeWithPage(
     },
     (rows) => pageNodes(page, [rows.length]),
   );
-  if (read.node) prefetchPage(read.node, edge, rows, many);
-  return read.node;
+  return { node: read.node, edge, rows, many };
 }
 
 /** Whether `edge` may be read with its parent's statement: a `1:m` edge of a concrete target. */

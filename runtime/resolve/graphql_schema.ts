@@ -21,6 +21,7 @@ import type { MikroContext } from "../request/context.ts";
 import { guardedFields, guardedTypeDefs } from "./field_rules.ts";
 import { globalIdSerialization } from "./global_id_fields.ts";
 import { warnOpenTypes } from "./open_types.ts";
+import { planOperations } from "./planned_operations.ts";
 
 /** The resolvers argument of GraphQL Yoga's `createSchema`. */
 export type UserResolvers = Parameters<typeof createSchema>[0]["resolvers"];
@@ -92,6 +93,7 @@ export function createGraphQLSchema<R>(
     resolvers: [generated, ...extraResolvers] as unknown as UserResolvers,
   });
   unbindGlobalIds(schema, generated, extraResolvers);
+  planOperations(schema, generated, extraResolvers);
   for (const name of Object.keys(graph.enums)) {
     const type = schema.getType(name);
     if (type instanceof GraphQLEnumType) rejectAsBadInput(type);

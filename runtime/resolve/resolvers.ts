@@ -18,6 +18,7 @@ import { globalIdOf } from "../plan/global_id.ts";
 import type { Connection, PaginationArgs } from "../plan/relay_connection.ts";
 import { type RequestState, requestState } from "../request/request_state.ts";
 import { resolveConnection, resolveNode, resolveNodes } from "./root_fields.ts";
+import { offerPlannedReads } from "./planned_operations.ts";
 import {
   BigIntScalar,
   BytesScalar,
@@ -208,6 +209,8 @@ export function createResolvers(
     }
   }
   map.Query = query;
+  // A `node(id)` query of a schema without policies is planned once (`planned_operations.ts`).
+  if (!options.policies?.length) offerPlannedReads(map, { graph, limits: options, request });
   // Mutations: `create<T>`, `update<T>`, `delete<T>` of the types annotated `Mutations()`.
   // Their payloads are read from the primary, so they never show replica lag.
   const mutation = mutationResolvers(graph, options);
