@@ -27,6 +27,7 @@
  *
  * @module
  */
+import type { EntityMetadata } from "@mikro-orm/core";
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { quoteIdentifiers } from "../dialect.ts";
 import type { NodeType } from "../graph.ts";
@@ -35,12 +36,13 @@ import type { EdgePlan, NodePlan } from "../plan/field_collection.ts";
 import { fieldsOf } from "../plan/field_collection.ts";
 import { orderSql } from "../plan/page_plan.ts";
 import type { RequestState } from "../request/request_state.ts";
-import { runStatement } from "../database/bound_statement.ts";
+import { runStatement, type Statement } from "../database/bound_statement.ts";
 import { readConnectionType } from "../database/read_from.ts";
 import { leanRead } from "./find_rows.ts";
 import { leanable, toRecords } from "./lean_records.ts";
 import { type ManyPlan, planMany, prefetchPage, singleParentPage } from "./load_collected.ts";
-import { pageBound, pageNodes, PROBE_NODES, readWithinBudget } from "./row_limit.ts";
+import { pageBound, pageNodes, PROBE_NODES, readWithinBudget, type RowBound } from "./row_limit.ts";
+import { noFilters } from "./unfiltered_forks.ts";
 
 type Row = Record<string, unknown>;
 
@@ -91,6 +93,87 @@ export async function readJoinedPage(
   plan: NodePlan,
 ): Promise<JoinedPage | undefined> {
   const em = ctx.em as SqlEntityManager;
+  const known = TEMPLATES.get(plan);
+  const template = known && known.platform === em.getPlatform() && known.schema === em.schema &&
+      typeof pk === typeof known.key && await noFilters(em)
+    ? known
+    : undefined;
+  const joined = template ?? await planJoinedPage(ctx, type, plan);
+  if (!joined) return undefined;
+  const { edge, many, bound } = joined;
+  const read: { node: object | null } = { node: null };
+  const rows = await readWithinBudget(
+    ctx.budget,
+    bound,
+    async (limit) => {
+      // The template's statement reads the page's own limit: a tighter budget builds its own.
+      const statement = template && limit === undefined
+        ? { sql: template.sql, params: template.params.map((param) => param === KEY ? pk : param) }
+        : await joinedRead(em, type, pk, joined, limit);
+      if (!statement) return [];
+      const rows = await runStatement(em, readConnectionType(em), statement);
+      if (rows.length === 0) return [];
+      const { columns } = joined;
+      read.node =
+        toRecords(em, joined.nodeMeta, [columnsAt(rows[0], columns.node)], joined.nodeFields)[0];
+      // The page's key column is null only in the row of a node without a page.
+      const pageRows = rows[0][columns.pageKeyAlias] == null
+        ? []
+        : rows.map((row) => columnsAt(row, columns.page));
+      return toRecords(em, joined.targetMeta, pageRows, joined.pageFields);
+    },
+    (rows) => pageNodes(many.page, [rows.length]),
+  );
+  if (!template && known === undefined) await keepTemplate(ctx, type, pk, plan, joined);
+  return { node: read.node, edge, rows, many };
+}
+
+/** A node plan's joined read, decided before its key is known (`planJoinedPage`). */
+interface JoinedPlan {
+  readonly edge: EdgePlan;
+  readonly many: ManyPlan;
+  readonly bound: RowBound;
+  readonly nodeMeta: EntityMetadata;
+  /** The node's properties read (the key's first). */
+  readonly nodeFields: string[];
+  readonly targetMeta: EntityMetadata;
+  /** The page's properties read (the key's first). */
+  readonly pageFields: string[];
+  /** The joined statement's columns (set by the first `joinedRead`). */
+  columns: JoinedStatement;
+}
+
+/**
+ * A node plan's joined read planned once, for a key of one type: the joined statement's text and
+ * its parameters, the key's value in the key's places ({@linkcode KEY}).
+ */
+interface JoinedTemplate extends JoinedPlan {
+  readonly platform: object;
+  readonly schema: string | undefined;
+  /** A key of the template's type (a number or a string). */
+  readonly key: PrimaryKey;
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
+/** The place of the key's value among a template's parameters. */
+const KEY = Symbol("mikrogql.joinedKey");
+
+/**
+ * Templates per node plan (plans are made once per document and kept: `field_collection.ts`,
+ * `resolve/planned_operations.ts`); `null` for a plan whose statement is not templated.
+ */
+const TEMPLATES = new WeakMap<NodePlan, JoinedTemplate | null>();
+
+/**
+ * The joined read of `plan` (see the module documentation), or `undefined` when no edge joins.
+ */
+async function planJoinedPage(
+  ctx: RequestState,
+  type: NodeType,
+  plan: NodePlan,
+): Promise<JoinedPlan | undefined> {
+  const em = ctx.em as SqlEntityManager;
   const edge = plan.edges.find((edge) => joinable(ctx, edge));
   if (!edge) return undefined;
   let many: ManyPlan;
@@ -103,43 +186,100 @@ export async function readJoinedPage(
   const { page, target } = many;
   const bound = pageBound(page, 1);
   const targetMeta = em.getMetadata().find(target.entity)!;
+  const pageFields = many.fields &&
+    [...new Set([...keyParts(target).map((part) => part.prop), ...many.fields])];
   if (
     many.countOnly || many.counted || many.countedInPage || bound.nodes === undefined ||
-    bound.nodes > PROBE_NODES ||
-    page.terms.some((term) => term.sql) || !many.fields ||
-    !leanable(targetMeta, [...keyParts(target).map((part) => part.prop), ...many.fields])
+    bound.nodes > PROBE_NODES || page.terms.some((term) => term.sql) || !pageFields ||
+    !leanable(targetMeta, pageFields)
   ) {
     return undefined;
   }
-  const node = await leanRead(em, type, keysFilter(type, [pk]), { fields: fieldsOf(plan) });
-  if (!node) return undefined;
-  const key = keyValues(type, keyValuesOf(type, pk));
-  const read: { node: object | null } = { node: null };
-  const rows = await readWithinBudget(
-    ctx.budget,
+  const nodeMeta = em.getMetadata().find(type.entity)!;
+  const nodeFields = fieldsOf(plan);
+  const selected = nodeFields &&
+    [...new Set([...keyParts(type).map((part) => part.prop), ...nodeFields])];
+  if (!selected || !leanable(nodeMeta, selected)) return undefined;
+  return {
+    edge,
+    many,
     bound,
-    async (limit) => {
-      const pageRead = (await leanRead(em, target, ...singleParentPage(type, many, key, limit)))!;
-      const joined = joinedStatement(em, node.statement.sql, pageRead.statement.sql, page, () => ({
-        node: columnsOf(node.meta.properties, node.fields),
-        page: columnsOf(targetMeta.properties, pageRead.fields),
-        pageKey: firstColumn(targetMeta, target),
-      }));
-      const rows = await runStatement(em, readConnectionType(em), {
-        sql: joined.sql,
-        params: [...node.statement.params, ...pageRead.statement.params],
-      });
-      if (rows.length === 0) return [];
-      read.node = toRecords(em, node.meta, [columnsAt(rows[0], joined.node)], node.fields)[0];
-      // The page's key column is null only in the row of a node without a page.
-      const pageRows = rows[0][joined.pageKeyAlias] == null
-        ? []
-        : rows.map((row) => columnsAt(row, joined.page));
-      return toRecords(em, targetMeta, pageRows, pageRead.fields);
-    },
-    (rows) => pageNodes(page, [rows.length]),
+    nodeMeta,
+    nodeFields: selected,
+    targetMeta,
+    pageFields,
+    columns: undefined as unknown as JoinedStatement,
+  };
+}
+
+/**
+ * The joined statement of `joined` for the node with the key `pk` and a page of at most `limit`
+ * rows (the node budget's; `undefined`: the page's own), from the statement cache's texts; sets
+ * `joined.columns`.
+ */
+async function joinedRead(
+  em: SqlEntityManager,
+  type: NodeType,
+  pk: PrimaryKey,
+  joined: JoinedPlan,
+  limit: number | undefined,
+): Promise<Statement | undefined> {
+  const { many, targetMeta } = joined;
+  const node = await leanRead(em, type, keysFilter(type, [pk]), { fields: joined.nodeFields });
+  const key = keyValues(type, keyValuesOf(type, pk));
+  const pageRead = await leanRead(em, many.target, ...singleParentPage(type, many, key, limit));
+  if (!node || !pageRead) return undefined;
+  joined.columns = joinedStatement(
+    em,
+    node.statement.sql,
+    pageRead.statement.sql,
+    many.page,
+    () => ({
+      node: columnsOf(node.meta.properties, node.fields),
+      page: columnsOf(targetMeta.properties, pageRead.fields),
+      pageKey: firstColumn(targetMeta, many.target),
+    }),
   );
-  return { node: read.node, edge, rows, many };
+  return {
+    sql: joined.columns.sql,
+    params: [...node.statement.params, ...pageRead.statement.params],
+  };
+}
+
+/**
+ * Keeps the template of `plan`'s joined read after its first read with the key `pk`, when one
+ * holds (else remembers that none does): without MikroORM filters, a key of one property, and the
+ * statement built for a stand-in key of the same type equal to the one built for `pk` but for the
+ * key's places, each holding the key as given (no conversion by a custom type).
+ */
+async function keepTemplate(
+  ctx: RequestState,
+  type: NodeType,
+  pk: PrimaryKey,
+  plan: NodePlan,
+  joined: JoinedPlan,
+): Promise<void> {
+  const em = ctx.em as SqlEntityManager;
+  const standIn = typeof pk === "number" ? -7_654_321_098.5 : "\u0000mikrogql.joinedKey";
+  const template = async (): Promise<JoinedTemplate | null> => {
+    if (type.id.parts || joined.edge.args.where != null || !(await noFilters(em))) return null;
+    const real = await joinedRead(em, type, pk, joined, undefined);
+    const other = await joinedRead(em, type, standIn, joined, undefined);
+    if (!real || !other || real.sql !== other.sql || real.params.length !== other.params.length) {
+      return null;
+    }
+    const params: unknown[] = [];
+    for (let i = 0; i < real.params.length; i++) {
+      if (Object.is(other.params[i], standIn) && Object.is(real.params[i], pk)) params.push(KEY);
+      else if (Object.is(other.params[i], real.params[i]) && other.params[i] !== standIn) {
+        params.push(real.params[i]);
+      } else return null;
+    }
+    if (!params.includes(KEY)) return null;
+    const platform = em.getPlatform();
+    return { ...joined, platform, schema: em.schema, key: pk, sql: real.sql, params };
+  };
+  TEMPLATES.set(plan, await template());
 }
 
 /** Whether `edge` may be read with its parent's statement: a `1:m` edge of a concrete target. */

@@ -1,0 +1,36 @@
+import { createTestDatabase } from "../tests/support/databases.ts";
+import { postLoad } from "./load.ts";
+import { createPeerData } from "./peers/data.ts";
+import { freePort } from "./peers/profile.ts";
+import { OURS, oursVariables, QUERIES } from "./peers/queries.ts";
+import { startServerProcess } from "./server_process.ts";
+const db = await createTestDatabase("postgresql");
+const inspectPort = freePort();
+const server = await startServerProcess(new URL("./graphql_server.ts", import.meta.url), ["generated", db.url], [`--inspect=127.0.0.1:${inspectPort}`], { BENCH_LOG: "on" });
+try {
+  await createPeerData(db.url);
+  const url = `http://127.0.0.1:${server.port}/graphql`;
+  const variables = await oursVariables(url);
+  const query = QUERIES.find((q) => q.name === (Deno.env.get("Q") ?? "Q5"))!;
+  const body = JSON.stringify({ query: query.text(OURS), variables });
+  await postLoad(url, body, 3, 10);
+  const [target] = await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json();
+  const socket = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((r, j) => { socket.onopen = r; socket.onerror = j; });
+  let next = 0; const pending = new Map<number, (r: unknown) => void>();
+  socket.onmessage = (e) => { const m = JSON.parse(e.data); pending.get(m.id)?.(m.result); pending.delete(m.id); };
+  const send = (method: string, params: object = {}) => new Promise<any>((res) => { const id = ++next; pending.set(id, res); socket.send(JSON.stringify({ id, method, params })); });
+  await send("HeapProfiler.enable");
+  await send("HeapProfiler.startSampling", { samplingInterval: 512, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  const load = await postLoad(url, body, 5, 10);
+  const { profile } = await send("HeapProfiler.stopSampling");
+  socket.close();
+  const per = new Map<string, number>(); const perUrl = new Map<string, number>();
+  let total = 0;
+  const walk = (n: any) => { const k = `${n.callFrame.functionName} ${n.callFrame.url.split("/").slice(-2).join("/")}:${n.callFrame.lineNumber}`; per.set(k, (per.get(k) ?? 0) + n.selfSize); const u = n.callFrame.url.replace(/.*registry.npmjs.org\//, "").split("/").slice(0, 2).join("/"); perUrl.set(u, (perUrl.get(u) ?? 0) + n.selfSize); total += n.selfSize; for (const c of n.children) walk(c); };
+  walk(profile.head);
+  console.log(`requests ${load.requests}; bytes/request ${(total / load.requests).toFixed(0)}`);
+  for (const [k, v] of [...per].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${(v / load.requests).toFixed(0).padStart(7)} ${k}`);
+  console.log("-- by package/dir");
+  for (const [k, v] of [...perUrl].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`${(v / load.requests).toFixed(0).padStart(7)} ${k}`);
+} finally { await server.stop(); await db.drop(); }
