@@ -291,7 +291,9 @@ function notFoundAnswer(operation: OperationPlan, id: string): ExecutionResult {
       error = locatedError(notFound(id), nodes, [root.key]);
     }
   }
-  return { data, errors: error ? [error] : [] };
+  const errors = error ? [error] : [];
+  // graphql-js's result holds its errors first (`buildResponse`), graphql-jit's its data.
+  return operation.executor === "graphql-jit" ? { data, errors } : { errors, data };
 }
 
 /** The plan of the operation `operationName` names in `document`, made on first use. */
