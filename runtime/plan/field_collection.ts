@@ -377,22 +377,3 @@ export function collectNodePlan(
   const sets = field.selectionSet ? [field.selectionSet] : [];
   return new Collector(ctx.graph, schema, fragments, variables, ctx.limits).node(type, sets);
 }
-
-/**
- * The plan of a root connection field `field` returning `<type>Connection`, collected from the
- * operation's parts without a resolve info and not cached ({@linkcode collectNodePlan}'s
- * counterpart for `collectConnection`).
- *
- * @throws GraphQLError `INVALID_PAGINATION` for an edge's page size over the limits
- */
-export function collectConnectionPlan(
-  ctx: CollectOptions,
-  schema: GraphQLSchema,
-  fragments: Record<string, FragmentDefinitionNode>,
-  variables: Record<string, unknown>,
-  field: FieldNode,
-  type: NodeType,
-): ConnectionSelection {
-  const sets = field.selectionSet ? [field.selectionSet] : [];
-  return new Collector(ctx.graph, schema, fragments, variables, ctx.limits).connection(type, sets);
-}

@@ -11,7 +11,6 @@ import {
   collectConnection,
   collectNode,
   collectNodes,
-  type ConnectionSelection,
   fieldsOf,
   type NodePlan,
 } from "../plan/field_collection.ts";
@@ -47,30 +46,8 @@ export async function resolveConnection(
   args: PaginationArgs & { where?: unknown },
   info: GraphQLResolveInfo,
 ): Promise<Connection<object>> {
-  return await readConnection(
-    ctx,
-    type,
-    args,
-    collectConnection(ctx, type, info),
-    rootScope(info.path),
-  );
-}
-
-/**
- * {@linkcode resolveConnection} for a selection already collected (`plan`): the page, its
- * `totalCount`, and the plan's edges loaded for its nodes under the root field `scope`
- * (`rootScope`); for a caller that collected the selection once (`planned_operations.ts`).
- *
- * @throws GraphQLError as {@linkcode resolveConnection}
- */
-export async function readConnection(
-  ctx: RequestState,
-  type: NodeType,
-  args: PaginationArgs & { where?: unknown },
-  plan: ConnectionSelection,
-  scope: string,
-): Promise<Connection<object>> {
   const { em, graph, limits } = ctx;
+  const plan = collectConnection(ctx, type, info);
   await prepareSubqueryReadFilters(em, graph, type, args);
   const filter = whereFilter(em, graph, type.name, args.where);
   const page = planPage(type, args, limits, em);
@@ -114,7 +91,7 @@ export async function readConnection(
     () => total ?? counted ?? (paginated ? countRows(em, type, {}, filter) : rows.length),
   );
   await fillOrderValues(em, page, connection.edges.map((e) => e.node));
-  await loadCollected(ctx, connection.edges.map((e) => e.node), plan.node, scope);
+  await loadCollected(ctx, connection.edges.map((e) => e.node), plan.node, rootScope(info.path));
   return connection;
 }
 

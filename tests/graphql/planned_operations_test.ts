@@ -17,10 +17,6 @@
  * Each example runs twice: with graphql-jit, the preset's executor, and with `jit: false`, whose
  * graphql-js orders an answer's fields and reports errors otherwise.
  *
- * Root connections are drawn too: a page (`first` or `last`, a literal or a variable) of a type's
- * nodes with their columns, `cursor`, `pageInfo` and `totalCount`, after or before a cursor of the
- * data (read first from the executing server), now and then a cursor that is none.
- *
  * `PLANNED_SEED=<n>` replays a run (the seed is in the test's name); `PLANNED_QUERIES=<n>` sets
  * the queries per example, executor and database (default 40).
  *
@@ -73,8 +69,6 @@ const QUERIES = Number(Deno.env.get("PLANNED_QUERIES") ?? 40);
 interface Draw {
   query: string;
   variables?: Record<string, unknown>;
-  /** Other values of its variables, for sending it again. */
-  vary?: () => Record<string, unknown>;
 }
 
 /** Draws `node(id)` operations around the planned class (see the module documentation). */
@@ -87,8 +81,6 @@ class Draws {
     readonly schema: GraphQLSchema,
     readonly rand: () => number,
     readonly ids: Map<string, string[]>,
-    /** Cursors of each root connection field's nodes. */
-    readonly cursors: Map<string, string[]>,
   ) {}
 
   chance(p: number): boolean {
@@ -188,70 +180,9 @@ class Draws {
     return out.join(" ");
   }
 
-  /** A root connection's operation: a page of a type's nodes, `first` or `last` a variable. */
-  rootConnection(): Draw {
-    const roots = Object.entries(this.graph.queryFields).filter(([name]) =>
-      !this.graph.types[name].abstract
-    );
-    const [typeName, field] = this.pick(roots);
-    const type = this.graph.types[typeName];
-    const edge = [`node { ${this.nodeParts(type).join(" ")} }`];
-    if (this.chance(0.3)) edge.push("cursor");
-    if (this.chance(0.15)) edge.push("__typename");
-    const parts = [`edges { ${this.some(edge, edge.length).concat(edge[0]).join(" ")} }`];
-    if (this.chance(0.3)) {
-      parts.push("pageInfo { hasNextPage hasPreviousPage startCursor endCursor }");
-    }
-    if (this.chance(0.1)) parts.push("__typename");
-    if (this.chance(0.4)) parts.push(this.key("totalCount"));
-    const body = `{ ${this.some(parts, parts.length).concat(parts[0]).join(" ")} }`;
-    const root = this.chance(0.2) ? `c: ${field}` : field;
-    const direction = this.chance(0.75) ? "first" : "last";
-    const size = () => 1 + Math.floor(this.rand() * 8);
-    if (this.chance(0.1)) {
-      // A cursor that is none: the executor's INVALID_CURSOR.
-      return { query: `{ ${root}(first: 2, after: "bm9wZQ") ${body} }` };
-    }
-    const cursors = this.cursors.get(field) ?? [];
-    if (cursors.length > 0 && this.chance(0.4)) {
-      // A keyset page after a cursor of the data (Q4's shape), the cursor a variable.
-      const after = direction === "first" ? "after" : "before";
-      return {
-        query: `query K($n: Int, $c: Cursor) { ${root}(${direction}: $n, ${after}: $c) ${body} }`,
-        variables: { n: size(), c: this.pick(cursors) },
-        vary: () => ({ n: size(), c: this.pick(cursors) }),
-      };
-    }
-    if (this.chance(0.5)) {
-      return { query: `{ ${root}(${direction}: ${size()}) ${body} }` };
-    }
-    return {
-      query: `query C($n: Int) { ${root}(${direction}: $n) ${body} }`,
-      variables: { n: size() },
-      vary: () => ({ n: size() }),
-    };
-  }
-
-  /** A connection node's columns, some in fragments on its type. */
-  nodeParts(type: NodeType): string[] {
-    return this.columnSelection(type).map((part) => {
-      if (this.chance(0.3)) return `... on ${type.name} { ${part} }`;
-      if (this.chance(0.2)) {
-        const name = `F${this.#n++}`;
-        this.#fragments.push(`fragment ${name} on ${type.name} { ${part} }`);
-        return `...${name}`;
-      }
-      return part;
-    });
-  }
-
-  /** One operation: `node(id)` mostly, a root connection's page otherwise. */
+  /** One operation. */
   draw(): Draw {
     this.#fragments = [];
-    if (this.chance(0.3)) {
-      const draw = this.rootConnection();
-      return { ...draw, query: `${draw.query}\n${this.#fragments.join("\n")}` };
-    }
     const types = Object.values(this.graph.types).filter((type) =>
       !type.abstract && (this.ids.get(type.name) ?? []).length > 0
     );
@@ -270,10 +201,6 @@ class Draws {
       return {
         query: `query Q($id: ID!) { ${typename}${root}(id: $id) { ${selection} } }\n${fragments}`,
         variables: { id },
-        // Other ids, mostly of the same type.
-        vary: () => ({
-          id: this.pick(this.ids.get(this.chance(0.8) ? type.name : this.pick(types).name)!),
-        }),
       };
     }
     return {
@@ -321,41 +248,33 @@ for (const dialect of dialects()) {
         try {
           const rows = await seedRandom(db.orm.em.fork(), seed);
           const ids = new Map<string, string[]>();
+          const typeOf = new Map<unknown, string>();
           for (const list of rows.values()) {
             for (const row of list) {
               const type = nodeTypeOf(example.graph, row);
               if (!type) continue;
               const id = globalIdOf(example.graph, type, primaryKeyOf(type, row));
               ids.set(type.name, [...ids.get(type.name) ?? [], id]);
+              typeOf.set(id, type.name);
             }
           }
-          const cursors = new Map<string, string[]>();
-          for (const field of Object.values(example.graph.queryFields)) {
-            const text = await post(executed.url, {
-              query: `{ ${field}(first: 20) { edges { cursor } } }`,
-            });
-            const edges = (JSON.parse(text).data?.[field]?.edges ?? []) as { cursor: string }[];
-            cursors.set(field, edges.map((edge) => edge.cursor));
-          }
-          const draws = new Draws(
-            example.graph,
-            example.createSchema(),
-            random(seed),
-            ids,
-            cursors,
-          );
+          const draws = new Draws(example.graph, example.createSchema(), random(seed), ids);
           for (let i = 0; i < QUERIES; i++) {
             const first = draws.draw();
-            // A document sent again with other variables (other ids, mostly of the same type;
-            // other page sizes) runs the plans its first request made (and the joined
-            // statement's template), where the executing server plans afresh per variables.
-            const repeats = [
-              first,
-              ...(first.vary ? [0, 1, 2] : []).map(() => ({
-                query: first.query,
-                variables: first.vary!(),
-              })),
-            ];
+            // A document sent again with other ids (mostly of the same type) runs the plans, and
+            // the joined statement's template, that its first request made, where the executing
+            // server plans afresh for each variable value.
+            const all = [...ids.values()].flat();
+            const same = all.filter((id) => typeOf.get(id) === typeOf.get(first.variables?.id));
+            const repeats = first.variables
+              ? [
+                first,
+                ...[0, 1, 2].map(() => ({
+                  ...first,
+                  variables: { id: draws.pick(draws.chance(0.8) ? same : all) },
+                })),
+              ]
+              : [first];
             for (const draw of repeats) {
               db.log.length = 0;
               const before = plannedStats.answered;
