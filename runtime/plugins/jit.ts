@@ -108,7 +108,6 @@ export function Jit(options: JitOptions = {}): Plugin {
   }) as Plugin;
   // graphql-jit compiles against `jitSchema`'s copy of the schema (global ids as leaves).
   const compiled = new WeakMap<object, (args: ExecutionArgs) => unknown>();
-
   const onSchema = (execute: (args: ExecutionArgs) => unknown) => {
     let wrapped = compiled.get(execute);
     if (!wrapped) {
