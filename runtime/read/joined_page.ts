@@ -107,13 +107,19 @@ export async function readJoinedPage(
     bound,
     async (limit) => {
       // The template's statement reads the page's own limit: a tighter budget builds its own.
-      const statement = template && limit === undefined
-        ? { sql: template.sql, params: template.params.map((param) => param === KEY ? pk : param) }
+      const built = template && limit === undefined
+        ? {
+          statement: {
+            sql: template.sql,
+            params: template.params.map((param) => param === KEY ? pk : param),
+          },
+          columns: template.columns,
+        }
         : await joinedRead(em, type, pk, joined, limit);
-      if (!statement) return [];
-      const rows = await runStatement(em, readConnectionType(em), statement);
+      if (!built) return [];
+      const rows = await runStatement(em, readConnectionType(em), built.statement);
       if (rows.length === 0) return [];
-      const { columns } = joined;
+      const { columns } = built;
       read.node =
         toRecords(em, joined.nodeMeta, [columnsAt(rows[0], columns.node)], joined.nodeFields)[0];
       // The page's key column is null only in the row of a node without a page.
@@ -139,8 +145,6 @@ interface JoinedPlan {
   readonly targetMeta: EntityMetadata;
   /** The page's properties read (the key's first). */
   readonly pageFields: string[];
-  /** The joined statement's columns (set by the first `joinedRead`). */
-  columns: JoinedStatement;
 }
 
 /**
@@ -154,6 +158,8 @@ interface JoinedTemplate extends JoinedPlan {
   readonly key: PrimaryKey;
   readonly sql: string;
   readonly params: readonly unknown[];
+  /** The joined statement's columns and their result aliases. */
+  readonly columns: JoinedStatement;
 }
 
 /** The place of the key's value among a template's parameters. */
@@ -208,14 +214,13 @@ async function planJoinedPage(
     nodeFields: selected,
     targetMeta,
     pageFields,
-    columns: undefined as unknown as JoinedStatement,
   };
 }
 
 /**
  * The joined statement of `joined` for the node with the key `pk` and a page of at most `limit`
- * rows (the node budget's; `undefined`: the page's own), from the statement cache's texts; sets
- * `joined.columns`.
+ * rows (the node budget's; `undefined`: the page's own), from the statement cache's texts, with
+ * the columns its rows hold.
  */
 async function joinedRead(
   em: SqlEntityManager,
@@ -223,13 +228,13 @@ async function joinedRead(
   pk: PrimaryKey,
   joined: JoinedPlan,
   limit: number | undefined,
-): Promise<Statement | undefined> {
+): Promise<{ statement: Statement; columns: JoinedStatement } | undefined> {
   const { many, targetMeta } = joined;
   const node = await leanRead(em, type, keysFilter(type, [pk]), { fields: joined.nodeFields });
   const key = keyValues(type, keyValuesOf(type, pk));
   const pageRead = await leanRead(em, many.target, ...singleParentPage(type, many, key, limit));
   if (!node || !pageRead) return undefined;
-  joined.columns = joinedStatement(
+  const columns = joinedStatement(
     em,
     node.statement.sql,
     pageRead.statement.sql,
@@ -241,8 +246,11 @@ async function joinedRead(
     }),
   );
   return {
-    sql: joined.columns.sql,
-    params: [...node.statement.params, ...pageRead.statement.params],
+    statement: {
+      sql: columns.sql,
+      params: [...node.statement.params, ...pageRead.statement.params],
+    },
+    columns,
   };
 }
 
@@ -263,8 +271,9 @@ async function keepTemplate(
   const standIn = typeof pk === "number" ? -7_654_321_098.5 : "\u0000mikrogql.joinedKey";
   const template = async (): Promise<JoinedTemplate | null> => {
     if (type.id.parts || joined.edge.args.where != null || !(await noFilters(em))) return null;
-    const real = await joinedRead(em, type, pk, joined, undefined);
-    const other = await joinedRead(em, type, standIn, joined, undefined);
+    const built = await joinedRead(em, type, pk, joined, undefined);
+    const real = built?.statement;
+    const other = (await joinedRead(em, type, standIn, joined, undefined))?.statement;
     if (!real || !other || real.sql !== other.sql || real.params.length !== other.params.length) {
       return null;
     }
@@ -277,7 +286,8 @@ async function keepTemplate(
     }
     if (!params.includes(KEY)) return null;
     const platform = em.getPlatform();
-    return { ...joined, platform, schema: em.schema, key: pk, sql: real.sql, params };
+    const { columns } = built!;
+    return { ...joined, platform, schema: em.schema, key: pk, sql: real.sql, params, columns };
   };
   TEMPLATES.set(plan, await template());
 }
