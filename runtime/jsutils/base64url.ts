@@ -32,13 +32,48 @@ export function textToBase64Url(text: string): string {
 }
 
 /**
+ * base64url of `prefix` followed by UTF-8 `text`: what {@linkcode textToBase64Url} gives for
+ * `prefix + text`. The character codes of the prefix's whole 3-byte groups are kept per prefix
+ * (a global id's node type), so only its last one or two characters and `text` are encoded per
+ * call: 1,110 ids of one answer cost some 20% less (`deno task bench:ids`).
+ *
+ * @param prefix text that is one of few (a node type's name): kept while at most 1,000 are
+ */
+export function prefixedTextToBase64Url(prefix: string, text: string): string {
+  let known = PREFIXES.get(prefix);
+  if (!known) {
+    const whole = prefix.length - prefix.length % 3;
+    const head = asciiToBase64Url(prefix.slice(0, whole));
+    if (head === undefined) return textToBase64Url(prefix + text);
+    known = { codes: Array.from(head, (c) => c.charCodeAt(0)), rest: prefix.slice(whole) };
+    if (PREFIXES.size < MAX_PREFIXES) PREFIXES.set(prefix, known);
+  }
+  return asciiToBase64Url(known.rest + text, known.codes) ??
+    textToBase64Url(prefix + text);
+}
+
+/** A prefix of {@linkcode prefixedTextToBase64Url}: its whole groups encoded, the rest as text. */
+interface Prefix {
+  readonly codes: readonly number[];
+  readonly rest: string;
+}
+
+const PREFIXES = new Map<string, Prefix>();
+const MAX_PREFIXES = 1_000;
+const NO_CODES: readonly number[] = [];
+
+/**
  * base64url of ASCII `text`, or `undefined` when it holds another character: the output's
  * character codes gathered, then made one flat string (an id or a cursor is then one string, not a
  * chain of concatenations the JSON serialiser flattens).
+ *
+ * @param head character codes of base64url output to begin with (an encoded prefix of whole
+ *   3-byte groups)
  */
-function asciiToBase64Url(text: string): string | undefined {
+function asciiToBase64Url(text: string, head = NO_CODES): string | undefined {
   const length = text.length;
   let n = 0;
+  for (; n < head.length; n++) OUT[n] = head[n];
   let i = 0;
   for (; i + 2 < length; i += 3) {
     const a = text.charCodeAt(i), b = text.charCodeAt(i + 1), c = text.charCodeAt(i + 2);

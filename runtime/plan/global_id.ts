@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { base64UrlToText, textToBase64Url } from "../jsutils/base64url.ts";
+import { base64UrlToText, prefixedTextToBase64Url, textToBase64Url } from "../jsutils/base64url.ts";
 import type { Graph, NodeType } from "../graph.ts";
 
 /** A decoded global id. */
@@ -48,7 +48,7 @@ export interface GlobalId {
  * @returns base64url of `<type>:<pk>`
  */
 export function encodeGlobalId(type: string, pk: unknown): string {
-  return textToBase64Url(`${type}:${String(pk)}`);
+  return prefixedTextToBase64Url(type, `:${String(pk)}`);
 }
 
 /**

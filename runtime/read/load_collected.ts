@@ -60,7 +60,11 @@ export async function loadCollected(
     if (ctx.graph.types[edgePlan.edge.target].abstract) {
       for (const child of children) markUnplanned(child, scope);
     }
-    await loadCollected(ctx, [...new Set(children)], edgePlan.node, scope);
+    // A managed entity reached from two parents is one parent below (the level's rows are
+    // deduplicated only when edges below them are loaded).
+    if (edgePlan.node.edges.length > 0) {
+      await loadCollected(ctx, [...new Set(children)], edgePlan.node, scope);
+    }
   }));
 }
 
@@ -264,7 +268,8 @@ async function loadMany(
     : many.counted
     ? ids.filter((id) => (counts!.get(id) ?? 0) > 0)
     : ids;
-  const rowsByParent = new Map<string, object[]>(ids.map((id) => [id, []]));
+  // Each parent's rows; a parent without rows has no entry.
+  let rowsByParent = new Map<string, object[]>();
   // Each statement draws its nodes from the request's budget (row_limit.ts), which asks for the
   // nodes of a large unbounded read by one grouped count before reading them.
   const count = async () =>
@@ -326,12 +331,12 @@ async function loadMany(
       (groups) => pageNodes(page, rowCounts(groups)),
       count,
     );
-    for (const [parent, list] of rows) if (rowsByParent.has(parent)) rowsByParent.set(parent, list);
+    rowsByParent = rows;
   }
   const children: object[] = [];
   for (let i = 0; i < parents.length; i++) {
     const parent = parents[i];
-    const rows = rowsByParent.get(keys[i]) ?? [];
+    const rows = rowsByParent.get(keys[i]) ?? NO_ROWS;
     if (!edge.connection) {
       store(parent, scope, plan.key, rows, plan);
       for (const row of rows) children.push(row);
@@ -346,6 +351,9 @@ async function loadMany(
   if (edge.connection) await fillOrderValues(em, page, children);
   return children;
 }
+
+/** The rows of a parent without any (shared: never changed). */
+const NO_ROWS: object[] = Object.freeze([]) as unknown as object[];
 
 /** The number of rows of each parent of `loadPartitioned`'s groups. */
 function rowCounts(groups: Map<string, object[]>): number[] {
