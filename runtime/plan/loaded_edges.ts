@@ -107,17 +107,22 @@ export function loadedEdge(
   scope: string,
   key: string,
   mine: (plans: object[]) => number,
-): { value: unknown } | undefined {
-  let found: Load[] | undefined;
+): { readonly value: unknown } | undefined {
+  let found: Load | undefined;
+  let several = false;
   for (let load = LOADED.get(parent); load; load = load.next) {
     if (load.scope !== scope) continue;
     if (load.key === UNPLANNED) return undefined;
-    if (load.key === key) (found ??= []).push(load);
+    if (load.key !== key) continue;
+    if (found) several = true;
+    found = load;
   }
-  if (!found) return undefined;
-  if (found.length === 1) return { value: found[0].value };
+  if (!several) return found;
   // In the order they were stored (the chain holds the latest first).
-  found.reverse();
-  const index = mine(found.map((l) => l.plan!));
-  return index >= 0 ? { value: found[index].value } : undefined;
+  const loads: Load[] = [];
+  for (let load = LOADED.get(parent); load; load = load.next) {
+    if (load.scope === scope && load.key === key) loads.unshift(load);
+  }
+  const index = mine(loads.map((l) => l.plan!));
+  return index >= 0 ? loads[index] : undefined;
 }

@@ -34,14 +34,14 @@ import { prepareSubqueryReadFilters } from "../plan/subquery_read_filters.ts";
  * together by {@linkcode loadCollected} with the field's collected selection, one statement per edge
  * per level. Unidirectional `m:n` edges are loaded per parent.
  */
-export async function resolveEdge(
+export function resolveEdge(
   ctx: RequestState,
   name: string,
   edge: EdgeDescription,
   parent: object,
   edgeArgs: PaginationArgs,
   info: GraphQLResolveInfo,
-): Promise<unknown> {
+): unknown {
   const { graph, fallbacks } = ctx;
   const scope = rootScope(info.path);
   const key = loadKey(name, edgeArgs, info);
@@ -58,8 +58,27 @@ export async function resolveEdge(
         : { totalCount: false, node: collectNode(ctx, target, info) };
       return plans.findIndex((plan) => coversEdge(plan as EdgePlan, mine));
     });
+    // What collection loaded is the value itself, not a promise: the executor goes on with it
+    // at once (no promise and no later turn per parent).
     if (loaded) return loaded.value;
   }
+  return loadUnplanned(ctx, edge, parent, edgeArgs, info, scope, key);
+}
+
+/**
+ * {@linkcode resolveEdge} of an edge field collection did not load: batched by its response path,
+ * or loaded for its parent alone.
+ */
+async function loadUnplanned(
+  ctx: RequestState,
+  edge: EdgeDescription,
+  parent: object,
+  edgeArgs: PaginationArgs,
+  info: GraphQLResolveInfo,
+  scope: string,
+  key: string,
+): Promise<unknown> {
+  const { graph, fallbacks } = ctx;
   const here = pathKey(info.path);
   fallbacks.add(here);
   // Parents at one response path can select differently below it (a `nodes` list or an
