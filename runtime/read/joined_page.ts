@@ -62,7 +62,7 @@ export async function readNodeWithPage(
   plan: NodePlan,
 ): Promise<object | null | undefined> {
   const read = await readJoinedPage(ctx, type, pk, plan);
-  if (read?.node) prefetchPage(read.node, read.edge, read.rows, read.many);
+  if (read?.node) prefetchPage(ctx, read.node, read.edge, read.rows, read.many);
   return read && read.node;
 }
 

@@ -21,7 +21,6 @@ import type { FilterQuery } from "@mikro-orm/core";
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { type EdgePlan, fieldsOf, type NodePlan } from "../plan/field_collection.ts";
 import type { NodeType } from "../graph.ts";
-import { markUnplanned, storeEdge as store } from "../plan/loaded_edges.ts";
 import { keyParts, keyText, keyValues, referencesFilter, rowsFilter } from "../keys.ts";
 import { leanable } from "./lean_records.ts";
 import { allOf } from "../jsutils/all_of.ts";
@@ -58,7 +57,7 @@ export async function loadCollected(
       : []; // an m:n edge without an inverse property: its resolver loads it per parent
     // An interface's rows (their classes vary) get no collected edges: their resolvers load them.
     if (ctx.graph.types[edgePlan.edge.target].abstract) {
-      for (const child of children) markUnplanned(child, scope);
+      for (const child of children) ctx.loaded.markUnplanned(child, scope);
     }
     // A managed entity reached from two parents is one parent below (the level's rows are
     // deduplicated only when edges below them are loaded).
@@ -71,7 +70,7 @@ export async function loadCollected(
 type Row = Record<string, unknown>;
 
 async function loadUnique(
-  { em, graph }: RequestState,
+  { em, graph, loaded }: RequestState,
   parentType: NodeType,
   parents: object[],
   plan: EdgePlan,
@@ -93,7 +92,7 @@ async function loadUnique(
       byKey.set(keyText(parentType, keyValues(parentType, (row as Row)[edge.inverse])), row);
     }
     parents.forEach((parent, i) =>
-      store(parent, scope, plan.key, byKey.get(texts[i]) ?? null, plan)
+      loaded.store(parent, scope, plan.key, byKey.get(texts[i]) ?? null, plan)
     );
   } else {
     // The parent's foreign key (every column of it) names the target's row.
@@ -109,7 +108,7 @@ async function loadUnique(
       for (const row of rows) byKey.set(keyText(target, keyValues(target, row)), row);
     }
     parents.forEach((parent, i) =>
-      store(
+      loaded.store(
         parent,
         scope,
         plan.key,
@@ -224,18 +223,20 @@ interface PrefetchedPage {
   readonly many: ManyPlan;
 }
 
-/** Pages read ahead for a parent: parent -> edge plan -> its page. */
-const PREFETCHED = new WeakMap<object, Map<EdgePlan, PrefetchedPage>>();
-
 /**
  * Keeps `rows`, the page of `plan` of `parent` read (and charged to the node budget) with the
  * parent's own statement as `many` planned it, for {@linkcode loadCollected} to use instead of
  * planning and reading it again.
  */
-export function prefetchPage(parent: object, plan: EdgePlan, rows: object[], many: ManyPlan): void {
-  let pages = PREFETCHED.get(parent);
-  if (!pages) PREFETCHED.set(parent, pages = new Map());
-  pages.set(plan, { rows, many });
+export function prefetchPage(
+  ctx: RequestState,
+  parent: object,
+  plan: EdgePlan,
+  rows: object[],
+  many: ManyPlan,
+): void {
+  const page: PrefetchedPage = { rows, many };
+  ctx.loaded.prefetch(parent, plan, page);
 }
 
 async function loadMany(
@@ -247,7 +248,9 @@ async function loadMany(
 ): Promise<object[]> {
   const em = ctx.em as SqlEntityManager;
   const { edge } = plan;
-  const prefetched = parents.length === 1 ? PREFETCHED.get(parents[0])?.get(plan) : undefined;
+  const prefetched = parents.length === 1
+    ? ctx.loaded.prefetched(parents[0], plan) as PrefetchedPage | undefined
+    : undefined;
   const many = prefetched?.many ?? await planMany(ctx, plan);
   const { target, inverse, page, filter, countOnly } = many;
   // Parent keys: as text to group rows by, typed (numbers stay numbers) in the SQL; a composite
@@ -338,13 +341,13 @@ async function loadMany(
     const parent = parents[i];
     const rows = rowsByParent.get(keys[i]) ?? NO_ROWS;
     if (!edge.connection) {
-      store(parent, scope, plan.key, rows, plan);
+      ctx.loaded.store(parent, scope, plan.key, rows, plan);
       for (const row of rows) children.push(row);
       continue;
     }
     const count = counts ? counts.get(keys[i]) ?? 0 : rows.length;
     const connection: Connection<object> = toConnection(page, rows, () => count);
-    store(parent, scope, plan.key, connection, plan);
+    ctx.loaded.store(parent, scope, plan.key, connection, plan);
     for (const edge of connection.edges) children.push(edge.node);
   }
   // Cursor values of SQL order terms, for the rows on the pages only (a list has no cursors).

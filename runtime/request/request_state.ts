@@ -12,6 +12,7 @@ import type { CollectLimits, CollectOptions } from "../plan/field_collection.ts"
 import type { Graph } from "../graph.ts";
 import type { NodeBudget } from "../node_budget.ts";
 import { readConnectionType } from "../database/read_from.ts";
+import { LoadedEdges } from "../plan/loaded_edges.ts";
 
 /** The context of one request. */
 export interface RequestState extends CollectOptions {
@@ -32,6 +33,8 @@ export interface RequestState extends CollectOptions {
   readonly batches: Map<string, { parents: object[]; done: Promise<void> }>;
   /** The request's node budget, which every statement reading nodes draws from (`read/row_limit.ts`). */
   readonly budget: NodeBudget;
+  /** What field collection loaded for the edge resolvers (`plan/loaded_edges.ts`). */
+  readonly loaded: LoadedEdges;
 }
 
 /**
@@ -50,6 +53,7 @@ const READ_OPTIONS: Readonly<Record<ConnectionType, { readonly connectionType: C
 class Context implements RequestState {
   readonly fallbacks: Set<string>;
   readonly batches: Map<string, { parents: object[]; done: Promise<void> }>;
+  readonly loaded: LoadedEdges;
 
   constructor(
     readonly em: EntityManager,
@@ -61,6 +65,9 @@ class Context implements RequestState {
     // Resolvers of another schema or limits on the same EntityManager share the request's state.
     this.fallbacks = known?.fallbacks ?? new Set();
     this.batches = known?.batches ?? new Map();
+    // What one request loaded is never another's (an EntityManager a user shares between
+    // requests gets a state per request: its budget is the request's).
+    this.loaded = known?.budget === budget ? known.loaded : new LoadedEdges();
   }
 
   get read(): { readonly connectionType: ConnectionType } {

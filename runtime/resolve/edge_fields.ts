@@ -15,7 +15,7 @@ import {
 } from "../plan/field_collection.ts";
 import { loadCollected } from "../read/load_collected.ts";
 import { paginate } from "../read/paginate.ts";
-import { edgeKey, loadedEdge, rootScope } from "../plan/loaded_edges.ts";
+import { edgeKey, rootScope } from "../plan/loaded_edges.ts";
 import { type EdgeDescription, type NodeType, nodeTypeOf } from "../graph.ts";
 import { isRecord } from "../read/lean_records.ts";
 import type { RequestState } from "../request/request_state.ts";
@@ -51,7 +51,7 @@ export function resolveEdge(
   if (fallbacks.size === 0 || !within(pathKey(info.path), fallbacks)) {
     // Loaded at several levels with several selections (one managed entity reached twice): a
     // load whose selection covers this field's, to every depth below it.
-    const loaded = loadedEdge(parent, scope, key, (plans) => {
+    const loaded = ctx.loaded.find(parent, scope, key, (plans) => {
       const target = graph.types[edge.target];
       const mine: Selection = edge.connection
         ? collectConnection(ctx, target, info)
@@ -96,7 +96,7 @@ async function loadUnplanned(
       plan.node = { ...plan.node, edges: [] };
       return loadCollected(ctx, parents, { type, props: undefined, edges: [plan] }, own);
     });
-    const batched = loadedEdge(parent, own, key, (plans) => plans.length - 1);
+    const batched = ctx.loaded.find(parent, own, key, (plans) => plans.length - 1);
     if (batched) return batched.value;
   }
   return await loadEdge(ctx, edge, parent, edgeArgs);
