@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { base64UrlToText, prefixedTextToBase64Url, textToBase64Url } from "../jsutils/base64url.ts";
+import { base64UrlToText, prefixedTextToBase64Url } from "../jsutils/base64url.ts";
 import type { Graph, NodeType } from "../graph.ts";
 
 /** A decoded global id. */
