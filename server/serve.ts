@@ -315,10 +315,7 @@ export async function serve(options: ServeOptions): Promise<MikrogqlServer> {
       // The user's function gets `em` as a getter of the same lazy fork (a spread would fork).
       const given = { ...initial } as YogaInitialContext & { em: EntityManager };
       defineLazyEntityManager(initial, fork);
-      Object.defineProperty(given, "em", {
-        get: () => (initial as { em?: EntityManager }).em,
-        enumerable: true,
-      });
+      defineLazyEntityManager(given, fork, initial);
       return { ...extension, ...await userContext(given) };
     }
     : (initial: YogaInitialContext) => {

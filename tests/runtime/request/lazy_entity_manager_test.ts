@@ -2,7 +2,7 @@
  * `defineLazyEntityManager` and `whenForked` without a database: the fork made once, on the first
  * read of `ctx.em`, never by defining it or by `whenForked`; an assignment replacing it; the
  * registered callback called once with the fork, not after it was unregistered, and not asked
- * for a context whose fork was made or that has no lazy fork.
+ * for a context whose fork was made or that has no lazy fork; two contexts sharing one fork.
  */
 import { assertEquals, assertStrictEquals } from "@std/assert";
 import type { EntityManager } from "@mikro-orm/core";
@@ -73,4 +73,26 @@ Deno.test("whenForked: called once with the fork when it is made, not after unre
 Deno.test("whenForked: undefined for a context without a lazy fork", () => {
   assertEquals(whenForked({ em: {} }, () => {}), undefined);
   assertEquals(whenForked({}, () => {}), undefined);
+});
+
+Deno.test("contexts sharing one lazy fork fork once, whichever is read first", () => {
+  const { fork, made } = forks();
+  const a: { em?: EntityManager } = {};
+  const b: { em?: EntityManager } = {};
+  const c: { em?: EntityManager } = {};
+  defineLazyEntityManager(a, fork);
+  defineLazyEntityManager(b, fork, a);
+  defineLazyEntityManager(c, fork);
+  const em = b.em;
+  assertStrictEquals(a.em, em);
+  assertEquals(made.length, 1);
+  // Another context's fork is its own.
+  const other = c.em;
+  assertEquals(made.length, 2);
+  assertEquals(other === em, false);
+  // An assignment through either replaces the shared fork.
+  const replaced = { id: "replaced" } as unknown as EntityManager;
+  a.em = replaced;
+  assertStrictEquals(b.em, replaced);
+  assertStrictEquals(c.em, other);
 });
