@@ -40,16 +40,23 @@ export function textToBase64Url(text: string): string {
  * @param prefix text that is one of few (a node type's name): kept while at most 1,000 are
  */
 export function prefixedTextToBase64Url(prefix: string, text: string): string {
-  let known = PREFIXES.get(prefix);
-  if (!known) {
-    const whole = prefix.length - prefix.length % 3;
-    const head = asciiToBase64Url(prefix.slice(0, whole));
-    if (head === undefined) return textToBase64Url(prefix + text);
-    known = { codes: Array.from(head, (c) => c.charCodeAt(0)), rest: prefix.slice(whole) };
-    if (PREFIXES.size < MAX_PREFIXES) PREFIXES.set(prefix, known);
-  }
-  return asciiToBase64Url(known.rest + text, known.codes) ??
+  const known = PREFIXES.get(prefix) ?? keepPrefix(prefix);
+  return (known && asciiToBase64Url(known.rest + text, known.codes)) ??
     textToBase64Url(prefix + text);
+}
+
+/**
+ * Encodes and keeps `prefix`'s whole 3-byte groups; `undefined` (nothing kept) when the prefix is
+ * not ASCII or {@linkcode MAX_PREFIXES} are kept already.
+ */
+function keepPrefix(prefix: string): Prefix | undefined {
+  if (PREFIXES.size >= MAX_PREFIXES) return undefined;
+  const whole = prefix.length - prefix.length % 3;
+  const head = asciiToBase64Url(prefix.slice(0, whole));
+  if (head === undefined) return undefined;
+  const known = { codes: Array.from(head, (c) => c.charCodeAt(0)), rest: prefix.slice(whole) };
+  PREFIXES.set(prefix, known);
+  return known;
 }
 
 /** A prefix of {@linkcode prefixedTextToBase64Url}: its whole groups encoded, the rest as text. */

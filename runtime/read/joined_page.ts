@@ -272,11 +272,10 @@ async function keepTemplate(
   const template = async (): Promise<JoinedTemplate | null> => {
     if (type.id.parts || joined.edge.args.where != null || !(await noFilters(em))) return null;
     const built = await joinedRead(em, type, pk, joined, undefined);
-    const real = built?.statement;
     const other = (await joinedRead(em, type, standIn, joined, undefined))?.statement;
-    if (!real || !other || real.sql !== other.sql || real.params.length !== other.params.length) {
-      return null;
-    }
+    if (!built || !other) return null;
+    const real = built.statement;
+    if (real.sql !== other.sql || real.params.length !== other.params.length) return null;
     const params: unknown[] = [];
     for (let i = 0; i < real.params.length; i++) {
       if (Object.is(other.params[i], standIn) && Object.is(real.params[i], pk)) params.push(KEY);
@@ -286,8 +285,15 @@ async function keepTemplate(
     }
     if (!params.includes(KEY)) return null;
     const platform = em.getPlatform();
-    const { columns } = built!;
-    return { ...joined, platform, schema: em.schema, key: pk, sql: real.sql, params, columns };
+    return {
+      ...joined,
+      platform,
+      schema: em.schema,
+      key: pk,
+      sql: real.sql,
+      params,
+      columns: built.columns,
+    };
   };
   TEMPLATES.set(plan, await template());
 }

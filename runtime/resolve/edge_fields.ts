@@ -28,7 +28,8 @@ import { prepareSubqueryReadFilters } from "../plan/subquery_read_filters.ts";
 
 /**
  * Resolves the edge field `name` of `parent` (entgql's generated edge resolver):
- * returns what field collection loaded. An edge that field collection did not load (an
+ * returns what field collection loaded, as the value itself (a promise only for an edge it did
+ * not load). An edge that field collection did not load (an
  * `Unbind()` edge, any edge below one, edges of parents a user resolver returned) is batched by
  * its response path: the parents at that path resolved before the next macrotask are loaded
  * together by {@linkcode loadCollected} with the field's collected selection, one statement per edge
